@@ -1,0 +1,128 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { getEdition, REWARDFUL_ORIGIN } from '@reverie/shared';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { resolveSecret } from './lib/secrets.js';
+import { TokenSigner } from './lib/tokens.js';
+import { metricsPlugin } from './plugins/metrics.js';
+import { openApiPlugin } from './plugins/openapi.js';
+import { requestContextPlugin } from './plugins/request-context.js';
+import { securityPlugin } from './plugins/security.js';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { billingRoutes } from './modules/billing/billing.routes.js';
+import { getBillingProfile } from './modules/billing/billing.service.js';
+import { blogRoutes } from './modules/blog/blog.routes.js';
+import { createPaymentProviders } from './providers/payments/index.js';
+import { legalRoutes } from './modules/legal/legal.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { webRoutes } from './modules/web/web.routes.js';
+import { botsRoutes } from './modules/bots/bots.routes.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
+import { MediaUrls } from './lib/media-urls.js';
+import { createMediaStorage, type MediaStorage } from './providers/storage/index.js';
+import { createModerationProvider, type ModerationProvider } from './providers/moderation/index.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { AccountsService } from './modules/accounts/accounts.service.js';
+import { mailboxRoutes } from './modules/accounts/mailbox.routes.js';
+import { createMailProvider } from './providers/mail/index.js';
+import { serverVersion } from './lib/version.js';
+
+export interface AppDependencies {
+  config: Config;
+  database: DatabaseHandle;
+  /** Pino options or an instance; tests pass `false` for silence. */
+  logger?: FastifyServerOptions['logger'];
+  /** The built web app folder; null for API only. */
+  webDistDir?: string | null;
+  /** Media storage; by default the one the settings select. */
+  storage?: MediaStorage;
+  /** Moderation provider; by default the one the settings select (tests pass fakes). */
+  moderation?: ModerationProvider;
+}
+
+/**
+ * Builds the Fastify app: plugins first, then every module, registered explicitly so that
+ * go-to-definition leads from here to each route. Does not listen (server.ts does).
+ */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const edition = getEdition(config.APP_NAME);
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(requestContextPlugin);
+  await app.register(errorHandlerPlugin);
+  await app.register(securityPlugin, {
+    webOrigins: config.WEB_ORIGIN,
+    ratePerMinute: config.RATE_LIMIT_PER_MINUTE,
+    scriptOrigins: config.REWARDFUL_API_KEY ? [REWARDFUL_ORIGIN] : [],
+  });
+  const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
+  await app.register(authPlugin, { tokens: new TokenSigner(secret) });
+  await app.register(metricsPlugin, { token: config.METRICS_TOKEN });
+  await app.register(openApiPlugin, { appName: edition.name, version: serverVersion() });
+
+  await app.register(systemRoutes, { config, database, version: serverVersion() });
+  await app.register(analyticsRoutes, { db: database.db });
+  await app.register(blogRoutes, { db: database.db });
+  await app.register(legalRoutes, { edition });
+  const storage = deps.storage ?? createMediaStorage(config);
+  const mediaUrls = new MediaUrls(secret);
+  await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
+  await app.register(botsRoutes, {
+    deps: {
+      db: database.db,
+      storage,
+      moderation: deps.moderation ?? createModerationProvider(config),
+      urls: mediaUrls,
+      autoApprove: config.MODERATION_AUTO_APPROVE,
+    },
+  });
+  const mail = createMailProvider(config, database.db, edition);
+  app.addHook('onClose', async () => mail.close?.());
+  const accounts = new AccountsService({
+    db: database.db,
+    tokens: app.tokens,
+    mail,
+    edition,
+    publicUrl: config.PUBLIC_URL,
+    secret,
+    log: app.log,
+    resetTtlMinutes: config.PASSWORD_RESET_TTL_MIN,
+    verificationTtlDays: config.VERIFICATION_TTL_DAYS,
+    dataDir: config.dataDir,
+    storage,
+  });
+  await app.register(accountsRoutes, {
+    service: accounts,
+    ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,
+    accountPerMinute: config.AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE,
+    billingProfile: (userId) => getBillingProfile(database.db, userId),
+  });
+  if (!config.isProduction) await app.register(mailboxRoutes, { db: database.db });
+  await app.register(billingRoutes, {
+    db: database.db,
+    providers: createPaymentProviders(config),
+    publicUrl: config.PUBLIC_URL,
+    appName: edition.name,
+  });
+  await app.register(webRoutes, {
+    db: database.db,
+    edition,
+    publicUrl: config.PUBLIC_URL,
+    distDir: deps.webDistDir ?? null,
+  });
+
+  return app;
+}

@@ -1,0 +1,13 @@
+import { loadConfig } from '../config.js';
+import { runMigrations } from '../db/migrate.js';
+import { openConfiguredDatabase } from '../runtime.js';
+
+/** `npm run db:migrate`: applies pending migrations to the configured database. */
+const config = loadConfig();
+const database = await openConfiguredDatabase(config);
+try {
+  await runMigrations(database);
+  console.log(`migrations applied (${database.driver})`);
+} finally {
+  await database.close();
+}

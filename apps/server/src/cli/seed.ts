@@ -1,0 +1,19 @@
+import { getEdition } from '@reverie/shared';
+import { loadConfig } from '../config.js';
+import { runMigrations } from '../db/migrate.js';
+import { seedDatabase } from '../db/seed.js';
+import { openConfiguredDatabase } from '../runtime.js';
+import { createMediaStorage } from '../providers/storage/index.js';
+
+/** `npm run db:seed`: migrates, then seeds the official content (idempotent). */
+const config = loadConfig();
+const database = await openConfiguredDatabase(config);
+try {
+  await runMigrations(database);
+  const report = await seedDatabase(database.db, getEdition(config.APP_NAME), (line) => console.log(line), {
+    storage: createMediaStorage(config),
+  });
+  console.log('seed complete', report);
+} finally {
+  await database.close();
+}

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { EDITION_IDS } from '@reverie/shared';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const commaList = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+/**
+ * Every setting of the server, parsed once from the environment. `.env.example` documents
+ * each of them with its default; nothing else in the code reads `process.env`.
+ */
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Public address of the web app, used in links (e-mails, Open Graph, checkout returns). */
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** Where embedded data lives: the PGlite database, media files, models. */
+  DATA_DIR: z.string().default('./data'),
+  /** A PostgreSQL connection string; without it the embedded PGlite database is used. */
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  APP_NAME: z.enum(EDITION_IDS).default('reverie'),
+  /** Extra origins allowed to call the API from a browser (the web app on its own host). */
+  WEB_ORIGIN: commaList.default([]),
+  /** The built web app; empty disables serving it (API-only deployments). */
+  WEB_DIST_DIR: z.string().optional(),
+  /** Overrides the edition's community chat link; `none` hides the news banner. */
+  COMMUNITY_URL: z.string().optional(),
+  /** Rewardful affiliate key; when set the web app loads Rewardful and reports it. */
+  REWARDFUL_API_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Pretty, human-readable logs instead of JSON lines. */
+  LOG_PRETTY: booleanFromEnv.optional(),
+  /** Trust X-Forwarded-* headers (behind a reverse proxy). */
+  TRUST_PROXY: booleanFromEnv.default(false),
+  /** Seed the official content on start when the database is empty. */
+  SEED_ON_START: booleanFromEnv.default(true),
+  /** Seconds to let open requests and streams finish on shutdown. */
+  SHUTDOWN_GRACE_S: z.coerce.number().int().min(1).max(600).default(15),
+  /** Requests a single IP may make per minute to the API before 429. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Secret for signing access tokens; generated into DATA_DIR/secret.key when unset. */
+  JWT_SECRET: z.string().min(32).optional(),
+  /** Bearer token required to read /metrics; empty leaves it open (bind it privately). */
+  METRICS_TOKEN: z.string().optional(),
+  /** `rules` (built-in multilingual minors detector) or `openai` (an OpenAI-compatible /moderations endpoint). */
+  MODERATION_PROVIDER: z.enum(['rules', 'openai']).default('rules'),
+  MODERATION_URL: z.string().default('https://api.openai.com/v1'),
+  MODERATION_API_KEY: z.string().optional(),
+  MODERATION_MODEL: z.string().default('omni-moderation-latest'),
+  /** Publish public custom characters at once when the moderation provider passes them (needs MODERATION_PROVIDER=openai). */
+  MODERATION_AUTO_APPROVE: booleanFromEnv.default(false),
+  /** SMTP server for e-mail (smtp://user:pass@host:587, smtps://…); unset keeps mail in the local outbox (/dev/mailbox). */
+  SMTP_URL: z.string().optional(),
+  /** The From address of e-mails; defaults to "<edition name> <no-reply@<edition domain>>". */
+  MAIL_FROM: z.string().optional(),
+  /** Sign-up, log-in, password reset and resend requests one IP may make per minute. */
+  AUTH_RATE_LIMIT_IP_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Attempts per minute for one account (keyed by e-mail, and by IP for log-in so the owner is never locked out). */
+  AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  /** Minutes a password reset link stays valid. */
+  PASSWORD_RESET_TTL_MIN: z.coerce.number().int().min(5).max(1440).default(60),
+  /** Days an e-mail verification link stays valid. */
+  VERIFICATION_TTL_DAYS: z.coerce.number().int().min(1).max(60).default(7),
+  /** Card payments: `sandbox` (a local checkout page, no money) or `stripe`. */
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** The signing secret of the Stripe webhook endpoint (`whsec_…`). */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Stripe API host, port and protocol; only tests change them (a fake Stripe server). */
+  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+  /** NOWPayments crypto invoices; without a key crypto goes through the sandbox. */
+  NOWPAYMENTS_API_KEY: z.string().optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().optional(),
+  NOWPAYMENTS_API_URL: z.url().default('https://api.nowpayments.io/v1'),
+  /** Signs the sandbox provider's webhooks; generated into DATA_DIR when unset. */
+  SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  /** DATA_DIR made absolute. */
+  dataDir: string;
+  isProduction: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses settings once; throws a readable error naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  return {
+    ...config,
+    dataDir: path.resolve(config.DATA_DIR),
+    isProduction: config.NODE_ENV === 'production',
+  };
+}

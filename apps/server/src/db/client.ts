@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+/** The one database type services and repositories see, whatever the driver. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  /** Answers true when a trivial query succeeds. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+  /** The raw client, for migrations and test helpers. */
+  raw: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; client: postgres.Sql; url: string };
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent PGlite is used. */
+  url?: string;
+  /** PGlite data directory; `memory://` keeps it in memory. */
+  pgliteDir?: string;
+  /** A PGlite instance made elsewhere (tests clone a migrated template). */
+  pglite?: PGlite;
+  poolSize?: number;
+}
+
+/** Opens PGlite (embedded default) or a PostgreSQL pool when a URL is given. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) {
+    const client = postgres(options.url, {
+      max: options.poolSize ?? 10,
+      onnotice: () => {},
+      connection: { application_name: 'reverie' },
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    return {
+      db,
+      driver: 'postgres',
+      raw: { kind: 'postgres', client, url: options.url },
+      ping: () => pingDatabase(db),
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  let client = options.pglite;
+  if (!client) {
+    const dir = options.pgliteDir ?? 'memory://';
+    if (!dir.startsWith('memory://')) await initPgliteDir(dir);
+    client = await PGlite.create(dir);
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const pg = client;
+  return {
+    db,
+    driver: 'pglite',
+    raw: { kind: 'pglite', client: pg },
+    ping: () => pingDatabase(db),
+    close: async () => {
+      if (!pg.closed) await pg.close();
+    },
+  };
+}
+
+/**
+ * Creates a new PGlite data directory atomically: initdb runs in a temporary folder that is
+ * renamed into place only when complete, so a first start interrupted half-way never leaves
+ * a broken database behind (PGlite would hang opening it).
+ */
+async function initPgliteDir(dir: string): Promise<void> {
+  const target = path.resolve(dir);
+  if (fs.existsSync(target)) return;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // Leftovers of interrupted first starts.
+  for (const name of fs.readdirSync(path.dirname(target))) {
+    if (name.startsWith(`${path.basename(target)}.init-`)) {
+      fs.rmSync(path.join(path.dirname(target), name), { recursive: true, force: true });
+    }
+  }
+  const staging = `${target}.init-${process.pid}`;
+  const fresh = await PGlite.create(staging);
+  await fresh.close();
+  fs.renameSync(staging, target);
+}
+
+async function pingDatabase(db: Database): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Rows of a `db.execute` result: postgres-js answers an array, PGlite `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

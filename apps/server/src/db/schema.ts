@@ -1,0 +1,393 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  boolean,
+  check,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * Accounts. The accounts module owns them (sign-up, tokens, profile); other modules only
+ * reference `users.id`.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    age: smallint('age'),
+    locale: text('locale').notNull().default('en'),
+    role: text('role', { enum: ['user', 'admin'] })
+      .notNull()
+      .default('user'),
+    isEmailConfirmed: boolean('is_email_confirmed').notNull().default(false),
+    numTokens: integer('num_tokens').notNull().default(0),
+    /** Onboarding: what the user likes (tag ids from INTEREST_TAGS). */
+    interests: text('interests')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** False after the user unsubscribes: marketing mail stops, account mail still goes out. */
+    marketingEmails: boolean('marketing_emails').notNull().default(true),
+    /** When the last verification mail went out; null when none was sent. */
+    verificationSentAt: timestamp('verification_sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_idx').on(sql`lower(${t.email})`),
+    check('users_num_tokens_nonnegative', sql`${t.numTokens} >= 0`),
+  ],
+);
+
+/**
+ * Refresh tokens (30 days), stored as SHA-256 hashes. Each use rotates the token within its
+ * family; presenting a used token again revokes the whole family (token theft).
+ */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    familyId: uuid('family_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_user_idx').on(t.userId),
+  ],
+);
+
+/** Single-use codes sent by e-mail (verification, password reset), stored hashed. */
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('email_tokens_hash_idx').on(t.tokenHash), index('email_tokens_user_idx').on(t.userId, t.purpose)],
+);
+
+/** The local outbox: mail kept in the database when no SMTP server is configured (/dev/mailbox). */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    toAddress: text('to_address').notNull(),
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    headers: jsonb('headers').$type<Record<string, string>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_created_idx').on(t.createdAt), index('mail_outbox_user_idx').on(t.userId)],
+);
+
+/** Issue reports sent from Settings (POST /api/support). */
+export const supportReports = pgTable(
+  'support_reports',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    subject: text('subject').notNull().default(''),
+    text: text('text').notNull(),
+    status: text('status', { enum: ['open', 'closed'] })
+      .notNull()
+      .default('open'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('support_reports_created_idx').on(t.createdAt)],
+);
+
+/** First-party analytics: what the web client batches to POST /api/analytics/events. */
+export const analyticsEvents = pgTable(
+  'analytics_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    props: jsonb('props').$type<Record<string, string | number | boolean | null>>().notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    deviceId: text('device_id').notNull(),
+    userId: text('user_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('analytics_events_name_time_idx').on(t.name, t.occurredAt),
+    index('analytics_events_device_idx').on(t.deviceId),
+    index('analytics_events_user_idx').on(t.userId),
+  ],
+);
+
+/** Blog posts, written in Markdown (PRODUCT.md §8); the id is the URL slug. */
+export const blogPosts = pgTable(
+  'blog_posts',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull(),
+    body: text('body').notNull(),
+    coverUrl: text('cover_url'),
+    isPublished: boolean('is_published').notNull().default(true),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('blog_posts_published_idx').on(t.publishedAt.desc(), t.id.desc())],
+);
+
+/** SQL of "shown in the catalogue" (public, approved characters); see bots_listed_* indexes. */
+export const LISTED = `"bots"."kind" = 'character' and "bots"."visibility" = 'public' and "bots"."review_state" = 'approved'`;
+/** SQL of "has this style tag" for the catalogue's style filters. */
+export const STYLE = (tag: 'anime' | 'realistic') => `"bots"."tags" @> '{${tag}}'::text[]`;
+
+/** A Character Card lorebook (V2 `character_book`), kept as given so it survives a round trip. */
+export type CharacterBook = Record<string, unknown>;
+
+/**
+ * Characters and personas, with the Character Card V2/V3 fields (PRODUCT.md §5). Official
+ * characters have no author; a custom one belongs to its author and, when public, shows in
+ * the catalogue once its review state is `approved`.
+ */
+export const bots = pgTable(
+  'bots',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    age: smallint('age').notNull(),
+    kind: text('kind', { enum: ['character', 'persona'] })
+      .notNull()
+      .default('character'),
+    description: text('description').notNull().default(''),
+    greeting: text('greeting').notNull().default(''),
+    avatarUrl: text('avatar_url'),
+    /** Media key of the avatar (the URL is derived from it). */
+    avatarKey: text('avatar_key'),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    isOfficial: boolean('is_official').notNull().default(false),
+    visibility: text('visibility', { enum: ['public', 'private'] })
+      .notNull()
+      .default('private'),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'cascade' }),
+    reviewState: text('review_state', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    /** TTS voice id (espeak-ng voice, or a provider's voice name). */
+    voice: text('voice').notNull().default('en-us+f3'),
+    occupation: text('occupation')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    personality: text('personality')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    // Character Card fields
+    personalityText: text('personality_text').notNull().default(''),
+    scenario: text('scenario').notNull().default(''),
+    exampleMessages: text('example_messages').notNull().default(''),
+    systemPrompt: text('system_prompt').notNull().default(''),
+    postHistoryInstructions: text('post_history_instructions').notNull().default(''),
+    alternateGreetings: text('alternate_greetings')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    characterBook: jsonb('character_book').$type<CharacterBook | null>(),
+    creatorNotes: text('creator_notes').notNull().default(''),
+    creator: text('creator').notNull().default(''),
+    characterVersion: text('character_version').notNull().default(''),
+    /** Unknown card extension fields, kept verbatim. */
+    extensions: jsonb('extensions').$type<Record<string, unknown>>().notNull().default({}),
+    /** V3 `data` fields this server does not model (assets, nickname, …), kept verbatim. */
+    cardExtra: jsonb('card_extra').$type<Record<string, unknown>>().notNull().default({}),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bots_slug_idx').on(t.slug),
+    // The catalogue's keyset order, newest first, one partial index per filter so that
+    // even a rare filter reads only the rows of its page. Scanned backwards, ascending
+    // indexes match `order by created_at desc, id desc`. The predicates are repeated
+    // verbatim in bots.repository.ts (listCatalogue) so the planner can use them.
+    index('bots_listed_idx').on(t.createdAt, t.id).where(sql.raw(LISTED)),
+    index('bots_listed_source_idx').on(t.isOfficial, t.createdAt, t.id).where(sql.raw(LISTED)),
+    index('bots_listed_anime_idx')
+      .on(t.createdAt, t.id)
+      .where(sql.raw(`${LISTED} and ${STYLE('anime')}`)),
+    index('bots_listed_anime_source_idx')
+      .on(t.isOfficial, t.createdAt, t.id)
+      .where(sql.raw(`${LISTED} and ${STYLE('anime')}`)),
+    index('bots_listed_realistic_idx')
+      .on(t.createdAt, t.id)
+      .where(sql.raw(`${LISTED} and ${STYLE('realistic')}`)),
+    index('bots_listed_realistic_source_idx')
+      .on(t.isOfficial, t.createdAt, t.id)
+      .where(sql.raw(`${LISTED} and ${STYLE('realistic')}`)),
+    index('bots_author_idx').on(t.authorId, t.createdAt, t.id),
+    check('bots_age_adult', sql`${t.age} >= 18`),
+  ],
+);
+
+/** A character's gallery: pictures in media storage, in order. */
+export const botPictures = pgTable(
+  'bot_pictures',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    mediaKey: text('media_key').notNull(),
+    position: smallint('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('bot_pictures_bot_idx').on(t.botId, t.position)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Billing (issue 6): the desires ledger, daily claims, subscriptions, payments, webhooks.
+// `users.num_tokens` is the balance; it always equals the sum of the user's ledger rows.
+// ---------------------------------------------------------------------------------------
+
+/** Every change of a balance, written in the same transaction as `users.num_tokens`. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Positive for credits, negative for debits; never zero. */
+    amount: integer('amount').notNull(),
+    reason: text('reason', {
+      enum: ['daily_claim', 'premium_activation', 'premium_daily', 'purchase', 'spend', 'adjustment'],
+    }).notNull(),
+    /** What the change refers to: a payment id, a message id, … */
+    reference: text('reference'),
+    /** The same key never moves a balance twice. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_entries_idempotency_idx').on(t.idempotencyKey),
+    index('ledger_entries_user_idx').on(t.userId, t.createdAt),
+    check('ledger_entries_amount_nonzero', sql`${t.amount} <> 0`),
+  ],
+);
+
+/** When each user last claimed the daily desires (one row per user). */
+export const desireClaims = pgTable('desire_claims', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  lastClaimedAt: timestamp('last_claimed_at', { withTimezone: true }).notNull(),
+});
+
+/** Premium subscriptions; `has_subscription` is derived from them. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['sandbox', 'stripe', 'nowpayments'] }).notNull(),
+    /** The provider's subscription id (ours for one-off crypto and sandbox periods). */
+    providerSubscriptionId: text('provider_subscription_id').notNull(),
+    plan: text('plan', { enum: ['monthly', 'annual'] }).notNull(),
+    status: text('status', { enum: ['trialing', 'active', 'past_due', 'cancelled'] }).notNull(),
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** Time of the provider event that set this state: older events never overwrite it. */
+    stateAt: timestamp('state_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_provider_ref_idx').on(t.provider, t.providerSubscriptionId),
+    index('subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/** Checkouts and their outcome; amounts in integer cents plus an ISO currency. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** Kept (anonymised) when the account is deleted. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    provider: text('provider', { enum: ['sandbox', 'stripe', 'nowpayments'] }).notNull(),
+    providerRef: text('provider_ref'),
+    plan: text('plan', { enum: ['monthly', 'annual', 'pack_350', 'pack_1000', 'pack_3000'] }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'failed'] })
+      .notNull()
+      .default('pending'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payments_user_idx').on(t.userId), check('payments_amount_nonnegative', sql`${t.amountCents} >= 0`)],
+);
+
+/** Provider events already handled: a redelivered event id is acknowledged and skipped. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('webhook_events_pk_idx').on(t.provider, t.eventId)],
+);

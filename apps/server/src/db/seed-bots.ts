@@ -1,0 +1,107 @@
+import type { Database } from './client.js';
+import type { MediaStorage } from '../providers/storage/index.js';
+import { renderPicture } from '../modules/bots/bot-pictures.js';
+import {
+  findBotsBySlugs,
+  insertBot,
+  insertGalleryPictures,
+  listGallery,
+  updateBotMedia,
+} from '../modules/bots/bots.repository.js';
+import { OFFICIAL_CHARACTERS, type OfficialCharacter } from './seed-characters.js';
+
+export const GALLERY_SIZE = 3;
+/** Official characters sort below anything created later; their order is the list's. */
+const CATALOGUE_EPOCH = Date.UTC(2026, 0, 1);
+
+const avatarKey = (id: string) => `bots/${id}/avatar.png`;
+const galleryKey = (id: string, n: number) => `bots/${id}/gallery-${n}.png`;
+
+function exampleDialogue(character: OfficialCharacter): string {
+  return `<START>\n{{user}}: ${character.example[0]}\n{{char}}: ${character.example[1]}`;
+}
+
+/** Renders a picture into storage unless it is there already (pictures are a cache). */
+async function ensurePicture(storage: MediaStorage, key: string, character: OfficialCharacter, variant: number) {
+  if (await storage.exists(key)) return false;
+  const gender = /\+m\d/.test(character.voice) ? 'm' : 'f';
+  await storage.put(
+    key,
+    await renderPicture({ seed: character.slug, look: character.look, variant, gender }),
+    'image/png',
+  );
+  return true;
+}
+
+/**
+ * Inserts the official characters that are missing and renders their avatar and gallery
+ * into media storage when absent. Idempotent; prints progress through `log`.
+ */
+export async function seedOfficialCharacters(
+  db: Database,
+  storage: MediaStorage,
+  log: (message: string) => void = () => {},
+): Promise<{ inserted: number; pictures: number }> {
+  const existing = new Map(
+    (
+      await findBotsBySlugs(
+        db,
+        OFFICIAL_CHARACTERS.map((c) => c.slug),
+      )
+    ).map((row) => [row.slug, row]),
+  );
+  let inserted = 0;
+  let pictures = 0;
+  let done = 0;
+  for (const [index, character] of OFFICIAL_CHARACTERS.entries()) {
+    let row = existing.get(character.slug);
+    if (!row) {
+      row = await insertBot(db, {
+        slug: character.slug,
+        name: character.name,
+        age: character.age,
+        kind: 'character',
+        description: character.description,
+        greeting: character.greeting,
+        tags: [character.look],
+        isOfficial: true,
+        visibility: 'public',
+        reviewState: 'approved',
+        voice: character.voice,
+        occupation: character.occupation,
+        personality: character.personality,
+        personalityText: character.traits,
+        scenario: character.scenario,
+        exampleMessages: exampleDialogue(character),
+        systemPrompt: `You are {{char}}, ${character.description} Stay in character, write vivid first-person replies, and remember that {{char}} and {{user}} are both adults.`,
+        creator: 'Reverie',
+        characterVersion: '1.0',
+        sortOrder: index,
+        createdAt: new Date(CATALOGUE_EPOCH - index * 60_000),
+      });
+      inserted++;
+    }
+    const key = avatarKey(row.id);
+    if (await ensurePicture(storage, key, character, 0)) pictures++;
+    if (row.avatarKey !== key) {
+      await updateBotMedia(db, row.id, key, `/api/media/${key}`);
+    }
+    const gallery = await listGallery(db, row.id);
+    const keys = Array.from({ length: GALLERY_SIZE }, (_, n) => galleryKey(row.id, n + 1));
+    for (const [n, galleryPicture] of keys.entries()) {
+      if (await ensurePicture(storage, galleryPicture, character, n + 1)) pictures++;
+    }
+    if (!gallery.length) await insertGalleryPictures(db, row.id, keys);
+    done++;
+    if (done % 10 === 0 || done === OFFICIAL_CHARACTERS.length)
+      log(`characters ${progressBar(done, OFFICIAL_CHARACTERS.length)}`);
+  }
+  if (inserted) log(`seeded ${inserted} official character(s), rendered ${pictures} picture(s)`);
+  return { inserted, pictures };
+}
+
+function progressBar(done: number, total: number): string {
+  const width = 20;
+  const filled = Math.round((done / total) * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
+}

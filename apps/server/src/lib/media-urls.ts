@@ -1,0 +1,33 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+const SIGNED_URL_TTL_S = 24 * 60 * 60;
+
+/**
+ * Builds `/api/media/{key}` URLs. Private media get an expiring HMAC signature so that an
+ * `<img>` (which carries no bearer token) can load it; the signature is bound to the key.
+ */
+export class MediaUrls {
+  constructor(private readonly secret: string) {}
+
+  private sign(key: string, expires: number): string {
+    return createHmac('sha256', this.secret).update(`media:${key}:${expires}`).digest('base64url');
+  }
+
+  url(key: string | null, options: { signed: boolean; now?: number }): string | null {
+    if (!key) return null;
+    if (!options.signed) return `/api/media/${key}`;
+    // Rounded to the hour so the same URL (and browser cache) holds for a while.
+    const hour = 3600;
+    const expires = Math.ceil(((options.now ?? Date.now()) / 1000 + SIGNED_URL_TTL_S) / hour) * hour;
+    return `/api/media/${key}?exp=${expires}&sig=${this.sign(key, expires)}`;
+  }
+
+  verify(key: string, exp: string | undefined, sig: string | undefined, now = Date.now()): boolean {
+    if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return false;
+    const expires = Number(exp);
+    if (expires * 1000 < now) return false;
+    const expected = Buffer.from(this.sign(key, expires));
+    const given = Buffer.from(sig);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+}

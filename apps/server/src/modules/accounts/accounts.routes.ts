@@ -1,0 +1,347 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ActivationParamsSchema,
+  ApiErrorSchema,
+  DetailSchema,
+  LoginBodySchema,
+  PasswordResetBodySchema,
+  PasswordSetBodySchema,
+  PasswordTokenParamsSchema,
+  PreferencesBodySchema,
+  PreferencesSchema,
+  ProfileSchema,
+  type ProfileBilling,
+  ProfileUpdateBodySchema,
+  RefreshBodySchema,
+  RegisterBodySchema,
+  RegisteredSchema,
+  ResendActivationQuerySchema,
+  SupportBodySchema,
+  SupportCreatedSchema,
+  TokenPairSchema,
+  TokenValidSchema,
+  ValidateTokenBodySchema,
+} from '@reverie/shared';
+import { AppError } from '../../lib/errors.js';
+import { translate } from '../../lib/i18n.js';
+import { currentUserId, requireUser } from '../../plugins/auth.js';
+import { presentPreferences, presentProfile, presentRegistered } from './accounts.presenter.js';
+import type { AccountsService } from './accounts.service.js';
+
+export interface AccountsRoutesOptions {
+  service: AccountsService;
+  /** Requests one IP may make per minute to each sensitive endpoint. */
+  ipPerMinute: number;
+  /** Attempts per minute for one account. */
+  accountPerMinute: number;
+  /** The billing part of the profile (balance, premium, next claim). */
+  billingProfile?: (userId: string) => Promise<ProfileBilling>;
+}
+
+const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 409: ApiErrorSchema, 429: ApiErrorSchema };
+
+const emailOf = (request: FastifyRequest) => {
+  const body = request.body as { email?: unknown } | undefined;
+  return typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
+};
+
+/** Sign-up, log-in, tokens, verification, password recovery, profile and deletion. */
+export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = async (app, options) => {
+  const { service } = options;
+  const profileOf = async (user: Awaited<ReturnType<AccountsService['requireUser']>>) =>
+    presentProfile(user, await options.billingProfile?.(user.id));
+  // Per IP, on every sensitive route (also /password/:token, outside /api).
+  const perIp = { rateLimit: { max: options.ipPerMinute, timeWindow: 60_000, allowList: () => false } };
+  // Per account. Log-in is keyed by account and IP, so that someone hammering an account
+  // from elsewhere never locks its owner out; mail-sending routes are keyed by account.
+  const perAccount = (name: string, key: (request: FastifyRequest) => string) => {
+    const limiter = app.createRateLimit({
+      max: options.accountPerMinute,
+      timeWindow: 60_000,
+      allowList: () => false,
+      keyGenerator: (r) => `${name}:${key(r)}`,
+    });
+    return async (request: FastifyRequest) => {
+      const result = await limiter(request);
+      if (!result.isAllowed && result.isExceeded) {
+        throw new AppError('rate_limited', {
+          status: 429,
+          headers: { 'retry-after': String(Math.max(1, result.ttlInSeconds)) },
+        });
+      }
+    };
+  };
+
+  // RFC 8058 one-click unsubscribe posts `List-Unsubscribe=One-Click` as a form.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.post(
+    '/api/register',
+    {
+      config: perIp,
+      preHandler: perAccount('register', emailOf),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Create an account',
+        body: RegisterBodySchema,
+        response: { 201: RegisteredSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await service.register(request.body, request.locale);
+      return reply.status(201).send(presentRegistered(user));
+    },
+  );
+
+  app.post(
+    '/api/token',
+    {
+      config: perIp,
+      preHandler: perAccount('login', (r) => `${emailOf(r)}|${r.ip}`),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Log in: access and refresh tokens',
+        body: LoginBodySchema,
+        response: { 200: TokenPairSchema, ...errors },
+      },
+    },
+    async (request) => service.login(request.body.email, request.body.password, request.locale),
+  );
+
+  app.post(
+    '/api/token/refresh',
+    {
+      config: perIp,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Rotate the refresh token',
+        body: RefreshBodySchema,
+        response: { 200: TokenPairSchema, ...errors },
+      },
+    },
+    async (request) => service.refresh(request.body.refresh),
+  );
+
+  app.post(
+    '/api/token/revoke',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Log out',
+        body: RefreshBodySchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.revoke(request.body.refresh, request.userId ?? null);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/profile',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: 'The signed-in user',
+        response: { 200: ProfileSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => profileOf(await service.requireUser(currentUserId(request))),
+  );
+
+  app.patch(
+    '/api/profile/update',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change name and age',
+        body: ProfileUpdateBodySchema,
+        response: { 200: ProfileSchema, ...errors },
+      },
+    },
+    async (request) => profileOf(await service.updateProfile(currentUserId(request), request.body)),
+  );
+
+  app.get(
+    '/api/profile/preferences',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Language, interests, marketing mail',
+        response: { 200: PreferencesSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => presentPreferences(await service.requireUser(currentUserId(request))),
+  );
+
+  app.patch(
+    '/api/profile/preferences',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change language, interests, marketing mail',
+        body: PreferencesBodySchema,
+        response: { 200: PreferencesSchema, ...errors },
+      },
+    },
+    async (request) => presentPreferences(await service.updatePreferences(currentUserId(request), request.body)),
+  );
+
+  app.delete(
+    '/api/profile',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Delete all data of the user',
+        response: { 204: z.null(), 401: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteAllData(currentUserId(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/activate/:code',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Confirm the e-mail',
+        params: ActivationParamsSchema,
+        response: { 200: DetailSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await service.activate(request.params.code, request.userId ?? null);
+      return { detail: translate(request.locale, 'auth.email_confirmed') };
+    },
+  );
+
+  app.get(
+    '/api/resend_activation',
+    {
+      config: perIp,
+      preHandler: [requireUser, perAccount('resend', (r) => r.userId ?? r.ip)],
+      schema: {
+        tags: ['accounts'],
+        summary: 'Send the verification mail (again with force=1)',
+        querystring: ResendActivationQuerySchema,
+        response: { 200: DetailSchema.extend({ sent: z.boolean() }), ...errors },
+      },
+    },
+    async (request) => {
+      const force = request.query.force === '1' || request.query.force === 'true';
+      const { sent } = await service.resendActivation(currentUserId(request), force);
+      return {
+        detail: translate(request.locale, sent ? 'auth.verification_sent' : 'auth.verification_not_sent'),
+        sent,
+      };
+    },
+  );
+
+  app.post(
+    '/api/password_reset',
+    {
+      config: perIp,
+      preHandler: perAccount('reset', emailOf),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Mail a password reset link',
+        body: PasswordResetBodySchema,
+        response: { 200: DetailSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await service.requestPasswordReset(request.body.email);
+      return { detail: translate(request.locale, 'auth.reset_sent') };
+    },
+  );
+
+  app.post(
+    '/api/password_reset/validate_token',
+    {
+      config: perIp,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Check a reset link',
+        body: ValidateTokenBodySchema,
+        response: { 200: TokenValidSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await service.validateResetToken(request.body.token);
+      return { valid: true as const };
+    },
+  );
+
+  app.post(
+    '/password/:token',
+    {
+      config: perIp,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Set a new password',
+        params: PasswordTokenParamsSchema,
+        body: PasswordSetBodySchema,
+        response: { 200: DetailSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await service.resetPassword(request.params.token, request.body.password);
+      return { detail: translate(request.locale, 'auth.password_changed') };
+    },
+  );
+
+  app.post(
+    '/api/email/unsubscribe',
+    {
+      config: perIp,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Stop marketing mail (signed token; RFC 8058 one-click)',
+        querystring: z.object({ token: z.string().max(500).optional() }),
+        body: z.looseObject({ token: z.string().max(500, 'invalid_value').optional() }).optional(),
+        response: { 200: DetailSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const token = request.body?.token ?? request.query.token;
+      if (!token) {
+        throw new AppError('validation_error', {
+          status: 400,
+          errors: { token: [translate(request.locale, 'validation.required')] },
+        });
+      }
+      await service.unsubscribe(token);
+      return { detail: translate(request.locale, 'auth.unsubscribed') };
+    },
+  );
+
+  app.post(
+    '/api/support',
+    {
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Report an issue',
+        body: SupportBodySchema,
+        response: { 201: SupportCreatedSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const id = await service.createSupportReport(request.userId ?? null, request.body);
+      return reply.status(201).send({ id });
+    },
+  );
+};

@@ -1,0 +1,318 @@
+import type { MediaStorage } from '../../providers/storage/storage.js';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import {
+  REFRESH_TOKEN_TTL_S,
+  type Edition,
+  type Locale,
+  type PreferencesBody,
+  type ProfileUpdateBody,
+  type RegisterBody,
+  type TokenPair,
+} from '@reverie/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/errors.js';
+import { translate } from '../../lib/i18n.js';
+import type { TokenSigner } from '../../lib/tokens.js';
+import type { MailProvider } from '../../providers/mail/index.js';
+import { MARKETING_KINDS, renderEmail, type EmailKind } from './accounts.emails.js';
+import * as repo from './accounts.repository.js';
+import type { UserRow } from './accounts.repository.js';
+import { deleteUserData, type UserDataDeleter, type UserFileDeleter } from './user-data.js';
+
+/** OWASP password storage cheat sheet: argon2id, m=19 MiB, t=2, p=1. */
+const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+/** Hashes a password with argon2id (OWASP parameters). */
+export const hashPassword = (password: string) => hash(password, ARGON2_OPTIONS);
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+/** Opaque tokens shaped like `a.b.c` so the web client's stored-token check accepts them. */
+const newOpaqueToken = (prefix: string) =>
+  `${prefix}.${randomBytes(9).toString('base64url')}.${randomBytes(32).toString('base64url')}`;
+
+export interface AccountsServiceDeps {
+  db: Database;
+  tokens: TokenSigner;
+  mail: MailProvider;
+  edition: Edition;
+  publicUrl: string;
+  /** Signs unsubscribe links. */
+  secret: string;
+  log: FastifyBaseLogger;
+  resetTtlMinutes: number;
+  verificationTtlDays: number;
+  dataDir: string;
+  /** Media storage, so the user's files go with the user. */
+  storage?: MediaStorage;
+  /** Extra per-table deleters other modules plug in (run inside the deletion transaction). */
+  deleters?: UserDataDeleter[];
+  fileDeleters?: UserFileDeleter[];
+}
+
+/** Everything a person does with their account (API.md "Accounts and tokens"). */
+export class AccountsService {
+  /** A real hash to verify against when the account does not exist (same timing). */
+  private dummyHash: Promise<string>;
+
+  constructor(private readonly deps: AccountsServiceDeps) {
+    this.dummyHash = hash('not-a-real-password', ARGON2_OPTIONS);
+  }
+
+  hashPassword(password: string): Promise<string> {
+    return hashPassword(password);
+  }
+
+  async register(body: RegisterBody, locale: Locale): Promise<UserRow> {
+    const { db } = this.deps;
+    const email = body.email.trim();
+    const existing = await repo.findUserByEmail(db, email);
+    const taken = () =>
+      new AppError('email_taken', {
+        status: 409,
+        detail: translate(locale, 'errors.email_taken'),
+        errors: { email: [translate(locale, 'errors.email_taken')] },
+      });
+    if (existing) throw taken();
+    const user = await repo.insertUser(db, {
+      username: body.username,
+      name: body.username,
+      email,
+      passwordHash: await this.hashPassword(body.password),
+      locale: body.locale ?? locale,
+    });
+    if (!user) throw taken();
+    await this.sendVerification(user);
+    return user;
+  }
+
+  async login(email: string, password: string, locale: Locale): Promise<TokenPair> {
+    const user = await repo.findUserByEmail(this.deps.db, email);
+    const ok = user
+      ? await verify(user.passwordHash, password).catch(() => false)
+      : await verify(await this.dummyHash, password).then(() => false);
+    if (!user || !ok) {
+      const text = translate(locale, 'errors.invalid_credentials');
+      throw new AppError('invalid_credentials', { status: 401, detail: text, errors: { password: [text] } });
+    }
+    return this.issueTokens(user, randomUUID());
+  }
+
+  private async issueTokens(user: UserRow, familyId: string): Promise<TokenPair> {
+    const refresh = newOpaqueToken('rt');
+    await repo.insertRefreshToken(this.deps.db, {
+      userId: user.id,
+      familyId,
+      tokenHash: sha256(refresh),
+      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_S * 1000),
+    });
+    const access = await this.deps.tokens.signAccess({ sub: user.id, role: user.role });
+    return { access, refresh };
+  }
+
+  /** Rotates a refresh token. A token used twice means theft: its whole family is revoked. */
+  async refresh(token: string): Promise<TokenPair> {
+    const { db } = this.deps;
+    const invalid = () => new AppError('invalid_token', { status: 401, detail: 'Token is invalid or expired' });
+    const row = await repo.findRefreshToken(db, sha256(token));
+    if (!row || row.revokedAt) throw invalid();
+    if (row.usedAt || !(await repo.markRefreshTokenUsed(db, row.id))) {
+      await repo.revokeRefreshFamily(db, row.familyId);
+      this.deps.log.warn({ userId: row.userId }, 'refresh token reused: family revoked');
+      throw invalid();
+    }
+    if (row.expiresAt.getTime() <= Date.now()) throw invalid();
+    const user = await repo.findUserById(db, row.userId);
+    if (!user) throw invalid();
+    return this.issueTokens(user, row.familyId);
+  }
+
+  /** Log-out: revokes the token's family. Someone else's token is left alone. */
+  async revoke(token: string, requesterId: string | null): Promise<void> {
+    const row = await repo.findRefreshToken(this.deps.db, sha256(token));
+    if (!row) return;
+    if (requesterId && requesterId !== row.userId) return;
+    await repo.revokeRefreshFamily(this.deps.db, row.familyId);
+  }
+
+  async requireUser(userId: string): Promise<UserRow> {
+    const user = await repo.findUserById(this.deps.db, userId);
+    if (!user) throw new AppError('unauthorized', { status: 401 });
+    return user;
+  }
+
+  async updateProfile(userId: string, body: ProfileUpdateBody): Promise<UserRow> {
+    await this.requireUser(userId);
+    const user = await repo.updateUser(this.deps.db, userId, {
+      name: body.name,
+      ...(body.age !== undefined ? { age: body.age } : {}),
+    });
+    if (!user) throw new AppError('profile_update_error', { status: 400 });
+    return user;
+  }
+
+  async updatePreferences(userId: string, body: PreferencesBody): Promise<UserRow> {
+    await this.requireUser(userId);
+    const user = await repo.updateUser(this.deps.db, userId, {
+      ...(body.locale ? { locale: body.locale } : {}),
+      ...(body.interests ? { interests: [...new Set(body.interests)] } : {}),
+      ...(body.marketing_emails !== undefined ? { marketingEmails: body.marketing_emails } : {}),
+    });
+    return user!;
+  }
+
+  /** Confirms the e-mail of the code's owner. A signed-in user may only confirm their own. */
+  async activate(code: string, requesterId: string | null): Promise<void> {
+    const { db } = this.deps;
+    const row = await repo.findLiveEmailToken(db, 'verify', sha256(code));
+    if (!row || (requesterId && requesterId !== row.userId)) throw new AppError('invalid_code', { status: 400 });
+    if (!(await repo.consumeEmailToken(db, row.id))) throw new AppError('invalid_code', { status: 400 });
+    const before = await repo.findUserById(db, row.userId);
+    if (!before) throw new AppError('invalid_code', { status: 400 });
+    if (!before.isEmailConfirmed) {
+      const user = await repo.updateUser(db, row.userId, { isEmailConfirmed: true });
+      if (user) await this.sendEmail(user, 'welcome', this.link('/'));
+    }
+  }
+
+  /**
+   * Sends a verification mail when the e-mail is unconfirmed and none was sent before;
+   * `force` (the resend button) sends another one anyway.
+   */
+  async resendActivation(userId: string, force: boolean): Promise<{ sent: boolean }> {
+    const user = await this.requireUser(userId);
+    if (user.isEmailConfirmed) return { sent: false };
+    if (user.verificationSentAt && !force) return { sent: false };
+    await this.sendVerification(user);
+    return { sent: true };
+  }
+
+  private async sendVerification(user: UserRow): Promise<void> {
+    const code = randomBytes(24).toString('base64url');
+    await repo.insertEmailToken(this.deps.db, {
+      userId: user.id,
+      purpose: 'verify',
+      tokenHash: sha256(code),
+      expiresAt: new Date(Date.now() + this.deps.verificationTtlDays * 86_400_000),
+    });
+    await repo.updateUser(this.deps.db, user.id, { verificationSentAt: new Date() });
+    await this.sendEmail(user, 'verify', this.link(`/verify?code=${encodeURIComponent(code)}`), {
+      days: this.deps.verificationTtlDays,
+    });
+  }
+
+  /** Always succeeds: whether the account exists is never revealed. */
+  async requestPasswordReset(email: string): Promise<void> {
+    const { db } = this.deps;
+    const user = await repo.findUserByEmail(db, email);
+    const token = randomBytes(24).toString('base64url');
+    if (!user) return;
+    await repo.voidEmailTokens(db, user.id, 'reset');
+    await repo.insertEmailToken(db, {
+      userId: user.id,
+      purpose: 'reset',
+      tokenHash: sha256(token),
+      expiresAt: new Date(Date.now() + this.deps.resetTtlMinutes * 60_000),
+    });
+    await this.sendEmail(user, 'reset', this.link(`/password?token=${encodeURIComponent(token)}`), {
+      minutes: this.deps.resetTtlMinutes,
+    });
+  }
+
+  async validateResetToken(token: string): Promise<void> {
+    const row = await repo.findLiveEmailToken(this.deps.db, 'reset', sha256(token));
+    if (!row) throw new AppError('invalid_token', { status: 400, detail: 'Invalid or expired link' });
+  }
+
+  /** Sets the new password once per link and signs out every device. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const { db } = this.deps;
+    const row = await repo.findLiveEmailToken(db, 'reset', sha256(token));
+    if (!row || !(await repo.consumeEmailToken(db, row.id))) {
+      throw new AppError('invalid_token', { status: 400, detail: 'Invalid or expired link' });
+    }
+    await repo.updateUser(db, row.userId, { passwordHash: await this.hashPassword(password) });
+    await repo.revokeAllRefreshTokens(db, row.userId);
+  }
+
+  /** The signed token of every unsubscribe link: `<user id>.<HMAC>`; it never expires. */
+  unsubscribeToken(userId: string): string {
+    const sig = createHmac('sha256', this.deps.secret).update(`unsubscribe:${userId}`).digest('base64url');
+    return `${userId}.${sig}`;
+  }
+
+  async unsubscribe(token: string): Promise<void> {
+    const [userId = '', sig = ''] = token.split('.');
+    const expected = this.unsubscribeToken(userId).split('.')[1]!;
+    const valid = sig.length === expected.length && timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
+    if (!valid || !/^[0-9a-f-]{36}$/i.test(userId))
+      throw new AppError('invalid_token', { status: 400, detail: 'Invalid or expired link' });
+    // An account that no longer exists is already unsubscribed.
+    await repo.updateUser(this.deps.db, userId, { marketingEmails: false });
+  }
+
+  async createSupportReport(
+    userId: string | null,
+    body: { email?: string; subject: string; text: string },
+  ): Promise<string> {
+    const user = userId ? await repo.findUserById(this.deps.db, userId) : null;
+    return repo.insertSupportReport(this.deps.db, {
+      userId: user?.id ?? null,
+      email: body.email ?? user?.email ?? null,
+      subject: body.subject,
+      text: body.text,
+    });
+  }
+
+  async deleteAllData(userId: string): Promise<void> {
+    const user = await this.requireUser(userId);
+    await deleteUserData(this.deps.db, user, {
+      dataDir: this.deps.dataDir,
+      storage: this.deps.storage,
+      deleters: this.deps.deleters,
+      fileDeleters: this.deps.fileDeleters,
+    });
+  }
+
+  private link(pathAndQuery: string): string {
+    return new URL(pathAndQuery, this.deps.publicUrl).toString();
+  }
+
+  /** Renders and sends; a mail failure is logged, never shown as a failed request. */
+  private async sendEmail(
+    user: UserRow,
+    kind: EmailKind,
+    actionUrl: string,
+    vars: Record<string, string | number> = {},
+  ): Promise<void> {
+    if (MARKETING_KINDS.has(kind) && !user.marketingEmails) return;
+    const token = this.unsubscribeToken(user.id);
+    const unsubscribeUrl = this.link(`/email/unsubscribe?token=${encodeURIComponent(token)}`);
+    const oneClickUrl = this.link(`/api/email/unsubscribe?token=${encodeURIComponent(token)}`);
+    const locale = (user.locale as Locale) ?? 'en';
+    const rendered = renderEmail({
+      kind,
+      locale,
+      edition: this.deps.edition,
+      name: user.name,
+      actionUrl,
+      unsubscribeUrl,
+      vars,
+    });
+    try {
+      await this.deps.mail.send({
+        to: user.email,
+        ...rendered,
+        kind,
+        userId: user.id,
+        headers: {
+          'List-Unsubscribe': `<${oneClickUrl}>, <mailto:${this.deps.edition.supportEmail}?subject=unsubscribe>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+      });
+    } catch (error) {
+      this.deps.log.error({ err: error, kind }, 'sending e-mail failed');
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { eq, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import {
+  analyticsEvents,
+  bots,
+  emailTokens,
+  mailOutbox,
+  refreshTokens,
+  supportReports,
+  users,
+} from '../../db/schema.js';
+import type { MediaStorage } from '../../providers/storage/storage.js';
+import type { UserRow } from './accounts.repository.js';
+
+/**
+ * Deletes one table's rows of a user inside the deletion transaction. Modules that add
+ * user-owned tables (chats, messages, pictures, audio…) add a deleter here, or pass one in;
+ * payment records are anonymised (user id set to null), never deleted.
+ */
+export interface UserDataDeleter {
+  name: string;
+  delete(tx: Database, user: UserRow): Promise<void>;
+}
+
+/** Removes a user's files after the rows are gone (media, audio, uploads). */
+export type UserFileDeleter = (user: UserRow, dataDir: string) => Promise<void>;
+
+export const CORE_DELETERS: UserDataDeleter[] = [
+  // Analytics identity: the events the user produced while signed in.
+  {
+    name: 'analytics_events',
+    delete: async (tx, u) => void (await tx.delete(analyticsEvents).where(eq(analyticsEvents.userId, u.id))),
+  },
+  {
+    name: 'support_reports',
+    delete: async (tx, u) => void (await tx.delete(supportReports).where(eq(supportReports.userId, u.id))),
+  },
+  {
+    name: 'mail_outbox',
+    delete: async (tx, u) =>
+      void (await tx
+        .delete(mailOutbox)
+        .where(or(eq(mailOutbox.userId, u.id), sql`lower(${mailOutbox.toAddress}) = lower(${u.email})`))),
+  },
+  {
+    name: 'email_tokens',
+    delete: async (tx, u) => void (await tx.delete(emailTokens).where(eq(emailTokens.userId, u.id))),
+  },
+  {
+    name: 'refresh_tokens',
+    delete: async (tx, u) => void (await tx.delete(refreshTokens).where(eq(refreshTokens.userId, u.id))),
+  },
+  { name: 'bots', delete: async (tx, u) => void (await tx.delete(bots).where(eq(bots.authorId, u.id))) },
+];
+
+/** Everything under DATA_DIR/media/users/<id> (where user uploads are stored). */
+export const userMediaDir = (dataDir: string, userId: string) => path.join(dataDir, 'media', 'users', userId);
+
+export const CORE_FILE_DELETERS: UserFileDeleter[] = [
+  (user, dataDir) => fs.rm(userMediaDir(dataDir, user.id), { recursive: true, force: true }),
+];
+
+/** Deletes every row of the user in one transaction, then the user's files. */
+export async function deleteUserData(
+  db: Database,
+  user: UserRow,
+  options: {
+    dataDir: string;
+    storage?: MediaStorage;
+    deleters?: UserDataDeleter[];
+    fileDeleters?: UserFileDeleter[];
+  },
+): Promise<void> {
+  const deleters = [...(options.deleters ?? []), ...CORE_DELETERS];
+  // The user's characters keep their pictures under bots/<id>/ in media storage.
+  const authored = await db.select({ id: bots.id }).from(bots).where(eq(bots.authorId, user.id));
+  await db.transaction(async (tx) => {
+    for (const deleter of deleters) await deleter.delete(tx as unknown as Database, user);
+    await tx.delete(users).where(eq(users.id, user.id));
+  });
+  for (const remove of [...CORE_FILE_DELETERS, ...(options.fileDeleters ?? [])]) await remove(user, options.dataDir);
+  if (options.storage) {
+    for (const bot of authored) await options.storage.deletePrefix(`bots/${bot.id}`);
+  }
+}

@@ -1,0 +1,343 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/client.js';
+import { createTestApp } from '../../../test/helpers.js';
+import { createUser } from '../../../test/factories.js';
+import { balanceOf, expectLedgerMatchesBalances } from '../../../test/billing-helpers.js';
+import { signNowPaymentsBody } from '../../providers/payments/nowpayments.js';
+import { getBillingProfile } from './billing.service.js';
+
+const WEBHOOK_SECRET = 'whsec_test_secret_0123456789';
+const IPN_SECRET = 'ipn-secret-0123456789';
+
+interface Recorded {
+  method: string;
+  path: string;
+  auth: string | undefined;
+  form: URLSearchParams;
+  json: unknown;
+}
+
+/** A fake Stripe (and NOWPayments) HTTP API: answers what the official SDK expects. */
+async function startFakeProviders() {
+  const requests: Recorded[] = [];
+  let sessions = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const path = (req.url ?? '').split('?')[0]!;
+      const isJson = String(req.headers['content-type']).includes('json');
+      requests.push({
+        method: req.method ?? '',
+        path,
+        auth: req.headers.authorization ?? (req.headers['x-api-key'] as string | undefined),
+        form: new URLSearchParams(isJson ? '' : raw),
+        json: isJson && raw ? JSON.parse(raw) : null,
+      });
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_fake' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+        sessions += 1;
+        const id = `cs_test_${sessions}`;
+        return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/pay/${id}` });
+      }
+      const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
+      if (req.method === 'POST' && sub) {
+        return send(200, { id: sub[1], object: 'subscription', cancel_at_period_end: true, status: 'trialing' });
+      }
+      if (req.method === 'POST' && path === '/v1/invoice') {
+        return send(200, { id: 4242, invoice_url: 'https://nowpayments.test/payment/?iid=4242' });
+      }
+      send(404, { error: { type: 'invalid_request_error', message: `no route ${path}` } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { requests, port: (server.address() as AddressInfo).port, close: () => server.close() };
+}
+
+describe('Stripe and NOWPayments providers', async () => {
+  const fake = await startFakeProviders();
+  afterAll(() => fake.close());
+  const { app, database } = await createTestApp({
+    env: {
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_fake',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(fake.port),
+      STRIPE_API_PROTOCOL: 'http',
+      NOWPAYMENTS_API_KEY: 'np-key',
+      NOWPAYMENTS_IPN_SECRET: IPN_SECRET,
+      NOWPAYMENTS_API_URL: `http://127.0.0.1:${fake.port}/v1`,
+    },
+  });
+  const db = database.db;
+  const stripe = new Stripe('sk_test_fake');
+  afterEach(async () => {
+    await expectLedgerMatchesBalances(db);
+  });
+
+  const stripeWebhook = (event: object, secret = WEBHOOK_SECRET) => {
+    const payload = JSON.stringify(event);
+    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret });
+    return app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      payload,
+    });
+  };
+  const event = (id: string, type: string, object: object, created = Math.floor(Date.now() / 1000)) => ({
+    id,
+    object: 'event',
+    type,
+    created,
+    api_version: '2025-01-01',
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: { object },
+  });
+  const paymentIdOf = async (userId: string) =>
+    rowsOf<{ id: string }>(
+      await db.execute(sql`select id from payments where user_id = ${userId} order by created_at desc limit 1`),
+    )[0]!.id;
+
+  it('create_stripe makes a subscription Checkout session with the 3-day trial through the SDK', async () => {
+    const { user, auth } = await createUser(app, db);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/subscription/create_stripe/',
+      headers: auth,
+      payload: { plan: 'monthly' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().url).toMatch(/^https:\/\/checkout\.stripe\.test\/pay\/cs_test_/);
+    const call = fake.requests.findLast((r) => r.path === '/v1/checkout/sessions')!;
+    expect(call.auth).toBe('Bearer sk_test_fake');
+    expect(call.form.get('mode')).toBe('subscription');
+    expect(call.form.get('subscription_data[trial_period_days]')).toBe('3');
+    expect(call.form.get('subscription_data[metadata][user_id]')).toBe(user.id);
+    expect(call.form.get('line_items[0][price_data][unit_amount]')).toBe('1299');
+    expect(call.form.get('line_items[0][price_data][recurring][interval]')).toBe('month');
+    expect(call.form.get('success_url')).toBe('http://localhost:3000/?purchase=success');
+    expect(call.form.get('client_reference_id')).toBe(await paymentIdOf(user.id));
+  });
+
+  it('a paid pack session credits once, even when the event arrives 20 times concurrently', async () => {
+    const { user, auth } = await createUser(app, db);
+    await app.inject({
+      method: 'POST',
+      url: '/api/subscription/create_stripe',
+      headers: auth,
+      payload: { plan: 'pack_350' },
+    });
+    const call = fake.requests.findLast((r) => r.path === '/v1/checkout/sessions')!;
+    expect(call.form.get('mode')).toBe('payment');
+    expect(call.form.get('line_items[0][price_data][unit_amount]')).toBe('199');
+    const paymentId = await paymentIdOf(user.id);
+    const completed = event('evt_pack_1', 'checkout.session.completed', {
+      id: 'cs_test_pack',
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      client_reference_id: paymentId,
+      metadata: { payment_id: paymentId },
+    });
+    const results = await Promise.all(Array.from({ length: 20 }, () => stripeWebhook(completed)));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect(await balanceOf(db, user.id)).toBe(350);
+  });
+
+  it('an unpaid session credits nothing; a forged signature is a 400 and credits nothing', async () => {
+    const { user, auth } = await createUser(app, db);
+    await app.inject({
+      method: 'POST',
+      url: '/api/subscription/create_stripe',
+      headers: auth,
+      payload: { plan: 'pack_1000' },
+    });
+    const paymentId = await paymentIdOf(user.id);
+    const session = {
+      id: 'cs_x',
+      object: 'checkout.session',
+      mode: 'payment',
+      client_reference_id: paymentId,
+      metadata: {},
+    };
+    expect(
+      (await stripeWebhook(event('evt_unpaid', 'checkout.session.completed', { ...session, payment_status: 'unpaid' })))
+        .statusCode,
+    ).toBe(200);
+    expect(await balanceOf(db, user.id)).toBe(0);
+    const forged = await stripeWebhook(
+      event('evt_forged', 'checkout.session.completed', { ...session, payment_status: 'paid' }),
+      'whsec_wrong',
+    );
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().code).toBe('invalid_signature');
+    const unsigned = await app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook/stripe',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(
+        event('evt_unsigned', 'checkout.session.completed', { ...session, payment_status: 'paid' }),
+      ),
+    });
+    expect(unsigned.statusCode).toBe(400);
+    expect(await balanceOf(db, user.id)).toBe(0);
+  });
+
+  it('out-of-order and repeated subscription events end in the right state', async () => {
+    const { user, auth } = await createUser(app, db);
+    const now = Math.floor(Date.now() / 1000);
+    const trialEnd = now + 3 * 86400;
+    const sub = (status: string, extra: object = {}) => ({
+      id: 'sub_test_1',
+      object: 'subscription',
+      status,
+      cancel_at_period_end: false,
+      trial_end: trialEnd,
+      ended_at: null,
+      canceled_at: null,
+      metadata: { user_id: user.id, plan: 'monthly' },
+      items: { object: 'list', data: [{ id: 'si_1', current_period_end: trialEnd }] },
+      ...extra,
+    });
+    const created = event('evt_s1', 'customer.subscription.created', sub('trialing'), now - 30);
+    const activated = event(
+      'evt_s2',
+      'customer.subscription.updated',
+      sub('active', { items: { object: 'list', data: [{ id: 'si_1', current_period_end: now + 33 * 86400 }] } }),
+      now - 20,
+    );
+    const cancelling = event(
+      'evt_s3',
+      'customer.subscription.updated',
+      sub('active', {
+        cancel_at_period_end: true,
+        items: { object: 'list', data: [{ id: 'si_1', current_period_end: now + 33 * 86400 }] },
+      }),
+      now - 10,
+    );
+    // Newest first, then the older ones, then all of them again.
+    for (const e of [cancelling, activated, created, created, cancelling, activated]) {
+      expect((await stripeWebhook(e)).statusCode).toBe(200);
+    }
+    let profile = await getBillingProfile(db, user.id);
+    expect(profile.has_subscription).toBe(true);
+    expect(profile.subscription).toMatchObject({ plan: 'monthly', status: 'cancelled', renews_at: null });
+    expect(profile.num_tokens).toBe(100); // one activation grant, whatever the order
+    const reasons = rowsOf<{ reason: string }>(
+      await db.execute(sql`select reason from ledger_entries where user_id = ${user.id}`),
+    ).map((r) => r.reason);
+    expect(reasons).toEqual(['premium_activation']);
+
+    // cancel_stripe asks Stripe to stop renewing, through the SDK.
+    const cancel = await app.inject({ method: 'POST', url: '/api/subscription/cancel_stripe', headers: auth });
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.json().status).toBe('cancelled');
+
+    const deleted = event('evt_s4', 'customer.subscription.deleted', sub('canceled', { ended_at: now - 5 }), now - 5);
+    const lateUpdate = event('evt_s2b', 'customer.subscription.updated', sub('active'), now - 15);
+    expect((await stripeWebhook(deleted)).statusCode).toBe(200);
+    expect((await stripeWebhook(lateUpdate)).statusCode).toBe(200);
+    profile = await getBillingProfile(db, user.id);
+    expect(profile.has_subscription).toBe(false);
+    expect(profile.subscription).toBeNull();
+  });
+
+  it('cancel_stripe calls the Stripe API and keeps premium to the period end', async () => {
+    const { user, auth } = await createUser(app, db);
+    const now = Math.floor(Date.now() / 1000);
+    await stripeWebhook(
+      event('evt_c1', 'customer.subscription.created', {
+        id: 'sub_cancel_me',
+        object: 'subscription',
+        status: 'trialing',
+        cancel_at_period_end: false,
+        trial_end: now + 3 * 86400,
+        metadata: { user_id: user.id, plan: 'annual' },
+        items: { object: 'list', data: [{ id: 'si_2', current_period_end: now + 3 * 86400 }] },
+      }),
+    );
+    const res = await app.inject({ method: 'POST', url: '/api/subscription/cancel_stripe/', headers: auth });
+    expect(res.json()).toMatchObject({ status: 'cancelled' });
+    const call = fake.requests.findLast((r) => r.path === '/v1/subscriptions/sub_cancel_me')!;
+    expect(call.form.get('cancel_at_period_end')).toBe('true');
+    const profile = await getBillingProfile(db, user.id);
+    expect(profile.has_subscription).toBe(true);
+    expect(profile.subscription?.status).toBe('cancelled');
+  });
+
+  describe('NOWPayments', () => {
+    const ipn = (body: Record<string, unknown>, secret = IPN_SECRET) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/payments/webhook/nowpayments',
+        headers: { 'content-type': 'application/json', 'x-nowpayments-sig': signNowPaymentsBody(secret, body) },
+        // Key order differs from the signed (sorted) order on purpose.
+        payload: JSON.stringify(body),
+      });
+
+    it('creates an invoice and credits only on a verified "finished" IPN', async () => {
+      const { user, auth } = await createUser(app, db);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/subscription/create_crypto_payment/',
+        headers: auth,
+        payload: { plan: 'pack_3000' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().url).toBe('https://nowpayments.test/payment/?iid=4242');
+      const call = fake.requests.findLast((r) => r.path === '/v1/invoice')!;
+      expect(call.auth).toBe('np-key');
+      const paymentId = await paymentIdOf(user.id);
+      expect(call.json).toMatchObject({ price_amount: 24.99, price_currency: 'usd', order_id: paymentId });
+
+      const base = {
+        payment_id: 777,
+        order_id: paymentId,
+        price_amount: 24.99,
+        price_currency: 'usd',
+        pay_currency: 'btc',
+      };
+      expect((await ipn({ payment_status: 'waiting', ...base })).statusCode).toBe(200);
+      expect((await ipn({ payment_status: 'confirming', ...base })).statusCode).toBe(200);
+      expect(await balanceOf(db, user.id)).toBe(0);
+      expect((await ipn({ payment_status: 'finished', ...base }, 'wrong-secret')).statusCode).toBe(400);
+      expect(await balanceOf(db, user.id)).toBe(0);
+      const finished = await Promise.all(Array.from({ length: 5 }, () => ipn({ payment_status: 'finished', ...base })));
+      expect(finished.every((r) => r.statusCode === 200)).toBe(true);
+      expect(await balanceOf(db, user.id)).toBe(3000);
+    });
+
+    it('a crypto subscription is one prepaid period with the activation grant', async () => {
+      const { user, auth } = await createUser(app, db);
+      await app.inject({
+        method: 'POST',
+        url: '/api/subscription/create_crypto_payment',
+        headers: auth,
+        payload: { plan: 'monthly' },
+      });
+      const paymentId = await paymentIdOf(user.id);
+      await ipn({ payment_id: 778, payment_status: 'finished', order_id: paymentId });
+      const profile = await getBillingProfile(db, user.id);
+      expect(profile.has_subscription).toBe(true);
+      expect(profile.subscription).toMatchObject({
+        plan: 'monthly',
+        status: 'active',
+        trial_ends_at: null,
+        renews_at: null,
+      });
+      expect(profile.num_tokens).toBe(100);
+    });
+  });
+});

@@ -1,0 +1,50 @@
+import {
+  BILLING_CURRENCY,
+  DAILY_CLAIM_AMOUNT,
+  DAILY_CLAIM_INTERVAL_MS,
+  PACK_CATALOGUE,
+  PACK_IDS,
+  PREMIUM_GRANT_AMOUNT,
+  SUBSCRIPTION_CATALOGUE,
+  SUBSCRIPTION_PLANS,
+  type Plans,
+  type Profile,
+} from '@reverie/shared';
+import type { ProfileBilling } from '@reverie/shared';
+import type { SubscriptionRow } from './billing.repository.js';
+
+export type BillingProfile = ProfileBilling;
+
+/** A subscription row as the profile shows it. */
+export function presentSubscription(row: SubscriptionRow, now: Date): NonNullable<Profile['subscription']> {
+  // A trial that has run out without a newer event is simply active.
+  const status = row.status === 'trialing' && row.trialEndsAt && row.trialEndsAt <= now ? 'active' : row.status;
+  const renews = !row.cancelAtPeriodEnd && status !== 'cancelled';
+  return {
+    plan: row.plan,
+    status,
+    trial_ends_at: row.trialEndsAt && row.trialEndsAt > now ? row.trialEndsAt.toISOString() : null,
+    renews_at: renews ? row.currentPeriodEnd.toISOString() : null,
+  };
+}
+
+/** The price list of PRODUCT.md §3 (GET /api/billing/plans). */
+export function presentPlans(): Plans {
+  return {
+    currency: BILLING_CURRENCY,
+    subscriptions: SUBSCRIPTION_PLANS.map((id) => ({
+      id,
+      amount_cents: SUBSCRIPTION_CATALOGUE[id].amount_cents,
+      interval: SUBSCRIPTION_CATALOGUE[id].interval,
+      trial_days: SUBSCRIPTION_CATALOGUE[id].trial_days,
+      grant_desires: PREMIUM_GRANT_AMOUNT,
+      daily_desires: PREMIUM_GRANT_AMOUNT,
+    })),
+    packs: PACK_IDS.map((id) => ({
+      id,
+      ...PACK_CATALOGUE[id],
+      is_offer: PACK_CATALOGUE[id].discount_percent !== null,
+    })),
+    daily_claim: { amount: DAILY_CLAIM_AMOUNT, interval_hours: DAILY_CLAIM_INTERVAL_MS / 3_600_000 },
+  };
+}

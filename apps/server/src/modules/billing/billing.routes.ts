@@ -1,0 +1,134 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ApiErrorSchema,
+  CancelSubscriptionResponseSchema,
+  CheckoutRequestSchema,
+  CheckoutResponseSchema,
+  ClaimDesiresResponseSchema,
+  PaymentProviderParamsSchema,
+  PlansSchema,
+  WebhookAckSchema,
+} from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/errors.js';
+import { currentUserId, requireUser } from '../../plugins/auth.js';
+import type { PaymentProviders } from '../../providers/payments/index.js';
+import { presentPlans } from './billing.presenter.js';
+import { cancelSubscription, claimDailyDesires, handlePaymentEvent, startCheckout } from './billing.service.js';
+import { sandboxCheckoutRoutes } from './billing.sandbox-routes.js';
+
+export interface BillingRoutesOptions {
+  db: Database;
+  providers: PaymentProviders;
+  publicUrl: string;
+  appName: string;
+}
+
+/** Desires, premium and payments (API.md). */
+export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, options) => {
+  const { db, providers, publicUrl } = options;
+
+  app.get(
+    '/api/billing/plans',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: 'Plans and desire packs with prices (integer cents) and the offer',
+        response: { 200: PlansSchema },
+      },
+    },
+    async () => presentPlans(),
+  );
+
+  app.post(
+    '/api/profile/claim_desires',
+    {
+      preHandler: requireUser,
+      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Claim the daily 100 desires (once every 24 h); claimed=false with next_at otherwise',
+        response: { 200: ClaimDesiresResponseSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => claimDailyDesires(db, currentUserId(request)),
+  );
+
+  const checkoutRoute = (path: string, kind: 'card' | 'crypto', summary: string) =>
+    app.post(
+      path,
+      {
+        preHandler: requireUser,
+        config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+        schema: {
+          tags: ['billing'],
+          summary,
+          body: CheckoutRequestSchema,
+          response: { 200: CheckoutResponseSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 409: ApiErrorSchema },
+        },
+      },
+      async (request) => {
+        const { url } = await startCheckout(db, providers[kind], {
+          userId: currentUserId(request),
+          plan: request.body.plan,
+          publicUrl,
+        });
+        return { url };
+      },
+    );
+  checkoutRoute('/api/subscription/create_stripe', 'card', 'Card checkout for a plan or a desire pack');
+  checkoutRoute('/api/subscription/create_crypto_payment', 'crypto', 'Crypto checkout for a plan or a desire pack');
+
+  app.post(
+    '/api/subscription/cancel_stripe',
+    {
+      preHandler: requireUser,
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Cancel the renewal; premium lasts until the period ends',
+        response: { 200: CancelSubscriptionResponseSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => cancelSubscription(db, providers.byId, currentUserId(request)),
+  );
+
+  // Webhooks: the signature covers the raw bytes, so this scope keeps the body as a Buffer.
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post(
+      '/api/payments/webhook/:provider',
+      {
+        config: { rateLimit: { max: 600, timeWindow: 60_000 } },
+        schema: {
+          tags: ['billing'],
+          summary: "A payment provider's signed webhook; bad or missing signature → 400, nothing credited",
+          params: PaymentProviderParamsSchema,
+          response: { 200: WebhookAckSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
+        },
+      },
+      async (request) => {
+        const provider = providers.byId[request.params.provider];
+        if (!provider) throw new AppError('not_found', { status: 404 });
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const event = provider.parseWebhook(raw, request.headers);
+        const { duplicate } = await handlePaymentEvent(db, provider.id, event);
+        request.log.info({ provider: provider.id, event: event.id, type: event.type, duplicate }, 'payment webhook');
+        return { received: true, duplicate };
+      },
+    );
+  });
+
+  if (providers.byId.sandbox) {
+    await app.register(sandboxCheckoutRoutes, {
+      db,
+      publicUrl,
+      appName: options.appName,
+      provider: providers.byId.sandbox,
+    });
+  }
+};

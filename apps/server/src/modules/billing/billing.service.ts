@@ -1,0 +1,323 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BILLING_CURRENCY,
+  DAILY_CLAIM_AMOUNT,
+  DAILY_CLAIM_INTERVAL_MS,
+  isSubscriptionPlan,
+  PACK_CATALOGUE,
+  planAmountCents,
+  PREMIUM_GRANT_AMOUNT,
+  SUBSCRIPTION_CATALOGUE,
+  type PackId,
+  type PlanId,
+  type SubscriptionPlanId,
+} from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/errors.js';
+import type { PaymentEvent, PaymentProvider, PaymentProviderId } from '../../providers/payments/index.js';
+import {
+  findCurrentSubscription,
+  findLastClaim,
+  findUserEmail,
+  insertPayment,
+  lockOrCreateSubscription,
+  recordWebhookEvent,
+  setPaymentProviderRef,
+  settlePayment,
+  takeDailyClaim,
+  updateSubscription,
+  type PaymentRow,
+  type SubscriptionRow,
+} from './billing.repository.js';
+import { applyLedgerEntry, hasLedgerEntrySince, readBalance, type LedgerReason } from './ledger.repository.js';
+import { presentSubscription, type BillingProfile } from './billing.presenter.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+const startOfUtcDay = (d: Date) => new Date(`${utcDay(d)}T00:00:00.000Z`);
+
+/** Takes desires from a balance; 402 `insufficient_desires` when it would go below zero. */
+export async function debitDesires(
+  db: Database,
+  userId: string,
+  amount: number,
+  options: { reason?: LedgerReason; reference?: string | null; idempotencyKey?: string } = {},
+): Promise<{ applied: boolean; balance: number }> {
+  if (amount <= 0) throw new Error('Debit amount must be positive');
+  // One statement: atomic without a transaction round trip (applyLedgerEntry).
+  return applyLedgerEntry(db, {
+    userId,
+    amount: -amount,
+    reason: options.reason ?? 'spend',
+    reference: options.reference ?? null,
+    idempotencyKey: options.idempotencyKey ?? `spend:${randomUUID()}`,
+  });
+}
+
+/** Adds desires to a balance through the ledger (idempotent by key). */
+export async function creditDesires(
+  db: Database,
+  userId: string,
+  amount: number,
+  options: { reason: LedgerReason; reference?: string | null; idempotencyKey: string },
+): Promise<{ applied: boolean; balance: number }> {
+  if (amount <= 0) throw new Error('Credit amount must be positive');
+  return applyLedgerEntry(db, { userId, amount, ...options });
+}
+
+/** The daily claim: 100 desires once every 24 h (spec §9). */
+export async function claimDailyDesires(
+  db: Database,
+  userId: string,
+  now = new Date(),
+): Promise<{ claimed: boolean; next_at: string; num_tokens: number }> {
+  return db.transaction(async (tx) => {
+    const taken = await takeDailyClaim(tx, userId, now, DAILY_CLAIM_INTERVAL_MS);
+    if (!taken) {
+      const last = (await findLastClaim(tx, userId)) ?? now;
+      return {
+        claimed: false,
+        next_at: new Date(last.getTime() + DAILY_CLAIM_INTERVAL_MS).toISOString(),
+        num_tokens: await readBalance(tx, userId),
+      };
+    }
+    const { balance } = await applyLedgerEntry(tx, {
+      userId,
+      amount: DAILY_CLAIM_AMOUNT,
+      reason: 'daily_claim',
+      reference: taken.toISOString(),
+      idempotencyKey: `daily_claim:${userId}:${taken.toISOString()}`,
+    });
+    return {
+      claimed: true,
+      next_at: new Date(taken.getTime() + DAILY_CLAIM_INTERVAL_MS).toISOString(),
+      num_tokens: balance,
+    };
+  });
+}
+
+/** True while a subscription period (trial included, cancelled included) has not ended. */
+export async function hasPremium(db: Database, userId: string, now = new Date()): Promise<boolean> {
+  return (await findCurrentSubscription(db, userId, now)) !== null;
+}
+
+/**
+ * Premium's 100 desires for each day the user logs in: once per UTC day, idempotent. The
+ * day of activation counts as granted (the activation gave its 100). The accounts login and
+ * profile flows call this; `getBillingProfile` calls it too.
+ */
+export async function grantDailyPremiumDesires(
+  db: Database,
+  userId: string,
+  now = new Date(),
+): Promise<{ granted: boolean; balance: number }> {
+  const subscription = await findCurrentSubscription(db, userId, now);
+  if (!subscription) return { granted: false, balance: await readBalance(db, userId) };
+  if (await hasLedgerEntrySince(db, userId, 'premium_activation', startOfUtcDay(now)))
+    return { granted: false, balance: await readBalance(db, userId) };
+  const result = await creditDesires(db, userId, PREMIUM_GRANT_AMOUNT, {
+    reason: 'premium_daily',
+    reference: subscription.id,
+    idempotencyKey: `premium_daily:${userId}:${utcDay(now)}`,
+  });
+  return { granted: result.applied, balance: result.balance };
+}
+
+/**
+ * The billing part of the profile (API.md "Profile"); the accounts presenter merges it in.
+ * Grants the day's premium desires first, so the balance shown includes them.
+ */
+export async function getBillingProfile(db: Database, userId: string, now = new Date()): Promise<BillingProfile> {
+  await grantDailyPremiumDesires(db, userId, now);
+  const [balance, subscription, lastClaim] = await Promise.all([
+    readBalance(db, userId),
+    findCurrentSubscription(db, userId, now),
+    findLastClaim(db, userId),
+  ]);
+  const nextClaim = lastClaim ? new Date(lastClaim.getTime() + DAILY_CLAIM_INTERVAL_MS) : null;
+  return {
+    num_tokens: balance,
+    has_subscription: subscription !== null,
+    subscription: subscription ? presentSubscription(subscription, now) : null,
+    next_claim_at: nextClaim && nextClaim > now ? nextClaim.toISOString() : null,
+  };
+}
+
+/** Starts a checkout with the given provider and answers where to send the browser. */
+export async function startCheckout(
+  db: Database,
+  provider: PaymentProvider,
+  input: { userId: string; plan: PlanId; publicUrl: string; now?: Date },
+): Promise<{ url: string; paymentId: string }> {
+  const now = input.now ?? new Date();
+  if (isSubscriptionPlan(input.plan)) {
+    const current = await findCurrentSubscription(db, input.userId, now);
+    if (current && !current.cancelAtPeriodEnd && current.status !== 'cancelled')
+      throw new AppError('already_subscribed', { status: 409 });
+  }
+  const payment = await insertPayment(db, {
+    userId: input.userId,
+    provider: provider.id,
+    plan: input.plan,
+    amountCents: planAmountCents(input.plan),
+    currency: BILLING_CURRENCY,
+  });
+  const base = input.publicUrl.replace(/\/$/, '');
+  try {
+    const { url, providerRef } = await provider.createCheckout({
+      paymentId: payment.id,
+      plan: input.plan,
+      amountCents: payment.amountCents,
+      currency: payment.currency,
+      userId: input.userId,
+      email: await findUserEmail(db, input.userId),
+      successUrl: `${base}/?purchase=success`,
+      cancelUrl: `${base}/?purchase=failed`,
+    });
+    if (providerRef) await setPaymentProviderRef(db, payment.id, providerRef);
+    return { url, paymentId: payment.id };
+  } catch (error) {
+    await settlePayment(db, payment.id, 'failed', null);
+    if (error instanceof AppError) throw error;
+    throw new AppError('payment_error', { status: 502 });
+  }
+}
+
+/** Stops the renewal of the current subscription; premium lasts until the period's end. */
+export async function cancelSubscription(
+  db: Database,
+  providers: Partial<Record<PaymentProviderId, PaymentProvider>>,
+  userId: string,
+  now = new Date(),
+): Promise<{ status: SubscriptionRow['status'] | 'none'; ends_at: string | null }> {
+  const current = await findCurrentSubscription(db, userId, now);
+  if (!current) return { status: 'none', ends_at: null };
+  if (!current.cancelAtPeriodEnd && current.status !== 'cancelled') {
+    const provider = providers[current.provider];
+    if (provider) await provider.cancelSubscription(current.providerSubscriptionId);
+    // The provider's webhook confirms it later; the state time is kept so that webhook wins.
+    await updateSubscription(db, current.id, { status: 'cancelled', cancelAtPeriodEnd: true });
+  }
+  return { status: 'cancelled', ends_at: current.currentPeriodEnd.toISOString() };
+}
+
+/**
+ * The one crediting path: every verified provider event goes through here, inside one
+ * transaction with the record of its event id, so a redelivered or concurrent duplicate
+ * changes nothing.
+ */
+export async function handlePaymentEvent(
+  db: Database,
+  providerId: PaymentProviderId,
+  event: PaymentEvent,
+  now = new Date(),
+): Promise<{ duplicate: boolean }> {
+  return db.transaction(async (tx) => {
+    const fresh = await recordWebhookEvent(tx, providerId, event.id, event.type);
+    if (!fresh) return { duplicate: true };
+    switch (event.type) {
+      case 'payment.succeeded': {
+        const payment = await settlePayment(tx, event.paymentId, 'paid', event.providerRef);
+        if (payment && payment.userId) await fulfilPayment(tx, payment, now);
+        break;
+      }
+      case 'payment.failed':
+        await settlePayment(tx, event.paymentId, 'failed', null);
+        break;
+      case 'subscription.updated':
+        await applySubscriptionEvent(tx, providerId, event, now);
+        break;
+      case 'ignored':
+        break;
+    }
+    return { duplicate: false };
+  });
+}
+
+async function fulfilPayment(tx: Database, payment: PaymentRow, now: Date): Promise<void> {
+  const userId = payment.userId!;
+  const plan = payment.plan as PlanId;
+  if (!isSubscriptionPlan(plan)) {
+    await applyLedgerEntry(tx, {
+      userId,
+      amount: PACK_CATALOGUE[plan as PackId].desires,
+      reason: 'purchase',
+      reference: payment.id,
+      idempotencyKey: `purchase:${payment.id}`,
+    });
+    return;
+  }
+  // Stripe subscriptions arrive as subscription events; the sandbox and crypto grant a period here.
+  if (payment.provider === 'stripe') return;
+  const period = addInterval(now, SUBSCRIPTION_CATALOGUE[plan].interval);
+  const trial = payment.provider === 'sandbox';
+  const trialEndsAt = trial ? new Date(now.getTime() + SUBSCRIPTION_CATALOGUE[plan].trial_days * DAY_MS) : null;
+  const { row } = await lockOrCreateSubscription(tx, {
+    userId,
+    provider: payment.provider,
+    providerSubscriptionId: `${payment.provider}_${payment.id}`,
+    plan,
+    status: trial ? 'trialing' : 'active',
+    trialEndsAt,
+    currentPeriodEnd: trialEndsAt ? addInterval(trialEndsAt, SUBSCRIPTION_CATALOGUE[plan].interval) : period,
+    // Crypto is prepaid for one period and does not renew.
+    cancelAtPeriodEnd: !trial,
+    stateAt: now,
+  });
+  await grantActivation(tx, row);
+}
+
+async function applySubscriptionEvent(
+  tx: Database,
+  providerId: PaymentProviderId,
+  event: Extract<PaymentEvent, { type: 'subscription.updated' }>,
+  now: Date,
+): Promise<void> {
+  // A subscription for an unknown (or deleted) account is acknowledged and skipped, so the
+  // provider stops retrying it.
+  if (!/^[0-9a-f-]{36}$/i.test(event.userId) || (await findUserEmail(tx, event.userId)) === null) return;
+  const values = {
+    userId: event.userId,
+    provider: providerId,
+    providerSubscriptionId: event.providerSubscriptionId,
+    plan: event.plan,
+    status: event.status,
+    trialEndsAt: event.trialEndsAt,
+    currentPeriodEnd: event.currentPeriodEnd,
+    cancelAtPeriodEnd: event.cancelAtPeriodEnd,
+    stateAt: event.occurredAt,
+  };
+  const { row, created } = await lockOrCreateSubscription(tx, values);
+  let current = row;
+  if (!created) {
+    const endedForGood = row.status === 'cancelled' && !row.cancelAtPeriodEnd;
+    const older = event.occurredAt < row.stateAt;
+    // An ended subscription never revives (a late "updated" after "deleted").
+    if (older || (endedForGood && !event.ended)) return;
+    current = await updateSubscription(tx, row.id, values);
+  }
+  // Premium has begun when the subscription gives it now — even if the first state we see
+  // is already "cancelled at period end" (events out of order).
+  const givesPremium = !(current.status === 'cancelled' && !current.cancelAtPeriodEnd) && current.status !== 'past_due';
+  if (givesPremium && current.currentPeriodEnd > now) await grantActivation(tx, current);
+}
+
+/** Premium's 100 desires at activation, once per subscription. */
+async function grantActivation(tx: Database, subscription: SubscriptionRow): Promise<void> {
+  await applyLedgerEntry(tx, {
+    userId: subscription.userId,
+    amount: PREMIUM_GRANT_AMOUNT,
+    reason: 'premium_activation',
+    reference: subscription.id,
+    idempotencyKey: `premium_activation:${subscription.id}`,
+  });
+}
+
+function addInterval(from: Date, interval: 'month' | 'year'): Date {
+  const d = new Date(from);
+  if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
+  else d.setUTCFullYear(d.getUTCFullYear() + 1);
+  return d;
+}
+
+export type { SubscriptionPlanId };

@@ -1,0 +1,50 @@
+import { and, desc, eq, lt, or } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { blogPosts } from '../../db/schema.js';
+
+export type BlogPostRow = typeof blogPosts.$inferSelect;
+export type NewBlogPost = typeof blogPosts.$inferInsert;
+
+/** Published posts, newest first, after the given (published_at, id) key. */
+export async function listPublishedPosts(
+  db: Database,
+  options: { limit: number; after?: { publishedAt: Date; id: string } | null },
+): Promise<BlogPostRow[]> {
+  const { after } = options;
+  return db
+    .select()
+    .from(blogPosts)
+    .where(
+      and(
+        eq(blogPosts.isPublished, true),
+        after
+          ? or(
+              lt(blogPosts.publishedAt, after.publishedAt),
+              and(eq(blogPosts.publishedAt, after.publishedAt), lt(blogPosts.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(blogPosts.publishedAt), desc(blogPosts.id))
+    .limit(options.limit);
+}
+
+export async function findPublishedPost(db: Database, id: string): Promise<BlogPostRow | null> {
+  const [row] = await db
+    .select()
+    .from(blogPosts)
+    .where(and(eq(blogPosts.id, id), eq(blogPosts.isPublished, true)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Inserts posts that do not exist yet (by id); existing posts are left as edited. */
+export async function insertMissingPosts(db: Database, posts: NewBlogPost[]): Promise<number> {
+  if (posts.length === 0) return 0;
+  const inserted = await db
+    .insert(blogPosts)
+    .values(posts)
+    .onConflictDoNothing({ target: blogPosts.id })
+    .returning({ id: blogPosts.id });
+  return inserted.length;
+}

@@ -1,0 +1,28 @@
+import type { BlogList, BlogPost } from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { notFound } from '../../lib/errors.js';
+import { presentBlogPost, presentBlogPostSummary } from './blog.presenter.js';
+import { findPublishedPost, listPublishedPosts } from './blog.repository.js';
+
+/** One page of posts, newest first, with a keyset cursor to the next page. */
+export async function listBlogPosts(db: Database, size: number, cursor?: string): Promise<BlogList> {
+  const key = decodeCursor(cursor, 2);
+  const after = key ? { publishedAt: new Date(String(key[0])), id: String(key[1]) } : null;
+  const rows = await listPublishedPosts(db, {
+    limit: size + 1,
+    after: after && !Number.isNaN(after.publishedAt.getTime()) ? after : null,
+  });
+  const page = rows.slice(0, size);
+  const last = page.at(-1);
+  return {
+    results: page.map(presentBlogPostSummary),
+    next_param: rows.length > size && last ? encodeCursor([last.publishedAt.toISOString(), last.id]) : null,
+  };
+}
+
+export async function getBlogPost(db: Database, id: string): Promise<BlogPost> {
+  const row = await findPublishedPost(db, id);
+  if (!row) throw notFound();
+  return presentBlogPost(row);
+}

@@ -1,0 +1,145 @@
+import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
+import type { BotFilterTag } from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { botPictures, bots, LISTED, STYLE } from '../../db/schema.js';
+
+export type BotRow = typeof bots.$inferSelect;
+export type NewBotRow = typeof bots.$inferInsert;
+export type BotPictureRow = typeof botPictures.$inferSelect;
+
+/** Seen in the catalogue by everyone: public and approved. */
+const isListed = () => and(eq(bots.visibility, 'public'), eq(bots.reviewState, 'approved'));
+
+/** What a viewer may see: listed characters, and their own. */
+function visibleTo(viewerId: string | null): SQL {
+  return viewerId ? or(isListed(), eq(bots.authorId, viewerId))! : isListed()!;
+}
+
+/** A public character by slug, for pages anyone may see (and their link previews). */
+export async function findPublicBotBySlug(db: Database, slug: string): Promise<BotRow | null> {
+  const [row] = await db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.slug, slug), isListed()))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A character by slug if the viewer may see it (listed, or the viewer's own). */
+export async function findVisibleBotBySlug(
+  db: Database,
+  slug: string,
+  viewerId: string | null,
+): Promise<BotRow | null> {
+  const [row] = await db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.slug, slug), visibleTo(viewerId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findBotById(db: Database, id: string): Promise<BotRow | null> {
+  const [row] = await db.select().from(bots).where(eq(bots.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** A row plus its exact `created_at` (microseconds) for the keyset cursor. */
+export type CatalogueRow = BotRow & { cursorAt: string };
+
+/**
+ * One page of the catalogue, newest first, keyset-paginated on (created_at, id) so that
+ * characters inserted between page loads never shift later pages. Filters: official and
+ * custom select the source, anime and realistic the style; within a group they combine
+ * with OR, across groups with AND. A signed-in viewer also sees their own unlisted
+ * characters (a second, author-indexed branch of a UNION).
+ */
+export async function listCatalogue(
+  db: Database,
+  options: {
+    viewerId: string | null;
+    tags: BotFilterTag[];
+    limit: number;
+    after: { createdAt: string; id: string } | null;
+  },
+): Promise<CatalogueRow[]> {
+  const filters: SQL[] = [];
+  const official = options.tags.includes('official');
+  const custom = options.tags.includes('custom');
+  // Literal SQL (the values are a closed set) so the partial indexes' predicates match.
+  if (official !== custom) filters.push(sql.raw(`"bots"."is_official" = ${official ? 'true' : 'false'}`));
+  const styles = options.tags.filter((t): t is 'anime' | 'realistic' => t === 'anime' || t === 'realistic');
+  if (styles.length === 1) filters.push(sql.raw(STYLE(styles[0]!)));
+  if (styles.length > 1) filters.push(sql.raw(`(${styles.map(STYLE).join(' or ')})`));
+  if (options.after) {
+    filters.push(
+      sql`(${bots.createdAt}, ${bots.id}) < (${options.after.createdAt}::timestamptz, ${options.after.id}::uuid)`,
+    );
+  }
+  const cursorAt = sql<string>`to_char(${bots.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+    'cursor_at',
+  );
+  const branch = (visibility: SQL) =>
+    db
+      .select({ ...getTableColumns(bots), cursorAt })
+      .from(bots)
+      .where(and(visibility, ...filters))
+      // With a source filter is_official is constant; ordering by it too leads the planner
+      // to the (is_official, created_at, id) index even for rare combinations.
+      .orderBy(...(official !== custom ? [desc(bots.isOfficial)] : []), desc(bots.createdAt), desc(bots.id))
+      .limit(options.limit);
+  if (!options.viewerId) return branch(sql.raw(LISTED));
+  const own = and(eq(bots.authorId, options.viewerId), eq(bots.kind, 'character'), sql.raw(`not (${LISTED})`))!;
+  const rows = await unionAll(branch(sql.raw(LISTED)), branch(own));
+  return rows
+    .sort((a, b) => (a.cursorAt === b.cursorAt ? (a.id < b.id ? 1 : -1) : a.cursorAt < b.cursorAt ? 1 : -1))
+    .slice(0, options.limit);
+}
+
+/** The user's own characters or personas, newest first. */
+export async function listBotsByAuthor(
+  db: Database,
+  authorId: string,
+  kind?: 'character' | 'persona',
+): Promise<BotRow[]> {
+  return db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.authorId, authorId), kind ? eq(bots.kind, kind) : undefined))
+    .orderBy(desc(bots.createdAt), desc(bots.id))
+    .limit(200);
+}
+
+export async function insertBot(db: Database, values: NewBotRow): Promise<BotRow> {
+  const [row] = await db.insert(bots).values(values).returning();
+  return row!;
+}
+
+export async function updateBotMedia(
+  db: Database,
+  id: string,
+  avatarKey: string | null,
+  avatarUrl: string | null,
+): Promise<void> {
+  await db.update(bots).set({ avatarKey, avatarUrl, updatedAt: new Date() }).where(eq(bots.id, id));
+}
+
+export async function slugExists(db: Database, slug: string): Promise<boolean> {
+  const [row] = await db.select({ id: bots.id }).from(bots).where(eq(bots.slug, slug)).limit(1);
+  return Boolean(row);
+}
+
+export async function listGallery(db: Database, botId: string): Promise<BotPictureRow[]> {
+  return db.select().from(botPictures).where(eq(botPictures.botId, botId)).orderBy(asc(botPictures.position));
+}
+
+export async function insertGalleryPictures(db: Database, botId: string, keys: string[]): Promise<void> {
+  if (!keys.length) return;
+  await db.insert(botPictures).values(keys.map((mediaKey, position) => ({ botId, mediaKey, position })));
+}
+
+export async function findBotsBySlugs(db: Database, slugs: string[]): Promise<BotRow[]> {
+  if (!slugs.length) return [];
+  return db.select().from(bots).where(inArray(bots.slug, slugs));
+}

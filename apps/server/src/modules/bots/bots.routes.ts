@@ -1,0 +1,228 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ApiErrorSchema,
+  BotCreateSchema,
+  BotDetailSchema,
+  BotListQuerySchema,
+  BotListSchema,
+  BotMineListSchema,
+  BotMineQuerySchema,
+  BotSlugParamsSchema,
+  IMAGE_MAX_BYTES,
+  type BotCreate,
+} from '@reverie/shared';
+import { AppError } from '../../lib/errors.js';
+import { hasTranslation, translate } from '../../lib/i18n.js';
+import { currentUserId, requireUser } from '../../plugins/auth.js';
+import {
+  createBot,
+  exportCardJson,
+  exportCardPng,
+  getBotDetail,
+  importBotCard,
+  listAvailableBots,
+  listMyBots,
+  type BotsDeps,
+} from './bots.service.js';
+
+/** Card files may carry a large picture; they are still bounded. */
+const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
+
+const errorResponses = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  404: ApiErrorSchema,
+  413: ApiErrorSchema,
+  415: ApiErrorSchema,
+  422: ApiErrorSchema,
+};
+
+/** Reads a multipart form: text fields (repeated names become arrays) and one file. */
+async function readMultipart(
+  request: FastifyRequest,
+  fileField: string,
+  maxBytes: number,
+): Promise<{ fields: Record<string, string | string[]>; file: Buffer | null }> {
+  const fields: Record<string, string | string[]> = {};
+  let file: Buffer | null = null;
+  try {
+    for await (const part of request.parts({
+      limits: { fileSize: maxBytes, files: 1, fields: 40, fieldSize: 16 * 1024 },
+    })) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname === fileField) file = data;
+      } else {
+        const value = String(part.value ?? '');
+        const name = part.fieldname.replace(/\[\]$/, '');
+        const existing = fields[name];
+        fields[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', { status: 413 });
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+      throw new AppError('payload_too_large', { status: 413 });
+    throw new AppError('bad_request', { status: 400, detail: 'The form could not be read' });
+  }
+  return { fields, file };
+}
+
+/** Validates the create fields as the schema-validated routes do: 400 with `errors.{field}`. */
+function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {
+  const parsed = BotCreateSchema.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? 'non_field_errors');
+    const key = `validation.${issue.message}`;
+    (errors[field] ??= []).push(translate(request.locale, hasTranslation(key) ? key : 'validation.invalid_value'));
+  }
+  throw new AppError('validation_error', { status: 400, errors });
+}
+
+/** Characters and personas: the catalogue, pages, creation, card import and export. */
+export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app, { deps }) => {
+  await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
+
+  app.get(
+    '/api/bots/available',
+    {
+      schema: {
+        tags: ['bots'],
+        summary: 'The catalogue, newest first (30 first, then 15 through next_param)',
+        querystring: BotListQuerySchema,
+        response: { 200: BotListSchema, 400: ApiErrorSchema },
+      },
+    },
+    async (request) => listAvailableBots(deps, request.userId ?? null, request.query),
+  );
+
+  app.get(
+    '/api/bots/mine',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['bots'],
+        summary: "The user's own characters and personas (kind=persona for personas)",
+        querystring: BotMineQuerySchema,
+        response: { 200: BotMineListSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => ({ results: await listMyBots(deps, currentUserId(request), request.query.kind) }),
+  );
+
+  app.get(
+    '/api/bot/:slug',
+    {
+      schema: {
+        tags: ['bots'],
+        summary: 'One character; private ones only for their author',
+        params: BotSlugParamsSchema,
+        response: { 200: BotDetailSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+    },
+    async (request) => getBotDetail(deps, request.params.slug, request.userId ?? null),
+  );
+
+  app.post(
+    '/api/bot/create',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['bots'],
+        summary: 'Create a character or persona (multipart with `photo`, or JSON)',
+        response: { 201: BotDetailSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUserId(request);
+      let raw: unknown = request.body;
+      let photo: Buffer | null = null;
+      if (request.isMultipart()) {
+        const form = await readMultipart(request, 'photo', IMAGE_MAX_BYTES);
+        raw = form.fields;
+        photo = form.file && form.file.length ? form.file : null;
+      }
+      const input = parseCreateFields(request, raw);
+      return reply.status(201).send(await createBot(deps, userId, input, photo));
+    },
+  );
+
+  app.post(
+    '/api/bot/import',
+    {
+      preHandler: requireUser,
+      bodyLimit: CARD_MAX_BYTES,
+      schema: {
+        tags: ['bots'],
+        summary: 'Import a Character Card V1/V2/V3 (multipart `file`: PNG or JSON; or a JSON body)',
+        response: { 201: BotDetailSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUserId(request);
+      let file: Buffer | null = null;
+      let visibility: 'public' | 'private' = 'private';
+      if (request.isMultipart()) {
+        const form = await readMultipart(request, 'file', CARD_MAX_BYTES);
+        file = form.file;
+        if (form.fields.visibility === 'public') visibility = 'public';
+      } else if (request.body && typeof request.body === 'object') {
+        file = Buffer.from(JSON.stringify(request.body), 'utf8');
+      }
+      if (!file || !file.length) {
+        throw new AppError('validation_error', {
+          status: 400,
+          errors: { file: [translate(request.locale, 'validation.required')] },
+        });
+      }
+      return reply.status(201).send(await importBotCard(deps, userId, file, visibility));
+    },
+  );
+
+  app.get(
+    '/api/bot/:slug/card.png',
+    {
+      schema: {
+        tags: ['bots'],
+        summary: 'The character as a card PNG with `chara` (V2) and `ccv3` (V3) chunks',
+        params: BotSlugParamsSchema,
+        response: { 200: z.any().describe('image/png'), 400: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { png, row } = await exportCardPng(deps, request.params.slug, request.userId ?? null);
+      return reply
+        .header('content-type', 'image/png')
+        .header('content-disposition', `attachment; filename="${row.slug}.png"`)
+        .header('cache-control', 'private, no-store')
+        .send(png);
+    },
+  );
+
+  app.get(
+    '/api/bot/:slug/card.json',
+    {
+      schema: {
+        tags: ['bots'],
+        summary: 'The character as a card JSON (V3 by default, `?spec=v2` for V2)',
+        params: BotSlugParamsSchema,
+        querystring: z.object({ spec: z.enum(['v2', 'v3']).default('v3') }),
+        response: { 200: z.any().describe('Character Card JSON'), 400: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const card = await exportCardJson(deps, request.params.slug, request.userId ?? null, request.query.spec);
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${request.params.slug}.json"`)
+        .header('cache-control', 'private, no-store')
+        .send(JSON.stringify(card));
+    },
+  );
+};

@@ -1,0 +1,114 @@
+import { isValidBotSlug, matchWebRoute, BLOG_ID_PATTERN, type Edition } from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { findPublishedPost } from '../blog/blog.repository.js';
+import { findPublicBotBySlug } from '../bots/bots.repository.js';
+
+export interface PageMeta {
+  title: string;
+  description: string;
+  image: string | null;
+  type: 'website' | 'article' | 'profile';
+  url: string;
+}
+
+const MAX_DESCRIPTION = 200;
+
+function clip(text: string, max = MAX_DESCRIPTION): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+function absolute(publicUrl: string, pathOrUrl: string | null): string | null {
+  if (!pathOrUrl) return null;
+  try {
+    return new URL(pathOrUrl, publicUrl).toString();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Title, description and Open Graph data for a page: a character's page and a blog post
+ * get their own; every other page the edition's.
+ */
+export async function resolvePageMeta(
+  db: Database,
+  options: { edition: Edition; publicUrl: string; pathname: string },
+): Promise<PageMeta> {
+  const { edition, publicUrl, pathname } = options;
+  const url = absolute(publicUrl, pathname) ?? publicUrl;
+  const fallback: PageMeta = {
+    title: `${edition.name} — ${edition.tagline}`,
+    description: clip(
+      `${edition.name}: chat with AI characters by text, pictures and voice, or create your own. For adults (18+).`,
+    ),
+    image: absolute(publicUrl, '/og-image.png'),
+    type: 'website',
+    url,
+  };
+  const match = matchWebRoute(pathname);
+  if (!match) return { ...fallback, title: `Page Not Found — ${edition.name}` };
+
+  if (match.pattern === '/blog/:id' && match.params.id && BLOG_ID_PATTERN.test(match.params.id)) {
+    const post = await findPublishedPost(db, match.params.id);
+    if (post) {
+      return {
+        title: `${post.title} — ${edition.name}`,
+        description: clip(post.summary),
+        image: absolute(publicUrl, post.coverUrl) ?? fallback.image,
+        type: 'article',
+        url,
+      };
+    }
+  }
+  if (match.pattern === '/blog') return { ...fallback, title: `Blog — ${edition.name}` };
+  if (match.pattern === '/:slug' && match.params.slug && isValidBotSlug(match.params.slug)) {
+    const bot = await findPublicBotBySlug(db, match.params.slug);
+    if (bot) {
+      return {
+        title: `${bot.name} — ${edition.name}`,
+        description: clip(bot.description || bot.greeting || fallback.description),
+        image: absolute(publicUrl, bot.avatarUrl) ?? fallback.image,
+        type: 'profile',
+        url,
+      };
+    }
+  }
+  return fallback;
+}
+
+const escapeHtml = (value: string) =>
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+
+/** Writes the page's `<html>` attributes, title and meta tags into the built index.html. */
+export function renderIndexHtml(
+  template: string,
+  meta: PageMeta,
+  options: { editionId: string; lang: string; siteName: string },
+): string {
+  const tags = [
+    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
+    `<link rel="canonical" href="${escapeHtml(meta.url)}" />`,
+    `<meta property="og:site_name" content="${escapeHtml(options.siteName)}" />`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:type" content="${meta.type}" />`,
+    `<meta property="og:url" content="${escapeHtml(meta.url)}" />`,
+    meta.image ? `<meta property="og:image" content="${escapeHtml(meta.image)}" />` : '',
+    `<meta name="twitter:card" content="${meta.image ? 'summary_large_image' : 'summary'}" />`,
+    `<meta name="twitter:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta name="twitter:description" content="${escapeHtml(meta.description)}" />`,
+  ]
+    .filter(Boolean)
+    .join('\n    ');
+  return template
+    .replace(/<html[^>]*>/, `<html lang="${escapeHtml(options.lang)}" data-edition="${escapeHtml(options.editionId)}">`)
+    .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(meta.title)}</title>`)
+    .replace(/<meta name="description"[^>]*>/, '')
+    .replace('<!--app-head-->', tags);
+}

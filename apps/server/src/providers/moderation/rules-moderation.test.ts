@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { detectMinor } from './rules-moderation.js';
+
+describe('detectMinor', () => {
+  it.each([
+    'a 15 year old student',
+    'She is 17-years-old.',
+    'age: 16',
+    'an underage girl',
+    'a schoolgirl',
+    'tengo 15 años',
+    'una niña pequeña',
+    'sie ist 14 Jahre alt',
+    'ein Kind',
+    'мне 16 лет',
+    'несовершеннолетняя',
+    '她今年16岁',
+    '一个小学生',
+  ])('flags %s', (text) => {
+    expect(detectMinor(text)).not.toBeNull();
+  });
+
+  it.each([
+    'A 25 year old doctor who is kind and gentle.',
+    'I moved here 10 years ago.',
+    'A minor inconvenience never stops her.',
+    'Работаю врачом уже 10 лет.',
+    'Trabajo aquí desde hace 5 años.',
+    'Sie ist 28 Jahre alt.',
+    '她今年28岁。',
+  ])('accepts %s', (text) => {
+    expect(detectMinor(text)).toBeNull();
+  });
+});

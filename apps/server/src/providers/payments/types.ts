@@ -1,0 +1,56 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PlanId, SubscriptionPlanId } from '@reverie/shared';
+
+export type PaymentProviderId = 'sandbox' | 'stripe' | 'nowpayments';
+export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'cancelled';
+
+/** What a checkout needs to know; amounts in integer cents. */
+export interface CheckoutInput {
+  /** Our payment record id; the provider echoes it back in its webhook. */
+  paymentId: string;
+  plan: PlanId;
+  amountCents: number;
+  currency: string;
+  userId: string;
+  email: string | null;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/**
+ * A provider's webhook, verified and normalised. Only these events move money or premium,
+ * through the one crediting path in billing.service.ts.
+ */
+export type PaymentEvent =
+  | { type: 'payment.succeeded'; id: string; paymentId: string; providerRef: string | null }
+  | { type: 'payment.failed'; id: string; paymentId: string }
+  | {
+      type: 'subscription.updated';
+      id: string;
+      /** When the provider produced this state; older states never overwrite newer ones. */
+      occurredAt: Date;
+      userId: string;
+      plan: SubscriptionPlanId;
+      providerSubscriptionId: string;
+      status: SubscriptionStatus;
+      /** True when the subscription is over for good (deleted), not only set to end. */
+      ended: boolean;
+      trialEndsAt: Date | null;
+      currentPeriodEnd: Date;
+      cancelAtPeriodEnd: boolean;
+    }
+  | { type: 'ignored'; id: string; reason: string };
+
+/** One payment processor behind the same interface (PRODUCT.md §2). */
+export interface PaymentProvider {
+  readonly id: PaymentProviderId;
+  /** Creates the provider's hosted checkout and answers where to send the browser. */
+  createCheckout(input: CheckoutInput): Promise<{ url: string; providerRef: string | null }>;
+  /** Stops renewal; premium lasts until the period's end. */
+  cancelSubscription(providerSubscriptionId: string): Promise<void>;
+  /**
+   * Verifies the signature over the raw body and normalises the event. Throws
+   * `AppError('invalid_signature', 400)` when the signature is missing or wrong.
+   */
+  parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): PaymentEvent;
+}

@@ -1,0 +1,27 @@
+/**
+ * Where media files (character pictures, uploads) live. Local files by default; an
+ * S3-compatible store can implement the same interface.
+ */
+export interface MediaStorage {
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** The file and its type, or null when it does not exist. */
+  get(key: string): Promise<{ data: Buffer; contentType: string } | null>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Deletes every file whose key starts with `prefix/` (a character's pictures, a user's uploads). */
+  deletePrefix(prefix: string): Promise<void>;
+}
+
+/** Media keys are relative paths of safe segments: `bots/<id>/avatar.png`. */
+export const MEDIA_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]*(?:\/[a-z0-9][a-z0-9_.-]*)*$/i;
+
+export function isValidMediaKey(key: string): boolean {
+  return key.length <= 300 && MEDIA_KEY_PATTERN.test(key) && !key.includes('..');
+}
+
+export const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
+  png: 'image/png',
+  webp: 'image/webp',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+};

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { getEdition } from '@reverie/shared';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/client.js';
+import { runMigrations } from './db/migrate.js';
+import { seedDatabase } from './db/seed.js';
+import { loggerOptions } from './lib/logger.js';
+import { repoRoot } from './lib/paths.js';
+import { createMediaStorage } from './providers/storage/index.js';
+
+/** The database the settings select: PostgreSQL when DATABASE_URL is set, else PGlite. */
+export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+  if (!config.DATABASE_URL) fs.mkdirSync(config.dataDir, { recursive: true });
+  return openDatabase({
+    url: config.DATABASE_URL,
+    pgliteDir: path.join(config.dataDir, 'pglite'),
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+}
+
+export function defaultWebDistDir(config: Config): string | null {
+  if (config.WEB_DIST_DIR !== undefined) return config.WEB_DIST_DIR || null;
+  return path.join(repoRoot(), 'apps', 'web', 'dist');
+}
+
+/**
+ * Opens the database, migrates, seeds and builds the app: everything `server.ts` does
+ * before it listens (benchmarks and end-to-end tests start the server the same way).
+ */
+export async function prepareServer(config: Config): Promise<{ app: FastifyInstance; database: DatabaseHandle }> {
+  const mark = (() => {
+    let last = performance.now();
+    return () => {
+      const now = performance.now();
+      const ms = Math.round(now - last);
+      last = now;
+      return ms;
+    };
+  })();
+  const database = await openConfiguredDatabase(config);
+  const phases: Record<string, number> = { open_database_ms: mark() };
+  try {
+    await runMigrations(database);
+    phases.migrate_ms = mark();
+    const app = await buildApp({
+      config,
+      database,
+      logger: loggerOptions(config),
+      webDistDir: defaultWebDistDir(config),
+    });
+    phases.build_app_ms = mark();
+    if (config.SEED_ON_START) {
+      await seedDatabase(database.db, getEdition(config.APP_NAME), (message) => app.log.info(message), {
+        storage: createMediaStorage(config),
+      });
+    }
+    phases.seed_ms = mark();
+    app.log.info(phases, 'prepared');
+    app.addHook('onClose', async () => database.close());
+    return { app, database };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}

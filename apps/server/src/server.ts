@@ -1,0 +1,28 @@
+import closeWithGrace from 'close-with-grace';
+import { ConfigError, loadConfig } from './config.js';
+import { prepareServer } from './runtime.js';
+
+/** Reads the settings, prepares the app and listens; shuts down gracefully on signals. */
+async function main() {
+  const started = performance.now();
+  const config = loadConfig();
+  const { app, database } = await prepareServer(config);
+
+  closeWithGrace({ delay: config.SHUTDOWN_GRACE_S * 1000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+  });
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  app.log.info(
+    { database: database.driver, edition: config.APP_NAME, startup_ms: Math.round(performance.now() - started) },
+    `ready at ${config.PUBLIC_URL}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import postgres from 'postgres';
+import { afterAll, inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDependencies } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { withDatabase } from './global-setup.js';
+
+/**
+ * A clean, migrated database for one test file, closed (and on PostgreSQL dropped) after
+ * the file's tests.
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const target = inject('testDb');
+  if (target.kind === 'pglite') {
+    const blob = new Blob([fs.readFileSync(target.file)]);
+    const pglite = await PGlite.create({ loadDataDir: blob });
+    const handle = await openDatabase({ pglite });
+    afterAll(() => handle.close());
+    return handle;
+  }
+  const name = `reverie_t_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(target.url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name} template ${target.template}`);
+  const handle = await openDatabase({ url: withDatabase(target.url, name), poolSize: 5 });
+  afterAll(async () => {
+    await handle.close();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+  return handle;
+}
+
+/** Settings for tests: defaults plus the given overrides, never the machine's environment. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/reverie-test-data',
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    ...overrides,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+}
+
+/** Builds the app on a fresh database; use `app.inject` to call it (no port). */
+export async function createTestApp(
+  options: { env?: Record<string, string>; database?: DatabaseHandle } & Partial<
+    Omit<AppDependencies, 'config' | 'database'>
+  > = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const config = testConfig(options.env);
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    webDistDir: options.webDistDir ?? null,
+    storage: options.storage,
+    moderation: options.moderation,
+  });
+  await app.ready();
+  afterAll(() => app.close());
+  return { app, database, config };
+}

@@ -1,0 +1,110 @@
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { AlertStack } from '../../components/ui/alerts';
+import { analytics } from '../../lib/analytics';
+import { withChunkReload } from '../../lib/chunk-reload';
+import { loadRewardful } from '../../lib/rewardful';
+import { useClientConfig } from '../../features/system/api/get-client-config';
+import { ModalHost } from '../modals';
+import { preloadPage } from '../router-preload';
+import { useAuthBootstrap, VerifyEmailBanner } from '../../features/auth';
+import { useRouteHandle } from '../route-meta';
+import { AgeGate } from './age-gate';
+import { Footer } from './footer';
+import { NewsBanner } from './news-banner';
+import { TabBar } from './tab-bar';
+import { TopBar } from './top-bar';
+
+// The side panel (and its dialog code) loads when the burger is first opened.
+const SidePanel = lazy(withChunkReload(() => import('./side-panel').then((m) => ({ default: m.SidePanel }))));
+
+/** Reports every route change as `page_changed {from, to}`. */
+function usePageChangedEvents() {
+  const location = useLocation();
+  const previous = useRef<string | null>(null);
+  useEffect(() => {
+    const to = location.pathname;
+    if (previous.current !== to) {
+      analytics().track('page_changed', { from: previous.current ?? '', to });
+      previous.current = to;
+    }
+  }, [location.pathname]);
+}
+
+/** Once the first page is up, loads the main tabs' code in idle time (4 at most at once). */
+function usePreloadMainPages() {
+  useEffect(() => {
+    const run = () => ['/', '/chat', '/settings', '/blog'].forEach(preloadPage);
+    if ('requestIdleCallback' in window) {
+      const id = window.requestIdleCallback(run, { timeout: 5000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const timer = setTimeout(run, 2000);
+    return () => clearTimeout(timer);
+  }, []);
+}
+
+/**
+ * The shell around every page: news banner, top bar, side panel, content, footer and the
+ * mobile tab bar. Chat, audio and welcome pages are immersive (no bars, no footer).
+ */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { immersive } = useRouteHandle();
+  const navigation = useNavigation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [menuUsed, setMenuUsed] = useState(false);
+  usePageChangedEvents();
+  usePreloadMainPages();
+  const { data: clientConfig } = useClientConfig();
+  useEffect(() => loadRewardful(clientConfig?.rewardful_key), [clientConfig?.rewardful_key]);
+  useAuthBootstrap();
+
+  return (
+    <AgeGate>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[80] focus:rounded-full focus:bg-primary focus:px-4 focus:py-2"
+      >
+        {t('app.skip_to_content')}
+      </a>
+      {navigation.state === 'loading' && (
+        <div
+          className="fixed inset-x-0 top-0 z-[65] h-0.5 animate-pulse bg-gradient-to-r from-primary to-secondary"
+          role="progressbar"
+          aria-label={t('app.loading')}
+        />
+      )}
+      <div
+        className={`flex min-h-dvh flex-col ${immersive ? '' : 'pb-[calc(4.25rem+env(safe-area-inset-bottom))] md:pb-0'}`}
+      >
+        {!immersive && (
+          <>
+            <NewsBanner />
+            <TopBar
+              onOpenMenu={() => {
+                setMenuUsed(true);
+                setMenuOpen(true);
+              }}
+            />
+            {menuUsed && (
+              <Suspense fallback={null}>
+                <SidePanel open={menuOpen} onClose={() => setMenuOpen(false)} />
+              </Suspense>
+            )}
+          </>
+        )}
+        <main id="main" className="flex-1">
+          <Outlet />
+        </main>
+        {!immersive && <Footer />}
+        {!immersive && <TabBar />}
+      </div>
+      <ModalHost />
+      <VerifyEmailBanner />
+      <AlertStack />
+      <ScrollRestoration />
+    </AgeGate>
+  );
+}

@@ -1,0 +1,118 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Check, Globe } from 'lucide-react';
+import { LANGUAGE_PICKER_ORDER, LOCALE_HTML_LANG, LOCALE_NATIVE_NAMES, type Locale } from '@reverie/shared';
+import { Icon } from '../../components/ui/icon';
+import { analytics } from '../../lib/analytics';
+import { changeLocale, currentLocale } from '../../lib/i18n';
+
+export async function selectLocale(locale: Locale) {
+  await changeLocale(locale);
+  analytics().track('locale_select', { lang: locale });
+}
+
+/** The language picker: English, Deutsch, Español, Chinese, Russian. */
+export function LanguagePicker({ variant = 'icon' }: { variant?: 'icon' | 'list' }) {
+  const { t } = useTranslation();
+  const active = currentLocale();
+  if (variant === 'list') {
+    return (
+      <div role="group" aria-label={t('language.label')} className="grid grid-cols-2 gap-2">
+        {LANGUAGE_PICKER_ORDER.map((locale) => (
+          <button
+            key={locale}
+            type="button"
+            lang={LOCALE_HTML_LANG[locale]}
+            aria-pressed={locale === active}
+            onClick={() => void selectLocale(locale)}
+            className={`rounded-xl border px-3 py-2 text-left text-sm ${locale === active ? 'border-primary bg-primary/15' : 'border-white/10 hover:bg-white/5'}`}
+          >
+            {LOCALE_NATIVE_NAMES[locale]}
+          </button>
+        ))}
+      </div>
+    );
+  }
+  return <LanguageMenu active={active} label={t('language.choose')} />;
+}
+
+/**
+ * A small menu button (WAI-ARIA menu pattern: arrow keys, Home/End, Escape, outside click).
+ * Hand-written rather than a popover library to keep the landing route's JavaScript small.
+ */
+function LanguageMenu({ active, label }: { active: Locale; label: string }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const items = useRef<(HTMLButtonElement | null)[]>([]);
+
+  useEffect(() => {
+    if (!open) return;
+    items.current[Math.max(0, LANGUAGE_PICKER_ORDER.indexOf(active))]?.focus();
+    const onPointer = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open, active]);
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    const index = items.current.findIndex((item) => item === document.activeElement);
+    const count = LANGUAGE_PICKER_ORDER.length;
+    const focus = (i: number) => items.current[(i + count) % count]?.focus();
+    if (event.key === 'ArrowDown') focus(index + 1);
+    else if (event.key === 'ArrowUp') focus(index - 1);
+    else if (event.key === 'Home') focus(0);
+    else if (event.key === 'End') focus(count - 1);
+    else if (event.key === 'Escape' || event.key === 'Tab') {
+      setOpen(false);
+      if (event.key === 'Escape') root.current?.querySelector<HTMLButtonElement>('[aria-haspopup]')?.focus();
+      return;
+    } else return;
+    event.preventDefault();
+  };
+
+  return (
+    <div ref={root} className="relative" onKeyDown={onKeyDown}>
+      <button
+        type="button"
+        className="flex items-center gap-1.5 rounded-full px-2.5 py-2 text-sm text-muted hover:bg-white/10 hover:text-fg"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((value) => !value)}
+        data-testid="language-picker"
+      >
+        <Icon icon={Globe} size="md" />
+        <span className="uppercase">{active === 'ch' ? '中文' : active}</span>
+      </button>
+      {open && (
+        <div
+          role="menu"
+          aria-label={label}
+          className="absolute right-0 z-50 mt-2 min-w-44 rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl"
+        >
+          {LANGUAGE_PICKER_ORDER.map((locale, i) => (
+            <button
+              key={locale}
+              ref={(element) => {
+                items.current[i] = element;
+              }}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              lang={LOCALE_HTML_LANG[locale]}
+              onClick={() => {
+                setOpen(false);
+                void selectLocale(locale);
+              }}
+              className="flex w-full items-center justify-between gap-4 rounded-xl px-3 py-2 text-left text-sm outline-none hover:bg-white/10 focus:bg-white/10"
+            >
+              {LOCALE_NATIVE_NAMES[locale]}
+              {locale === active && <Icon icon={Check} size="sm" className="text-primary" />}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { LogIn } from 'lucide-react';
+import { Icon } from '../../components/ui/icon';
+import { useSession } from '../../features/auth/session';
+import { useModal } from '../modals';
+import { useRouteHandle } from '../route-meta';
+import { NAV_ITEMS } from './nav-items';
+
+/**
+ * The bottom tab bar on mobile: Explore, Chats, Profile. For guests Chats and Login open
+ * the login modal.
+ */
+export function TabBar() {
+  const { t } = useTranslation();
+  const { isAuthorized } = useSession();
+  const { tab } = useRouteHandle();
+  const modal = useModal();
+  const itemClass =
+    'flex flex-1 flex-col items-center gap-1 py-2 text-[11px] font-medium text-muted data-[active=true]:text-primary';
+
+  return (
+    <nav
+      aria-label={t('nav.tab_navigation')}
+      className="fixed inset-x-0 bottom-0 z-40 flex border-t border-white/10 bg-surface/95 pb-[env(safe-area-inset-bottom)] backdrop-blur-md md:hidden"
+      data-testid="tab-bar"
+    >
+      {NAV_ITEMS.map((item) => {
+        if (!isAuthorized && item.tab === 'person') {
+          return (
+            <button key="login" type="button" className={itemClass} onClick={() => modal.open('login')}>
+              <Icon icon={LogIn} size="lg" />
+              {t('nav.login')}
+            </button>
+          );
+        }
+        if (!isAuthorized && item.membersOnly) {
+          return (
+            <button
+              key={item.tab}
+              type="button"
+              className={itemClass}
+              onClick={() => modal.open('login', { next: item.to })}
+            >
+              <Icon icon={item.icon} size="lg" />
+              {t(item.labelKey)}
+            </button>
+          );
+        }
+        return (
+          <Link
+            key={item.tab}
+            to={item.to}
+            className={itemClass}
+            data-active={tab === item.tab}
+            aria-current={tab === item.tab ? 'page' : undefined}
+          >
+            <Icon icon={item.icon} size="lg" />
+            {t(item.labelKey)}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

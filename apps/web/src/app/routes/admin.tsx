@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+import { Page, Skeleton } from '../../components/ui/page';
+import { useSession } from '../../features/auth/session';
+
+/** `/admin`: administrators only (role set with `npm run admin:create`). */
+export function Component() {
+  const { t } = useTranslation();
+  const { profile } = useSession();
+  if (!profile) {
+    return (
+      <Page title={t('pages.admin_title')}>
+        <Skeleton className="h-32" />
+      </Page>
+    );
+  }
+  if (profile.role !== 'admin') {
+    return (
+      <Page title={t('pages.admin_title')}>
+        <p
+          className="rounded-2xl border border-red-400/30 bg-red-950/40 p-5 text-red-100"
+          data-testid="admin-forbidden"
+        >
+          {t('errors.forbidden')}
+        </p>
+      </Page>
+    );
+  }
+  return <Page title={t('pages.admin_title')} subtitle={profile.email} />;
+}

@@ -1,0 +1,369 @@
+import { useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  formatBalance,
+  ISSUE_TEXT_MAX,
+  LANGUAGE_PICKER_ORDER,
+  LOCALE_NATIVE_NAMES,
+  ProfileUpdateBodySchema,
+  type Locale,
+  type ProfileUpdateBody,
+} from '@reverie/shared';
+import { showAlert } from '../../components/ui/alerts';
+import { Modal } from '../../components/ui/modal';
+import { Page, Skeleton } from '../../components/ui/page';
+import { logout, requestVerification } from '../../features/auth';
+import { deleteProfile } from '../../features/auth/api/delete-profile';
+import { updatePreferences, usePreferences } from '../../features/auth/api/preferences';
+import { sendSupportReport } from '../../features/auth/api/support';
+import { updateProfileRequest } from '../../features/auth/api/update-profile';
+import { applyServerErrors, SubmitButton, TextField, useErrorText } from '../../features/auth/components/form';
+import { setProfile, useSession } from '../../features/auth/session';
+import { currentLocale } from '../../lib/i18n';
+import { selectLocale } from '../layout/language-picker';
+import { useModal } from '../modals';
+
+function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <section
+      className="rounded-3xl border border-white/10 bg-surface p-5 sm:p-6"
+      data-testid={testId}
+      aria-labelledby={`${testId}-title`}
+    >
+      <h2 id={`${testId}-title`} className="mb-4 text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+const buttonSecondary =
+  'rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold hover:bg-white/5 disabled:opacity-60';
+
+function ProfileForm() {
+  const { t } = useTranslation();
+  const { profile } = useSession();
+  const { register, handleSubmit, setError, formState } = useForm<ProfileUpdateBody>({
+    resolver: zodResolver(ProfileUpdateBodySchema),
+    values: { name: profile?.name ?? '', age: profile?.age ?? null },
+  });
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      setProfile(await updateProfileRequest(values));
+      showAlert(t('settings.saved'));
+    } catch (error) {
+      applyServerErrors(error, ['name', 'age'], setError, t('errors.profile_update_error'));
+      showAlert(t('errors.profile_update_error'), { type: 'error' });
+    }
+  });
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="grid gap-4 sm:grid-cols-[1fr_8rem_auto] sm:items-start"
+      data-testid="profile-form"
+    >
+      <TextField
+        label={t('settings.name')}
+        autoComplete="nickname"
+        error={formState.errors.name?.message}
+        {...register('name')}
+      />
+      <TextField
+        label={t('settings.age')}
+        type="number"
+        inputMode="numeric"
+        min={18}
+        max={120}
+        error={formState.errors.age?.message}
+        {...register('age', { setValueAs: (v) => (v === '' || v === null ? null : Number(v)) })}
+      />
+      <SubmitButton busy={formState.isSubmitting} className="sm:mt-7 sm:w-auto">
+        {t('settings.save')}
+      </SubmitButton>
+    </form>
+  );
+}
+
+const ReportSchema = z.object({ text: z.string().trim().min(1, 'required').max(ISSUE_TEXT_MAX, 'text_max') });
+
+function ReportForm() {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const { register, handleSubmit, reset, watch, formState } = useForm<{ text: string }>({
+    resolver: zodResolver(ReportSchema),
+    defaultValues: { text: '' },
+  });
+  const length = watch('text').length;
+  const onSubmit = handleSubmit(async ({ text }) => {
+    try {
+      await sendSupportReport({ text, subject: 'Settings report' });
+      reset();
+      showAlert(t('settings.report_sent'));
+    } catch {
+      showAlert(t('errors.report_failed'), { type: 'error' });
+    }
+  });
+  const error = errorText(formState.errors.text?.message);
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" data-testid="report-form">
+      <label htmlFor="report-text" className="sr-only">
+        {t('settings.report_section')}
+      </label>
+      <textarea
+        id="report-text"
+        rows={4}
+        placeholder={t('settings.report_placeholder')}
+        aria-invalid={error ? true : undefined}
+        className={`w-full resize-y rounded-xl border bg-bg/60 px-4 py-3 outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${error ? 'border-red-400/70' : 'border-white/10'}`}
+        {...register('text')}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className={`text-sm ${length > ISSUE_TEXT_MAX ? 'text-red-300' : 'text-muted'}`} aria-live="polite">
+          {length} / {ISSUE_TEXT_MAX}
+        </p>
+        <button type="submit" disabled={formState.isSubmitting} className={buttonSecondary}>
+          {t('settings.report_send')}
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="text-sm text-red-300" data-field-error="text">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function DeleteAllData() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await deleteProfile();
+      setOpen(false);
+      await logout();
+      queryClient.clear();
+      showAlert(t('settings.deleted'));
+      navigate('/', { replace: true });
+    } catch {
+      showAlert(t('errors.something_went_wrong'), { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <p className="mb-4 text-sm text-muted">{t('settings.delete_text')}</p>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="rounded-full bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-500"
+      >
+        {t('settings.delete_button')}
+      </button>
+      <Modal open={open} onClose={() => setOpen(false)} title={t('settings.delete_confirm_title')} size="sm">
+        <p className="mb-6 text-sm text-muted">{t('settings.delete_confirm_text')}</p>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button type="button" onClick={() => setOpen(false)} className={buttonSecondary}>
+            {t('settings.cancel')}
+          </button>
+          <button
+            type="button"
+            onClick={confirm}
+            disabled={busy}
+            className="rounded-full bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-500 disabled:opacity-60"
+          >
+            {t('settings.delete_confirm')}
+          </button>
+        </div>
+      </Modal>
+    </>
+  );
+}
+
+/** `/settings`: profile, e-mail, language, subscription, report, log-out, delete all data. */
+export function Component() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const modal = useModal();
+  const { profile, isPremium, isAuthorized } = useSession();
+  const preferences = usePreferences(isAuthorized);
+  const queryClient = useQueryClient();
+  const [locale, setLocale] = useState<Locale>(currentLocale());
+  const [sending, setSending] = useState(false);
+
+  const chooseLanguage = async (next: Locale) => {
+    setLocale(next);
+    await selectLocale(next);
+    try {
+      await updatePreferences({ locale: next });
+      showAlert(t('settings.language_saved'));
+    } catch {
+      showAlert(t('errors.something_went_wrong'), { type: 'error' });
+    }
+  };
+
+  const toggleMarketing = async (value: boolean) => {
+    try {
+      queryClient.setQueryData(['profile', 'preferences'], await updatePreferences({ marketing_emails: value }));
+    } catch {
+      showAlert(t('errors.something_went_wrong'), { type: 'error' });
+    }
+  };
+
+  const sendVerification = async () => {
+    setSending(true);
+    try {
+      const result = await requestVerification(true);
+      showAlert(result?.sent ? t('auth.verification_sent') : t('auth.verification_not_sent'));
+    } catch {
+      showAlert(t('errors.something_went_wrong'), { type: 'error' });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  if (!profile) {
+    return (
+      <Page title={t('pages.settings_title')}>
+        <div className="grid gap-4">
+          <Skeleton className="h-40" />
+          <Skeleton className="h-32" />
+        </div>
+      </Page>
+    );
+  }
+
+  return (
+    <Page
+      title={t('pages.settings_title')}
+      subtitle={profile.email}
+      actions={
+        <button
+          type="button"
+          onClick={() => modal.open('create')}
+          className="rounded-full bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary hover:brightness-110"
+          data-testid="settings-create-character"
+        >
+          {t('nav.create_character')}
+        </button>
+      }
+    >
+      <div className="grid max-w-3xl gap-4">
+        <Section title={t('settings.profile_section')} testId="settings-profile">
+          <ProfileForm />
+        </Section>
+
+        <Section title={t('settings.email_section')} testId="settings-email">
+          <div className="flex flex-wrap items-center gap-3">
+            <span className="break-all">{profile.email}</span>
+            <span
+              data-testid="email-status"
+              className={`rounded-full px-3 py-1 text-xs font-semibold ${profile.is_email_confirmed ? 'bg-emerald-500/15 text-emerald-300' : 'bg-amber-500/15 text-amber-200'}`}
+            >
+              {profile.is_email_confirmed ? t('settings.email_confirmed') : t('settings.email_unconfirmed')}
+            </span>
+          </div>
+          {!profile.is_email_confirmed && (
+            <button type="button" onClick={sendVerification} disabled={sending} className={`${buttonSecondary} mt-4`}>
+              {t('settings.send_verification')}
+            </button>
+          )}
+        </Section>
+
+        <Section title={t('settings.language_section')} testId="settings-language">
+          <div
+            role="group"
+            aria-label={t('settings.language_section')}
+            className="grid grid-cols-2 gap-2 sm:grid-cols-5"
+          >
+            {LANGUAGE_PICKER_ORDER.map((code) => (
+              <button
+                key={code}
+                type="button"
+                lang={code === 'ch' ? 'zh-CN' : code}
+                aria-pressed={code === locale}
+                onClick={() => void chooseLanguage(code)}
+                className={`rounded-xl border px-3 py-2 text-sm ${code === locale ? 'border-primary bg-primary/15' : 'border-white/10 hover:bg-white/5'}`}
+              >
+                {LOCALE_NATIVE_NAMES[code]}
+              </button>
+            ))}
+          </div>
+        </Section>
+
+        <Section title={t('settings.subscription_section')} testId="settings-subscription">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <div>
+              <p className="font-medium">{isPremium ? t('settings.premium_active') : t('settings.premium_inactive')}</p>
+              <p className="text-sm text-muted">
+                {t('settings.balance')}: {t('nav.balance_value', { value: formatBalance(profile.num_tokens) })}
+              </p>
+            </div>
+            {!isPremium && (
+              <button
+                type="button"
+                onClick={() => modal.open('premium', { from: 'settings' })}
+                className="rounded-full bg-gradient-to-r from-primary to-secondary px-5 py-2.5 text-sm font-semibold text-on-primary"
+              >
+                {t('settings.get_premium')}
+              </button>
+            )}
+          </div>
+          <label className="mt-4 flex items-center justify-between gap-4 border-t border-white/10 pt-4 text-sm">
+            <span>{t('settings.marketing_emails')}</span>
+            <input
+              type="checkbox"
+              role="switch"
+              className="size-5 accent-[var(--color-primary)]"
+              disabled={!preferences.data}
+              checked={preferences.data?.marketing_emails ?? false}
+              onChange={(event) => void toggleMarketing(event.target.checked)}
+            />
+          </label>
+        </Section>
+
+        <Section title={t('settings.report_section')} testId="settings-report">
+          <ReportForm />
+        </Section>
+
+        <Section title={t('settings.session_section')} testId="settings-session">
+          <div className="flex flex-wrap gap-3">
+            <button
+              type="button"
+              onClick={async () => {
+                await logout();
+                queryClient.clear();
+                navigate('/', { replace: true });
+              }}
+              className={buttonSecondary}
+              data-testid="logout"
+            >
+              {t('auth.logout')}
+            </button>
+            {profile.role === 'admin' && (
+              <Link to="/admin" className={buttonSecondary}>
+                {t('settings.admin_link')}
+              </Link>
+            )}
+          </div>
+        </Section>
+
+        <Section title={t('settings.danger_section')} testId="settings-delete">
+          <DeleteAllData />
+        </Section>
+      </div>
+    </Page>
+  );
+}

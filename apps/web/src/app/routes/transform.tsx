@@ -1,0 +1,7 @@
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../components/ui/page';
+
+export function Component() {
+  const { t } = useTranslation();
+  return <Page title={t('pages.transform_title')} />;
+}

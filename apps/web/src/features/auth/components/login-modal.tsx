@@ -1,0 +1,67 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { LoginBodySchema, type LoginBody } from '@reverie/shared';
+import type { ModalProps } from '../../../app/modals';
+import { Modal } from '../../../components/ui/modal';
+import { loginWithPassword } from '../auth-flow';
+import { applyServerErrors, FormError, SubmitButton, TextField } from './form';
+
+/** `?login=1`: e-mail and password. */
+export default function LoginModal({ onClose, next, switchTo }: ModalProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { register, handleSubmit, setError, formState } = useForm<LoginBody>({
+    resolver: zodResolver(LoginBodySchema),
+    defaultValues: { email: '', password: '' },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await loginWithPassword(values.email, values.password);
+      if (next) navigate(next, { replace: true });
+      else onClose();
+    } catch (error) {
+      applyServerErrors(error, ['email', 'password'], setError, t('errors.something_went_wrong'));
+    }
+  });
+
+  return (
+    <Modal open onClose={onClose} title={t('modal.login_title')} description={t('auth.login_subtitle')}>
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
+        <TextField
+          label={t('auth.email')}
+          type="email"
+          autoComplete="email"
+          error={formState.errors.email?.message}
+          {...register('email')}
+        />
+        <TextField
+          label={t('auth.password')}
+          type="password"
+          autoComplete="current-password"
+          error={formState.errors.password?.message}
+          {...register('password')}
+        />
+        <div className="-mt-2 text-right">
+          <Link to="/password" className="text-sm text-muted underline-offset-4 hover:text-fg hover:underline">
+            {t('auth.forgot_password')}
+          </Link>
+        </div>
+        <FormError message={formState.errors.root?.server?.message} />
+        <SubmitButton busy={formState.isSubmitting}>{t('auth.login_submit')}</SubmitButton>
+        <p className="text-center text-sm text-muted">
+          {t('auth.no_account')}{' '}
+          <button
+            type="button"
+            onClick={() => switchTo('signup')}
+            className="font-semibold text-primary hover:underline"
+          >
+            {t('auth.create_account')}
+          </button>
+        </p>
+      </form>
+    </Modal>
+  );
+}

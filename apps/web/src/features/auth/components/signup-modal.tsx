@@ -1,0 +1,109 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { SignupFormSchema, type SignupForm } from '@reverie/shared';
+import type { ModalProps } from '../../../app/modals';
+import { Modal } from '../../../components/ui/modal';
+import { signUp } from '../auth-flow';
+import { applyServerErrors, FormError, SubmitButton, TextField, useErrorText } from './form';
+
+/** `?signup=1`: username, e-mail, password and the 18+ confirmation; then an automatic log-in. */
+export default function SignupModal({ onClose, switchTo }: ModalProps) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const navigate = useNavigate();
+  const { register, handleSubmit, setError, formState } = useForm<SignupForm>({
+    resolver: zodResolver(SignupFormSchema),
+    defaultValues: { username: '', email: '', password: '', age_confirmed: false },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const destination = await signUp({ username: values.username, email: values.email, password: values.password });
+      navigate(destination, { replace: true });
+    } catch (error) {
+      applyServerErrors(
+        error,
+        ['username', 'email', 'password', 'age_confirmed'],
+        setError,
+        t('errors.something_went_wrong'),
+      );
+    }
+  });
+
+  const ageError = errorText(formState.errors.age_confirmed?.message);
+  return (
+    <Modal open onClose={onClose} title={t('modal.signup_title')} description={t('auth.signup_subtitle')}>
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="signup-form">
+        <TextField
+          label={t('auth.username')}
+          autoComplete="username"
+          error={formState.errors.username?.message}
+          {...register('username')}
+        />
+        <TextField
+          label={t('auth.email')}
+          type="email"
+          autoComplete="email"
+          error={formState.errors.email?.message}
+          {...register('email')}
+        />
+        <TextField
+          label={t('auth.password')}
+          type="password"
+          autoComplete="new-password"
+          error={formState.errors.password?.message}
+          {...register('password')}
+        />
+        <div className="flex flex-col gap-1.5">
+          <label className="flex items-start gap-3 text-sm leading-snug">
+            <input
+              type="checkbox"
+              className="mt-0.5 size-5 shrink-0 accent-[var(--color-primary)]"
+              aria-invalid={ageError ? true : undefined}
+              {...register('age_confirmed')}
+            />
+            <span>{t('auth.age_confirm')}</span>
+          </label>
+          <p className="pl-8 text-xs text-muted">
+            <a
+              href="/terms.pdf"
+              target="_blank"
+              rel="noreferrer"
+              className="underline-offset-4 hover:text-fg hover:underline"
+            >
+              {t('footer.terms')}
+            </a>
+            {' · '}
+            <a
+              href="/privacy.pdf"
+              target="_blank"
+              rel="noreferrer"
+              className="underline-offset-4 hover:text-fg hover:underline"
+            >
+              {t('footer.privacy')}
+            </a>
+          </p>
+          {ageError && (
+            <p role="alert" className="text-sm text-red-300" data-field-error="age_confirmed">
+              {ageError}
+            </p>
+          )}
+        </div>
+        <FormError message={formState.errors.root?.server?.message} />
+        <SubmitButton busy={formState.isSubmitting}>{t('auth.signup_submit')}</SubmitButton>
+        <p className="text-center text-sm text-muted">
+          {t('auth.have_account')}{' '}
+          <button
+            type="button"
+            onClick={() => switchTo('login')}
+            className="font-semibold text-primary hover:underline"
+          >
+            {t('auth.login_link')}
+          </button>
+        </p>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  BILLING_CURRENCY,
+  DAILY_CLAIM_AMOUNT,
+  PACK_CATALOGUE,
+  PACK_IDS,
+  PREMIUM_GRANT_AMOUNT,
+  SUBSCRIPTION_CATALOGUE,
+  SUBSCRIPTION_PLANS,
+  type Plans,
+} from '@reverie/shared';
+import { request, type ApiRequestError } from '../../../lib/api-client';
+
+export const getPlans = () => request<Plans>('/api/billing/plans');
+
+/** The shared price list, shown at once while the server's copy loads. */
+const placeholder: Plans = {
+  currency: BILLING_CURRENCY,
+  subscriptions: SUBSCRIPTION_PLANS.map((id) => ({
+    id,
+    ...SUBSCRIPTION_CATALOGUE[id],
+    grant_desires: PREMIUM_GRANT_AMOUNT,
+    daily_desires: PREMIUM_GRANT_AMOUNT,
+  })),
+  packs: PACK_IDS.map((id) => ({ id, ...PACK_CATALOGUE[id], is_offer: PACK_CATALOGUE[id].discount_percent !== null })),
+  daily_claim: { amount: DAILY_CLAIM_AMOUNT, interval_hours: 24 },
+};
+
+export function usePlans() {
+  return useQuery<Plans, ApiRequestError>({
+    queryKey: ['billing', 'plans'],
+    queryFn: getPlans,
+    placeholderData: placeholder,
+    staleTime: 60 * 60 * 1000,
+  });
+}

@@ -1,0 +1,108 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '@reverie/shared';
+import { AppProviders } from '../../../app/providers';
+import { AlertStack } from '../../../components/ui/alerts';
+import { initI18n } from '../../../lib/i18n';
+import { clearSession, getSession, setProfile, setTokens } from '../../auth/session';
+import { formatCountdown, formatPrice } from '../format';
+import { DailyClaim } from './daily-claim';
+import { PurchaseReturn } from './purchase-return';
+
+const profile = (overrides: Partial<Profile> = {}): Profile => ({
+  id: 'u1',
+  name: 'Ann',
+  age: null,
+  email: 'ann@example.test',
+  is_email_confirmed: true,
+  has_subscription: false,
+  num_tokens: 1200,
+  locale: 'en',
+  role: 'user',
+  subscription: null,
+  next_claim_at: null,
+  ...overrides,
+});
+
+function renderWith(element: React.ReactNode, path = '/') {
+  const router = createMemoryRouter([{ path: '/', element }], { initialEntries: [path] });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+      <AlertStack />
+    </AppProviders>,
+  );
+  return router;
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+afterEach(() => clearSession());
+
+describe('daily claim', () => {
+  it('asks for confirmation, adds 100 at once and shows a countdown to next_at', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile());
+    const nextAt = new Date(Date.now() + 24 * 3600_000).toISOString();
+    const calls: string[] = [];
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      calls.push(
+        `${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${new URL(url, 'http://x').pathname}`,
+      );
+      return json({ claimed: true, next_at: nextAt, num_tokens: 1300 });
+    };
+    renderWith(<DailyClaim />);
+    fireEvent.click(await screen.findByTestId('claim-button'));
+    fireEvent.click(await screen.findByTestId('claim-confirm'));
+    await waitFor(() => expect(getSession().profile?.num_tokens).toBe(1300));
+    expect(calls).toEqual(['POST /api/profile/claim_desires']);
+    expect(getSession().profile?.next_claim_at).toBe(nextAt);
+    expect((await screen.findByTestId('claim-countdown')).textContent).toMatch(/Next claim in 2[34]:\d\d:\d\d/);
+    expect(await screen.findByText('+100 desires added to your balance')).toBeTruthy();
+  });
+
+  it('shows the countdown instead of the button while waiting, and nothing to guests', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile({ next_claim_at: new Date(Date.now() + 3600_000).toISOString() }));
+    renderWith(<DailyClaim />);
+    expect(await screen.findByTestId('claim-countdown')).toBeTruthy();
+    expect(screen.queryByTestId('claim-button')).toBeNull();
+    act(() => clearSession());
+    await waitFor(() => expect(screen.queryByTestId('daily-claim')).toBeNull());
+  });
+});
+
+describe('back from checkout', () => {
+  it('?purchase=success says so, reloads the profile and drops the flag', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    globalThis.fetch = async () => json(profile({ num_tokens: 1550 }));
+    const router = renderWith(<PurchaseReturn />, '/?purchase=success');
+    expect(
+      await screen.findByText(
+        'Purchase successful. Adding desires or premium may take up to 5 minutes, so refresh or contact support.',
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(getSession().profile?.num_tokens).toBe(1550));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('?purchase=failed shows "Payment processing error"', async () => {
+    renderWith(<PurchaseReturn />, '/?purchase=failed');
+    expect(await screen.findByText('Payment processing error')).toBeTruthy();
+  });
+});
+
+describe('formatting', () => {
+  it('writes prices from integer cents and countdowns as hh:mm:ss', () => {
+    expect(formatPrice(199, 'usd', 'en')).toBe('$1.99');
+    expect(formatPrice(2499, 'usd', 'en')).toBe('$24.99');
+    expect(formatCountdown(3_723_000)).toBe('01:02:03');
+    expect(formatCountdown(-5)).toBe('00:00:00');
+  });
+});

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Flame, Loader2 } from 'lucide-react';
+import { formatBalance, type PackId } from '@reverie/shared';
+import type { ModalProps } from '../../../app/modals';
+import { Icon } from '../../../components/ui/icon';
+import { Modal } from '../../../components/ui/modal';
+import { currentLocale } from '../../../lib/i18n';
+import { useSession } from '../../auth/session';
+import type { PaymentMethod } from '../api/create-checkout';
+import { usePlans } from '../api/get-plans';
+import { formatPrice } from '../format';
+import { PaymentMethodPicker } from './payment-method-picker';
+import { useCheckout } from './use-checkout';
+
+/** Buy desires (`?pw=1&from=counter`): the 60% offer first, then the other packs. */
+export default function DesiresModal({ onClose }: ModalProps) {
+  const { t } = useTranslation();
+  const locale = currentLocale();
+  const { profile } = useSession();
+  const { data: plans } = usePlans();
+  const [method, setMethod] = useState<PaymentMethod>('card');
+  const checkout = useCheckout();
+  const currency = plans?.currency ?? 'usd';
+  const offer = plans?.packs.find((p) => p.is_offer);
+  const others = plans?.packs.filter((p) => !p.is_offer) ?? [];
+  const busy = (id: PackId) => checkout.pending === id;
+
+  return (
+    <Modal open onClose={onClose} title={t('billing.desires_title')} description={t('billing.desires_subtitle')}>
+      <div className="space-y-5" data-testid="desires-modal">
+        <div className="flex items-center justify-between rounded-xl bg-bg/60 px-4 py-2.5 text-sm">
+          <span className="text-muted">{t('billing.balance')}</span>
+          <span className="flex items-center gap-1.5 font-semibold tabular-nums">
+            <Icon icon={Flame} size="sm" className="text-secondary" />
+            {formatBalance(profile?.num_tokens ?? 0)}
+          </span>
+        </div>
+        {offer && (
+          <div className="relative overflow-hidden rounded-2xl border border-primary/60 bg-gradient-to-br from-primary/25 to-secondary/20 p-5">
+            <span className="absolute top-3 right-3 rounded-full bg-secondary px-2.5 py-1 text-xs font-bold text-on-primary">
+              {t('billing.offer_badge', { percent: offer.discount_percent })}
+            </span>
+            <p className="text-xs font-semibold tracking-wide text-primary uppercase">{t('billing.offer_title')}</p>
+            <p className="mt-1 flex items-center gap-2 text-2xl font-bold">
+              <Icon icon={Flame} size="lg" className="text-secondary" />
+              {t('billing.pack_desires', { count: formatBalance(offer.desires) })}
+            </p>
+            <p className="mt-2 flex items-baseline gap-2">
+              <span className="text-3xl font-bold">{formatPrice(offer.amount_cents, currency, locale)}</span>
+              {offer.old_amount_cents !== null && (
+                <span className="text-sm text-muted line-through" data-testid="old-price">
+                  {t('billing.old_price', { price: formatPrice(offer.old_amount_cents, currency, locale) })}
+                </span>
+              )}
+            </p>
+            <button
+              type="button"
+              disabled={checkout.pending !== null}
+              onClick={() => void checkout.start(offer.id, method)}
+              data-testid={`buy-${offer.id}`}
+              className="mt-4 flex w-full items-center justify-center gap-2 rounded-xl bg-primary px-4 py-3 font-semibold text-on-primary shadow-lg shadow-primary/25 hover:brightness-110 disabled:opacity-60"
+            >
+              {busy(offer.id) && <Icon icon={Loader2} size="md" className="animate-spin" />}
+              {busy(offer.id)
+                ? t('billing.redirecting')
+                : t('billing.buy_for', { price: formatPrice(offer.amount_cents, currency, locale) })}
+            </button>
+          </div>
+        )}
+        <div>
+          <h3 className="mb-2 text-sm font-semibold">{t('billing.other_packs')}</h3>
+          <ul className="space-y-2">
+            {others.map((pack) => (
+              <li
+                key={pack.id}
+                className="flex items-center justify-between gap-3 rounded-xl border border-white/10 bg-bg/60 p-3"
+              >
+                <span className="flex items-center gap-2 font-semibold">
+                  <Icon icon={Flame} size="md" className="text-secondary" />
+                  {t('billing.pack_desires', { count: formatBalance(pack.desires) })}
+                </span>
+                <button
+                  type="button"
+                  disabled={checkout.pending !== null}
+                  onClick={() => void checkout.start(pack.id, method)}
+                  data-testid={`buy-${pack.id}`}
+                  className="flex items-center gap-2 rounded-full bg-surface px-4 py-2 text-sm font-semibold ring-1 ring-white/15 hover:ring-primary disabled:opacity-60"
+                >
+                  {busy(pack.id) && <Icon icon={Loader2} size="sm" className="animate-spin" />}
+                  {formatPrice(pack.amount_cents, currency, locale)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <PaymentMethodPicker value={method} onChange={setMethod} />
+        <p className="text-center text-xs text-muted">{t('billing.secure_note')}</p>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Check, Crown, Gift, Loader2 } from 'lucide-react';
+import type { SubscriptionPlanId } from '@reverie/shared';
+import type { ModalProps } from '../../../app/modals';
+import { showAlert } from '../../../components/ui/alerts';
+import { Icon } from '../../../components/ui/icon';
+import { Modal } from '../../../components/ui/modal';
+import { currentLocale } from '../../../lib/i18n';
+import { updateProfile, useSession } from '../../auth/session';
+import { cancelSubscription } from '../api/cancel-subscription';
+import type { PaymentMethod } from '../api/create-checkout';
+import { usePlans } from '../api/get-plans';
+import { formatDate, formatPrice } from '../format';
+import { PaymentMethodPicker } from './payment-method-picker';
+import { useCheckout } from './use-checkout';
+
+const BENEFITS = [
+  'billing.benefit_desires',
+  'billing.benefit_voice',
+  'billing.benefit_free_tools',
+  'billing.benefit_models',
+];
+
+/** The premium purchase (`?premium=1&from=get-premium`): plans, the trial, benefits, card or crypto. */
+export default function PremiumModal({ onClose }: ModalProps) {
+  const { t } = useTranslation();
+  const locale = currentLocale();
+  const { profile, isPremium } = useSession();
+  const { data: plans } = usePlans();
+  const [plan, setPlan] = useState<SubscriptionPlanId>('annual');
+  const [method, setMethod] = useState<PaymentMethod>('card');
+  const checkout = useCheckout();
+  const monthly = plans?.subscriptions.find((p) => p.id === 'monthly');
+  const annual = plans?.subscriptions.find((p) => p.id === 'annual');
+  const currency = plans?.currency ?? 'usd';
+  const savePercent =
+    monthly && annual ? Math.round((1 - annual.amount_cents / (monthly.amount_cents * 12)) * 100) : null;
+  const trialDays = annual?.trial_days ?? 3;
+
+  if (isPremium && profile?.subscription) {
+    const sub = profile.subscription;
+    const until = sub.renews_at ?? sub.trial_ends_at;
+    const onCancel = async () => {
+      try {
+        const result = await cancelSubscription();
+        const date = result.ends_at ? formatDate(result.ends_at, locale) : '';
+        updateProfile((p) => ({
+          ...p,
+          subscription: p.subscription && { ...p.subscription, status: 'cancelled', renews_at: null },
+        }));
+        showAlert(t('billing.cancelled', { date }));
+      } catch {
+        showAlert(t('errors.something_went_wrong'), { type: 'error' });
+      }
+    };
+    return (
+      <Modal open onClose={onClose} title={t('billing.is_premium')}>
+        <div className="space-y-4" data-testid="premium-status">
+          <p className="flex items-center gap-2 text-muted">
+            <Icon icon={Crown} size="md" className="text-primary" />
+            {sub.status === 'trialing' && sub.trial_ends_at
+              ? t('billing.trial_until', { date: formatDate(sub.trial_ends_at, locale) })
+              : sub.renews_at
+                ? t('billing.renews_on', { date: formatDate(sub.renews_at, locale) })
+                : t('billing.is_premium')}
+          </p>
+          {sub.status !== 'cancelled' && until && (
+            <button
+              type="button"
+              onClick={() => {
+                if (window.confirm(t('billing.cancel_confirm', { date: formatDate(until, locale) }))) void onCancel();
+              }}
+              className="w-full rounded-xl border border-white/10 px-4 py-3 text-sm font-medium text-muted hover:text-fg"
+            >
+              {t('billing.cancel')}
+            </button>
+          )}
+        </div>
+      </Modal>
+    );
+  }
+
+  const planCard = (id: SubscriptionPlanId) => {
+    const p = id === 'monthly' ? monthly : annual;
+    if (!p) return null;
+    const selected = plan === id;
+    return (
+      <button
+        key={id}
+        type="button"
+        role="radio"
+        aria-checked={selected}
+        onClick={() => setPlan(id)}
+        data-testid={`plan-${id}`}
+        className="relative flex flex-col items-start rounded-2xl border border-white/10 bg-bg/60 p-4 text-left transition aria-checked:border-primary aria-checked:bg-primary/10"
+      >
+        {id === 'annual' && savePercent ? (
+          <span className="absolute -top-2.5 right-3 rounded-full bg-secondary px-2 py-0.5 text-xs font-bold text-on-primary">
+            {t('billing.save_percent', { percent: savePercent })}
+          </span>
+        ) : null}
+        <span className="text-sm font-medium text-muted">{t(`billing.${id}`)}</span>
+        <span className="mt-1 flex flex-wrap items-baseline gap-x-1">
+          <span className="text-2xl font-bold whitespace-nowrap">{formatPrice(p.amount_cents, currency, locale)}</span>
+          <span className="text-sm whitespace-nowrap text-muted">
+            {t(id === 'monthly' ? 'billing.per_month' : 'billing.per_year')}
+          </span>
+        </span>
+        {id === 'annual' && (
+          <span className="mt-1 text-xs text-muted">
+            {t('billing.annual_per_month', { price: formatPrice(Math.round(p.amount_cents / 12), currency, locale) })}
+          </span>
+        )}
+      </button>
+    );
+  };
+
+  return (
+    <Modal open onClose={onClose} title={t('billing.premium_title')} description={t('billing.premium_subtitle')}>
+      <div className="space-y-5" data-testid="premium-modal">
+        <div className="flex items-center gap-2 rounded-xl bg-primary/15 px-3 py-2 text-sm font-semibold text-fg">
+          <Icon icon={Gift} size="md" className="text-primary" />
+          {t('billing.trial', { days: trialDays })}
+        </div>
+        <div role="radiogroup" aria-label={t('billing.premium_title')} className="grid grid-cols-2 gap-3">
+          {planCard('monthly')}
+          {planCard('annual')}
+        </div>
+        <div>
+          <h3 className="mb-2 text-sm font-semibold">{t('billing.benefits_title')}</h3>
+          <ul className="space-y-1.5">
+            {BENEFITS.map((key) => (
+              <li key={key} className="flex items-start gap-2 text-sm text-muted">
+                <Icon icon={Check} size="sm" className="mt-0.5 shrink-0 text-primary" />
+                {t(key)}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <PaymentMethodPicker value={method} onChange={setMethod} />
+        <button
+          type="button"
+          disabled={checkout.pending !== null}
+          onClick={() => void checkout.start(plan, method)}
+          data-testid="start-trial"
+          className="flex w-full items-center justify-center gap-2 rounded-xl bg-gradient-to-r from-primary to-secondary px-4 py-3.5 font-semibold text-on-primary shadow-lg shadow-primary/25 hover:brightness-110 disabled:opacity-60"
+        >
+          {checkout.pending ? (
+            <Icon icon={Loader2} size="md" className="animate-spin" />
+          ) : (
+            <Icon icon={Crown} size="md" />
+          )}
+          {checkout.pending ? t('billing.redirecting') : t('billing.start_trial')}
+        </button>
+        <p className="text-center text-xs text-muted">{t('billing.trial_note')}</p>
+      </div>
+    </Modal>
+  );
+}

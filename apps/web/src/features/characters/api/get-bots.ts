@@ -1,0 +1,40 @@
+import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { BOTS_FIRST_PAGE_SIZE, BOTS_NEXT_PAGE_SIZE, type Bot, type BotFilterTag, type BotList } from '@reverie/shared';
+import { request } from '../../../lib/api-client';
+import { useSession } from '../../auth/session';
+
+export const getBots = (tags: BotFilterTag[], cursor: string | null) =>
+  request<BotList>('/api/bots/available', {
+    query: {
+      size: cursor ? BOTS_NEXT_PAGE_SIZE : BOTS_FIRST_PAGE_SIZE,
+      ...(cursor ? { c: cursor } : {}),
+      ...(tags.length ? { tags: tags.join(',') } : {}),
+    },
+  });
+
+export const botsQueryRoot = ['bots', 'available'] as const;
+
+/**
+ * The catalogue page by page (spec §4): 30 first, then 15 through `next_param`, appended.
+ * The viewer is part of the key, so the list reloads when the profile id changes.
+ */
+export function useBots(tags: BotFilterTag[]) {
+  const { profile, isAuthorized } = useSession();
+  const viewer = profile?.id ?? (isAuthorized ? 'signed-in' : 'guest');
+  return useInfiniteQuery({
+    queryKey: [...botsQueryRoot, viewer, [...tags].sort().join(',')],
+    queryFn: ({ pageParam }) => getBots(tags, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_param,
+  });
+}
+
+/** Puts a newly created character at the top of every loaded catalogue list (spec §4). */
+export function prependCreatedBot(client: QueryClient, bot: Bot): void {
+  client.setQueriesData<InfiniteData<BotList, string | null>>({ queryKey: botsQueryRoot }, (data) => {
+    if (!data?.pages.length) return data;
+    const [first, ...rest] = data.pages;
+    const results = [bot, ...first!.results.filter((b) => b.id !== bot.id)];
+    return { ...data, pages: [{ ...first!, results }, ...rest] };
+  });
+}

@@ -1,0 +1,75 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { BadgeCheck, Lock } from 'lucide-react';
+import type { Bot } from '@reverie/shared';
+import { Icon } from '../../../components/ui/icon';
+import { Skeleton } from '../../../components/ui/page';
+
+/** A catalogue card: avatar, name, age, tags and one line of description. */
+export function CharacterCard({ bot }: { bot: Bot }) {
+  const { t } = useTranslation();
+  return (
+    <Link
+      to={`/${bot.slug}`}
+      data-testid="character-card"
+      className="group flex flex-col overflow-hidden rounded-2xl border border-white/10 bg-surface transition hover:-translate-y-0.5 hover:border-primary/50 focus-visible:outline-2 focus-visible:outline-primary"
+    >
+      <div className="relative aspect-[4/5] overflow-hidden bg-bg">
+        {bot.avatar_url && (
+          <img
+            src={bot.avatar_url}
+            alt={t('characters.avatar_alt', { name: bot.name })}
+            loading="lazy"
+            decoding="async"
+            className="h-full w-full object-cover transition duration-300 group-hover:scale-105"
+          />
+        )}
+        <div className="absolute inset-x-0 bottom-0 h-2/3 bg-gradient-to-t from-black/85 via-black/30 to-transparent" />
+        <div className="absolute top-2 left-2 flex gap-1">
+          {bot.is_official && (
+            <span className="flex items-center gap-1 rounded-full bg-black/55 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur">
+              <Icon icon={BadgeCheck} size="sm" className="text-primary" />
+              {t('characters.official')}
+            </span>
+          )}
+          {bot.visibility === 'private' && (
+            <span className="flex items-center gap-1 rounded-full bg-black/55 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur">
+              <Icon icon={Lock} size="sm" />
+              {t('characters.private')}
+            </span>
+          )}
+        </div>
+        <div className="absolute inset-x-0 bottom-0 p-3 text-white">
+          <h3 className="truncate text-base font-semibold">
+            {bot.name}
+            <span className="ml-1.5 text-sm font-normal text-white/75">{bot.age}</span>
+          </h3>
+          <p className="mt-0.5 line-clamp-1 text-xs text-white/80">{bot.description}</p>
+        </div>
+      </div>
+      {bot.tags.length > 0 && (
+        <ul className="flex gap-1 overflow-hidden px-3 py-2">
+          {bot.tags.slice(0, 3).map((tag) => (
+            <li key={tag} className="truncate rounded-full bg-white/5 px-2 py-0.5 text-[11px] text-muted capitalize">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Link>
+  );
+}
+
+export function CharacterCardSkeleton() {
+  return (
+    <div
+      className="flex flex-col overflow-hidden rounded-2xl border border-white/10 bg-surface"
+      data-testid="character-skeleton"
+    >
+      <Skeleton className="aspect-[4/5] rounded-none" />
+      <div className="px-3 py-2">
+        <Skeleton className="h-4 w-1/2" />
+      </div>
+    </div>
+  );
+}

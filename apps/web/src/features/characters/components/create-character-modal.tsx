@@ -1,0 +1,368 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { ImagePlus, Upload, X } from 'lucide-react';
+import {
+  IMAGE_MAX_BYTES,
+  MIN_CHARACTER_AGE,
+  OCCUPATION_OPTIONS,
+  PERSONALITY_OPTIONS,
+  type BotDetail,
+} from '@reverie/shared';
+import type { ModalProps } from '../../../app/modals';
+import { Modal } from '../../../components/ui/modal';
+import { Icon } from '../../../components/ui/icon';
+import { showAlert } from '../../../components/ui/alerts';
+import { toApiRequestError } from '../../../lib/api-client';
+import { useSession } from '../../auth/session';
+import { useCreateBot } from '../api/create-bot';
+import { useImportCard } from '../api/import-card';
+import { ChoicePicker } from './choice-picker';
+
+type Kind = 'character' | 'persona';
+type Errors = Partial<Record<string, string>>;
+
+const inputClass =
+  'mt-1 w-full rounded-xl border border-white/10 bg-bg px-3 py-2 text-sm outline-none focus:border-primary';
+
+function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
+  return (
+    <label className="block">
+      <span className="text-sm font-medium">{label}</span>
+      {children}
+      {error && <span className="mt-1 block text-xs text-red-400">{error}</span>}
+    </label>
+  );
+}
+
+const choicesOf = (value: { picked: string[]; text: string }) =>
+  value.text.trim() ? [value.text.trim()] : value.picked;
+
+/** Create a character or persona (`?create=1`), or import a community character card. */
+export default function CreateCharacterModal({ onClose }: ModalProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { isAuthorized } = useSession();
+  const create = useCreateBot();
+  const importCard = useImportCard();
+  const [kind, setKind] = useState<Kind>('character');
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [age, setAge] = useState(String(MIN_CHARACTER_AGE + 7));
+  const [occupation, setOccupation] = useState({ picked: [] as string[], text: '' });
+  const [personality, setPersonality] = useState({ picked: [] as string[], text: '' });
+  const [description, setDescription] = useState('');
+  const [greeting, setGreeting] = useState('');
+  const [scenario, setScenario] = useState('');
+  const [style, setStyle] = useState<'anime' | 'realistic'>('realistic');
+  const [visibility, setVisibility] = useState<'private' | 'public'>('private');
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const photoInput = useRef<HTMLInputElement>(null);
+  const cardInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!photo) return setPreview(null);
+    const url = URL.createObjectURL(photo);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [photo]);
+
+  const choosePhoto = (file: File | undefined) => {
+    if (!file) return;
+    if (!file.type.startsWith('image/'))
+      return setErrors((e) => ({ ...e, photo: t('create_character.photo_not_image') }));
+    if (file.size > IMAGE_MAX_BYTES) return setErrors((e) => ({ ...e, photo: t('create_character.photo_too_big') }));
+    setErrors((e) => ({ ...e, photo: undefined }));
+    setPhoto(file);
+  };
+
+  const done = (bot: BotDetail, message: string) => {
+    showAlert(message);
+    onClose();
+    if (bot.kind === 'character') navigate('/', { replace: false });
+  };
+
+  const failure = (error: unknown) => {
+    const apiError = toApiRequestError(error);
+    if (apiError.status === 422 || apiError.code === 'inappropriate_content')
+      return setFormError(t('errors.inappropriate_content'));
+    if (apiError.status === 400 && Object.keys(apiError.fieldErrors).length) {
+      setErrors(Object.fromEntries(Object.entries(apiError.fieldErrors).map(([k, v]) => [k, v[0]])));
+      return setFormError(null);
+    }
+    if (apiError.code === 'invalid_card' || apiError.code === 'invalid_image') return setFormError(apiError.message);
+    setFormError(t('errors.persona_create_failed'));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const next: Errors = {};
+    if (!name.trim()) next.name = t('validation.name_required');
+    const ageNumber = Number(age);
+    if (!Number.isInteger(ageNumber) || ageNumber < MIN_CHARACTER_AGE) next.age = t('create_character.age_min');
+    if (!description.trim()) next.description = t('validation.required');
+    setErrors(next);
+    if (Object.keys(next).length) return;
+    create.mutate(
+      {
+        name: name.trim(),
+        age: ageNumber,
+        kind,
+        occupation: choicesOf(occupation),
+        personality: choicesOf(personality),
+        description,
+        greeting,
+        scenario,
+        tags: [style],
+        visibility,
+        photo,
+      },
+      {
+        onSuccess: (bot) =>
+          done(
+            bot,
+            t(
+              bot.visibility === 'public' && bot.review_state !== 'approved'
+                ? 'create_character.created_pending'
+                : 'create_character.created',
+              { name: bot.name },
+            ),
+          ),
+        onError: failure,
+      },
+    );
+  };
+
+  if (!isAuthorized) {
+    return (
+      <Modal open onClose={onClose} title={t('create_character.title')}>
+        <p className="text-muted">{t('create_character.login_required')}</p>
+      </Modal>
+    );
+  }
+
+  const busy = create.isPending || importCard.isPending;
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={t('create_character.title')}
+      description={t('create_character.subtitle')}
+      size="lg"
+    >
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="create-character-form">
+        <div role="radiogroup" className="grid grid-cols-2 gap-1 rounded-full bg-bg p-1">
+          {(['character', 'persona'] as const).map((k) => (
+            <button
+              key={k}
+              type="button"
+              role="radio"
+              aria-checked={kind === k}
+              onClick={() => setKind(k)}
+              className={`rounded-full py-2 text-sm font-medium ${kind === k ? 'bg-primary text-on-primary' : 'text-muted'}`}
+            >
+              {t(`create_character.kind_${k}`)}
+            </button>
+          ))}
+        </div>
+
+        <div className="flex items-center gap-4">
+          <button
+            type="button"
+            onClick={() => photoInput.current?.click()}
+            className="flex h-24 w-24 shrink-0 items-center justify-center overflow-hidden rounded-2xl border border-dashed border-white/20 bg-bg text-muted hover:border-primary"
+            aria-label={t('create_character.photo_choose')}
+          >
+            {preview ? (
+              <img src={preview} alt="" className="h-full w-full object-cover" />
+            ) : (
+              <Icon icon={ImagePlus} size="xl" />
+            )}
+          </button>
+          <div className="min-w-0 text-sm">
+            <p className="font-medium">{t('create_character.photo')}</p>
+            <p className="text-xs text-muted">{t('create_character.photo_hint')}</p>
+            {photo && (
+              <button
+                type="button"
+                onClick={() => setPhoto(null)}
+                className="mt-1 flex items-center gap-1 text-xs text-muted hover:text-fg"
+              >
+                <Icon icon={X} size="sm" />
+                {t('create_character.photo_remove')}
+              </button>
+            )}
+            {errors.photo && <p className="mt-1 text-xs text-red-400">{errors.photo}</p>}
+          </div>
+          <input
+            ref={photoInput}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif,image/avif"
+            className="sr-only"
+            data-testid="photo-input"
+            tabIndex={-1}
+            onChange={(e) => choosePhoto(e.target.files?.[0])}
+          />
+        </div>
+
+        <div className="grid grid-cols-[1fr_6rem] gap-3">
+          <Field label={t('create_character.name')} error={errors.name}>
+            <input
+              className={inputClass}
+              name="name"
+              value={name}
+              maxLength={80}
+              placeholder={t('create_character.name_placeholder')}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </Field>
+          <Field label={t('create_character.age')} error={errors.age}>
+            <input
+              className={inputClass}
+              name="age"
+              type="number"
+              min={MIN_CHARACTER_AGE}
+              max={200}
+              value={age}
+              onChange={(e) => setAge(e.target.value)}
+            />
+          </Field>
+        </div>
+
+        <ChoicePicker
+          label={t('create_character.occupation')}
+          options={OCCUPATION_OPTIONS}
+          labelPrefix="create_character.occupations"
+          value={occupation}
+          onChange={setOccupation}
+          error={errors.occupation}
+        />
+        <ChoicePicker
+          label={t('create_character.personality')}
+          options={PERSONALITY_OPTIONS}
+          labelPrefix="create_character.personalities"
+          value={personality}
+          onChange={setPersonality}
+          error={errors.personality}
+        />
+
+        <Field label={t('create_character.description')} error={errors.description}>
+          <textarea
+            className={`${inputClass} min-h-24`}
+            name="description"
+            value={description}
+            maxLength={4000}
+            placeholder={t('create_character.description_placeholder')}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </Field>
+        {kind === 'character' && (
+          <>
+            <Field label={t('create_character.greeting')} error={errors.greeting}>
+              <textarea
+                className={`${inputClass} min-h-16`}
+                name="greeting"
+                value={greeting}
+                maxLength={2000}
+                placeholder={t('create_character.greeting_placeholder')}
+                onChange={(e) => setGreeting(e.target.value)}
+              />
+            </Field>
+            <Field label={t('create_character.scenario')} error={errors.scenario}>
+              <textarea
+                className={`${inputClass} min-h-16`}
+                name="scenario"
+                value={scenario}
+                maxLength={4000}
+                placeholder={t('create_character.scenario_placeholder')}
+                onChange={(e) => setScenario(e.target.value)}
+              />
+            </Field>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <fieldset>
+                <legend className="text-sm font-medium">{t('create_character.tags')}</legend>
+                <div className="mt-1 flex gap-2">
+                  {(['realistic', 'anime'] as const).map((s) => (
+                    <button
+                      key={s}
+                      type="button"
+                      aria-pressed={style === s}
+                      onClick={() => setStyle(s)}
+                      className={`rounded-full border px-3 py-1 text-sm ${style === s ? 'border-primary bg-primary/20' : 'border-white/15 text-muted'}`}
+                    >
+                      {t(`explore.filter_${s}`)}
+                    </button>
+                  ))}
+                </div>
+              </fieldset>
+              <fieldset>
+                <legend className="text-sm font-medium">{t('create_character.visibility')}</legend>
+                <div className="mt-1 flex flex-wrap gap-2">
+                  {(['private', 'public'] as const).map((v) => (
+                    <button
+                      key={v}
+                      type="button"
+                      aria-pressed={visibility === v}
+                      onClick={() => setVisibility(v)}
+                      className={`rounded-full border px-3 py-1 text-sm ${visibility === v ? 'border-primary bg-primary/20' : 'border-white/15 text-muted'}`}
+                    >
+                      {t(`create_character.visibility_${v}`)}
+                    </button>
+                  ))}
+                </div>
+              </fieldset>
+            </div>
+          </>
+        )}
+
+        {formError && (
+          <p role="alert" className="rounded-xl border border-red-400/40 bg-red-950/60 px-3 py-2 text-sm text-red-100">
+            {formError}
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-full bg-primary py-3 font-semibold text-on-primary shadow-lg shadow-primary/30 hover:brightness-110 disabled:opacity-60"
+        >
+          {create.isPending ? t('create_character.submitting') : t('create_character.submit')}
+        </button>
+      </form>
+
+      <div className="mt-6 flex items-center justify-between gap-3 rounded-2xl border border-white/10 bg-bg/60 p-4">
+        <div className="min-w-0">
+          <p className="text-sm font-medium">{t('create_character.import_title')}</p>
+          <p className="text-xs text-muted">{t('create_character.import_hint')}</p>
+        </div>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => cardInput.current?.click()}
+          className="flex shrink-0 items-center gap-1.5 rounded-full border border-white/15 px-3 py-2 text-sm hover:border-primary"
+        >
+          <Icon icon={Upload} size="sm" />
+          {t('create_character.import_button')}
+        </button>
+        <input
+          ref={cardInput}
+          type="file"
+          accept="image/png,application/json,.json,.png"
+          className="sr-only"
+          tabIndex={-1}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file)
+              importCard.mutate(file, {
+                onSuccess: (bot) => done(bot, t('create_character.imported', { name: bot.name })),
+                onError: failure,
+              });
+            e.target.value = '';
+          }}
+        />
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,8 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** The API's base URL when the web app is hosted apart from it; empty = same origin. */
+  readonly VITE_API_URL?: string;
+  /** The edition when the web app runs on its own (the server writes it otherwise). */
+  readonly VITE_APP_NAME?: string;
+}

@@ -1,0 +1,191 @@
+// The end-to-end harness: the real built server on a fresh embedded database, driven by
+// Debian's Chromium through playwright-core (no browser download).
+//
+// - `startServers` (run once by e2e/global-setup.ts) builds the app when needed and starts one
+//   server per edition; the test files get their addresses through Vitest's `inject`.
+// - `useBrowser()` (called at the top of a test file) launches Chromium for that file and
+//   gives the tests a `page()` factory; a failing test leaves a screenshot of every page it
+//   opened in e2e/artifacts/; contexts, pages and the browser are closed afterwards.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, inject, type TestContext } from 'vitest';
+import { ensureBuilt, repoRoot, startServer, type RunningServer } from './support/app-server.mjs';
+
+export type EditionId = 'reverie' | 'amoura';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of the running server of each edition. */
+    e2eServers: Record<EditionId, string>;
+  }
+}
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+export const artifactsDir = path.join(repoRoot, 'e2e', 'artifacts');
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The flags Chromium needs here: headless, no sandbox (root in CI), no network chatter. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Launches Chromium. playwright-core refuses `--user-data-dir` in `args` for `launch()`; it
+ * creates a fresh temporary profile itself (and deletes it on close), which is what the flag
+ * would do. Every `newContext()` is a further isolated, incognito-like profile.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(chromiumPath)) {
+    throw new Error(`Chromium is not installed at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  }
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+}
+
+/**
+ * Builds the app if it is missing or older than its sources, then starts one server per
+ * edition in parallel, each on a free port with its own temporary PGlite database.
+ */
+export async function startServers(
+  editions: readonly EditionId[] = ['reverie', 'amoura'],
+): Promise<{ servers: Record<EditionId, RunningServer>; stop: () => Promise<void> }> {
+  ensureBuilt({ log: (message: string) => console.log(`[e2e] ${message}`) });
+  const started = await Promise.allSettled(editions.map((appName) => startServer({ appName })));
+  const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const stop = async () => {
+    await Promise.all(running.map((server) => server.stop()));
+  };
+  const failure = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) {
+    await stop();
+    throw failure.reason;
+  }
+  const servers = Object.fromEntries(editions.map((edition, i) => [edition, running[i]!])) as Record<
+    EditionId,
+    RunningServer
+  >;
+  return { servers, stop };
+}
+
+export interface PageOptions {
+  viewport?: ViewportName;
+  edition?: EditionId;
+  /** Pre-confirm the 18+ age gate (localStorage `age_confirmed`), as a returning guest. */
+  ageConfirmed?: boolean;
+}
+
+export interface BrowserFixture {
+  /** A new page in a fresh browser context (own localStorage, cookies) for the viewport. */
+  page(options?: PageOptions): Promise<Page>;
+  /** Base URL of an edition's server. */
+  url(edition?: EditionId): string;
+}
+
+function slug(text: string) {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
+}
+
+async function screenshotOnFailure(context: TestContext, pages: Page[]) {
+  if (context.task.result?.state !== 'fail') return;
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  const file = slug(path.basename(context.task.file?.name ?? 'e2e'));
+  const test = slug(context.task.name);
+  let index = 0;
+  for (const page of pages) {
+    if (page.isClosed()) continue;
+    const target = path.join(artifactsDir, `FAILED-${file}-${test}${index ? `-${index}` : ''}.png`);
+    index += 1;
+    try {
+      await page.screenshot({ path: target, fullPage: true, timeout: 10_000 });
+      console.error(`[e2e] screenshot of the failed test: ${path.relative(repoRoot, target)} (${page.url()})`);
+    } catch (error) {
+      console.error(`[e2e] could not take a screenshot: ${(error as Error).message}`);
+    }
+  }
+}
+
+/**
+ * Registers this file's browser lifecycle: Chromium before the first test, a screenshot of
+ * each open page when a test fails, every context closed after each test, the browser closed
+ * after the last.
+ */
+export function useBrowser(): BrowserFixture {
+  let browser: Browser | undefined;
+  let contexts: BrowserContext[] = [];
+  let pages: Page[] = [];
+  const servers = inject('e2eServers');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterEach(async (context) => {
+    await screenshotOnFailure(context, pages);
+    await Promise.allSettled(contexts.map((c) => c.close()));
+    contexts = [];
+    pages = [];
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const url = (edition: EditionId = 'reverie') => {
+    const base = servers?.[edition];
+    if (!base) throw new Error(`no ${edition} server: run the journeys with --config e2e/vitest.config.ts`);
+    return base;
+  };
+
+  return {
+    url,
+    async page({ viewport = 'desktop', edition = 'reverie', ageConfirmed = false } = {}) {
+      if (!browser) throw new Error('the browser is not running (call page() inside a test)');
+      const context = await browser.newContext({
+        baseURL: url(edition),
+        viewport: VIEWPORTS[viewport],
+        // Deterministic language negotiation and formatting, whatever the machine's locale.
+        locale: 'en-US',
+        timezoneId: 'UTC',
+        ...(viewport === 'phone' ? { hasTouch: true, deviceScaleFactor: 2 } : {}),
+      });
+      context.setDefaultTimeout(15_000);
+      context.setDefaultNavigationTimeout(30_000);
+      if (ageConfirmed) {
+        await context.addInitScript(() => {
+          if (!window.localStorage.getItem('age_confirmed')) window.localStorage.setItem('age_confirmed', '1');
+        });
+      }
+      contexts.push(context);
+      const page = await context.newPage();
+      pages.push(page);
+      return page;
+    },
+  };
+}
+
+/** A value from a locale file in packages/shared/src/locales, read at test time. */
+export function readLocaleText(locale: string, key: string): string | undefined {
+  const file = path.join(repoRoot, 'packages/shared/src/locales', `${locale}.json`);
+  let value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const part of key.split('.')) {
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  }
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { formatBalance, negotiateLocale, toLocale } from './constants.js';
+import { isValidBotSlug, matchWebRoute } from './routes.js';
+
+describe('formatBalance', () => {
+  it('separates thousands with a space', () => {
+    expect(formatBalance(0)).toBe('0');
+    expect(formatBalance(999)).toBe('999');
+    expect(formatBalance(1000)).toBe('1 000');
+    expect(formatBalance(1234567)).toBe('1 234 567');
+  });
+  it('never shows a negative or fractional balance', () => {
+    expect(formatBalance(-5)).toBe('0');
+    expect(formatBalance(12.9)).toBe('12');
+    expect(formatBalance(Number.NaN)).toBe('0');
+  });
+});
+
+describe('languages', () => {
+  it('maps tags to interface locales, Chinese to ch', () => {
+    expect(toLocale('zh-CN')).toBe('ch');
+    expect(toLocale('ch')).toBe('ch');
+    expect(toLocale('de-AT')).toBe('de');
+    expect(toLocale('fr')).toBeNull();
+  });
+  it('negotiates Accept-Language by q-value, falling back to English', () => {
+    expect(negotiateLocale('fr-FR,fr;q=0.9,ru;q=0.8,de;q=0.7')).toBe('ru');
+    expect(negotiateLocale('de;q=0.5, es;q=0.9')).toBe('es');
+    expect(negotiateLocale('fr')).toBe('en');
+    expect(negotiateLocale(undefined)).toBe('en');
+    expect(negotiateLocale('es;q=0')).toBe('en');
+  });
+});
+
+describe('web routes', () => {
+  it('matches every page of the specification', () => {
+    for (const path of [
+      '/',
+      '/password',
+      '/verify',
+      '/chat',
+      '/audio',
+      '/settings',
+      '/transform',
+      '/undress',
+      '/welcome',
+      '/blog',
+      '/email/unsubscribe',
+      '/admin',
+      '/terms-of-love',
+    ]) {
+      expect(matchWebRoute(path), path).not.toBeNull();
+    }
+    expect(matchWebRoute('/blog/how-memory-works')).toEqual({
+      pattern: '/blog/:id',
+      params: { id: 'how-memory-works' },
+    });
+    expect(matchWebRoute('/luna/')).toEqual({ pattern: '/:slug', params: { slug: 'luna' } });
+  });
+  it('matches nothing for deeper unknown paths', () => {
+    expect(matchWebRoute('/no/such/page')).toBeNull();
+    expect(matchWebRoute('/%E0%A4%A')).toBeNull();
+  });
+  it('validates slugs', () => {
+    expect(isValidBotSlug('luna-star_2')).toBe(true);
+    expect(isValidBotSlug('Luna')).toBe(false);
+    expect(isValidBotSlug('-x')).toBe(false);
+    expect(isValidBotSlug('a'.repeat(81))).toBe(false);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Business constants and limits from the specification (§9) and PRODUCT.md.
+ * Client and server both read them from here so they cannot drift.
+ */
+
+export const LOCALES = ['en', 'ch', 'es', 'de', 'ru'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+/** The value of `<html lang>` and of BCP 47 tags for each interface language. */
+export const LOCALE_HTML_LANG: Record<Locale, string> = {
+  en: 'en',
+  ch: 'zh-CN',
+  es: 'es',
+  de: 'de',
+  ru: 'ru',
+};
+
+/** Names shown in the language picker, each in its own language (spec §2 order). */
+export const LOCALE_NATIVE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  es: 'Español',
+  ch: '中文',
+  ru: 'Русский',
+};
+export const LANGUAGE_PICKER_ORDER: readonly Locale[] = ['en', 'de', 'es', 'ch', 'ru'];
+
+export const BOTS_FIRST_PAGE_SIZE = 30;
+export const BOTS_NEXT_PAGE_SIZE = 15;
+
+export const UNBLUR_COST = 3;
+export const DAILY_CLAIM_AMOUNT = 100;
+export const PREMIUM_GRANT_AMOUNT = 100;
+export const FREE_TRIAL_DAYS = 3;
+export const TRANSFORM_COST = 5;
+
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const USERNAME_MAX = 100;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 255;
+export const ISSUE_TEXT_MAX = 1000;
+export const PERSONA_CHOICES_MAX = 3;
+export const MIN_CHARACTER_AGE = 18;
+
+export const PROFILE_REFRESH_MS = 10 * 60 * 1000;
+export const AUDIO_POLL_MS = 1000;
+export const UNAUTHORIZED_RETRY_DELAY_MS = 1000;
+export const CHUNK_RELOAD_BLOCK_MS = 10_000;
+
+export const BREAKPOINT_MOBILE_PX = 768;
+export const BREAKPOINT_LANDSCAPE_PX = 1024;
+
+export const ICON_SIZES = { sm: 16, md: 20, lg: 24, xl: 32, xxl: 52 } as const;
+export type IconSize = keyof typeof ICON_SIZES;
+
+export const ALERT_DEFAULTS = { type: 'success', autoCloseMs: 5000, closable: true } as const;
+
+export const ANALYTICS = {
+  batchSize: 50,
+  flushIntervalMs: 5000,
+  requestTimeoutMs: 90_000,
+  maxRetryDelayMs: 10 * 60 * 1000,
+  cookieExpiryDays: 365,
+  maxPropertyLength: 255,
+  deviceCookieName: 'rv_device_id',
+} as const;
+
+export const ROUTE_PRELOAD_CONCURRENCY = 4;
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
+
+/** Message kinds (spec §3). */
+export const MessageKind = { Text: 1, Image: 2, BlurImage: 3, Processed: 9999 } as const;
+export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
+
+/** Local-storage keys used by the web client (spec §3). */
+export const STORAGE_KEYS = {
+  language: 'lang',
+  accessToken: 'access_token',
+  refreshToken: 'refresh_token',
+  authorizedOnce: 'authorized_once',
+  ageConfirmed: 'age_confirmed',
+  newsDismissed: 'news_dismissed',
+} as const;
+
+/** Formats a desires balance with a space as the thousands separator (spec §9). */
+export function formatBalance(value: number): string {
+  const n = Math.max(0, Math.trunc(Number.isFinite(value) ? value : 0));
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+}
+
+/** Maps any language tag (`zh-CN`, `de-AT`, `ch`) to an interface locale, or null. */
+export function toLocale(tag: string | null | undefined): Locale | null {
+  if (!tag) return null;
+  const base = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  if (base === 'zh' || base === 'ch') return 'ch';
+  return (LOCALES as readonly string[]).includes(base) ? (base as Locale) : null;
+}
+
+/**
+ * Picks the best interface locale from an `Accept-Language` header, honouring q-values.
+ * Falls back to English.
+ */
+export function negotiateLocale(header: string | null | undefined): Locale {
+  if (!header) return DEFAULT_LOCALE;
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return { tag, weight: Number.isFinite(weight) ? weight : 0, index };
+    })
+    .filter((entry) => entry.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const entry of ranked) {
+    const locale = toLocale(entry.tag);
+    if (locale) return locale;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** Where the Rewardful affiliate script comes from when an operator sets its key. */
+export const REWARDFUL_ORIGIN = 'https://r.wdfl.co';

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+export const HealthSchema = z
+  .object({
+    status: z.literal('ok'),
+    uptime_s: z.number(),
+    version: z.string(),
+  })
+  .meta({ id: 'Health' });
+
+export const ReadySchema = z
+  .object({
+    status: z.enum(['ready', 'not_ready']),
+    checks: z.object({
+      database: z.boolean(),
+      migrations: z.boolean(),
+    }),
+  })
+  .meta({ id: 'Ready' });
+
+/** What the web app needs to know about the server it talks to. */
+export const ClientConfigSchema = z
+  .object({
+    edition: z.enum(['reverie', 'amoura']),
+    community_url: z.string().nullable(),
+    support_email: z.string(),
+    rewardful_key: z.string().nullable(),
+  })
+  .meta({ id: 'ClientConfig' });
+export type ClientConfig = z.infer<typeof ClientConfigSchema>;

@@ -1,0 +1,55 @@
+/**
+ * The web app's routes (spec §2), shared so that the server answers 404 for paths the app
+ * does not know and writes page metadata for the ones it does.
+ */
+export const WEB_ROUTE_PATTERNS = [
+  '/',
+  '/password',
+  '/verify',
+  '/chat',
+  '/audio',
+  '/settings',
+  '/transform',
+  '/undress',
+  '/welcome',
+  '/blog',
+  '/blog/:id',
+  '/email/unsubscribe',
+  '/admin',
+  '/:slug',
+] as const;
+
+/** Blog posts are addressed by a readable slug, e.g. `/blog/how-memory-works`. */
+export const BLOG_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A character's slug: lower-case letters, digits and single hyphens or underscores. */
+export const BOT_SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+export const BOT_SLUG_MAX = 80;
+
+export const isValidBotSlug = (slug: string) => slug.length <= BOT_SLUG_MAX && BOT_SLUG_PATTERN.test(slug);
+
+/** Matches a path against the web routes; answers the pattern and its params, or null. */
+export function matchWebRoute(
+  pathname: string,
+): { pattern: (typeof WEB_ROUTE_PATTERNS)[number]; params: Record<string, string> } | null {
+  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const parts = clean.split('/').slice(1);
+  for (const pattern of WEB_ROUTE_PATTERNS) {
+    const expected = pattern.split('/').slice(1);
+    if (pattern === '/' ? clean !== '/' : expected.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    expected.forEach((segment, i) => {
+      const actual = parts[i] ?? '';
+      if (segment.startsWith(':')) {
+        try {
+          params[segment.slice(1)] = decodeURIComponent(actual);
+        } catch {
+          ok = false;
+        }
+      } else if (segment !== actual) ok = false;
+    });
+    if (ok) return { pattern, params };
+  }
+  return null;
+}

@@ -1,0 +1,51 @@
+/**
+ * Validation texts of the specification (§5). The keys are translation keys under
+ * `validation.` in every locale file; the English values are the specification's words.
+ */
+export const VALIDATION_MESSAGES = {
+  required: 'Fill in the field',
+  username_required: 'Please enter your username',
+  email_required: 'Please enter your email',
+  email_invalid: 'Enter a valid email address',
+  username_max: 'Username must contain no more than 100 characters',
+  text_max: 'Text must contain no more than 1000 characters',
+  password_required: 'Please enter your password',
+  password_min: 'Password must be 6 or more characters',
+  password_max: 'Password must be 255 or less characters',
+  name_required: 'Please enter name',
+  passwords_mismatch: 'Passwords do not match',
+  age_confirm_required: 'Please confirm that you are over 18',
+  invalid_value: 'Invalid value',
+  too_many_items: 'Too many items',
+} as const;
+
+export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
+
+/** Error texts of the specification (§8), keyed by stable error code. */
+export const ERROR_MESSAGES = {
+  something_went_wrong: 'Something went wrong',
+  invalid_code: 'Invalid code',
+  email_not_verified: 'Email is not verified',
+  payment_error: 'Payment processing error',
+  profile_update_error: 'Profile update error. Try again',
+  persona_create_failed: 'Failed to create persona',
+  report_failed: 'Something went wrong. Try again',
+  chat_start_failed: 'Failed to start a new chat',
+  inappropriate_content: 'Inappropriate content',
+  purchase_success:
+    'Purchase successful. Adding desires or premium may take up to 5 minutes, so refresh or contact support.',
+  not_found: 'Not found',
+  validation_error: 'Some fields are not filled in correctly',
+  unauthorized: 'Please log in to continue',
+  forbidden: 'You do not have permission to do this',
+  rate_limited: 'Too many requests. Please wait a moment and try again',
+  payload_too_large: 'The request is too large',
+  unsupported_media_type: 'This type of content is not supported',
+  internal_error: 'Internal Server Error',
+  service_unavailable: 'The service is not ready yet',
+  insufficient_desires: 'Not enough desires',
+  invalid_signature: 'Webhook signature is missing or invalid',
+  already_subscribed: 'You already have Premium',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
