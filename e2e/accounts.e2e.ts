@@ -225,6 +225,7 @@ describe('account journey', () => {
     await login.getByLabel('Password', { exact: true }).fill('second-password');
     await login.getByRole('button', { name: 'Log in' }).click();
     await expect.poll(() => token(page)).toBeTruthy();
+    await login.waitFor({ state: 'detached' });
     await page.goto(`${baseUrl}/settings`);
     await expect.poll(() => page.getByTestId('email-status').innerText()).toBe('Confirmed');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Profile');

@@ -84,6 +84,28 @@ export const ConfigSchema = z.object({
   NOWPAYMENTS_API_KEY: z.string().optional(),
   NOWPAYMENTS_IPN_SECRET: z.string().optional(),
   NOWPAYMENTS_API_URL: z.url().default('https://api.nowpayments.io/v1'),
+  /** The language model: `local` (a GGUF model in process, node-llama-cpp) or `openai` (any OpenAI-compatible endpoint). */
+  LLM_PROVIDER: z.enum(['local', 'openai']).default('local'),
+  /** OpenAI-compatible endpoint (OpenAI, OpenRouter, vLLM, llama.cpp server, Ollama…). */
+  LLM_BASE_URL: z.string().default('https://api.openai.com/v1'),
+  LLM_API_KEY: z.string().optional(),
+  /** The default model id at the endpoint (openai), or a label for the local model. */
+  LLM_MODEL: z.string().optional(),
+  /** Extra catalogue entries as JSON: [{"id","label","context_size","premium"}] (openai provider). */
+  LLM_MODELS: z.string().optional(),
+  /** A GGUF file to use instead of pulling the default local model. */
+  LLM_MODEL_PATH: z.string().optional(),
+  /** What the local engine pulls on first start when LLM_MODEL_PATH is unset (a node-llama-cpp model URI). */
+  LLM_MODEL_URI: z.string().default('hf:bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M'),
+  /** Context window in tokens (local model; the openai default model unless its catalogue entry says otherwise). */
+  LLM_CONTEXT_SIZE: z.coerce.number().int().min(512).max(1_000_000).default(4096),
+  /** The longest reply in tokens. */
+  LLM_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
+  LLM_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.8),
+  /** Seconds without a new token before a generation fails with `timeout`. */
+  LLM_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
+  /** Messages one user may send per minute (fair use). */
+  CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Signs the sandbox provider's webhooks; generated into DATA_DIR when unset. */
   SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
 });

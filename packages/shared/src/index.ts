@@ -10,3 +10,4 @@ export * from './contract/profile.js';
 export * from './contract/bots.js';
 export * from './contract/accounts.js';
 export * from './contract/billing.js';
+export * from './contract/chats.js';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   index,
   integer,
@@ -390,4 +391,115 @@ export const webhookEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('webhook_events_pk_idx').on(t.provider, t.eventId)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Chats (issue 5): conversations between a user and a character, and their messages.
+// ---------------------------------------------------------------------------------------
+
+/** A conversation of one user with one character; `updated_at` is the last activity. */
+export const chats = pgTable(
+  'chats',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    /** The persona (a bot of kind persona) the character sees the user as; null: the profile name. */
+    personaId: uuid('persona_id').references(() => bots.id, { onDelete: 'set null' }),
+    /** A model id of the catalogue; null for the default model. */
+    modelId: text('model_id'),
+    /** The summary of older messages (Memories panel); written in the background, editable. */
+    memory: text('memory').notNull().default(''),
+    memoryUpdatedAt: timestamp('memory_updated_at', { withTimezone: true }),
+    /** The newest message `seq` the memory summary covers; 0 when none. */
+    memoryThroughSeq: bigint('memory_through_seq', { mode: 'number' }).notNull().default(0),
+    /** When the AI disclosure was last shown in this chat (PRODUCT.md §6). */
+    disclosedAt: timestamp('disclosed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('chats_user_idx').on(t.userId, t.updatedAt), index('chats_user_bot_idx').on(t.userId, t.botId)],
+);
+
+/**
+ * Messages, ordered by `seq` (a global sequence: the keyset of the history). A bot reply
+ * answers `reply_to` (a user message); regenerating adds an alternative with the same
+ * `reply_to` and the next `alt_index`; `selected` marks the one the history shows.
+ */
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    /** The chat's owner, repeated so that every lookup is authorised in one index read. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: uuid('client_id'),
+    role: text('role', { enum: ['user', 'bot', 'system'] }).notNull(),
+    kind: smallint('kind').notNull().default(1),
+    text: text('text').notNull().default(''),
+    state: text('state', { enum: ['streaming', 'done', 'stopped', 'failed'] })
+      .notNull()
+      .default('done'),
+    errorCode: text('error_code'),
+    notice: text('notice', { enum: ['ai_disclosure', 'crisis', 'refusal'] }),
+    replyTo: uuid('reply_to'),
+    altIndex: smallint('alt_index').notNull().default(0),
+    selected: boolean('selected').notNull().default(true),
+    /** A picture message: the media key of what the user sees (original or blurred preview). */
+    mediaKey: text('media_key'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('messages_seq_idx').on(t.seq),
+    index('messages_chat_idx').on(t.chatId, t.seq),
+    uniqueIndex('messages_client_idx')
+      .on(t.chatId, t.clientId)
+      .where(sql`${t.clientId} is not null`),
+    index('messages_reply_idx').on(t.replyTo, t.altIndex),
+  ],
+);
+
+/** Crisis-protocol and guard events, counted for reporting (no message text is kept). */
+export const safetyEvents = pgTable(
+  'safety_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['crisis', 'minors_input', 'minors_output'] }).notNull(),
+    locale: text('locale'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('safety_events_kind_idx').on(t.kind, t.createdAt)],
+);
+
+/** Messages users reported (PRODUCT.md §6), for the admin console. */
+export const messageReports = pgTable(
+  'message_reports',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    comment: text('comment').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('message_reports_once_idx').on(t.messageId, t.userId)],
 );

@@ -33,11 +33,17 @@ export function refreshAccessToken(): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How often a profile load that got no answer at all (offline, aborted) is tried again. */
+const NETWORK_RETRIES = 3;
+const NETWORK_RETRY_DELAY_MS = 2000;
+
 /**
  * Loads the profile for the current token (spec §4): a 401 waits 1 s and refreshes (the new
- * token loads the profile again); a failed refresh or any other failure clears the tokens.
+ * token loads the profile again); a failed refresh or any other answer of failure clears the
+ * tokens. A request that got no answer at all (status 0: offline, or aborted because the page
+ * is being left) is not a refusal: it is tried again a few times and never signs the user out.
  */
-export async function loadProfile(): Promise<void> {
+export async function loadProfile(attempt = 0): Promise<void> {
   const token = getSession().accessToken;
   if (!token) return;
   try {
@@ -50,6 +56,12 @@ export async function loadProfile(): Promise<void> {
       await sleep(UNAUTHORIZED_RETRY_DELAY_MS);
       if (getSession().accessToken !== token) return;
       if (!(await refreshAccessToken())) clearSession();
+      return;
+    }
+    if (error instanceof ApiRequestError && error.status === 0) {
+      if (attempt >= NETWORK_RETRIES) return;
+      await sleep(NETWORK_RETRY_DELAY_MS);
+      if (getSession().accessToken === token) await loadProfile(attempt + 1);
       return;
     }
     clearSession();
