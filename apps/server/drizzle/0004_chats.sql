@@ -37,6 +37,9 @@ CREATE TABLE "messages" (
 	"alt_index" smallint DEFAULT 0 NOT NULL,
 	"selected" boolean DEFAULT true NOT NULL,
 	"media_key" text,
+	"original_key" text,
+	"audio_state" text,
+	"audio_key" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -460,6 +460,11 @@ export const messages = pgTable(
     selected: boolean('selected').notNull().default(true),
     /** A picture message: the media key of what the user sees (original or blurred preview). */
     mediaKey: text('media_key'),
+    /** A blurred picture's private original (issue 7); never reachable through `media_key`. */
+    originalKey: text('original_key'),
+    /** Voice message of a bot text (issue 7): null until asked, then processing → ready | error. */
+    audioState: text('audio_state', { enum: ['processing', 'ready', 'error'] }),
+    audioKey: text('audio_key'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
