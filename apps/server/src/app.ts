@@ -29,6 +29,9 @@ import { AccountsService } from './modules/accounts/accounts.service.js';
 import { mailboxRoutes } from './modules/accounts/mailbox.routes.js';
 import { createMailProvider } from './providers/mail/index.js';
 import { serverVersion } from './lib/version.js';
+import { pictureRoutes } from './modules/pictures/pictures.routes.js';
+import { PictureService } from './modules/pictures/pictures.service.js';
+import { createImageProvider, type ImageProvider } from './providers/images/index.js';
 
 export interface AppDependencies {
   config: Config;
@@ -41,6 +44,8 @@ export interface AppDependencies {
   storage?: MediaStorage;
   /** Moderation provider; by default the one the settings select (tests pass fakes). */
   moderation?: ModerationProvider;
+  /** Image provider for chat pictures; by default the one the settings select (null: the gallery). */
+  images?: ImageProvider | null;
 }
 
 /**
@@ -89,6 +94,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       autoApprove: config.MODERATION_AUTO_APPROVE,
     },
   });
+  // Pictures in chat (issue 7): the chats module calls `pictures` (isPictureRequest, reply).
+  const pictures = new PictureService({
+    db: database.db,
+    storage,
+    urls: mediaUrls,
+    images: deps.images === undefined ? createImageProvider(config) : deps.images,
+    log: app.log,
+    imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
+  });
+  await app.register(pictureRoutes, { service: pictures });
   const mail = createMailProvider(config, database.db, edition);
   app.addHook('onClose', async () => mail.close?.());
   const accounts = new AccountsService({

@@ -106,6 +106,27 @@ export const ConfigSchema = z.object({
   LLM_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
   /** Messages one user may send per minute (fair use). */
   CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Where a character's chat pictures come from: `gallery` (its own pictures), `comfyui` or `openai` (generated; the gallery on failure). */
+  IMAGE_PROVIDER: z.enum(['gallery', 'comfyui', 'openai']).default('gallery'),
+  /** The image endpoint: a ComfyUI server (http://127.0.0.1:8188) or an OpenAI-compatible base (https://api.openai.com/v1). */
+  IMAGE_BASE_URL: z.string().optional(),
+  IMAGE_API_KEY: z.string().optional(),
+  /** The model id at the OpenAI-compatible endpoint. */
+  IMAGE_MODEL: z.string().default('gpt-image-1'),
+  /** A ComfyUI workflow (API format JSON) whose text contains `{{prompt}}`; a built-in SD 1.5 workflow when unset. */
+  COMFYUI_WORKFLOW: z.string().optional(),
+  /** Seconds to wait for one generated picture before falling back to the gallery. */
+  IMAGE_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(120),
+  /** Media storage: `local` (DATA_DIR/media) or `s3` (any S3-compatible service). */
+  STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
+  /** The S3 endpoint (https://s3.eu-central-1.amazonaws.com, http://127.0.0.1:9000 for MinIO…). */
+  S3_ENDPOINT: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Path-style URLs (endpoint/bucket/key) instead of virtual hosts (bucket.endpoint/key); MinIO needs true. */
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(true),
   /** Signs the sandbox provider's webhooks; generated into DATA_DIR when unset. */
   SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
 });

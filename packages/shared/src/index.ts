@@ -11,3 +11,4 @@ export * from './contract/bots.js';
 export * from './contract/accounts.js';
 export * from './contract/billing.js';
 export * from './contract/chats.js';
+export * from './contract/pictures.js';

@@ -83,5 +83,8 @@ export async function deleteUserData(
   for (const remove of [...CORE_FILE_DELETERS, ...(options.fileDeleters ?? [])]) await remove(user, options.dataDir);
   if (options.storage) {
     for (const bot of authored) await options.storage.deletePrefix(`bots/${bot.id}`);
+    // Pictures of the user's chats and their private originals (modules/pictures).
+    await options.storage.deletePrefix(`chats/${user.id}`);
+    await options.storage.deletePrefix(`originals/${user.id}`);
   }
 }

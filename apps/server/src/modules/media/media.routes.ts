@@ -38,6 +38,11 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
         isPublic = bot.visibility === 'public' && bot.reviewState === 'approved';
         const isAuthor = Boolean(request.userId && bot.authorId === request.userId);
         if (!isPublic && !signed && !isAuthor && request.userRole !== 'admin') throw notFound();
+      } else if (scope === 'chats') {
+        // Pictures in a user's chats: the owner, or a signed URL. A blurred picture's
+        // original lives under originals/ and is served with a signed URL only.
+        const isOwner = Boolean(request.userId && ownerId === request.userId);
+        if (!signed && !isOwner) throw notFound();
       } else if (!signed) {
         throw notFound();
       }

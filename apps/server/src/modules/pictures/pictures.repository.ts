@@ -1,0 +1,102 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { botPictures, bots, chats, messages } from '../../db/schema.js';
+
+export type MessageRow = typeof messages.$inferSelect;
+
+/** The chat, when it belongs to the user and is with that character. */
+export async function findOwnedChat(db: Database, chatId: string, userId: string, botId: string) {
+  const [row] = await db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.id, chatId), eq(chats.userId, userId), eq(chats.botId, botId)));
+  return row ?? null;
+}
+
+/** What a picture is made from: the character's appearance and its avatar. */
+export async function findBotLook(db: Database, botId: string) {
+  const [row] = await db
+    .select({
+      id: bots.id,
+      name: bots.name,
+      age: bots.age,
+      description: bots.description,
+      tags: bots.tags,
+      avatarKey: bots.avatarKey,
+    })
+    .from(bots)
+    .where(eq(bots.id, botId));
+  return row ?? null;
+}
+
+export async function listGallery(db: Database, botId: string) {
+  return db
+    .select({ id: botPictures.id, mediaKey: botPictures.mediaKey })
+    .from(botPictures)
+    .where(eq(botPictures.botId, botId))
+    .orderBy(asc(botPictures.position), asc(botPictures.createdAt));
+}
+
+/** The keys of the chat's newest picture messages, newest first. */
+export async function recentPictureKeys(db: Database, chatId: string, limit: number) {
+  return db
+    .select({ mediaKey: messages.mediaKey, originalKey: messages.originalKey })
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), inArray(messages.kind, [2, 3])))
+    .orderBy(desc(messages.seq))
+    .limit(limit);
+}
+
+/**
+ * Inserts a bot picture message answering `replyTo`. When that message already has replies
+ * (a regenerated answer) the picture becomes the next alternative and the selected one.
+ */
+export async function insertPictureMessage(
+  db: Database,
+  values: {
+    chatId: string;
+    userId: string;
+    replyTo: string;
+    kind: 2 | 3;
+    text: string;
+    mediaKey: string;
+    originalKey: string | null;
+  },
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    const [last] = await tx
+      .select({ altIndex: sql<number>`max(${messages.altIndex})` })
+      .from(messages)
+      .where(and(eq(messages.replyTo, values.replyTo), eq(messages.chatId, values.chatId)));
+    const altIndex = last?.altIndex === null || last?.altIndex === undefined ? 0 : Number(last.altIndex) + 1;
+    if (altIndex > 0) {
+      await tx
+        .update(messages)
+        .set({ selected: false })
+        .where(and(eq(messages.replyTo, values.replyTo), eq(messages.chatId, values.chatId)));
+    }
+    const [row] = await tx
+      .insert(messages)
+      .values({ ...values, role: 'bot', state: 'done', altIndex, selected: true })
+      .returning({ id: messages.id });
+    await tx.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, values.chatId));
+    return row!.id;
+  });
+}
+
+/** A message of the user (any other user's answers nothing). */
+export async function findOwnedMessage(db: Database, messageId: string, userId: string): Promise<MessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.userId, userId)));
+  return row ?? null;
+}
+
+/** Shows the original from now on: kind Image, media_key = the original. */
+export async function markUnblurred(db: Database, messageId: string, userId: string, originalKey: string) {
+  await db
+    .update(messages)
+    .set({ kind: 2, mediaKey: originalKey, updatedAt: new Date() })
+    .where(and(eq(messages.id, messageId), eq(messages.userId, userId), eq(messages.originalKey, originalKey)));
+}

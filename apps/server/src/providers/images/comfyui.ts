@@ -1,0 +1,147 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import {
+  buildImagePrompt,
+  NEGATIVE_PROMPT,
+  type CharacterLook,
+  type GeneratedImage,
+  type ImageProvider,
+} from './image-provider.js';
+
+/**
+ * A text-to-image workflow in ComfyUI's API format for a Stable Diffusion 1.5 checkpoint;
+ * `{{prompt}}`, `{{negative_prompt}}` and `{{seed}}` are filled per request. Replace it with
+ * COMFYUI_WORKFLOW (export "Save (API format)" from ComfyUI and put `{{prompt}}` in the
+ * positive text node).
+ */
+export const DEFAULT_COMFYUI_WORKFLOW = JSON.stringify({
+  '3': {
+    class_type: 'KSampler',
+    inputs: {
+      seed: '{{seed}}',
+      steps: 24,
+      cfg: 7,
+      sampler_name: 'euler_ancestral',
+      scheduler: 'normal',
+      denoise: 1,
+      model: ['4', 0],
+      positive: ['6', 0],
+      negative: ['7', 0],
+      latent_image: ['5', 0],
+    },
+  },
+  '4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' } },
+  '5': { class_type: 'EmptyLatentImage', inputs: { width: 512, height: 768, batch_size: 1 } },
+  '6': { class_type: 'CLIPTextEncode', inputs: { text: '{{prompt}}', clip: ['4', 1] } },
+  '7': { class_type: 'CLIPTextEncode', inputs: { text: '{{negative_prompt}}', clip: ['4', 1] } },
+  '8': { class_type: 'VAEDecode', inputs: { samples: ['3', 0], vae: ['4', 2] } },
+  '9': { class_type: 'SaveImage', inputs: { filename_prefix: 'reverie', images: ['8', 0] } },
+});
+
+/** JSON-escapes a text for use inside a JSON string. */
+const inJsonString = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/** Fills the placeholders of a workflow's JSON text and parses it. */
+export function fillWorkflow(template: string, values: { prompt: string; negative: string; seed: number }): unknown {
+  if (!template.includes('{{prompt}}')) throw new Error('The ComfyUI workflow has no {{prompt}} placeholder');
+  const text = template
+    .replaceAll('"{{seed}}"', String(values.seed))
+    .replaceAll('{{seed}}', String(values.seed))
+    .replaceAll('{{prompt}}', inJsonString(values.prompt))
+    .replaceAll('{{negative_prompt}}', inJsonString(values.negative));
+  return JSON.parse(text);
+}
+
+interface HistoryEntry {
+  status?: { status_str?: string; completed?: boolean; messages?: unknown[] };
+  outputs?: Record<string, { images?: { filename: string; subfolder?: string; type?: string }[] }>;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      },
+      { once: true },
+    );
+  });
+
+/**
+ * ComfyUI's HTTP API: `POST /prompt` queues the workflow, `GET /history/{id}` is polled until
+ * the job has outputs (or failed), and `GET /view` downloads the first picture.
+ */
+export class ComfyUiImageProvider implements ImageProvider {
+  readonly name = 'comfyui';
+  private readonly base: string;
+  private readonly template: string;
+
+  constructor(
+    private readonly options: {
+      baseUrl: string;
+      apiKey?: string;
+      /** Path to a workflow JSON with `{{prompt}}`; the built-in one when unset. */
+      workflowPath?: string;
+      pollIntervalMs?: number;
+    },
+  ) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+    this.template = options.workflowPath ? fs.readFileSync(options.workflowPath, 'utf8') : DEFAULT_COMFYUI_WORKFLOW;
+    // Fail at start, not at the first picture, when the workflow is unusable.
+    fillWorkflow(this.template, { prompt: '', negative: '', seed: 1 });
+  }
+
+  private headers(json = false): Record<string, string> {
+    return {
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+    };
+  }
+
+  async generate(look: CharacterLook, { signal }: { signal?: AbortSignal } = {}): Promise<GeneratedImage> {
+    const workflow = fillWorkflow(this.template, {
+      prompt: buildImagePrompt(look),
+      negative: NEGATIVE_PROMPT,
+      seed: randomInt(1, 2 ** 31),
+    });
+    const queued = await fetch(`${this.base}/prompt`, {
+      method: 'POST',
+      headers: this.headers(true),
+      body: JSON.stringify({ prompt: workflow, client_id: randomUUID() }),
+      signal,
+    });
+    if (!queued.ok) throw new Error(`ComfyUI /prompt answered ${queued.status}`);
+    const { prompt_id: promptId } = (await queued.json()) as { prompt_id?: string };
+    if (!promptId) throw new Error('ComfyUI /prompt answered without prompt_id');
+
+    const interval = this.options.pollIntervalMs ?? 500;
+    for (;;) {
+      const response = await fetch(`${this.base}/history/${encodeURIComponent(promptId)}`, {
+        headers: this.headers(),
+        signal,
+      });
+      if (!response.ok) throw new Error(`ComfyUI /history answered ${response.status}`);
+      const entry = ((await response.json()) as Record<string, HistoryEntry>)[promptId];
+      if (entry?.status?.status_str === 'error') throw new Error('ComfyUI reported an error for the job');
+      const image = Object.values(entry?.outputs ?? {}).flatMap((output) => output.images ?? [])[0];
+      if (image) {
+        const query = new URLSearchParams({
+          filename: image.filename,
+          subfolder: image.subfolder ?? '',
+          type: image.type ?? 'output',
+        });
+        const view = await fetch(`${this.base}/view?${query}`, { headers: this.headers(), signal });
+        if (!view.ok) throw new Error(`ComfyUI /view answered ${view.status}`);
+        return {
+          data: Buffer.from(await view.arrayBuffer()),
+          contentType: view.headers.get('content-type') ?? 'image/png',
+        };
+      }
+      if (entry?.status?.completed) throw new Error('ComfyUI finished the job without a picture');
+      await sleep(interval, signal);
+    }
+  }
+}
