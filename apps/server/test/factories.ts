@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/db/client.js';
-import { bots, users } from '../src/db/schema.js';
+import { bots, chats, messages, subscriptions, users } from '../src/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -50,4 +50,40 @@ export async function createBot(
     })
     .returning();
   return bot!;
+}
+
+/** Inserts a chat of the user with the character directly (no chats service). */
+export async function createChat(
+  db: Database,
+  values: { userId: string; botId: string } & Partial<typeof chats.$inferInsert>,
+): Promise<typeof chats.$inferSelect> {
+  const [chat] = await db.insert(chats).values(values).returning();
+  return chat!;
+}
+
+/** Inserts a message directly; a user text message unless `overrides` say otherwise. */
+export async function createMessage(
+  db: Database,
+  chat: { id: string; userId: string },
+  overrides: Partial<typeof messages.$inferInsert> = {},
+): Promise<typeof messages.$inferSelect> {
+  const [message] = await db
+    .insert(messages)
+    .values({ chatId: chat.id, userId: chat.userId, role: 'user', kind: 1, text: 'Hello', ...overrides })
+    .returning();
+  return message!;
+}
+
+/** Gives the user premium directly: a sandbox subscription whose period ends in 30 days. */
+export async function createPremium(db: Database, userId: string): Promise<void> {
+  const now = new Date();
+  await db.insert(subscriptions).values({
+    userId,
+    provider: 'sandbox',
+    providerSubscriptionId: `test-${randomUUID()}`,
+    plan: 'monthly',
+    status: 'active',
+    currentPeriodEnd: new Date(now.getTime() + 30 * 24 * 3600_000),
+    stateAt: now,
+  });
 }
