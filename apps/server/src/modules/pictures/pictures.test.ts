@@ -9,6 +9,7 @@ import { botPictures, messages } from '../../db/schema.js';
 import { MediaUrls } from '../../lib/media-urls.js';
 import type { ImageProvider } from '../../providers/images/index.js';
 import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
+import type { MediaStorage } from '../../providers/storage/storage.js';
 import { balanceOf, expectLedgerMatchesBalances, grantDesires } from '../../../test/billing-helpers.js';
 import { createBot, createChat, createMessage, createPremium, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -24,7 +25,7 @@ async function noisyPng(width = 320, height = 480): Promise<Buffer> {
 }
 
 let t: TestApp;
-let storage: LocalMediaStorage;
+let storage: MediaStorage;
 let service: PictureService;
 let mediaDir: string;
 const warn = vi.fn();
@@ -122,7 +123,10 @@ describe('PictureService.reply', () => {
 
   it('uses the image provider when configured, and the gallery when it fails', async () => {
     const generated = await noisyPng(256, 256);
-    const provider: ImageProvider = { name: 'fake', generate: vi.fn(async () => ({ data: generated, contentType: 'image/png' })) };
+    const provider: ImageProvider = {
+      name: 'fake',
+      generate: vi.fn(async () => ({ data: generated, contentType: 'image/png' })),
+    };
     const failing: ImageProvider = {
       name: 'broken',
       generate: vi.fn(async () => {
@@ -220,7 +224,13 @@ describe('GET /api/unblur/image/{id}', () => {
       const bot = await botWithGallery(1);
       const chat = await createChat(t.database.db, { userId: account.user.id, botId: bot.id });
       const ask = await createMessage(t.database.db, chat);
-      const id = await service.reply({ chatId: chat.id, userId: account.user.id, botId: bot.id, replyTo: ask.id, locale: 'en' });
+      const id = await service.reply({
+        chatId: chat.id,
+        userId: account.user.id,
+        botId: bot.id,
+        replyTo: ask.id,
+        locale: 'en',
+      });
       return { message: (await t.database.db.select().from(messages).where(eq(messages.id, id)))[0]! };
     })();
     expect(message.kind).toBe(3);
@@ -265,9 +275,9 @@ describe('media access to chat pictures', () => {
     expect(previewUrl).not.toContain(message.originalKey!.split('/').pop()!.slice(0, 32));
 
     // The owner may load the preview with their token; nobody loads the original without a signature.
-    expect((await t.app.inject({ method: 'GET', url: `/api/media/${message.mediaKey}`, headers: auth })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/media/${message.mediaKey}`, headers: auth })).statusCode,
+    ).toBe(200);
     const other = await createUser(t.app, t.database.db);
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/media/${message.mediaKey}`, headers: other.auth })).statusCode,

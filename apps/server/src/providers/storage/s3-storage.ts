@@ -96,9 +96,10 @@ export class S3MediaStorage implements MediaStorage {
     if (!response.ok && response.status !== 404) await S3MediaStorage.fail(response, `DELETE ${key}`);
   }
 
-  /** Lists the keys under `prefix/` page by page (ListObjectsV2), then deletes them. */
+  /** Lists every key under `prefix/` (ListObjectsV2, page by page), then deletes them. */
   async deletePrefix(prefix: string): Promise<void> {
     const folder = `${prefix.replace(/\/+$/, '')}/`;
+    const keys: string[] = [];
     let token: string | undefined;
     do {
       const url = new URL(this.bucketUrl);
@@ -108,20 +109,14 @@ export class S3MediaStorage implements MediaStorage {
       const response = await this.send(url.toString(), { method: 'GET' });
       if (!response.ok) await S3MediaStorage.fail(response, `LIST ${folder}`);
       const xml = await response.text();
-      const keys = [...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => decodeXml(m[1]!));
+      keys.push(...[...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => decodeXml(m[1]!)));
       const truncated = /<IsTruncated>true<\/IsTruncated>/.test(xml);
       token = truncated
-        ? decodeXml(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '')
+        ? decodeXml(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '') || undefined
         : undefined;
-      // A few at a time: fast enough for a user's files, gentle on the service.
-      for (let i = 0; i < keys.length; i += 8) {
-        await Promise.all(
-          keys
-            .slice(i, i + 8)
-            .filter(isValidMediaKey)
-            .map((key) => this.delete(key)),
-        );
-      }
     } while (token);
+    // A few at a time: fast enough for a user's files, gentle on the service.
+    const valid = keys.filter(isValidMediaKey);
+    for (let i = 0; i < valid.length; i += 8) await Promise.all(valid.slice(i, i + 8).map((key) => this.delete(key)));
   }
 }

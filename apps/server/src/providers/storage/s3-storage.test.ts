@@ -1,0 +1,166 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../../test/helpers.js';
+import { createMediaStorage } from './index.js';
+import { LocalMediaStorage } from './local-storage.js';
+import { S3MediaStorage } from './s3-storage.js';
+
+/**
+ * A small fake S3: objects in memory per bucket, path-style or virtual-host addressing,
+ * ListObjectsV2 with pages of 2 keys, and a check that every request is signed (SigV4).
+ */
+function fakeS3() {
+  const objects = new Map<string, { data: Buffer; type: string }>();
+  const log: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url!, 'http://s3.test');
+      const auth = req.headers.authorization ?? '';
+      if (
+        !/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-test-1\/s3\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/.test(
+          auth,
+        )
+      ) {
+        res.writeHead(403, { 'content-type': 'application/xml' });
+        return res.end('<Error><Code>AccessDenied</Code></Error>');
+      }
+      // Path style: /bucket/key; virtual host: bucket.host/key.
+      const host = req.headers.host ?? '';
+      const parts = url.pathname.split('/').slice(1).map(decodeURIComponent);
+      const bucket = host.startsWith('media.') ? 'media' : parts.shift()!;
+      const key = parts.join('/');
+      const id = `${bucket}/${key}`;
+      log.push(`${req.method} ${id}`);
+      if (req.method === 'PUT') {
+        objects.set(id, { data: Buffer.concat(chunks), type: String(req.headers['content-type']) });
+        res.writeHead(200, { etag: '"x"' });
+        return res.end();
+      }
+      if (req.method === 'GET' && key === '' && url.searchParams.get('list-type') === '2') {
+        const prefix = url.searchParams.get('prefix') ?? '';
+        const all = [...objects.keys()]
+          .filter((k) => k.startsWith(`${bucket}/${prefix}`))
+          .map((k) => k.slice(bucket.length + 1))
+          .sort();
+        const start = Number(url.searchParams.get('continuation-token') ?? 0);
+        const page = all.slice(start, start + 2);
+        const more = start + 2 < all.length;
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        return res.end(
+          `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${prefix}</Prefix>` +
+            page.map((k) => `<Contents><Key>${k}</Key><Size>1</Size></Contents>`).join('') +
+            `<IsTruncated>${more}</IsTruncated>${more ? `<NextContinuationToken>${start + 2}</NextContinuationToken>` : ''}</ListBucketResult>`,
+        );
+      }
+      const object = objects.get(id);
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        if (!object) {
+          res.writeHead(404, { 'content-type': 'application/xml' });
+          return res.end(req.method === 'GET' ? '<Error><Code>NoSuchKey</Code></Error>' : undefined);
+        }
+        res.writeHead(200, { 'content-type': object.type, 'content-length': object.data.length });
+        return res.end(req.method === 'GET' ? object.data : undefined);
+      }
+      if (req.method === 'DELETE') {
+        objects.delete(id);
+        res.writeHead(204);
+        return res.end();
+      }
+      res.writeHead(405);
+      res.end();
+    });
+  });
+  return { server, objects, log };
+}
+
+const s3 = fakeS3();
+let endpoint = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => s3.server.listen(0, '127.0.0.1', resolve));
+  endpoint = `http://127.0.0.1:${(s3.server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => s3.server.close(resolve)));
+
+const storage = (overrides: Partial<ConstructorParameters<typeof S3MediaStorage>[0]> = {}) =>
+  new S3MediaStorage({
+    endpoint,
+    region: 'eu-test-1',
+    bucket: 'media',
+    accessKeyId: 'AKIDTEST',
+    secretAccessKey: 'secret-test',
+    forcePathStyle: true,
+    ...overrides,
+  });
+
+describe('S3 media storage', () => {
+  it('puts, gets, checks and deletes objects (signed requests, path style)', async () => {
+    const store = storage();
+    const data = Buffer.from('picture-bytes');
+    await store.put('chats/u1/abc.webp', data, 'image/webp');
+    expect(s3.objects.get('media/chats/u1/abc.webp')?.type).toBe('image/webp');
+    expect(await store.get('chats/u1/abc.webp')).toEqual({ data, contentType: 'image/webp' });
+    expect(await store.exists('chats/u1/abc.webp')).toBe(true);
+    expect(await store.exists('chats/u1/none.webp')).toBe(false);
+    expect(await store.get('chats/u1/none.webp')).toBeNull();
+    await store.delete('chats/u1/abc.webp');
+    expect(await store.exists('chats/u1/abc.webp')).toBe(false);
+    await store.delete('chats/u1/abc.webp');
+  });
+
+  it('deletes every key under a prefix across list pages, and nothing else', async () => {
+    const store = storage();
+    for (const name of ['a', 'b', 'c', 'd', 'e'])
+      await store.put(`originals/u2/${name}.webp`, Buffer.from(name), 'image/webp');
+    await store.put('originals/u22/keep.webp', Buffer.from('k'), 'image/webp');
+    await store.deletePrefix('originals/u2');
+    expect([...s3.objects.keys()].filter((k) => k.startsWith('media/originals/'))).toEqual([
+      'media/originals/u22/keep.webp',
+    ]);
+  });
+
+  it('addresses the bucket as a virtual host when path style is off', async () => {
+    const seen: string[] = [];
+    const store = storage({
+      endpoint: 'http://s3.example.test',
+      forcePathStyle: false,
+      fetch: async (input) => {
+        const request = input as Request;
+        seen.push(request.url);
+        // Send it to the fake server with the virtual host name kept.
+        const url = new URL(request.url);
+        return fetch(`${endpoint}${url.pathname}${url.search}`, {
+          method: request.method,
+          headers: { authorization: request.headers.get('authorization')!, host: url.host },
+        });
+      },
+    });
+    expect(await store.exists('bots/b1/avatar.png')).toBe(false);
+    expect(seen[0]).toBe('http://media.s3.example.test/bots/b1/avatar.png');
+  });
+
+  it('reports a refused request as an error', async () => {
+    await expect(storage({ accessKeyId: 'WRONG' }).put('x/y.png', Buffer.from('1'), 'image/png')).rejects.toThrow(
+      /403 AccessDenied/,
+    );
+  });
+
+  it('refuses keys that are not media keys', async () => {
+    await expect(storage().get('../etc/passwd')).rejects.toThrow(/invalid media key/);
+  });
+
+  it('is chosen by STORAGE_PROVIDER, local files by default', () => {
+    expect(createMediaStorage(testConfig())).toBeInstanceOf(LocalMediaStorage);
+    const config = testConfig({
+      STORAGE_PROVIDER: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: 'media',
+      S3_ACCESS_KEY_ID: 'AKIDTEST',
+      S3_SECRET_ACCESS_KEY: 'secret-test',
+    });
+    expect(createMediaStorage(config)).toBeInstanceOf(S3MediaStorage);
+    expect(() => createMediaStorage(testConfig({ STORAGE_PROVIDER: 's3' }))).toThrow(/S3_ENDPOINT, S3_BUCKET/);
+  });
+});
