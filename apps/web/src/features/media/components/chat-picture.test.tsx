@@ -1,0 +1,144 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '@reverie/shared';
+import { AppProviders } from '../../../app/providers';
+import { AlertStack } from '../../../components/ui/alerts';
+import { initI18n } from '../../../lib/i18n';
+import { clearSession, getSession, setProfile, setTokens } from '../../auth/session';
+import { ChatPicture } from './chat-picture';
+
+const profile = (overrides: Partial<Profile> = {}): Profile => ({
+  id: 'u1',
+  name: 'Ann',
+  age: null,
+  email: 'ann@example.test',
+  is_email_confirmed: true,
+  has_subscription: false,
+  num_tokens: 10,
+  locale: 'en',
+  role: 'user',
+  subscription: null,
+  next_claim_at: null,
+  ...overrides,
+});
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** Answers fetches with `answer` and records the called paths. */
+function mockFetch(answer: () => Response | Promise<Response>) {
+  const calls: string[] = [];
+  globalThis.fetch = async (input: RequestInfo | URL) => {
+    const url = String(input instanceof Request ? input.url : input);
+    calls.push(new URL(url, 'http://x').pathname);
+    return answer();
+  };
+  return calls;
+}
+
+function renderPicture(
+  message: { id: string; kind: 1 | 2 | 3 | 9999; img_url: string | null },
+  onUnblurred?: () => void,
+) {
+  const router = createMemoryRouter(
+    [{ path: '/chat', element: <ChatPicture message={message} onUnblurred={onUnblurred} /> }],
+    {
+      initialEntries: ['/chat'],
+    },
+  );
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+      <AlertStack />
+    </AppProviders>,
+  );
+  return router;
+}
+
+const blurred = { id: 'm1', kind: 3 as const, img_url: '/api/media/chats/u1/preview.webp?exp=1&sig=a' };
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+afterEach(() => clearSession());
+
+describe('ChatPicture', () => {
+  it('unblurs for 3 desires: the balance drops at once and the original replaces the preview', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile({ num_tokens: 10 }));
+    let release: (r: Response) => void = () => {};
+    const calls = mockFetch(() => new Promise<Response>((resolve) => (release = resolve)));
+    const unblurred: string[] = [];
+    renderPicture(blurred, (() => unblurred.push('m1')) as () => void);
+
+    const button = screen.getByTestId('unblur-button');
+    expect(button.textContent).toBe('Unblur for 3 desires');
+    fireEvent.click(button);
+    await waitFor(() => expect(getSession().profile?.num_tokens).toBe(7));
+    await waitFor(() => expect(calls).toEqual(['/api/unblur/image/m1']));
+    release(json({ img_url: '/api/media/originals/u1/original.webp?exp=1&sig=b', num_tokens: 7 }));
+
+    const picture = await screen.findByTestId('chat-picture');
+    expect(picture.querySelector('img')?.getAttribute('src')).toBe('/api/media/originals/u1/original.webp?exp=1&sig=b');
+    expect(screen.queryByTestId('unblur-button')).toBeNull();
+    expect(getSession().profile?.num_tokens).toBe(7);
+    expect(unblurred).toEqual(['m1']);
+  });
+
+  it('never shows a negative balance', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile({ num_tokens: 2 }));
+    mockFetch(() => new Promise<Response>(() => {}));
+    renderPicture(blurred);
+    fireEvent.click(screen.getByTestId('unblur-button'));
+    await waitFor(() => expect(getSession().profile?.num_tokens).toBe(0));
+  });
+
+  it('opens the buy-desires modal on 402 and gives the balance back', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile({ num_tokens: 2 }));
+    mockFetch(() => json({ detail: 'not enough desires', code: 'not_enough_desires' }, 402));
+    const router = renderPicture(blurred);
+    fireEvent.click(screen.getByTestId('unblur-button'));
+    await waitFor(() => expect(router.state.location.search).toContain('pw=1'));
+    expect(new URLSearchParams(router.state.location.search).get('from')).toBe('unblur');
+    expect(getSession().profile?.num_tokens).toBe(2);
+    expect(screen.getByTestId('chat-picture-blurred')).toBeTruthy();
+  });
+
+  it('says "Unblur" to premium users and keeps their balance', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile({ has_subscription: true, num_tokens: 50 }));
+    let release: (r: Response) => void = () => {};
+    mockFetch(() => new Promise<Response>((resolve) => (release = resolve)));
+    renderPicture(blurred);
+    const button = screen.getByTestId('unblur-button');
+    expect(button.textContent).toBe('Unblur');
+    fireEvent.click(button);
+    await waitFor(() => expect(screen.getByTestId('unblur-button').textContent).toBe('Unblurring…'));
+    expect(getSession().profile?.num_tokens).toBe(50);
+    release(json({ img_url: '/api/media/originals/u1/o.webp', num_tokens: 50 }));
+    await screen.findByTestId('chat-picture');
+  });
+
+  it('shows an error and restores the balance when unblurring fails otherwise', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile({ num_tokens: 10 }));
+    mockFetch(() => json({ detail: 'Not found', code: 'not_found' }, 404));
+    renderPicture(blurred);
+    fireEvent.click(screen.getByTestId('unblur-button'));
+    await screen.findByText("Couldn't unblur the picture. Try again.");
+    expect(getSession().profile?.num_tokens).toBe(10);
+  });
+
+  it('opens a clear picture full-size on click', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile());
+    renderPicture({ id: 'm2', kind: 2, img_url: '/api/media/bots/b1/gallery-0.png' });
+    expect(screen.queryByTestId('unblur-button')).toBeNull();
+    fireEvent.click(screen.getByTestId('chat-picture'));
+    const full = await screen.findByTestId('chat-picture-full');
+    expect(full.getAttribute('src')).toBe('/api/media/bots/b1/gallery-0.png');
+  });
+});

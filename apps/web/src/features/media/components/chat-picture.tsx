@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Eye, Loader2 } from 'lucide-react';
+import { MessageKind, UNBLUR_COST, type Message } from '@reverie/shared';
+import { useModal } from '../../../app/modals';
+import { showAlert } from '../../../components/ui/alerts';
+import { Icon } from '../../../components/ui/icon';
+import { Modal } from '../../../components/ui/modal';
+import { ApiRequestError } from '../../../lib/api-client';
+import { API_BASE_URL } from '../../../lib/config';
+import { getSession, updateProfile, useSession } from '../../auth/session';
+import { useUnblurImage } from '../api/unblur-image';
+
+/** Media URLs from the API are paths; a web app hosted apart from the API prefixes its base. */
+export const mediaSrc = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
+
+export interface ChatPictureProps {
+  /** A picture message (kind 2 Image or 3 BlurImage). */
+  message: Pick<Message, 'id' | 'kind' | 'img_url'>;
+  /** Called once a picture is unblurred, with the original's URL (to update a cached history). */
+  onUnblurred?: (messageId: string, imgUrl: string) => void;
+}
+
+/**
+ * A character's picture in chat. A blurred one (kind 3) shows the preview with "Unblur for 3
+ * desires" ("Unblur" for premium): the balance drops by 3 at once (never below 0), the
+ * original replaces the preview, and a 402 opens the buy-desires modal (`?pw=1&from=unblur`).
+ * A clear picture opens full-size on click.
+ */
+export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
+  const { t } = useTranslation();
+  const { isPremium } = useSession();
+  const modal = useModal();
+  const unblur = useUnblurImage();
+  const [unblurred, setUnblurred] = useState<string | null>(null);
+  const [fullSize, setFullSize] = useState(false);
+  const src = unblurred ?? message.img_url;
+  const blurred = message.kind === MessageKind.BlurImage && !unblurred;
+  if (!src) return null;
+
+  const onUnblur = async () => {
+    if (unblur.isPending) return;
+    const before = getSession().profile?.num_tokens;
+    if (!isPremium) updateProfile((p) => ({ ...p, num_tokens: Math.max(0, p.num_tokens - UNBLUR_COST) }));
+    try {
+      const result = await unblur.mutateAsync(message.id);
+      updateProfile((p) => ({ ...p, num_tokens: result.num_tokens }));
+      setUnblurred(result.img_url);
+      onUnblurred?.(message.id, result.img_url);
+    } catch (error) {
+      if (before !== undefined) updateProfile((p) => ({ ...p, num_tokens: before }));
+      if (error instanceof ApiRequestError && error.status === 402) modal.open('pw', { from: 'unblur' });
+      else showAlert(t('pictures.unblur_failed'), { type: 'error' });
+    }
+  };
+
+  if (blurred) {
+    return (
+      <div
+        className="relative w-64 max-w-full overflow-hidden rounded-2xl border border-white/10 bg-surface"
+        data-testid="chat-picture-blurred"
+      >
+        <img
+          src={mediaSrc(src)}
+          alt={t('pictures.blurred_alt')}
+          className="block aspect-[3/4] w-full scale-105 object-cover"
+          draggable={false}
+        />
+        <div className="absolute inset-0 flex items-center justify-center bg-black/25 p-4">
+          <button
+            type="button"
+            onClick={() => void onUnblur()}
+            disabled={unblur.isPending}
+            data-testid="unblur-button"
+            className="flex items-center gap-2 rounded-full bg-primary px-4 py-2.5 text-sm font-semibold text-on-primary shadow-lg shadow-primary/30 hover:brightness-110 disabled:opacity-70"
+          >
+            <Icon
+              icon={unblur.isPending ? Loader2 : Eye}
+              size="sm"
+              className={unblur.isPending ? 'animate-spin' : ''}
+            />
+            {unblur.isPending
+              ? t('pictures.unblurring')
+              : isPremium
+                ? t('pictures.unblur_premium')
+                : t('pictures.unblur', { count: UNBLUR_COST })}
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setFullSize(true)}
+        aria-label={t('pictures.open_full')}
+        data-testid="chat-picture"
+        className="block w-64 max-w-full overflow-hidden rounded-2xl border border-white/10 bg-surface focus-visible:outline-2 focus-visible:outline-primary"
+      >
+        <img src={mediaSrc(src)} alt={t('pictures.picture_alt')} className="block w-full object-cover" loading="lazy" />
+      </button>
+      <Modal open={fullSize} onClose={() => setFullSize(false)} title={t('pictures.full_title')} size="lg">
+        <img
+          src={mediaSrc(src)}
+          alt={t('pictures.picture_alt')}
+          className="mx-auto max-h-[80dvh] w-auto rounded-xl object-contain"
+          data-testid="chat-picture-full"
+        />
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+export { ChatPicture, mediaSrc, type ChatPictureProps } from './components/chat-picture';
+export { unblurImage, useUnblurImage } from './api/unblur-image';
