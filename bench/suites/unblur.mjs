@@ -121,7 +121,8 @@ export async function run({ startServer, log }) {
     // Warm-up: one unblur per user.
     await drive(server.url, users, 60_000, (user, i) => (i === 0 ? user.pictures[0] : null));
     const first = await drive(server.url, users, DURATION_MS, (user, i) => user.pictures[i + 1]);
-    if (first.failures.length) throw new Error(`${first.failures.length} unblurs failed: ${first.failures.slice(0, 5)}`);
+    if (first.failures.length)
+      throw new Error(`${first.failures.length} unblurs failed: ${first.failures.slice(0, 5)}`);
     const repeat = await drive(server.url, users, Math.min(DURATION_MS, 5000), (user, i) => {
       const done = [...user.unblurred];
       return done[i % done.length];
@@ -144,7 +145,12 @@ export async function run({ startServer, log }) {
       `${first.count} first unblurs in ${first.seconds.toFixed(1)} s, ${repeat.count} repeats in ${repeat.seconds.toFixed(1)} s, ${USERS} concurrent users; each picture charged once, invariant holds`,
     );
     return [
-      { label: 'unblur requests per second (charged)', value: first.count / first.seconds, unit: 'req/s', target: { min: 200 } },
+      {
+        label: 'unblur requests per second (charged)',
+        value: first.count / first.seconds,
+        unit: 'req/s',
+        target: { min: 200 },
+      },
       { label: 'unblur latency p50 (charged)', value: percentile(first.latencies, 0.5), unit: 'ms' },
       { label: 'unblur latency p99 (charged)', value: percentile(first.latencies, 0.99), unit: 'ms' },
       { label: 'unblur requests per second (already unblurred)', value: repeat.count / repeat.seconds, unit: 'req/s' },
