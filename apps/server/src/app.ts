@@ -13,7 +13,8 @@ import { requestContextPlugin } from './plugins/request-context.js';
 import { securityPlugin } from './plugins/security.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
-import { getBillingProfile } from './modules/billing/billing.service.js';
+import { cancelSubscription, getBillingProfile } from './modules/billing/billing.service.js';
+import { AppError } from './lib/errors.js';
 import { blogRoutes } from './modules/blog/blog.routes.js';
 import { createPaymentProviders } from './providers/payments/index.js';
 import { legalRoutes } from './modules/legal/legal.routes.js';
@@ -42,6 +43,8 @@ export interface AppDependencies {
   webDistDir?: string | null;
   /** Media storage; by default the one the settings select. */
   storage?: MediaStorage;
+  /** Payment providers; by default the ones the settings select (tests pass fakes). */
+  payments?: ReturnType<typeof createPaymentProviders>;
   /** Moderation provider; by default the one the settings select (tests pass fakes). */
   moderation?: ModerationProvider;
   /** Image provider for chat pictures; by default the one the settings select (null: the gallery). */
@@ -104,6 +107,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
   });
   await app.register(pictureRoutes, { service: pictures });
+  const payments = deps.payments ?? createPaymentProviders(config);
   const mail = createMailProvider(config, database.db, edition);
   app.addHook('onClose', async () => mail.close?.());
   const accounts = new AccountsService({
@@ -118,6 +122,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     verificationTtlDays: config.VERIFICATION_TTL_DAYS,
     dataDir: config.dataDir,
     storage,
+    beforeDelete: async (userId) => {
+      try {
+        await cancelSubscription(database.db, payments.byId, userId);
+      } catch (error) {
+        app.log.error({ err: error, userId }, 'could not cancel the subscription of an account being deleted');
+        throw new AppError('subscription_cancel_failed', {
+          status: 502,
+          detail: 'The subscription could not be cancelled. Nothing was deleted; please try again.',
+        });
+      }
+    },
   });
   await app.register(accountsRoutes, {
     service: accounts,
@@ -128,7 +143,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (!config.isProduction) await app.register(mailboxRoutes, { db: database.db });
   await app.register(billingRoutes, {
     db: database.db,
-    providers: createPaymentProviders(config),
+    providers: payments,
     publicUrl: config.PUBLIC_URL,
     appName: edition.name,
   });

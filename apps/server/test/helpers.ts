@@ -66,6 +66,7 @@ export async function createTestApp(
     webDistDir: options.webDistDir ?? null,
     storage: options.storage,
     moderation: options.moderation,
+    payments: options.payments,
   });
   await app.ready();
   afterAll(() => app.close());

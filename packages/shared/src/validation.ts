@@ -44,6 +44,8 @@ export const ERROR_MESSAGES = {
   internal_error: 'Internal Server Error',
   service_unavailable: 'The service is not ready yet',
   insufficient_desires: 'Not enough desires',
+  not_enough_desires: 'Not enough desires',
+  subscription_cancel_failed: 'Your subscription could not be cancelled, so nothing was deleted. Please try again.',
   invalid_signature: 'Webhook signature is missing or invalid',
   already_subscribed: 'You already have Premium',
 } as const;

@@ -203,7 +203,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       schema: {
         tags: ['accounts'],
         summary: 'Delete all data of the user',
-        response: { 204: z.null(), 401: ApiErrorSchema },
+        description: 'A running subscription is cancelled first; if the provider refuses, nothing is deleted (502).',
+        response: { 204: z.null(), 401: ApiErrorSchema, 502: ApiErrorSchema },
       },
     },
     async (request, reply) => {

@@ -49,6 +49,12 @@ export interface AccountsServiceDeps {
   /** Extra per-table deleters other modules plug in (run inside the deletion transaction). */
   deleters?: UserDataDeleter[];
   fileDeleters?: UserFileDeleter[];
+  /**
+   * Runs before anything is deleted; a throw stops the deletion (the user keeps the account
+   * and can retry). Billing cancels a running subscription here so a deleted account is
+   * never charged again.
+   */
+  beforeDelete?: (userId: string) => Promise<void>;
 }
 
 /** Everything a person does with their account (API.md "Accounts and tokens"). */
@@ -267,6 +273,7 @@ export class AccountsService {
 
   async deleteAllData(userId: string): Promise<void> {
     const user = await this.requireUser(userId);
+    await this.deps.beforeDelete?.(user.id);
     await deleteUserData(this.deps.db, user, {
       dataDir: this.deps.dataDir,
       storage: this.deps.storage,

@@ -1,0 +1,55 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { users } from '../../db/schema.js';
+import { createPaymentProviders } from '../../providers/payments/index.js';
+import { createTestApp, testConfig } from '../../../test/helpers.js';
+import { createUser } from '../../../test/factories.js';
+
+/** Subscribes through the sandbox checkout, as the web app does. */
+async function subscribe(t: Awaited<ReturnType<typeof createTestApp>>, auth: Record<string, string>) {
+  const checkout = await t.app.inject({
+    method: 'POST',
+    url: '/api/subscription/create_stripe/',
+    headers: auth,
+    payload: { plan: 'monthly' },
+  });
+  const url = new URL(checkout.json().url);
+  await t.app.inject({ method: 'POST', url: `${url.pathname.replace(/\/$/, '')}/approve`, payload: {} });
+  expect((await t.app.inject({ url: '/api/profile', headers: auth })).json().has_subscription).toBe(true);
+}
+
+describe('deleting an account with a running subscription', async () => {
+  const payments = createPaymentProviders(testConfig());
+  const cancelled: string[] = [];
+  let failCancel = false;
+  const sandbox = payments.byId.sandbox!;
+  const original = sandbox.cancelSubscription.bind(sandbox);
+  sandbox.cancelSubscription = async (id: string) => {
+    if (failCancel) throw new Error('provider down');
+    cancelled.push(id);
+    await original(id);
+  };
+  const t = await createTestApp({ payments });
+
+  it('cancels the subscription at the provider, then deletes everything', async () => {
+    const { auth, user } = await createUser(t.app, t.database.db);
+    await subscribe(t, auth);
+    failCancel = false;
+    const before = cancelled.length;
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: auth });
+    expect(res.statusCode).toBe(204);
+    expect(cancelled.length).toBe(before + 1);
+    expect(await t.database.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(0);
+  });
+
+  it('deletes nothing when the provider cannot cancel, and says so', async () => {
+    const { auth, user } = await createUser(t.app, t.database.db);
+    await subscribe(t, auth);
+    failCancel = true;
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: auth });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().code).toBe('subscription_cancel_failed');
+    expect(await t.database.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(1);
+    failCancel = false;
+  });
+});
