@@ -13,6 +13,9 @@ declare module 'fastify' {
   }
 }
 
+/** API calls that never need the access token: a stale one is ignored there. */
+const TOKEN_FREE_PATHS = /^\/api\/(?:token|register|password_reset|email\/unsubscribe)(?:[/?]|$)/;
+
 /**
  * Reads `Authorization: Bearer <access>` on every request: a valid token sets
  * `request.userId`; a missing one leaves a guest; an invalid or expired one is a 401 so
@@ -28,8 +31,10 @@ export const authPlugin = fp<{ tokens: TokenSigner }>(
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       const claims = match?.[1] ? await tokens.verifyAccess(match[1]) : null;
       if (!claims) {
-        // Public pages still work with a stale token; API calls must refresh.
-        if (request.url.startsWith('/api/'))
+        // Public pages still work with a stale token, and so do the calls that get a new one
+        // (a client whose access token expired must still be able to refresh or log in);
+        // other API calls answer 401 so that the client refreshes.
+        if (request.url.startsWith('/api/') && !TOKEN_FREE_PATHS.test(request.url))
           throw new AppError('unauthorized', { status: 401, detail: 'Token is invalid or expired' });
         return;
       }

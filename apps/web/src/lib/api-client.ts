@@ -51,11 +51,40 @@ export function toApiRequestError(error: unknown): ApiRequestError {
   return new ApiRequestError(0, null);
 }
 
-/** Calls the API and throws ApiRequestError on failure. */
-export async function request<T>(path: string, options: ApiOptions = {}): Promise<T> {
+/**
+ * What to do when a signed-in request answers 401 (the access token expired, e.g. after the
+ * device slept): the auth feature registers its single-flight refresh here. True when new
+ * tokens were stored; false clears nothing here (the handler decides).
+ */
+let unauthorizedHandler: (() => Promise<boolean>) | null = null;
+export function setUnauthorizedHandler(handler: (() => Promise<boolean>) | null): void {
+  unauthorizedHandler = handler;
+}
+
+export type RequestOptions = ApiOptions & {
+  /** False: a 401 is returned to the caller as is (the profile load has its own rule, spec §4). */
+  refreshOnUnauthorized?: boolean;
+};
+
+/**
+ * Calls the API and throws ApiRequestError on failure. A 401 to a request that carried an
+ * access token refreshes the tokens once and repeats the request with the new one.
+ */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { refreshOnUnauthorized = true, ...fetchOptions } = options;
+  const token = getAccessToken();
   try {
-    return await api<T>(path, options);
+    return await api<T>(path, fetchOptions);
   } catch (error) {
-    throw toApiRequestError(error);
+    const failure = toApiRequestError(error);
+    if (failure.status !== 401 || !token || !refreshOnUnauthorized || !unauthorizedHandler) throw failure;
+    // Another request may have refreshed already; else refresh now (single flight).
+    const fresh = getAccessToken() !== token || (await unauthorizedHandler());
+    if (!fresh || !getAccessToken()) throw failure;
+    try {
+      return await api<T>(path, fetchOptions);
+    } catch (retryError) {
+      throw toApiRequestError(retryError);
+    }
   }
 }

@@ -179,6 +179,20 @@ describe('POST /api/token', () => {
 });
 
 describe('refresh tokens', () => {
+  it('can be used while the request still carries an expired access token', async () => {
+    const user = await signedUp();
+    const stale = { authorization: 'Bearer not.a-valid.token' };
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/refresh',
+      headers: stale,
+      payload: { refresh: user.refresh },
+    });
+    expect(refreshed.statusCode).toBe(200);
+    // Other API calls still answer 401 so that the client refreshes.
+    expect((await t.app.inject({ url: '/api/profile', headers: stale })).statusCode).toBe(401);
+  });
+
   it('rotate on use; a reused token revokes the whole family', async () => {
     const user = await signedUp();
     const first = await t.app.inject({ method: 'POST', url: '/api/token/refresh', payload: { refresh: user.refresh } });

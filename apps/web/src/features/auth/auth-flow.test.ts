@@ -48,3 +48,52 @@ describe('loading the profile', () => {
     expect(getSession().refreshToken).toBeNull();
   });
 });
+
+describe('a signed-in request that meets a 401', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    clearSession();
+  });
+
+  /** /api/token/refresh answers `refreshStatus`; /api/thing answers 401 to the old token. */
+  function server(refreshStatus: number) {
+    const seen: { url: string; auth: string | null }[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = String(input);
+        const auth = new Headers(init?.headers).get('authorization');
+        seen.push({ url, auth });
+        const json = (status: number, body: unknown) =>
+          new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+        if (url.endsWith('/api/token/refresh'))
+          return refreshStatus === 200
+            ? json(200, { access: 'new.access.t', refresh: 'new.refresh.t' })
+            : json(401, {});
+        return auth === 'Bearer new.access.t' ? json(200, { ok: true }) : json(401, { code: 'unauthorized' });
+      }),
+    );
+    return seen;
+  }
+
+  it('refreshes the tokens once and repeats the request', async () => {
+    const { request } = await import('../../lib/api-client');
+    const seen = server(200);
+    setTokens('old.access.t', 'old.refresh.t');
+    await expect(request('/api/thing')).resolves.toEqual({ ok: true });
+    expect(seen.map((s) => s.url.replace(/^.*\/api/, '/api'))).toEqual([
+      '/api/thing',
+      '/api/token/refresh',
+      '/api/thing',
+    ]);
+    expect(getSession().accessToken).toBe('new.access.t');
+  });
+
+  it('signs out when the refresh is refused', async () => {
+    const { request } = await import('../../lib/api-client');
+    server(401);
+    setTokens('old.access.t', 'old.refresh.t');
+    await expect(request('/api/thing')).rejects.toMatchObject({ status: 401 });
+    expect(getSession().accessToken).toBeNull();
+  });
+});

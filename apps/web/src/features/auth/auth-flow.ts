@@ -1,6 +1,6 @@
 import { STORAGE_KEYS, UNAUTHORIZED_RETRY_DELAY_MS } from '@reverie/shared';
 import { analytics } from '../../lib/analytics';
-import { ApiRequestError } from '../../lib/api-client';
+import { ApiRequestError, setUnauthorizedHandler } from '../../lib/api-client';
 import { currentLocale } from '../../lib/i18n';
 import { storage } from '../../lib/storage';
 import { getProfile } from './api/get-profile';
@@ -30,6 +30,13 @@ export function refreshAccessToken(): Promise<boolean> {
     });
   return refreshing;
 }
+
+/** Any signed-in request that meets a 401 refreshes once; a refused refresh signs out. */
+setUnauthorizedHandler(async () => {
+  const ok = await refreshAccessToken();
+  if (!ok) clearSession();
+  return ok;
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
