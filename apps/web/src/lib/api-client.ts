@@ -13,11 +13,7 @@ import { getAccessToken } from '../features/auth/session';
 export const api = ofetch.create({
   baseURL: API_BASE_URL,
   onRequest({ options }) {
-    const headers = new Headers(options.headers);
-    headers.set('Accept-Language', currentLocale());
-    const token = getAccessToken();
-    if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
-    options.headers = headers;
+    options.headers = apiHeaders(options.headers);
   },
 });
 
@@ -28,6 +24,8 @@ export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly data: Partial<ApiError> | null,
+    /** Seconds from a `Retry-After` header (429), when the server sent one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(data?.detail ?? `Request failed with status ${status}`);
   }
@@ -87,4 +85,57 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       throw toApiRequestError(retryError);
     }
   }
+}
+
+/** The headers every API call carries: the interface language and, when signed in, the token. */
+export function apiHeaders(init?: HeadersInit): Headers {
+  const headers = new Headers(init);
+  headers.set('Accept-Language', currentLocale());
+  const token = getAccessToken();
+  if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+  return headers;
+}
+
+/** Seconds from a `Retry-After` header (delta-seconds or an HTTP date); null when absent. */
+export function parseRetryAfter(value: string | null): number | null {
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+async function errorFromResponse(response: Response): Promise<ApiRequestError> {
+  let data: Partial<ApiError> | null = null;
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object') data = body as Partial<ApiError>;
+  } catch {
+    data = null;
+  }
+  return new ApiRequestError(response.status, data, parseRetryAfter(response.headers.get('Retry-After')));
+}
+
+/**
+ * A raw fetch to the API for answers read as a stream (server-sent events): the same headers
+ * as `request`, the same single refresh and repeat on 401, and ApiRequestError for any
+ * answer that is not 2xx (status 0 when the network failed). The caller reads the body.
+ */
+export async function requestRaw(path: string, init: RequestInit = {}): Promise<Response> {
+  const send = async () => {
+    try {
+      return await fetch(`${API_BASE_URL}${path}`, { ...init, headers: apiHeaders(init.headers) });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new ApiRequestError(0, null);
+    }
+  };
+  const token = getAccessToken();
+  let response = await send();
+  if (response.status === 401 && token && unauthorizedHandler) {
+    const fresh = getAccessToken() !== token || (await unauthorizedHandler());
+    if (fresh && getAccessToken()) response = await send();
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  return response;
 }
