@@ -97,11 +97,11 @@ export function messageListReducer(state: MessageListState, action: MessageListA
 export const listMessages = (state: MessageListState): Message[] =>
   state.order.map((id) => state.byId[id]).filter((m): m is Message => Boolean(m));
 
-/** The reply being written right now, if any. */
+/** The bot reply being written right now, if any. */
 export function streamingMessage(state: MessageListState): Message | null {
   for (let i = state.order.length - 1; i >= 0; i -= 1) {
     const message = state.byId[state.order[i]!];
-    if (message?.state === 'streaming') return message;
+    if (message?.role === 'bot' && message.state === 'streaming') return message;
   }
   return null;
 }

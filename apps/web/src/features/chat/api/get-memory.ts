@@ -9,8 +9,7 @@ export interface ChatMemory {
 }
 
 /** GET /api/chat/{id}/memory: what the character remembers of older messages. */
-export const getChatMemory = (chatId: string) =>
-  request<ChatMemory>(`/api/chat/${encodeURIComponent(chatId)}/memory`);
+export const getChatMemory = (chatId: string) => request<ChatMemory>(`/api/chat/${encodeURIComponent(chatId)}/memory`);
 
 export function useChatMemory(chatId: string, enabled = true) {
   return useQuery({ queryKey: chatKeys.memory(chatId), queryFn: () => getChatMemory(chatId), enabled });
