@@ -80,9 +80,9 @@ function ErrorBanner({ error, onDismiss }: { error: ConversationError; onDismiss
 }
 
 /** The frame every chat screen shares: full height, header, the list, the composer. */
-function ChatFrame({ header, children }: { header: ReactNode; children: ReactNode }) {
+function ChatFrame({ header, children, testId }: { header: ReactNode; children: ReactNode; testId: string }) {
   return (
-    <div className="flex h-dvh flex-col bg-bg" data-testid="chat-view">
+    <div className="flex h-dvh flex-col bg-bg" data-testid={testId}>
       {header}
       {children}
     </div>
@@ -150,6 +150,7 @@ export function ChatView({
 
   return (
     <ChatFrame
+      testId="chat-view"
       header={
         <ChatHeader
           name={bot.name}
@@ -263,6 +264,7 @@ export function GuestChatView({ bot, onBack, onLoginRequired }: GuestChatViewPro
 
   return (
     <ChatFrame
+      testId="character-page"
       header={
         <ChatHeader
           name={bot.name}

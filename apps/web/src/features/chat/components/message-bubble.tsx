@@ -206,7 +206,7 @@ export function MessageBubble({
             {streaming && !message.text ? (
               <TypingIndicator name={botName} />
             ) : (
-              <span data-testid="message-text">
+              <span data-testid={message.reply_to === null ? 'greeting' : 'message-text'}>
                 {message.text}
                 {streaming && (
                   <span
