@@ -113,6 +113,9 @@ function failureText(t: (key: string) => string, code: string | null): string {
     case 'timeout':
     case 'provider_error':
     case 'model_unavailable':
+    case 'model_loading':
+    case 'empty_reply':
+    case 'interrupted':
     case 'network':
     case 'rate_limited':
       return t(`chat.failed.${code}`);

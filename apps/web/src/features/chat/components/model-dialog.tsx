@@ -5,6 +5,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
+import { ApiRequestError } from '../../../lib/api-client';
 import { useModels } from '../api/get-models';
 import { useUpdateChat } from '../api/update-chat';
 
@@ -43,8 +44,11 @@ export function ModelDialog({
       await update.mutateAsync({ model_id: model.id === models.data?.default_id ? null : model.id });
       showAlert(t('chat.model_saved', { model: model.label }));
       onClose();
-    } catch {
-      showAlert(t('chat.save_failed'), { type: 'error' });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 402) {
+        onClose();
+        onRequirePremium();
+      } else showAlert(t('chat.save_failed'), { type: 'error' });
     }
   };
 
