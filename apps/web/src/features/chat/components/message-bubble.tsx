@@ -191,36 +191,40 @@ export function MessageBubble({
   const picture = isPicture(message);
   const showAlternatives = message.alt_count > 1 && !streaming;
   return (
-    <li className="flex items-end gap-2 pr-6" data-testid="message-bot" data-state={message.state} data-id={message.id}>
-      {botAvatar ? (
-        <img src={botAvatar} alt="" className="mb-7 h-8 w-8 shrink-0 rounded-full object-cover" />
-      ) : (
-        <span className="mb-7 h-8 w-8 shrink-0 rounded-full bg-surface" aria-hidden="true" />
-      )}
-      <div className="flex min-w-0 flex-col items-start gap-1">
-        {picture && renderPicture ? renderPicture(message) : null}
-        {(!picture || message.text || streaming) && (
-          <div
-            aria-busy={streaming || undefined}
-            className={`max-w-full rounded-2xl rounded-bl-sm border px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-xl ${
-              failed ? 'border-red-400/30 bg-red-950/30' : 'border-white/5 bg-surface'
-            }`}
-          >
-            {streaming && !message.text ? (
-              <TypingIndicator name={botName} />
-            ) : (
-              <span data-testid={message.reply_to === null ? 'greeting' : 'message-text'}>
-                {message.text}
-                {streaming && (
-                  <span
-                    className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-fg/60 align-middle"
-                    aria-hidden="true"
-                  />
-                )}
-              </span>
-            )}
-          </div>
+    <li className="flex flex-col gap-1 pr-6" data-testid="message-bot" data-state={message.state} data-id={message.id}>
+      <div className="flex items-end gap-2">
+        {botAvatar ? (
+          <img src={botAvatar} alt="" className="h-8 w-8 shrink-0 rounded-full object-cover" />
+        ) : (
+          <span className="h-8 w-8 shrink-0 rounded-full bg-surface" aria-hidden="true" />
         )}
+        <div className="flex min-w-0 flex-col items-start gap-1">
+          {picture && renderPicture ? renderPicture(message) : null}
+          {(message.text || streaming || (!picture && !failed)) && (
+            <div
+              aria-busy={streaming || undefined}
+              className={`max-w-full rounded-2xl rounded-bl-sm border px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-xl ${
+                failed ? 'border-red-400/30 bg-red-950/30' : 'border-white/5 bg-surface'
+              }`}
+            >
+              {streaming && !message.text ? (
+                <TypingIndicator name={botName} />
+              ) : (
+                <span data-testid={message.reply_to === null ? 'greeting' : 'message-text'}>
+                  {message.text}
+                  {streaming && (
+                    <span
+                      className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-fg/60 align-middle"
+                      aria-hidden="true"
+                    />
+                  )}
+                </span>
+              )}
+            </div>
+          )}
+        </div>
+      </div>
+      <div className="flex min-w-0 flex-col items-start gap-1 pl-10">
         {failed && (
           <div className="flex flex-wrap items-center gap-2 text-xs text-red-300" data-testid="message-failed">
             <Icon icon={TriangleAlert} size="sm" />
