@@ -59,6 +59,17 @@ export function setUnauthorizedHandler(handler: (() => Promise<boolean>) | null)
   unauthorizedHandler = handler;
 }
 
+/**
+ * After a 401 to a call made with `token`: true when there are new tokens to repeat the call
+ * with — another call refreshed already, or the single-flight refresh succeeded now.
+ */
+export async function refreshAfterUnauthorized(token: string | null): Promise<boolean> {
+  if (!token || !unauthorizedHandler) return false;
+  // Another request may have refreshed already; else refresh now (single flight).
+  const fresh = getAccessToken() !== token || (await unauthorizedHandler());
+  return fresh && Boolean(getAccessToken());
+}
+
 export type RequestOptions = ApiOptions & {
   /** False: a 401 is returned to the caller as is (the profile load has its own rule, spec §4). */
   refreshOnUnauthorized?: boolean;
@@ -75,10 +86,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     return await api<T>(path, fetchOptions);
   } catch (error) {
     const failure = toApiRequestError(error);
-    if (failure.status !== 401 || !token || !refreshOnUnauthorized || !unauthorizedHandler) throw failure;
-    // Another request may have refreshed already; else refresh now (single flight).
-    const fresh = getAccessToken() !== token || (await unauthorizedHandler());
-    if (!fresh || !getAccessToken()) throw failure;
+    if (failure.status !== 401 || !refreshOnUnauthorized || !(await refreshAfterUnauthorized(token))) throw failure;
     try {
       return await api<T>(path, fetchOptions);
     } catch (retryError) {
@@ -94,48 +102,4 @@ export function apiHeaders(init?: HeadersInit): Headers {
   const token = getAccessToken();
   if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
   return headers;
-}
-
-/** Seconds from a `Retry-After` header (delta-seconds or an HTTP date); null when absent. */
-export function parseRetryAfter(value: string | null): number | null {
-  if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
-}
-
-async function errorFromResponse(response: Response): Promise<ApiRequestError> {
-  let data: Partial<ApiError> | null = null;
-  try {
-    const body: unknown = await response.json();
-    if (body && typeof body === 'object') data = body as Partial<ApiError>;
-  } catch {
-    data = null;
-  }
-  return new ApiRequestError(response.status, data, parseRetryAfter(response.headers.get('Retry-After')));
-}
-
-/**
- * A raw fetch to the API for answers read as a stream (server-sent events): the same headers
- * as `request`, the same single refresh and repeat on 401, and ApiRequestError for any
- * answer that is not 2xx (status 0 when the network failed). The caller reads the body.
- */
-export async function requestRaw(path: string, init: RequestInit = {}): Promise<Response> {
-  const send = async () => {
-    try {
-      return await fetch(`${API_BASE_URL}${path}`, { ...init, headers: apiHeaders(init.headers) });
-    } catch (error) {
-      if (error instanceof DOMException && error.name === 'AbortError') throw error;
-      throw new ApiRequestError(0, null);
-    }
-  };
-  const token = getAccessToken();
-  let response = await send();
-  if (response.status === 401 && token && unauthorizedHandler) {
-    const fresh = getAccessToken() !== token || (await unauthorizedHandler());
-    if (fresh && getAccessToken()) response = await send();
-  }
-  if (!response.ok) throw await errorFromResponse(response);
-  return response;
 }

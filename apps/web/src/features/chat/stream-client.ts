@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { StreamEvent, StreamEventName } from '@reverie/shared';
-import { requestRaw } from '../../lib/api-client';
+import { requestRaw } from '../../lib/api-raw';
 
 const EVENT_NAMES: readonly StreamEventName[] = [
   'user_message',

@@ -1,3 +1,4 @@
+import '../texts';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Compass, ImageIcon, MessageCircle } from 'lucide-react';

@@ -1,3 +1,4 @@
+import '../texts';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TriangleAlert, X } from 'lucide-react';
