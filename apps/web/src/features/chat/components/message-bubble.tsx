@@ -190,6 +190,25 @@ export function MessageBubble({
   const failed = message.state === 'failed';
   const picture = isPicture(message);
   const showAlternatives = message.alt_count > 1 && !streaming;
+  const bubbleShown = Boolean(message.text) || streaming || (!picture && !failed);
+  const failure = (
+    <div className="flex flex-wrap items-center gap-2 text-xs text-red-300" data-testid="message-failed">
+      <Icon icon={TriangleAlert} size="sm" />
+      <span role="alert">{failureText(t, message.error_code)}</span>
+      {onRegenerate && (
+        <button
+          type="button"
+          onClick={() => onRegenerate(message)}
+          disabled={busy}
+          data-testid="retry-button"
+          className="flex items-center gap-1 rounded-full border border-red-300/40 px-2.5 py-0.5 font-semibold hover:bg-red-300/10 disabled:opacity-50"
+        >
+          <Icon icon={RotateCcw} size="sm" />
+          {t('chat.retry')}
+        </button>
+      )}
+    </div>
+  );
   return (
     <li className="flex flex-col gap-1 pr-6" data-testid="message-bot" data-state={message.state} data-id={message.id}>
       <div className="flex items-end gap-2">
@@ -200,7 +219,12 @@ export function MessageBubble({
         )}
         <div className="flex min-w-0 flex-col items-start gap-1">
           {picture && renderPicture ? renderPicture(message) : null}
-          {(message.text || streaming || (!picture && !failed)) && (
+          {failed && !bubbleShown && !picture && (
+            <div className="rounded-2xl rounded-bl-sm border border-red-400/30 bg-red-950/30 px-3 py-2.5">
+              {failure}
+            </div>
+          )}
+          {bubbleShown && (
             <div
               aria-busy={streaming || undefined}
               className={`max-w-full rounded-2xl rounded-bl-sm border px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-xl ${
@@ -225,24 +249,7 @@ export function MessageBubble({
         </div>
       </div>
       <div className="flex min-w-0 flex-col items-start gap-1 pl-10">
-        {failed && (
-          <div className="flex flex-wrap items-center gap-2 text-xs text-red-300" data-testid="message-failed">
-            <Icon icon={TriangleAlert} size="sm" />
-            <span role="alert">{failureText(t, message.error_code)}</span>
-            {onRegenerate && (
-              <button
-                type="button"
-                onClick={() => onRegenerate(message)}
-                disabled={busy}
-                data-testid="retry-button"
-                className="flex items-center gap-1 rounded-full border border-red-300/40 px-2.5 py-0.5 font-semibold hover:bg-red-300/10 disabled:opacity-50"
-              >
-                <Icon icon={RotateCcw} size="sm" />
-                {t('chat.retry')}
-              </button>
-            )}
-          </div>
-        )}
+        {failed && (bubbleShown || picture) && failure}
         {message.state === 'stopped' && <span className="text-xs text-muted">{t('chat.stopped')}</span>}
         {!streaming && (
           <div className="flex flex-wrap items-center gap-0.5">
@@ -277,7 +284,7 @@ export function MessageBubble({
                 testId="regenerate-button"
               />
             )}
-            {onReport && (
+            {onReport && (message.text || picture) && (
               <ActionButton
                 icon={Flag}
                 label={t('chat.report')}
