@@ -7,9 +7,9 @@ import { ChatList, ChatListSkeleton } from '../../features/chat/components/chat-
 /** `/chat`: the user's chats, newest activity first. */
 export function Component() {
   const { t } = useTranslation();
-  const { profile, isAuthorized } = useSession();
-  const viewer = profile?.id ?? (isAuthorized ? 'signed-in' : null);
-  const chats = useChats(viewer);
+  const { profile } = useSession();
+  // One fetch per user: the list waits for the profile (loaded at start) to key it.
+  const chats = useChats(profile?.id ?? null);
   return (
     <Page title={t('pages.chats_title')}>
       <div className="mx-auto max-w-2xl">
