@@ -77,7 +77,7 @@ export function MessageList({
     firstId.current = first;
     remember();
     // A short history that does not fill the view: fetch further back at once.
-    if (hasOlder && !isLoadingOlder && element.scrollHeight <= element.clientHeight) loadOlder();
+    if (messages.length && hasOlder && !isLoadingOlder && element.scrollHeight <= element.clientHeight) loadOlder();
   }, [messages, lastText, waitingForReply, hasOlder, isLoadingOlder, loadOlder, remember]);
 
   return (
