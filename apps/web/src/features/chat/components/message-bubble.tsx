@@ -78,7 +78,7 @@ function ActionButton({
       aria-label={label}
       title={label}
       data-testid={testId}
-      className="rounded-full p-1.5 text-muted hover:bg-white/10 hover:text-fg disabled:opacity-40 disabled:hover:bg-transparent"
+      className="rounded-full p-1 text-muted hover:bg-white/10 hover:text-fg disabled:opacity-40 disabled:hover:bg-transparent"
     >
       <Icon icon={icon} size="sm" />
     </button>
@@ -178,7 +178,7 @@ export function MessageBubble({
             )}
           </p>
         ) : (
-          <div className="flex opacity-100 transition-opacity sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">
+          <div className="hidden transition-opacity sm:flex sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">
             {!sending && <ActionButton icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
           </div>
         )}
