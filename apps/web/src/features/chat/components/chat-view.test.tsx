@@ -326,4 +326,89 @@ describe('ChatView', () => {
     await waitFor(() => expect(premium).toEqual(['model']));
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
+
+  it('ends a send answered by the platform (crisis reply, refusal) without retrying or a typing indicator', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    let sends = 0;
+    let refuse = false;
+    renderChat([greeting], (call) => {
+      if (call.path !== '/api/chat/c1/messages') return undefined;
+      sends += 1;
+      const stream = liveStream();
+      const body = call.body as { client_id: string };
+      if (refuse) {
+        stream.emit(
+          'user_message',
+          message('u2', { role: 'user', client_id: body.client_id, state: 'failed', error_code: 'refused' }),
+        );
+        stream.emit(
+          'system_message',
+          message('s2', { role: 'system', notice: 'refusal', text: 'This content cannot be shown.' }),
+        );
+      } else {
+        stream.emit(
+          'user_message',
+          message('u1', { role: 'user', client_id: body.client_id, text: 'I feel hopeless' }),
+        );
+        stream.emit(
+          'system_message',
+          message('s1', { role: 'system', notice: 'crisis', text: 'You matter. Call 988.' }),
+        );
+      }
+      stream.end();
+      return stream.response();
+    });
+    await screen.findByText('Hi! Coffee or tea?');
+    typeAndSend('I feel hopeless');
+    const crisis = await screen.findByText('You matter. Call 988.');
+    expect(crisis.closest('[data-notice]')?.getAttribute('data-notice')).toBe('crisis');
+    await waitFor(() => expect(screen.getByTestId('send-button')).toBeTruthy());
+    expect(screen.queryByTestId('typing')).toBeNull();
+    expect(screen.queryByTestId('chat-error')).toBeNull();
+
+    refuse = true;
+    typeAndSend('something not allowed');
+    expect((await screen.findByTestId('message-refused')).textContent).toContain('breaks the content rules');
+    expect(screen.queryByText('Send again')).toBeNull();
+    expect(screen.queryByText('something not allowed')).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(sends).toBe(2);
+  });
+
+  it('shows a picture answer through renderPicture', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    fakeApi((call) => {
+      if (call.path === '/api/chat/history/c1') return json({ results: [greeting], next_param: null });
+      if (call.path !== '/api/chat/c1/messages') return undefined;
+      const stream = liveStream();
+      stream.emit('user_message', message('u1', { role: 'user', text: 'Send me a picture' }));
+      stream.emit('image', message('p1', { kind: 3, reply_to: 'u1', img_url: '/api/media/chats/u1/p.webp' }));
+      stream.end();
+      return stream.response();
+    });
+    renderRoutes(
+      [
+        {
+          path: '/aiko',
+          element: (
+            <ChatView
+              chat={chat()}
+              viewer="u1"
+              onBack={() => {}}
+              onRequirePremium={() => {}}
+              renderPicture={(m) => <img data-testid="picture" alt="" src={m.img_url ?? ''} data-kind={m.kind} />}
+              renderMessageExtras={(m) => <span data-testid="extras">{m.id}</span>}
+            />
+          ),
+        },
+      ],
+      '/aiko',
+    );
+    await screen.findByText('Hi! Coffee or tea?');
+    typeAndSend('Send me a picture');
+    const picture = await screen.findByTestId('picture');
+    expect(picture.getAttribute('data-kind')).toBe('3');
+    await waitFor(() => expect(screen.getByTestId('send-button')).toBeTruthy());
+    expect(screen.getAllByTestId('extras').map((e) => e.textContent)).toEqual(['g1', 'p1']);
+  });
 });

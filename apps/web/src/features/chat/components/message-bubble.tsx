@@ -152,17 +152,25 @@ export function MessageBubble({
 
   if (message.role === 'user') {
     const sending = message.state === 'streaming';
-    const notSent = message.state === 'failed';
+    const refused = message.state === 'failed' && message.error_code === 'refused';
+    const notSent = message.state === 'failed' && !refused;
     return (
       <li className="group flex flex-col items-end gap-1 pl-10" data-testid="message-user" data-state={message.state}>
-        <p
-          className={`max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap text-on-primary sm:max-w-[70%] ${
-            sending ? 'opacity-70' : ''
-          }`}
-        >
-          {message.text}
-        </p>
-        {notSent ? (
+        {message.text && (
+          <p
+            className={`max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap text-on-primary sm:max-w-[70%] ${
+              sending ? 'opacity-70' : ''
+            }`}
+          >
+            {message.text}
+          </p>
+        )}
+        {refused ? (
+          <p className="flex items-center gap-2 text-xs text-muted" data-testid="message-refused">
+            <Icon icon={ShieldAlert} size="sm" />
+            {t('chat.refused')}
+          </p>
+        ) : notSent ? (
           <p className="flex items-center gap-2 text-xs text-red-300">
             <Icon icon={TriangleAlert} size="sm" />
             {t('chat.not_sent')}

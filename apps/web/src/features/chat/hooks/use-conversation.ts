@@ -123,8 +123,10 @@ export function useConversation(chatId: string) {
       setError(null);
       let replyId: string | null = null;
       let finished = false;
+      let received = false;
       const onEvent = (event: StreamEvent) => {
         if (controller.signal.aborted) return;
+        received = true;
         if (event.event === 'bot_message') {
           replyId = event.data.id;
           finished = event.data.state !== 'streaming';
@@ -147,7 +149,9 @@ export function useConversation(chatId: string) {
           if (!opener) break;
           try {
             await opener(onEvent, controller.signal);
-            if (finished) return;
+            // A send answered without a written reply (a picture, the crisis reply, a
+            // refusal) ends with its last event; a reply still streaming was cut off.
+            if (finished || (received && !replyId)) return;
           } catch (failure) {
             if (controller.signal.aborted) return;
             if (failure instanceof ApiRequestError && failure.status > 0) {
