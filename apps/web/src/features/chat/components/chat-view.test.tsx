@@ -221,6 +221,14 @@ describe('ChatView', () => {
     expect(botTexts()).toHaveLength(2);
     expect(botTexts()[1]).toContain('Second take');
     expect(screen.queryByText('First take')).toBeNull();
+
+    // A swipe to the right on the reply goes back to the first one.
+    const bubble = screen.getByText('Second take').closest('[aria-busy], div')!;
+    fireEvent.touchStart(bubble, { touches: [{ clientX: 100, clientY: 300 }] });
+    fireEvent.touchEnd(bubble, { changedTouches: [{ clientX: 220, clientY: 310 }] });
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path.endsWith('/select')).map((c) => c.body)).toEqual([{ index: 1 }, { index: 0 }]),
+    );
   });
 
   it('says clearly when sending is refused: too fast (429) or a reply still running (409)', async () => {

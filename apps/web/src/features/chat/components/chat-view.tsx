@@ -202,6 +202,7 @@ export function ChatView({
       {conversation.error && <ErrorBanner error={conversation.error} onDismiss={conversation.dismissError} />}
       <Composer
         botName={bot.name}
+        draftKey={`chat-draft:${bot.slug}`}
         busy={conversation.busy}
         onSend={conversation.send}
         onStop={() => void conversation.stop()}
@@ -293,6 +294,7 @@ export function GuestChatView({ bot, onBack, onLoginRequired }: GuestChatViewPro
       </p>
       <Composer
         botName={bot.name}
+        draftKey={`chat-draft:${bot.slug}`}
         busy={false}
         onSend={() => {
           onLoginRequired();

@@ -1,3 +1,4 @@
+import '../texts';
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SendHorizontal, Square } from 'lucide-react';
@@ -12,7 +13,28 @@ export interface ComposerProps {
   busy: boolean;
   /** Shows the stop button while busy. */
   onStop?: () => void;
+  /** Keeps an unsent draft for this tab under this key (e.g. across the login a guest is asked for). */
+  draftKey?: string;
 }
+
+const readDraft = (key?: string) => {
+  if (!key) return '';
+  try {
+    return window.sessionStorage.getItem(key) ?? '';
+  } catch {
+    return '';
+  }
+};
+
+const writeDraft = (key: string | undefined, text: string) => {
+  if (!key) return;
+  try {
+    if (text) window.sessionStorage.setItem(key, text);
+    else window.sessionStorage.removeItem(key);
+  } catch {
+    // Storage unavailable (private mode): the draft just is not kept.
+  }
+};
 
 /** Counter appears when this much of the limit is used. */
 const COUNTER_FROM = MESSAGE_TEXT_MAX - 500;
@@ -22,9 +44,13 @@ const COUNTER_FROM = MESSAGE_TEXT_MAX - 500;
  * cut short), at most 4000 characters; while a reply is written the send button is a stop
  * button and sending waits.
  */
-export function Composer({ botName, onSend, busy, onStop }: ComposerProps) {
+export function Composer({ botName, onSend, busy, onStop, draftKey }: ComposerProps) {
   const { t } = useTranslation();
-  const [text, setText] = useState('');
+  const [text, setTextState] = useState(() => readDraft(draftKey));
+  const setText = (next: string) => {
+    setTextState(next);
+    writeDraft(draftKey, next);
+  };
   const field = useRef<HTMLTextAreaElement>(null);
   const canSend = text.trim().length > 0 && !busy;
 

@@ -1,3 +1,4 @@
+import '../texts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CHAT_MEMORY_MAX } from '@reverie/shared';

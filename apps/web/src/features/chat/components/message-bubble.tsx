@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import '../texts';
+import { useRef, type ReactNode, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ChevronLeft,
@@ -33,6 +34,9 @@ export interface MessageBubbleProps {
 }
 
 const isPicture = (message: Message) => message.kind === MessageKind.Image || message.kind === MessageKind.BlurImage;
+
+/** How far a finger must travel sideways to count as a swipe. */
+const SWIPE_MIN_PX = 60;
 
 const NOTICE_ICONS = { ai_disclosure: Info, crisis: LifeBuoy, refusal: ShieldAlert } as const;
 
@@ -139,6 +143,7 @@ export function MessageBubble({
   renderMessageExtras,
 }: MessageBubbleProps) {
   const { t } = useTranslation();
+  const touchStart = useRef<{ x: number; y: number } | null>(null);
   if (message.role === 'system') return <SystemNotice message={message} />;
 
   const copy = async () => {
@@ -198,6 +203,22 @@ export function MessageBubble({
   const failed = message.state === 'failed';
   const picture = isPicture(message);
   const showAlternatives = message.alt_count > 1 && !streaming;
+  // On touch screens a horizontal swipe on the reply shows the next or previous alternative.
+  const swipe = showAlternatives && onSelectAlternative && !busy;
+  const onTouchStart = (event: TouchEvent) => {
+    const touch = event.touches[0];
+    touchStart.current = touch ? { x: touch.clientX, y: touch.clientY } : null;
+  };
+  const onTouchEnd = (event: TouchEvent) => {
+    const start = touchStart.current;
+    const touch = event.changedTouches[0];
+    touchStart.current = null;
+    if (!start || !touch) return;
+    const dx = touch.clientX - start.x;
+    if (Math.abs(dx) < SWIPE_MIN_PX || Math.abs(touch.clientY - start.y) > Math.abs(dx) / 2) return;
+    const index = message.alt_index + (dx < 0 ? 1 : -1);
+    if (index >= 0 && index < message.alt_count) onSelectAlternative?.(message, index);
+  };
   const bubbleShown = Boolean(message.text) || streaming || (!picture && !failed);
   const failure = (
     <div className="flex flex-wrap items-center gap-2 text-xs text-red-300" data-testid="message-failed">
@@ -235,6 +256,8 @@ export function MessageBubble({
           {bubbleShown && (
             <div
               aria-busy={streaming || undefined}
+              onTouchStart={swipe ? onTouchStart : undefined}
+              onTouchEnd={swipe ? onTouchEnd : undefined}
               className={`max-w-full rounded-2xl rounded-bl-sm border px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-xl ${
                 failed ? 'border-red-400/30 bg-red-950/30' : 'border-white/5 bg-surface'
               }`}

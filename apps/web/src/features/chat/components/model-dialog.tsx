@@ -1,3 +1,4 @@
+import '../texts';
 import { useTranslation } from 'react-i18next';
 import { Check, Crown, Lock } from 'lucide-react';
 import type { ModelInfo } from '@reverie/shared';

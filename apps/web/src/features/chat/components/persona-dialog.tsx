@@ -1,3 +1,4 @@
+import '../texts';
 import { useTranslation } from 'react-i18next';
 import { Check, UserRound } from 'lucide-react';
 import { showAlert } from '../../../components/ui/alerts';

@@ -1,3 +1,4 @@
+import '../texts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REPORT_REASONS } from '@reverie/shared';
