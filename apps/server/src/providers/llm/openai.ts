@@ -9,6 +9,8 @@ export interface OpenAiLlmOptions {
   models: ModelEntry[];
   /** Milliseconds without any byte from the endpoint before a generation fails with `timeout`. */
   idleTimeoutMs: number;
+  /** The temperature when a request gives none (the endpoint's default when unset). */
+  temperature?: number;
   fetch?: typeof fetch;
 }
 
@@ -113,7 +115,9 @@ export class OpenAiLlmProvider implements LlmProvider {
             messages: request.messages,
             stream: true,
             max_tokens: request.maxTokens,
-            ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+            ...((request.temperature ?? this.options.temperature) === undefined
+              ? {}
+              : { temperature: request.temperature ?? this.options.temperature }),
           }),
           signal: controller.signal,
         });
@@ -163,7 +167,7 @@ export class OpenAiLlmProvider implements LlmProvider {
       });
       const decoder = new TextDecoder();
       while (!done) {
-        let read: ReadableStreamReadResult<Uint8Array>;
+        let read: Awaited<ReturnType<typeof reader.read>>;
         try {
           read = await reader.read();
         } catch (error) {
