@@ -34,7 +34,12 @@ function fromList(text: string, defaults: { contextSize: number }): Omit<ModelEn
       const [id = '', label = '', context = '', premium = '', ...rest] = item.split('|').map((part) => part.trim());
       if (rest.length) throw new Error(`"${item}" has more than 4 parts (id|label|context|premium)`);
       if (!id) throw new Error(`"${item}" has no model id`);
-      return { id, label: label || id, contextSize: contextSize(context, item, defaults), premium: flag(premium, item) };
+      return {
+        id,
+        label: label || id,
+        contextSize: contextSize(context, item, defaults),
+        premium: flag(premium, item),
+      };
     });
 }
 
@@ -64,7 +69,8 @@ function fromJson(text: string, defaults: { contextSize: number }): Omit<ModelEn
 function contextSize(value: string, item: string, defaults: { contextSize: number }): number {
   if (!value) return defaults.contextSize;
   const size = Number(value.replace(/_/g, ''));
-  if (!Number.isInteger(size) || size < 256) throw new Error(`"${item}": the context size must be a whole number ≥ 256`);
+  if (!Number.isInteger(size) || size < 256)
+    throw new Error(`"${item}": the context size must be a whole number ≥ 256`);
   return size;
 }
 
@@ -79,11 +85,7 @@ function flag(value: string, item: string): boolean {
  * The OpenAI-compatible provider's catalogue: `LLM_MODELS` with `LLM_MODEL` first (added
  * when it is not listed). The first entry is the default model.
  */
-export function openAiCatalogue(settings: {
-  model?: string;
-  models?: string;
-  contextSize: number;
-}): ModelEntry[] {
+export function openAiCatalogue(settings: { model?: string; models?: string; contextSize: number }): ModelEntry[] {
   const listed = parseModelCatalogue(settings.models ?? '', settings).map((entry) => ({
     ...entry,
     provider: 'openai' as const,

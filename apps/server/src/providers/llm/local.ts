@@ -37,10 +37,7 @@ export interface LocalLlmOptions {
 }
 
 type State =
-  | { kind: 'idle' }
-  | { kind: 'loading'; detail: string }
-  | { kind: 'ready' }
-  | { kind: 'failed'; detail: string };
+  { kind: 'idle' } | { kind: 'loading'; detail: string } | { kind: 'ready' } | { kind: 'failed'; detail: string };
 
 interface Slot {
   chat: LlamaChat;
@@ -60,8 +57,11 @@ export class LocalLlmProvider implements LlmProvider {
   private model?: LlamaModel;
   private contextSize: number;
   private readonly free: Slot[] = [];
-  private readonly waiting: { resolve: (slot: Slot) => void; reject: (error: unknown) => void; signal: AbortSignal }[] = [];
+  private readonly waiting: { resolve: (slot: Slot) => void; reject: (error: unknown) => void; signal: AbortSignal }[] =
+    [];
   private readonly closing = new AbortController();
+  /** Generations under way, awaited by close() before the engine is disposed. */
+  private readonly running = new Set<Promise<void>>();
   private readonly id: string;
   private readonly label: string;
 
@@ -150,6 +150,7 @@ export class LocalLlmProvider implements LlmProvider {
           notify();
         },
       );
+    this.running.add(run);
     try {
       for (;;) {
         if (request.signal.aborted) throw request.signal.reason;
@@ -168,14 +169,17 @@ export class LocalLlmProvider implements LlmProvider {
     } finally {
       stop.abort();
       await run;
+      this.running.delete(run);
       this.release(slot);
     }
   }
 
   async close(): Promise<void> {
     this.closing.abort();
-    for (const waiter of this.waiting.splice(0)) waiter.reject(new LlmError('model_unavailable', 'The server is shutting down'));
+    for (const waiter of this.waiting.splice(0))
+      waiter.reject(new LlmError('model_unavailable', 'The server is shutting down'));
     await this.loading;
+    await Promise.all(this.running);
     this.state = { kind: 'failed', detail: 'The local language model was shut down' };
     const llama = this.llama;
     this.llama = undefined;
@@ -293,12 +297,14 @@ export class LocalLlmProvider implements LlmProvider {
     const { log, modelUri, modelsDir } = this.options;
     fs.mkdirSync(modelsDir, { recursive: true });
     // Already pulled: no network needed.
-    const present = await lib.resolveModelFile(modelUri, { directory: modelsDir, download: false, cli: false }).catch(() => null);
+    const present = await lib
+      .resolveModelFile(modelUri, { directory: modelsDir, download: false, cli: false })
+      .catch(() => null);
     if (present) return present;
 
     // The downloader retries a refused connection for minutes: find out at once whether the
     // host answers at all, so that an offline server says so instead of "loading" for long.
-    await probe(modelUri);
+    await probe(modelUri, this.closing.signal);
 
     // A download that makes no progress for a while is given up (the downloader would retry).
     const stalled = new AbortController();
@@ -346,13 +352,14 @@ export class LocalLlmProvider implements LlmProvider {
 const PULL_STALL_MS = 60_000;
 
 /** Fails fast (10 s at most) when the host a model URI downloads from cannot be reached. */
-async function probe(uri: string): Promise<void> {
+async function probe(uri: string, closing: AbortSignal): Promise<void> {
   let target: string | undefined;
   if (/^https?:\/\//i.test(uri)) target = new URL(uri).origin + '/';
   else if (/^(hf|huggingface):/i.test(uri)) target = 'https://huggingface.co/';
   if (!target) return;
   try {
-    const response = await fetch(target, { method: 'HEAD', signal: AbortSignal.timeout(10_000) });
+    const signal = AbortSignal.any([AbortSignal.timeout(10_000), closing]);
+    const response = await fetch(target, { method: 'HEAD', signal });
     await response.body?.cancel();
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -377,7 +384,10 @@ function toHistory(messages: GenerateRequest['messages']): ChatHistoryItem[] {
 export function modelName(source: string): string {
   const withoutScheme = source.replace(/^[a-z]+:(?!\/\/)/i, '');
   const [location = '', tag] = withoutScheme.split(/:(?!\/\/)/);
-  const base = path.basename(location.replace(/\/+$/, '')).replace(/\.gguf$/i, '').replace(/[-_]GGUF$/i, '');
+  const base = path
+    .basename(location.replace(/\/+$/, ''))
+    .replace(/\.gguf$/i, '')
+    .replace(/[-_]GGUF$/i, '');
   return tag ? `${base} ${tag}` : base || 'local model';
 }
 

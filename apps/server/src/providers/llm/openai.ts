@@ -15,7 +15,11 @@ export interface OpenAiLlmOptions {
 }
 
 interface CompletionChunk {
-  choices?: { delta?: { content?: string | null }; message?: { content?: string | null }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: string | null };
+    message?: { content?: string | null };
+    finish_reason?: string | null;
+  }[];
   error?: { message?: string } | string;
 }
 
@@ -91,7 +95,10 @@ export class OpenAiLlmProvider implements LlmProvider {
           `The language model endpoint ${this.where()} sent nothing for ${Math.round(this.options.idleTimeoutMs / 1000)} s`,
         );
       if (error instanceof LlmError) throw error;
-      throw new LlmError('provider_error', this.scrub(`Cannot reach the language model endpoint ${this.where()}: ${describe(error)}`));
+      throw new LlmError(
+        'provider_error',
+        this.scrub(`Cannot reach the language model endpoint ${this.where()}: ${describe(error)}`),
+      );
     };
 
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -125,7 +132,8 @@ export class OpenAiLlmProvider implements LlmProvider {
         return fail(error);
       }
       if (!response.ok) throw await this.httpError(response);
-      if (!response.body) throw new LlmError('provider_error', `The language model endpoint ${this.where()} sent an empty answer`);
+      if (!response.body)
+        throw new LlmError('provider_error', `The language model endpoint ${this.where()} sent an empty answer`);
 
       const type = response.headers.get('content-type') ?? '';
       reader = response.body.getReader();
@@ -156,7 +164,10 @@ export class OpenAiLlmProvider implements LlmProvider {
           }
           if (chunk.error) {
             const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'unknown error');
-            streamError = new LlmError('provider_error', this.scrub(`The language model endpoint ${this.where()} failed: ${message}`));
+            streamError = new LlmError(
+              'provider_error',
+              this.scrub(`The language model endpoint ${this.where()} failed: ${message}`),
+            );
             return;
           }
           const choice = chunk.choices?.[0];
