@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaModel } from 'node-llama-cpp';
+import type * as NodeLlamaCppModule from 'node-llama-cpp';
 import {
   estimateTokens,
   LlmError,
@@ -10,6 +11,9 @@ import {
   type ModelEntry,
   type ProviderStatus,
 } from './llm.js';
+
+/** The module, imported on first use so that the openai provider never loads the native binding. */
+type NodeLlamaCpp = typeof NodeLlamaCppModule;
 
 export interface LlmLog {
   info(msg: string): void;
@@ -226,7 +230,7 @@ export class LocalLlmProvider implements LlmProvider {
     this.state = { kind: 'loading', detail: 'The local language model is starting' };
     const started = performance.now();
 
-    let lib: typeof import('node-llama-cpp');
+    let lib: NodeLlamaCpp;
     try {
       lib = await import('node-llama-cpp');
       this.llama = await lib.getLlama({
@@ -293,7 +297,7 @@ export class LocalLlmProvider implements LlmProvider {
   }
 
   /** Pulls LLM_MODEL_URI into the models folder (once), logging a progress bar. */
-  private async pull(lib: typeof import('node-llama-cpp')): Promise<string> {
+  private async pull(lib: NodeLlamaCpp): Promise<string> {
     const { log, modelUri, modelsDir } = this.options;
     fs.mkdirSync(modelsDir, { recursive: true });
     // Already pulled: no network needed.
