@@ -40,6 +40,7 @@ export function createLlmProvider(config: Config, options: LlmProviderOptions): 
     modelId: config.LLM_MODEL,
     contextSize: config.LLM_CONTEXT_SIZE,
     temperature: config.LLM_TEMPERATURE,
+    idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
     threads: config.LLM_THREADS,
     parallel: config.LLM_PARALLEL,
     log: options.log,

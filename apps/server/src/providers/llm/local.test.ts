@@ -137,6 +137,14 @@ describe('LocalLlmProvider on the tiny GGUF model', () => {
     expect((await text(llm.generate(request()))).length).toBeGreaterThan(0);
   });
 
+  it('fails with timeout when no piece comes in time', async () => {
+    const { llm: impatient } = provider({ idleTimeoutMs: 1 });
+    await impatient.warmUp();
+    const error = (await failure(impatient.generate(request()))) as LlmError;
+    expect(error.code).toBe('timeout');
+    await impatient.close();
+  });
+
   it('refuses a model id it does not serve', async () => {
     const error = (await failure(llm.generate(request({ model: 'other' })))) as LlmError;
     expect(error.code).toBe('model_unavailable');

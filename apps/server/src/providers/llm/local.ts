@@ -33,6 +33,8 @@ export interface LocalLlmOptions {
   contextSize: number;
   /** The temperature when a request gives none. */
   temperature: number;
+  /** Milliseconds without a new piece (once a sequence is free) before a reply fails with `timeout`. */
+  idleTimeoutMs?: number;
   /** CPU threads; the number of cores when unset. */
   threads?: number;
   /** Replies generated at once, one context sequence each; more requests wait their turn. */
@@ -131,6 +133,17 @@ export class LocalLlmProvider implements LlmProvider {
       wake?.();
       wake = undefined;
     };
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      if (!this.options.idleTimeoutMs) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        stop.abort();
+      }, this.options.idleTimeoutMs);
+    };
+    arm();
     const run = slot.chat
       .generateResponse(toHistory(request.messages), {
         maxTokens: request.maxTokens,
@@ -139,6 +152,7 @@ export class LocalLlmProvider implements LlmProvider {
         stopOnAbortSignal: true,
         onTextChunk: (text) => {
           if (!text) return;
+          arm();
           pieces.push(text);
           notify();
         },
@@ -158,6 +172,11 @@ export class LocalLlmProvider implements LlmProvider {
     try {
       for (;;) {
         if (request.signal.aborted) throw request.signal.reason;
+        if (timedOut)
+          throw new LlmError(
+            'timeout',
+            `The local language model produced nothing for ${Math.round((this.options.idleTimeoutMs ?? 0) / 1000)} s`,
+          );
         if (pieces.length) {
           yield pieces.shift() as string;
           continue;
@@ -171,6 +190,7 @@ export class LocalLlmProvider implements LlmProvider {
       }
       if (this.closing.signal.aborted) throw new LlmError('model_unavailable', 'The server is shutting down');
     } finally {
+      clearTimeout(timer);
       stop.abort();
       await run;
       this.running.delete(run);
