@@ -100,6 +100,7 @@ export class LocalLlmProvider implements LlmProvider {
   }
 
   warmUp(): Promise<void> {
+    if (this.closing.signal.aborted) return Promise.resolve();
     this.loading ??= this.load().catch((error: unknown) => {
       // load() reports its own failures; this only guards against the unexpected.
       const detail = `The local language model could not be loaded: ${message(error)}`;
