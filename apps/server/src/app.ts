@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { getEdition, REWARDFUL_ORIGIN } from '@reverie/shared';
@@ -33,6 +34,10 @@ import { serverVersion } from './lib/version.js';
 import { pictureRoutes } from './modules/pictures/pictures.routes.js';
 import { PictureService } from './modules/pictures/pictures.service.js';
 import { createImageProvider, type ImageProvider } from './providers/images/index.js';
+import { createLlmProvider, type LlmProvider } from './providers/llm/index.js';
+import { chatsRoutes } from './modules/chats/chats.routes.js';
+import { ChatsService } from './modules/chats/chats.service.js';
+import { failStaleStreams } from './modules/chats/chats.repository.js';
 
 export interface AppDependencies {
   config: Config;
@@ -49,6 +54,8 @@ export interface AppDependencies {
   moderation?: ModerationProvider;
   /** Image provider for chat pictures; by default the one the settings select (null: the gallery). */
   images?: ImageProvider | null;
+  /** The language model; by default the one the settings select (tests pass fakes). */
+  llm?: LlmProvider;
 }
 
 /**
@@ -107,6 +114,26 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
   });
   await app.register(pictureRoutes, { service: pictures });
+  const llm = deps.llm ?? createLlmProvider(config, { modelsDir: path.join(config.dataDir, 'models'), log: app.log });
+  app.addHook('onClose', async () => llm.close?.());
+  const chats = new ChatsService({
+    db: database.db,
+    llm,
+    urls: mediaUrls,
+    pictures,
+    log: app.log,
+    maxTokens: config.LLM_MAX_TOKENS,
+    temperature: config.LLM_TEMPERATURE,
+    idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
+    messagesPerMinute: config.CHAT_MESSAGES_PER_MINUTE,
+  });
+  app.decorate('chats', chats);
+  // Replies left streaming by a process that stopped long enough ago can never finish.
+  app.addHook('onReady', async () => {
+    const failed = await failStaleStreams(database.db, new Date(Date.now() - config.LLM_TIMEOUT_S * 2000));
+    if (failed > 0) app.log.warn({ failed }, 'replies interrupted by a restart were marked failed');
+  });
+  await app.register(chatsRoutes, { service: chats });
   const payments = deps.payments ?? createPaymentProviders(config);
   const mail = createMailProvider(config, database.db, edition);
   app.addHook('onClose', async () => mail.close?.());
