@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Chat, Message } from '@reverie/shared';
-import { chats, messageReports, messages, safetyEvents } from '../../db/schema.js';
+import { botPictures, chats, messageReports, messages, safetyEvents } from '../../db/schema.js';
+import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
 import { createBot, createChat, createMessage, createPremium, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { parseSse, ScriptedLlm, type SseEvent } from '../../../test/scripted-llm.js';
@@ -11,9 +16,12 @@ import { parseSse, ScriptedLlm, type SseEvent } from '../../../test/scripted-llm
 let t: TestApp;
 const llm = new ScriptedLlm();
 let baseUrl: string;
+const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-chats-'));
+const storage = new LocalMediaStorage(mediaDir);
+afterAll(() => fs.rmSync(mediaDir, { recursive: true, force: true }));
 
 beforeAll(async () => {
-  t = await createTestApp({ llm, env: { LLM_TIMEOUT_S: '1', CHAT_MESSAGES_PER_MINUTE: '30' } });
+  t = await createTestApp({ llm, storage, env: { LLM_TIMEOUT_S: '1', CHAT_MESSAGES_PER_MINUTE: '30' } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
@@ -621,5 +629,31 @@ describe('fair use', () => {
     }
     expect(statuses).toEqual([200, 200, 429]);
     expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+});
+
+describe('pictures in chat', () => {
+  it('a picture request is answered with a blurred picture for a free user, without the model', async () => {
+    const { auth, user } = await member();
+    const { chat, bot } = await newChat(auth);
+    const key = `bots/${bot.id}/gallery-0.png`;
+    const png = await sharp({ create: { width: 64, height: 96, channels: 3, background: '#c06' } })
+      .png()
+      .toBuffer();
+    await storage.put(key, png, 'image/png');
+    await t.database.db.insert(botPictures).values({ botId: bot.id, mediaKey: key, position: 0 });
+    const before = llm.requests.length;
+    const { events } = await send(auth, chat.id, 'Send me a photo of you');
+    expect(events.map((e) => e.event)).toEqual(['user_message', 'image']);
+    expect(events[1]!.data).toMatchObject({ kind: 3, role: 'bot', reply_to: events[0]!.data.id });
+    expect(events[1]!.data.img_url).toContain(`/api/media/chats/${user.id}/`);
+    expect(llm.requests.length).toBe(before);
+  });
+
+  it('a picture request for a character without pictures is answered in words', async () => {
+    const { auth } = await member();
+    const { chat } = await newChat(auth);
+    const { events } = await send(auth, chat.id, 'Send me a photo of you');
+    expect(events.at(-1)!.data).toMatchObject({ role: 'bot', kind: 1, state: 'done', text: 'Hello there!' });
   });
 });
