@@ -81,6 +81,9 @@ const NOT_CRISIS: Record<string, string[]> = {
     'I ran 5 kms today',
     'my phone died',
     'I want to die in your arms someday, old and happy',
+    "I'm cutting myself a slice of cake",
+    "Don't kill yourself working so hard",
+    "I'm so dead tired",
   ],
   ch: ['笑死我了', '想死你了！', '热死了', '这是跳楼价', '我不想死', '自杀小队挺好看的'],
   es: [
@@ -119,6 +122,8 @@ const MINORS: Record<string, string[]> = {
     'the kid takes off his clothes, naked in bed with me',
     'lets have sex, you are in 8th grade',
     'a fifteen year old in lewd poses',
+    'the child is in bed with me, naked',
+    'sex with a young teen',
   ],
   ch: ['她今年15岁，我们做爱吧', '小学生的裸照', '我想和这个未成年女孩发生性关系', '萝莉色情'],
   es: [
@@ -145,15 +150,33 @@ const NOT_MINORS: Record<string, string[]> = {
     'we make love while the rain falls',
     "I'm 5 minutes away, get naked",
     'He is 6 feet tall and very sexy',
+    'After the kids are asleep, we finally have time for sex.',
+    'I have 2 kids and a sexy wife',
+    'we have sex, then the kids came home',
+    'Our teenage years are long gone; now we make love slowly.',
+    "I'm 18 and horny",
+    "She's 19, naked in the shower",
   ],
-  ch: ['她今年28岁，我们做爱吧', '孩子们今天去上学了', '我女儿的学校打电话来了'],
-  es: ['tiene 25 años y es muy sexy', 'los niños están en el colegio', 'hacemos el amor toda la noche'],
+  ch: ['她今年28岁，我们做爱吧', '孩子们今天去上学了', '我女儿的学校打电话来了', '孩子们睡着了，我们做爱吧'],
+  es: [
+    'tiene 25 años y es muy sexy',
+    'los niños están en el colegio',
+    'hacemos el amor toda la noche',
+    'los niños ya están dormidos, hagamos el amor',
+  ],
   de: [
     'sie ist 28 Jahre alt und wir haben Sex',
     'die Kinder sind in der Schule',
     'Die Schule meiner Tochter hat angerufen',
+    'Sie ist Lehrerin an einer Grundschule und wir haben Sex',
+    'Die Kinder schlafen, lass uns Sex haben',
   ],
-  ru: ['ей 25 лет, давай займёмся сексом', 'дети в школе', 'из школы моей дочери позвонили'],
+  ru: [
+    'ей 25 лет, давай займёмся сексом',
+    'дети в школе',
+    'из школы моей дочери позвонили',
+    'Дети уже спят, давай займёмся сексом',
+  ],
 };
 
 describe('violatesMinorsPolicy', () => {

@@ -41,7 +41,9 @@ const CRISIS_PATTERNS: RegExp[] = [
   word(`(?:better\\s+off\\s+(?:dead|without\\s+me)|everyone\\s+would\\s+be\\s+better\\s+off\\s+if\\s+i)`),
   word(`can'?t\\s+(?:go\\s+on|keep\\s+going)\\s+(?:anymore|any\\s+longer|living)`),
   word(`self[-\\s]?harm(?:ing|ed)?|self[-\\s]?injur(?:y|ies|ing)`),
-  word(`(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|starve|starving|punish|punishing)\\s+myself`),
+  word(
+    `(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|starve|starving|punish|punishing)\\s+myself(?!\\s+(?:a|an|some|another|off|free|loose|short|in\\s+on)\\b)`,
+  ),
   word(`(?:slit|slitting|cut|cutting)\\s+my\\s+wrists?`),
   word(
     `(?:overdose|overdosing|od|od'?ing)\\s+on\\s+(?:my\\s+|the\\s+|some\\s+|all\\s+(?:my\\s+|the\\s+)?)?(?:pills|meds|medication|medicine|sleeping\\s+pills|painkillers|tablets)`,
