@@ -35,7 +35,7 @@ const AGE_PATTERNS: RegExp[] = [
 
 /** Ages under 18 written as words: "fifteen years old", "quince años", "fünfzehn Jahre", "пятнадцать лет", "十五岁". */
 const WORD_AGE_PATTERNS: RegExp[] = [
-  /\b(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b/giu,
+  /(?<!(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]?)\b(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b/giu,
   /(?:tengo|tiene|tienes|tenía|tenia|de|con)\s+(?:cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince|diecis[eé]is|diecisiete)\s+años(?![\p{L}])/giu,
   /(?<![\p{L}])(?:fünf|fuenf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwoelf|dreizehn|vierzehn|fünfzehn|fuenfzehn|sechzehn|siebzehn)\s*(?:jahre?\s+alt|-?\s*jährig\p{L}*)(?![\p{L}])/giu,
   /(?:мне|ей|ему|исполнилось|исполнится|было)\s+(?:пять|шесть|семь|восемь|девять|десять|одиннадцать|двенадцать|тринадцать|четырнадцать|пятнадцать|шестнадцать|семнадцать)\s+лет(?![\p{L}])/giu,
