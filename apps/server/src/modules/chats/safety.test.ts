@@ -30,6 +30,7 @@ const CRISIS: Record<string, string[]> = {
   ],
   ch: [
     '我想自杀',
+    '我想吞安眠药，一了百了',
     '我真的不想活了',
     '活着没意思，我想死',
     '我又开始割腕了',
@@ -85,7 +86,15 @@ const NOT_CRISIS: Record<string, string[]> = {
     "Don't kill yourself working so hard",
     "I'm so dead tired",
   ],
-  ch: ['笑死我了', '想死你了！', '热死了', '这是跳楼价', '我不想死', '自杀小队挺好看的'],
+  ch: [
+    '笑死我了',
+    '想死你了！',
+    '热死了',
+    '这是跳楼价',
+    '我不想死',
+    '自杀小队挺好看的',
+    '我失眠了，想吃安眠药睡个好觉',
+  ],
   es: [
     'me muero de risa',
     'me muero por verte',
@@ -155,6 +164,7 @@ const NOT_MINORS: Record<string, string[]> = {
     'we have sex, then the kids came home',
     'Our teenage years are long gone; now we make love slowly.',
     "I'm 18 and horny",
+    'I kid you not, that was the best sex ever',
     "She's 19, naked in the shower",
   ],
   ch: ['她今年28岁，我们做爱吧', '孩子们今天去上学了', '我女儿的学校打电话来了', '孩子们睡着了，我们做爱吧'],
@@ -162,6 +172,7 @@ const NOT_MINORS: Record<string, string[]> = {
     'tiene 25 años y es muy sexy',
     'los niños están en el colegio',
     'hacemos el amor toda la noche',
+    'ven aquí, mi niña, hagamos el amor',
     'los niños ya están dormidos, hagamos el amor',
   ],
   de: [

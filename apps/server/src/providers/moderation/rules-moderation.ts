@@ -89,6 +89,9 @@ const BYSTANDER_FRAMES: RegExp[] = [
   /\b(?:have|had|has|having|with|raise|raising|raised|without|no)\s+(?:\d+|two|three|four|five|six|several|any|grown(?:-up)?|adult)\s+(?:kids|children)\b/giu,
   /\b(?:teach(?:es|er|ing)?|work(?:s|ed|ing)?|job)\s+(?:at|in|for)\s+(?:an?|the|our|my)\s+(?:elementary|middle|grade)\s+school\b/giu,
   /\b(?:teenage|teen)\s+years\b/giu,
+  /\bi\s+kid\s+you\s+not\b/giu,
+  // Endearments between adult lovers in Spanish.
+  /(?<![\p{L}])mi\s+(?:niña|niño)(?![\p{L}])/giu,
   /(?<![\p{L}])(?:(?:los|mis|nuestros|tus|sus)\s+(?:niños|hijos|peques)\s+(?:ya\s+)?(?:están|estaban)\s+(?:dormidos|en\s+la\s+cama|en\s+el\s+colegio|en\s+la\s+escuela|fuera|con\s+\p{L}+)|(?:tenemos|tengo|tiene)\s+(?:\d+|dos|tres|cuatro)\s+(?:niños|hijos)|(?:maestr[oa]|profesora?|trabaja|trabajo)\s+(?:de|en)\s+(?:la\s+|una\s+)?escuela\s+primaria)(?![\p{L}])/giu,
   /(?<![\p{L}])(?:(?:die|unsere|meine|deine)\s+kinder\s+(?:schlafen|sind\s+(?:in\s+der\s+schule|im\s+bett|weg|bei\s+\p{L}+|aus\s+dem\s+haus))|(?:wir\s+haben|ich\s+habe|sie\s+hat|er\s+hat)\s+(?:\d+|zwei|drei|vier)\s+kinder|(?:lehrerin|lehrer|arbeitet|unterrichtet)\s+an\s+(?:einer|der)\s+grundschule)(?![\p{L}])/giu,
   /(?<![\p{L}])(?:дети\s+(?:уже\s+)?(?:спят|уснули|в\s+школе|у\s+бабушки|в\s+лагере)|у\s+(?:нас|меня|неё|нее|него)\s+(?:\d+|двое|трое|четверо)\s+детей)(?![\p{L}])/giu,
