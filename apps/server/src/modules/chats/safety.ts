@@ -41,7 +41,9 @@ const CRISIS_PATTERNS: RegExp[] = [
   word(`(?:better\\s+off\\s+(?:dead|without\\s+me)|everyone\\s+would\\s+be\\s+better\\s+off\\s+if\\s+i)`),
   word(`can'?t\\s+(?:go\\s+on|keep\\s+going)\\s+(?:anymore|any\\s+longer|living)`),
   word(`self[-\\s]?harm(?:ing|ed)?|self[-\\s]?injur(?:y|ies|ing)`),
-  word(`(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|starve|starving|punish|punishing)\\s+myself`),
+  word(
+    `(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|starve|starving|punish|punishing)\\s+myself(?!\\s+(?:a|an|some|another|off|free|loose|short|in\\s+on)\\b)`,
+  ),
   word(`(?:slit|slitting|cut|cutting)\\s+my\\s+wrists?`),
   word(
     `(?:overdose|overdosing|od|od'?ing)\\s+on\\s+(?:my\\s+|the\\s+|some\\s+|all\\s+(?:my\\s+|the\\s+)?)?(?:pills|meds|medication|medicine|sleeping\\s+pills|painkillers|tablets)`,
@@ -124,7 +126,7 @@ const CRISIS_PATTERNS: RegExp[] = [
   /(?:轻生|輕生|自残|自殘|自伤|自傷|割腕|寻死|尋死|厌世|厭世|不想活|活不下去|不想再活|活着没意思|活著沒意思|活着没有意义|活著沒有意義|活着有什么意思|活著有什麼意思)/u,
   /(?<!不)想死(?!你|我|他|她|您|它|咱|人)/u,
   /(?:结束|結束|了结|了結|了断|了斷)(?:我的|自己的|自己)?(?:生命|性命|自己)/u,
-  /(?:想|要|打算|准备|準備|我会|我會)[^。！？.!?]{0,4}(?:跳楼|跳樓|上吊|吃安眠药|吃安眠藥|割腕|烧炭|燒炭)/u,
+  /(?:想|要|打算|准备|準備|我会|我會)[^。！？.!?]{0,4}(?:跳楼|跳樓|上吊|割腕|烧炭|燒炭|吞(?:安眠药|安眠藥|药|藥)|吃(?:一整瓶|一瓶|一把)(?:安眠药|安眠藥|药|藥))/u,
   /(?:伤害|傷害|弄伤|弄傷|划伤|劃傷)自己/u,
   /(?:没有我|沒有我)[^。！？.!?]{0,6}(?:会更好|會更好)/u,
 ];

@@ -35,7 +35,7 @@ const AGE_PATTERNS: RegExp[] = [
 
 /** Ages under 18 written as words: "fifteen years old", "quince años", "fünfzehn Jahre", "пятнадцать лет", "十五岁". */
 const WORD_AGE_PATTERNS: RegExp[] = [
-  /\b(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b/giu,
+  /(?<!(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]?)\b(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)\s*-?\s*(?:years?|yrs?)\s*-?\s*old\b/giu,
   /(?:tengo|tiene|tienes|tenía|tenia|de|con)\s+(?:cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince|diecis[eé]is|diecisiete)\s+años(?![\p{L}])/giu,
   /(?<![\p{L}])(?:fünf|fuenf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwoelf|dreizehn|vierzehn|fünfzehn|fuenfzehn|sechzehn|siebzehn)\s*(?:jahre?\s+alt|-?\s*jährig\p{L}*)(?![\p{L}])/giu,
   /(?:мне|ей|ему|исполнилось|исполнится|было)\s+(?:пять|шесть|семь|восемь|девять|десять|одиннадцать|двенадцать|тринадцать|четырнадцать|пятнадцать|шестнадцать|семнадцать)\s+лет(?![\p{L}])/giu,
@@ -75,7 +75,28 @@ export function detectMinor(text: string): string | null {
  * and every age under 18 counts anywhere in the message.
  */
 const WEAK_MINOR_TERM =
-  /^(?:child|children|kid|kids|little\s+(?:girl|boy)|niña|niño|niñas|niños|infantil|(?:ein|das|als|kleines|noch\s+ein)\s+kind|kinder|ребёнок|ребенок|дети|детский|儿童|孩子|小孩)$/iu;
+  /^(?:child|children|kid|kids|little\s+(?:girl|boy)|niña|niño|niñas|niños|infantil|(?:ein|das|als|kleines|noch\s+ein)\s+kind|kinder|ребёнок|ребенок|дети|детский|儿童|孩子|小孩|elementary\s+school|middle\s+school(?:er)?|grade\s+school(?:er)?|school-age|escuela\s+primaria|grundschule)$/iu;
+
+/**
+ * Everyday frames in which children are mentioned but take no part: "the kids are asleep",
+ * "we have two kids", "she teaches at an elementary school". They are blanked out before the
+ * weak terms are looked for, so "the kids are asleep, let's have sex" passes.
+ */
+const BYSTANDER_FRAMES: RegExp[] = [
+  /\b(?:kids|children)\s+(?:are|were|'re)\s+(?:(?:finally|already|fast|sound|still)\s+)?(?:asleep|sleeping|in\s+bed|at\s+(?:school|home|daycare|camp|\w+'s|their|a|the)|away|out|gone|over\s+at|with\s+(?:their|my|your|his|her)|staying\s+with|on\s+vacation)\b/giu,
+  /\b(?:kids|children|child|kid)\s+(?:came|come|comes|got|get|gets|went|go|goes|left|leave)\s+(?:home|back|to\s+(?:school|bed|sleep|camp))\b/giu,
+  /\b(?:put|putting|puts|drop|dropped|dropping|pick|picked|picking|took|take|taking)\s+(?:up\s+|off\s+)?(?:the|our|my|your|his|her)\s+(?:kids|children|kid|child)\b/giu,
+  /\b(?:have|had|has|having|with|raise|raising|raised|without|no)\s+(?:\d+|two|three|four|five|six|several|any|grown(?:-up)?|adult)\s+(?:kids|children)\b/giu,
+  /\b(?:teach(?:es|er|ing)?|work(?:s|ed|ing)?|job)\s+(?:at|in|for)\s+(?:an?|the|our|my)\s+(?:elementary|middle|grade)\s+school\b/giu,
+  /\b(?:teenage|teen)\s+years\b/giu,
+  /\bi\s+kid\s+you\s+not\b/giu,
+  // Endearments between adult lovers in Spanish.
+  /(?<![\p{L}])mi\s+(?:niña|niño)(?![\p{L}])/giu,
+  /(?<![\p{L}])(?:(?:los|mis|nuestros|tus|sus)\s+(?:niños|hijos|peques)\s+(?:ya\s+)?(?:están|estaban)\s+(?:dormidos|en\s+la\s+cama|en\s+el\s+colegio|en\s+la\s+escuela|fuera|con\s+\p{L}+)|(?:tenemos|tengo|tiene)\s+(?:\d+|dos|tres|cuatro)\s+(?:niños|hijos)|(?:maestr[oa]|profesora?|trabaja|trabajo)\s+(?:de|en)\s+(?:la\s+|una\s+)?escuela\s+primaria)(?![\p{L}])/giu,
+  /(?<![\p{L}])(?:(?:die|unsere|meine|deine)\s+kinder\s+(?:schlafen|sind\s+(?:in\s+der\s+schule|im\s+bett|weg|bei\s+\p{L}+|aus\s+dem\s+haus))|(?:wir\s+haben|ich\s+habe|sie\s+hat|er\s+hat)\s+(?:\d+|zwei|drei|vier)\s+kinder|(?:lehrerin|lehrer|arbeitet|unterrichtet)\s+an\s+(?:einer|der)\s+grundschule)(?![\p{L}])/giu,
+  /(?<![\p{L}])(?:дети\s+(?:уже\s+)?(?:спят|уснули|в\s+школе|у\s+бабушки|в\s+лагере)|у\s+(?:нас|меня|неё|нее|него)\s+(?:\d+|двое|трое|четверо)\s+детей)(?![\p{L}])/giu,
+  /孩子们?(?:已经|都)?(?:睡了|睡着了|睡著了|上学了|上學了|在学校|在學校|去学校了|去學校了)/gu,
+];
 
 /** Further minor signals for chat: bare ages ("I'm 15", "she's 16"), teens, school grades. */
 const CHAT_MINOR_TERMS: { pattern: RegExp; strong: boolean }[] = [
@@ -89,7 +110,11 @@ const CHAT_MINOR_TERMS: { pattern: RegExp; strong: boolean }[] = [
       /\b(?:high[\s-]?schooler|junior\s+high|(?:sixth|seventh|eighth|ninth|tenth|[5-9]th|10th)\s+grader?|pubescent|barely\s+(?:pubescent|a\s+teen))\b/giu,
     strong: true,
   },
-  { pattern: /\b(?:teen|teens|teenager|teenagers|teenage|adolescent)\b/giu, strong: false },
+  {
+    pattern: /\b(?:teen|teens|teenager|teenagers|teenage\s+(?:girls?|boys?|daughters?|sons?)|adolescent)\b/giu,
+    strong: false,
+  },
+  { pattern: /\b(?:young|little|barely\s+legal)\s+teens?\b/giu, strong: true },
   { pattern: /(?<![\p{L}])(?:adolescentes?|chiquill[ao]s?|estudiante\s+de\s+secundaria)(?![\p{L}])/giu, strong: false },
   { pattern: /(?<![\p{L}])(?:teenager(?:in)?|jugendlich\p{L}*|schülerin|schüler)(?![\p{L}])/giu, strong: false },
   {
@@ -171,7 +196,11 @@ export function detectSexualContentWithMinor(text: string): string | null {
   const normalized = text.normalize('NFKC').replace(/[’‘`´]/g, "'");
   const sexual = SEXUAL_TERMS.flatMap((pattern) => spans(pattern, normalized));
   if (sexual.length === 0) return null;
-  for (const minor of minorSignals(normalized)) {
+  const withoutBystanders = BYSTANDER_FRAMES.reduce(
+    (acc, frame) => acc.replace(globally(frame), (match) => ' '.repeat(match.length)),
+    normalized,
+  );
+  for (const minor of minorSignals(withoutBystanders)) {
     if (minor.strong) return `minor "${minor.text}" with sexual term "${sexual[0]!.text}"`;
     for (const term of sexual) {
       const [from, to] = term.start < minor.start ? [term.end, minor.start] : [minor.end, term.start];
