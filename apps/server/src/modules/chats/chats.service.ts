@@ -508,6 +508,7 @@ export class ChatsService {
     let errorCode: string | null = null;
     let errorDetail = '';
     let timedOut = false;
+    let refusedOutput = false;
     let truncated = false;
     let oldestIncludedSeq = 0;
     let modelId = '';
@@ -571,6 +572,12 @@ export class ChatsService {
         if (!piece) continue;
         armIdle();
         generation.append(piece);
+        // The minors guard runs on the reply as it grows: such a reply stops at once.
+        if (violatesMinorsPolicy(generation.text)) {
+          refusedOutput = true;
+          generation.controller.abort(new Error('refused by the minors guard'));
+          break;
+        }
         if (!pendingSave && Date.now() - lastSave >= saveEvery) {
           lastSave = Date.now();
           const text = generation.text;
@@ -579,14 +586,16 @@ export class ChatsService {
             .finally(() => (pendingSave = null));
         }
       }
-      if (generation.stopRequested) state = 'stopped';
+      if (refusedOutput) state = 'done';
+      else if (generation.stopRequested) state = 'stopped';
       else if (timedOut) [state, errorCode, errorDetail] = ['failed', 'timeout', 'The model took too long to answer'];
       else if (generation.controller.signal.aborted)
         [state, errorCode, errorDetail] = ['failed', 'interrupted', 'The server restarted while answering'];
       else if (!generation.text.trim())
         [state, errorCode, errorDetail] = ['failed', 'empty_reply', 'The model sent an empty reply'];
     } catch (error) {
-      if (generation.stopRequested) state = 'stopped';
+      if (refusedOutput) state = 'done';
+      else if (generation.stopRequested) state = 'stopped';
       else {
         state = 'failed';
         if (timedOut) [errorCode, errorDetail] = ['timeout', 'The model took too long to answer'];
@@ -602,7 +611,7 @@ export class ChatsService {
 
     let text = generation.text;
     // The minors guard on output: such a reply is never shown or kept.
-    if (text && violatesMinorsPolicy(text)) {
+    if (refusedOutput || (text && violatesMinorsPolicy(text))) {
       text = refusalText(locale);
       [state, errorCode] = ['done', 'refused'];
       await recordSafetyEvent(db, { userId: chat.userId, kind: 'minors_output', locale }).catch(() => undefined);

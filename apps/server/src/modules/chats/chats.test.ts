@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Chat, Message } from '@reverie/shared';
 import { botPictures, chats, messageReports, messages, safetyEvents } from '../../db/schema.js';
 import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
+import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createBot, createChat, createMessage, createPremium, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { parseSse, ScriptedLlm, type SseEvent } from '../../../test/scripted-llm.js';
@@ -17,7 +18,7 @@ let t: TestApp;
 const llm = new ScriptedLlm();
 let baseUrl: string;
 const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-chats-'));
-const storage = new LocalMediaStorage(mediaDir);
+const storage: MediaStorage = new LocalMediaStorage(mediaDir);
 afterAll(() => fs.rmSync(mediaDir, { recursive: true, force: true }));
 
 beforeAll(async () => {
