@@ -35,6 +35,9 @@ import { pictureRoutes } from './modules/pictures/pictures.routes.js';
 import { PictureService } from './modules/pictures/pictures.service.js';
 import { createImageProvider, type ImageProvider } from './providers/images/index.js';
 import { createLlmProvider, type LlmProvider } from './providers/llm/index.js';
+import { chatsRoutes } from './modules/chats/chats.routes.js';
+import { ChatsService } from './modules/chats/chats.service.js';
+import { failStaleStreams } from './modules/chats/chats.repository.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -118,12 +121,30 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
   });
   await app.register(pictureRoutes, { service: pictures });
-  // The language model (issue 5): the chats module takes `llm`. The default one is lazy:
-  // nothing loads or downloads until `warmUp()` (server.ts, after listening) or a first reply.
+  // The language model (docs/llm.md), for the chats module. The default one is lazy: nothing
+  // loads or downloads until `warmUp()` (server.ts, after listening) or a first reply.
   const llm =
     deps.llm ?? createLlmProvider(config, { modelsDir: path.join(config.dataDir, 'models'), log: llmLog(app.log) });
   app.decorate('llm', llm);
-  if (!deps.llm) app.addHook('onClose', async () => llm.close?.());
+  app.addHook('onClose', async () => llm.close?.());
+  const chats = new ChatsService({
+    db: database.db,
+    llm,
+    urls: mediaUrls,
+    pictures,
+    log: app.log,
+    maxTokens: config.LLM_MAX_TOKENS,
+    temperature: config.LLM_TEMPERATURE,
+    idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
+    messagesPerMinute: config.CHAT_MESSAGES_PER_MINUTE,
+  });
+  app.decorate('chats', chats);
+  // Replies left streaming by a process that stopped long enough ago can never finish.
+  app.addHook('onReady', async () => {
+    const failed = await failStaleStreams(database.db, new Date(Date.now() - config.LLM_TIMEOUT_S * 2000));
+    if (failed > 0) app.log.warn({ failed }, 'replies interrupted by a restart were marked failed');
+  });
+  await app.register(chatsRoutes, { service: chats });
   const payments = deps.payments ?? createPaymentProviders(config);
   const mail = createMailProvider(config, database.db, edition);
   app.addHook('onClose', async () => mail.close?.());

@@ -68,6 +68,7 @@ export async function createTestApp(
     moderation: options.moderation,
     payments: options.payments,
     llm: options.llm,
+    images: options.images,
   });
   await app.ready();
   afterAll(() => app.close());
