@@ -67,6 +67,8 @@ export async function createTestApp(
     storage: options.storage,
     moderation: options.moderation,
     payments: options.payments,
+    llm: options.llm,
+    images: options.images,
   });
   await app.ready();
   afterAll(() => app.close());

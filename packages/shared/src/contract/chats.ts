@@ -101,6 +101,7 @@ export const CHAT_MEMORY_MAX = 8000;
 export const ChatMemorySchema = z
   .object({ memory: z.string(), updated_at: z.string().nullable() })
   .meta({ id: 'ChatMemory' });
+export type ChatMemory = z.infer<typeof ChatMemorySchema>;
 export const ChatMemoryBodySchema = z.object({ memory: z.string().max(CHAT_MEMORY_MAX) });
 
 /** POST /api/chat/{id}/messages/{message_id}/select: show that alternative. */
