@@ -33,6 +33,16 @@ import { serverVersion } from './lib/version.js';
 import { pictureRoutes } from './modules/pictures/pictures.routes.js';
 import { PictureService } from './modules/pictures/pictures.service.js';
 import { createImageProvider, type ImageProvider } from './providers/images/index.js';
+import { audioRoutes } from './modules/audio/audio.routes.js';
+import { AudioService } from './modules/audio/audio.service.js';
+import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
+    audio: AudioService;
+  }
+}
 
 export interface AppDependencies {
   config: Config;
@@ -49,6 +59,8 @@ export interface AppDependencies {
   moderation?: ModerationProvider;
   /** Image provider for chat pictures; by default the one the settings select (null: the gallery). */
   images?: ImageProvider | null;
+  /** Text-to-speech provider for voice messages; by default the one the settings select (tests pass fakes). */
+  tts?: TtsProvider;
 }
 
 /**
@@ -107,6 +119,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
   });
   await app.register(pictureRoutes, { service: pictures });
+  // Voice messages (issue 7, docs/voice.md): a background job per message, in this process.
+  const audio = new AudioService({
+    db: database.db,
+    storage,
+    urls: mediaUrls,
+    tts: deps.tts ?? createTtsProvider(config),
+    log: app.log,
+    timeoutMs: config.TTS_TIMEOUT_S * 1000,
+    concurrency: config.TTS_CONCURRENCY,
+    mp3Kbps: config.TTS_MP3_KBPS,
+  });
+  await audio.recover();
+  app.decorate('audio', audio);
+  app.addHook('onClose', async () => audio.close());
+  await app.register(audioRoutes, { service: audio });
   const payments = deps.payments ?? createPaymentProviders(config);
   const mail = createMailProvider(config, database.db, edition);
   app.addHook('onClose', async () => mail.close?.());

@@ -67,6 +67,8 @@ export async function createTestApp(
     storage: options.storage,
     moderation: options.moderation,
     payments: options.payments,
+    images: options.images,
+    tts: options.tts,
   });
   await app.ready();
   afterAll(() => app.close());

@@ -48,6 +48,8 @@ export const ERROR_MESSAGES = {
   subscription_cancel_failed: 'Your subscription could not be cancelled, so nothing was deleted. Please try again.',
   invalid_signature: 'Webhook signature is missing or invalid',
   already_subscribed: 'You already have Premium',
+  premium_required: 'Voice messages are a Premium feature',
+  voice_unavailable: "Only the character's finished text messages can be played as voice",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
