@@ -135,10 +135,7 @@ export class AudioService {
       // Shutting down: the row stays `processing` and is reset on the next start.
       if (shutdown.aborted) return;
       const code = error instanceof TtsError ? error.code : 'internal_error';
-      log.warn(
-        { err: error, provider: this.deps.tts.name, code, messageId: job.messageId },
-        'voice message failed',
-      );
+      log.warn({ err: error, provider: this.deps.tts.name, code, messageId: job.messageId }, 'voice message failed');
       await finishAudioJob(db, job.messageId, { state: 'error' }).catch(() => undefined);
     }
   }
@@ -163,8 +160,7 @@ export class AudioService {
     const started = performance.now();
     const speech = await tts.synthesise({ text: spoken, voice, language, signal });
     const synthesised = performance.now();
-    const data =
-      speech.format === 'pcm16' ? await encodeMp3(speech.samples, speech.sampleRate, mp3Kbps) : speech.data;
+    const data = speech.format === 'pcm16' ? await encodeMp3(speech.samples, speech.sampleRate, mp3Kbps) : speech.data;
     const info = readMp3Info(data);
     if (!info || info.durationS <= 0) {
       throw new TtsError('empty_output', 'the provider did not answer playable MP3 audio', tts.name);

@@ -167,7 +167,7 @@ describe('POST /api/audio/{message_id}', () => {
     }
   });
 
-  it("serves the audio to its owner and the signed URL, never to another user", async () => {
+  it('serves the audio to its owner and the signed URL, never to another user', async () => {
     const { message, auth } = await botMessage('This one is just for you.');
     await ask(message.id, auth);
     const { audio_url } = (await pollUntilDone(message.id, auth)).json() as { audio_url: string };

@@ -4,7 +4,7 @@ import type { Locale } from '@reverie/shared';
 /** Frequent short words of each Latin-script language (written for this detector). */
 const STOP_WORDS: Record<'en' | 'es' | 'de', Set<string>> = {
   en: new Set(
-    'the and you are is it to of in that this what with for have was not my me your i i\'m do don\'t can just so but be we they he she at on how all about would like really know there'.split(
+    "the and you are is it to of in that this what with for have was not my me your i i'm do don't can just so but be we they he she at on how all about would like really know there".split(
       ' ',
     ),
   ),

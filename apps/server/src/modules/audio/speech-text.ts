@@ -9,7 +9,9 @@ export function speechText(text: string): string {
   let clean = text
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/[*_~`#>|[\]]+/g, ' ')
-    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu, ' ')
+    .replace(/\p{Extended_Pictographic}/gu, ' ')
+    // Emoji joiners, variation selectors and skin tones left over.
+    .replace(/\u{200D}|\u{FE0F}|[\u{1F3FB}-\u{1F3FF}]/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   if (clean.length > MAX_SPEECH_CHARS) {

@@ -1,3 +1,4 @@
+import type createEspeak from '@echogarden/espeak-ng-emscripten';
 import type { Locale } from '@reverie/shared';
 import { TtsError, toTtsError, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
 
@@ -41,7 +42,7 @@ export function splitForSpeech(text: string, max = 400): string[] {
   return pieces.map((p) => p.trim()).filter(Boolean);
 }
 
-type EspeakWorker = InstanceType<Awaited<ReturnType<typeof import('@echogarden/espeak-ng-emscripten').default>>['eSpeakNGWorker']>;
+type EspeakWorker = InstanceType<Awaited<ReturnType<typeof createEspeak>>['eSpeakNGWorker']>;
 
 let loading: Promise<EspeakWorker> | null = null;
 

@@ -14,9 +14,7 @@ export interface SpeechRequest {
  * Synthesised speech: raw mono 16-bit PCM (the embedded engine; the caller encodes it) or
  * audio already encoded as MP3 (remote providers are asked for MP3).
  */
-export type Speech =
-  | { format: 'pcm16'; sampleRate: number; samples: Int16Array }
-  | { format: 'mp3'; data: Buffer };
+export type Speech = { format: 'pcm16'; sampleRate: number; samples: Int16Array } | { format: 'mp3'; data: Buffer };
 
 /** Why a synthesis failed; stable codes that the audio job logs. */
 export type TtsErrorCode = 'provider_error' | 'timeout' | 'aborted' | 'unknown_voice' | 'empty_output';
@@ -64,6 +62,29 @@ export function isEspeakVoice(voice: string): boolean {
 }
 
 const ESPEAK_LANGUAGE_CODES = new Set([
-  'en', 'en-us', 'en-gb', 'en-gb-scotland', 'en-029', 'en-gb-x-rp', 'de', 'es', 'es-419', 'ru', 'ru-lv', 'cmn',
-  'cmn-latn-pinyin', 'yue', 'zh', 'fr', 'fr-fr', 'it', 'pt', 'pt-br', 'pl', 'nl', 'uk', 'ja', 'ko',
+  'en',
+  'en-us',
+  'en-gb',
+  'en-gb-scotland',
+  'en-029',
+  'en-gb-x-rp',
+  'de',
+  'es',
+  'es-419',
+  'ru',
+  'ru-lv',
+  'cmn',
+  'cmn-latn-pinyin',
+  'yue',
+  'zh',
+  'fr',
+  'fr-fr',
+  'it',
+  'pt',
+  'pt-br',
+  'pl',
+  'nl',
+  'uk',
+  'ja',
+  'ko',
 ]);
