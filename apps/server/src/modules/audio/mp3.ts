@@ -1,7 +1,7 @@
 import { Mp3Encoder } from '@breezystack/lamejs';
 
-/** Samples encoded per turn of the event loop (≈ 2.6 s of speech at 22 050 Hz). */
-const BLOCK = 1152 * 50;
+/** Samples encoded per turn of the event loop (≈ 0.6 s of speech at 22 050 Hz). */
+const BLOCK = 1152 * 12;
 
 /**
  * Encodes mono 16-bit PCM as MP3 (LAME, in pure JavaScript) at a constant bit rate. Works

@@ -25,7 +25,7 @@ export function espeakVoiceFor(characterVoice: string, language: Locale): string
 }
 
 /** Splits text into pieces of at most `max` characters, at sentence ends where possible. */
-export function splitForSpeech(text: string, max = 400): string[] {
+export function splitForSpeech(text: string, max = 200): string[] {
   const sentences = text.match(/[^.!?。！？…\n]+[.!?。！？…]*\s*|\n+/g) ?? [text];
   const pieces: string[] = [];
   let current = '';
