@@ -160,7 +160,8 @@ export class AudioService {
     const started = performance.now();
     const speech = await tts.synthesise({ text: spoken, voice, language, signal });
     const synthesised = performance.now();
-    const data = speech.format === 'pcm16' ? await encodeMp3(speech.samples, speech.sampleRate, mp3Kbps) : speech.data;
+    const data =
+      speech.format === 'pcm16' ? await encodeMp3(speech.samples, speech.sampleRate, mp3Kbps, signal) : speech.data;
     const info = readMp3Info(data);
     if (!info || info.durationS <= 0) {
       throw new TtsError('empty_output', 'the provider did not answer playable MP3 audio', tts.name);

@@ -1,24 +1,18 @@
-import { Mp3Encoder } from '@breezystack/lamejs';
-
-/** Samples encoded per turn of the event loop (≈ 0.6 s of speech at 22 050 Hz). */
-const BLOCK = 1152 * 12;
+import { audioThread } from '../../providers/tts/audio-thread.js';
 
 /**
- * Encodes mono 16-bit PCM as MP3 (LAME, in pure JavaScript) at a constant bit rate. Works
- * through the samples in blocks, yielding to the event loop between them.
+ * Encodes mono 16-bit PCM as MP3 (LAME in pure JavaScript) at a constant bit rate, in the
+ * audio worker thread so that the server's event loop stays free.
  */
-export async function encodeMp3(samples: Int16Array, sampleRate: number, kbps: number): Promise<Buffer> {
-  const encoder = new Mp3Encoder(1, sampleRate, kbps);
-  const parts: Buffer[] = [];
-  const keep = (bytes: Uint8Array) => {
-    if (bytes.length) parts.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  };
-  for (let offset = 0; offset < samples.length; offset += BLOCK) {
-    keep(encoder.encodeBuffer(samples.subarray(offset, offset + BLOCK)));
-    if (offset + BLOCK < samples.length) await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  keep(encoder.flush());
-  return Buffer.concat(parts);
+export async function encodeMp3(
+  samples: Int16Array,
+  sampleRate: number,
+  kbps: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
+  const answer = await audioThread.call({ type: 'mp3', samples, sampleRate, kbps }, 'mp3', signal);
+  const data = answer.data!;
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 const BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];

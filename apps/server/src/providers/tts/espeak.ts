@@ -1,5 +1,5 @@
-import type createEspeak from '@echogarden/espeak-ng-emscripten';
 import type { Locale } from '@reverie/shared';
+import { audioThread } from './audio-thread.js';
 import { TtsError, toTtsError, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
 
 /** espeak-ng's output: 22 050 Hz mono 16-bit PCM. */
@@ -42,63 +42,29 @@ export function splitForSpeech(text: string, max = 200): string[] {
   return pieces.map((p) => p.trim()).filter(Boolean);
 }
 
-type EspeakWorker = InstanceType<Awaited<ReturnType<typeof createEspeak>>['eSpeakNGWorker']>;
-
-let loading: Promise<EspeakWorker> | null = null;
-
-/** Loads the WebAssembly engine once per process (≈ 0.2 s), on the first synthesis. */
-function loadEspeak(): Promise<EspeakWorker> {
-  loading ??= (async () => {
-    const { default: createModule } = await import('@echogarden/espeak-ng-emscripten');
-    const module = await createModule();
-    return new module.eSpeakNGWorker();
-  })().catch((error: unknown) => {
-    loading = null;
-    throw error;
-  });
-  return loading;
-}
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
- * espeak-ng compiled to WebAssembly, in process: no network, no system binary, all five
- * languages. The engine is synchronous; text is spoken a sentence group at a time with a
- * turn of the event loop between groups, so one long message never blocks the server for
- * long, and an abort takes effect between groups.
+ * espeak-ng compiled to WebAssembly, in the audio worker thread (`audio-thread.ts`): no
+ * network, no system binary, all five languages, and the server's event loop stays free.
+ * The engine loads once, on the first synthesis; the text goes in pieces of a sentence or
+ * two, and an abort takes effect at the next piece.
  */
 export class EspeakTtsProvider implements TtsProvider {
   readonly name = 'espeak';
 
   async synthesise({ text, voice, language, signal }: SpeechRequest): Promise<Speech> {
     try {
-      signal?.throwIfAborted();
-      const engine = await loadEspeak();
-      const wanted = espeakVoiceFor(voice, language);
-      const chunks: Int16Array[] = [];
-      let total = 0;
-      for (const piece of splitForSpeech(text)) {
-        signal?.throwIfAborted();
-        // The engine is shared: set the voice for every piece (another job may have changed it).
-        if (engine.set_voice(wanted) !== 0 && engine.set_voice(LANGUAGE_VOICES[language]) !== 0) {
-          throw new TtsError('unknown_voice', `espeak-ng has no voice ${wanted}`, this.name);
-        }
-        engine.synthesize(piece, (samples) => {
-          if (samples?.length) {
-            chunks.push(samples);
-            total += samples.length;
-          }
-          return false;
-        });
-        await nextTurn();
-      }
-      if (total === 0) throw new TtsError('empty_output', 'espeak-ng produced no sound', this.name);
-      const samples = new Int16Array(total);
-      let offset = 0;
-      for (const chunk of chunks) {
-        samples.set(chunk, offset);
-        offset += chunk.length;
-      }
+      const answer = await audioThread.call(
+        {
+          type: 'speak',
+          pieces: splitForSpeech(text),
+          voice: espeakVoiceFor(voice, language),
+          fallbackVoice: LANGUAGE_VOICES[language],
+        },
+        this.name,
+        signal,
+      );
+      const samples = answer.samples!;
+      if (samples.length === 0) throw new TtsError('empty_output', 'espeak-ng produced no sound', this.name);
       return { format: 'pcm16', sampleRate: ESPEAK_SAMPLE_RATE, samples };
     } catch (error) {
       throw toTtsError(error, this.name, signal);
