@@ -32,8 +32,8 @@ class AudioThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_URL);
-    worker.unref(); // never keeps the process alive
+    // Plain JavaScript: none of the parent's flags (a TypeScript loader, --input-type…) apply.
+    const worker = new Worker(WORKER_URL, { execArgv: [] });
     worker.on('message', (answer: Answer) => {
       const waiting = this.pending.get(answer.id);
       this.pending.delete(answer.id);
@@ -46,6 +46,8 @@ class AudioThread {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the audio worker stopped (exit code ${code})`)));
+    // Idle, the thread never keeps the process alive (unref after the listeners, which ref it).
+    worker.unref();
     this.worker = worker;
     return worker;
   }
@@ -63,6 +65,7 @@ class AudioThread {
     try {
       const answer = await new Promise<Answer>((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
+        worker.ref(); // while work is pending, the process waits for it
         signal?.addEventListener('abort', onAbort, { once: true });
         worker.postMessage({ id, ...request });
       });
@@ -70,6 +73,7 @@ class AudioThread {
       return answer;
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      if (this.pending.size === 0) worker.unref();
     }
   }
 }
