@@ -2,8 +2,8 @@ export { VoiceButton, type VoiceButtonProps } from './components/voice-button';
 export {
   AUDIO_POLL_MS,
   VoiceFailedError,
-  cachedAudioUrl,
-  clearAudioCache,
-  loadAudioUrl,
+  audioUrlKey,
+  pollAudioUrl,
   requestAudio,
+  useAudioUrls,
 } from './api/request-audio';

@@ -1,3 +1,5 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { AudioResponse } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 
@@ -19,21 +21,6 @@ export class VoiceFailedError extends Error {
   }
 }
 
-const cache = new Map<string, { url: string; at: number }>();
-const pending = new Map<string, Promise<string>>();
-
-/** A cached `audio_url` of the message, if there is a fresh one. */
-export function cachedAudioUrl(messageId: string): string | null {
-  const entry = cache.get(messageId);
-  if (!entry || Date.now() - entry.at > CACHE_MS) return null;
-  return entry.url;
-}
-
-/** Forgets the cached URLs (tests, sign-out). */
-export function clearAudioCache(): void {
-  cache.clear();
-}
-
 const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -47,34 +34,49 @@ const wait = (ms: number, signal?: AbortSignal) =>
     );
   });
 
-async function poll(messageId: string, intervalMs: number, signal?: AbortSignal): Promise<string> {
-  for (;;) {
-    const answer = await requestAudio(messageId, signal);
-    if (answer.state === 'ready' && answer.audio_url) {
-      cache.set(messageId, { url: answer.audio_url, at: Date.now() });
-      return answer.audio_url;
-    }
-    if (answer.state === 'error') throw new VoiceFailedError();
-    await wait(intervalMs, signal);
-  }
-}
-
 /**
- * The message's audio URL: from the cache, else asks the server and repeats the request
- * every second while it is `processing`; rejects with VoiceFailedError on `error` and with
- * the API error (402 for non-premium…) otherwise. One request loop per message at a time.
+ * Asks for the message's voice and repeats the request every second while it is
+ * `processing`; resolves with `audio_url` when ready, rejects with VoiceFailedError on
+ * `error` and with the API error (402 for non-premium…) otherwise.
  */
-export function loadAudioUrl(
+export async function pollAudioUrl(
   messageId: string,
   options: { signal?: AbortSignal; intervalMs?: number } = {},
 ): Promise<string> {
-  const cached = cachedAudioUrl(messageId);
-  if (cached) return Promise.resolve(cached);
-  const running = pending.get(messageId);
-  if (running) return running;
-  const loading = poll(messageId, options.intervalMs ?? AUDIO_POLL_MS, options.signal).finally(() =>
-    pending.delete(messageId),
+  for (;;) {
+    const answer = await requestAudio(messageId, options.signal);
+    if (answer.state === 'ready' && answer.audio_url) return answer.audio_url;
+    if (answer.state === 'error') throw new VoiceFailedError();
+    await wait(options.intervalMs ?? AUDIO_POLL_MS, options.signal);
+  }
+}
+
+export const audioUrlKey = (messageId: string) => ['voice', 'audio-url', messageId] as const;
+
+/**
+ * The audio URLs, cached per message id in the query cache (cleared on sign-out): `cached`
+ * reads one, `load` returns the cached one or polls the server — one loop per message even
+ * when asked twice.
+ */
+export function useAudioUrls() {
+  const queryClient = useQueryClient();
+  const cached = useCallback(
+    (messageId: string) => {
+      const state = queryClient.getQueryState<string>(audioUrlKey(messageId));
+      return state?.data && Date.now() - state.dataUpdatedAt < CACHE_MS ? state.data : null;
+    },
+    [queryClient],
   );
-  pending.set(messageId, loading);
-  return loading;
+  const load = useCallback(
+    (messageId: string) =>
+      queryClient.fetchQuery({
+        queryKey: audioUrlKey(messageId),
+        queryFn: () => pollAudioUrl(messageId),
+        staleTime: CACHE_MS,
+        gcTime: CACHE_MS,
+        retry: false,
+      }),
+    [queryClient],
+  );
+  return { cached, load };
 }

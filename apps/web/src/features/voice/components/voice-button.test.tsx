@@ -4,7 +4,6 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { AppProviders } from '../../../app/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
-import { clearAudioCache } from '../api/request-audio';
 import { VoiceButton } from './voice-button';
 
 const json = (body: unknown, status = 200) =>
@@ -22,8 +21,9 @@ function mockFetch(answers: (() => Response)[]) {
   return calls;
 }
 
-function renderButton(messageId = 'm1') {
-  const router = createMemoryRouter([{ path: '/chat', element: <VoiceButton messageId={messageId} /> }], {
+function renderButton(messageId = 'm1', copies = 1) {
+  const buttons = Array.from({ length: copies }, (_, i) => <VoiceButton key={i} messageId={messageId} />);
+  const router = createMemoryRouter([{ path: '/chat', element: <>{buttons}</> }], {
     initialEntries: ['/chat'],
   });
   render(
@@ -54,7 +54,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  clearAudioCache();
 });
 
 const url = '/api/media/chats/u1/voice-abc.mp3?exp=1&sig=s';
@@ -90,15 +89,26 @@ describe('VoiceButton', () => {
 
   it('uses the cached URL for the same message without asking again', async () => {
     const calls = mockFetch([() => json({ state: 'ready', audio_url: url })]);
-    renderButton('m2');
-    fireEvent.click(screen.getByTestId('voice-button'));
+    renderButton('m2', 2);
+    const [first, second] = screen.getAllByTestId('voice-button');
+    fireEvent.click(first!);
     await waitFor(() => expect(played).toEqual([url]));
-    const again = renderButton('m2');
-    expect(again).toBeTruthy();
-    const buttons = screen.getAllByTestId('voice-button');
-    fireEvent.click(buttons[1]!);
+    fireEvent.click(second!);
     await waitFor(() => expect(played).toEqual([url, url]));
     expect(calls).toHaveLength(1);
+  });
+
+  it('runs one request loop per message when pressed twice while it loads', async () => {
+    const calls = mockFetch([
+      () => json({ state: 'processing', audio_url: null }),
+      () => json({ state: 'ready', audio_url: url }),
+    ]);
+    renderButton('m3', 2);
+    const [first, second] = screen.getAllByTestId('voice-button');
+    fireEvent.click(first!);
+    fireEvent.click(second!);
+    await waitFor(() => expect(played).toEqual([url, url]), { timeout: 3000 });
+    expect(calls).toHaveLength(2);
   });
 
   it('opens the premium modal on 402', async () => {

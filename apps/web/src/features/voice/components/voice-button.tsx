@@ -6,7 +6,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { ApiRequestError } from '../../../lib/api-client';
 import { API_BASE_URL } from '../../../lib/config';
-import { cachedAudioUrl, loadAudioUrl } from '../api/request-audio';
+import { useAudioUrls } from '../api/request-audio';
 
 export interface VoiceButtonProps {
   /** A character's text message. */
@@ -29,11 +29,17 @@ export function VoiceButton({ messageId, className = '' }: VoiceButtonProps) {
   const { t } = useTranslation();
   const modal = useModal();
   const audio = useRef<HTMLAudioElement>(null);
+  const urls = useAudioUrls();
   const [status, setStatus] = useState<Status>('idle');
-  const [src, setSrc] = useState<string | null>(() => cachedAudioUrl(messageId));
-  const stop = useRef<AbortController | null>(null);
-
-  useEffect(() => () => stop.current?.abort(), []);
+  const [src, setSrc] = useState<string | null>(() => urls.cached(messageId));
+  // The polling goes on after unmounting (its URL is cached for later); only state updates stop.
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   const play = async (url: string) => {
     const element = audio.current;
@@ -57,17 +63,17 @@ export function VoiceButton({ messageId, className = '' }: VoiceButtonProps) {
       element.pause();
       return;
     }
-    if (src) {
-      await play(src);
+    const known = src ?? urls.cached(messageId);
+    if (known) {
+      await play(known);
       return;
     }
     setStatus('loading');
-    stop.current = new AbortController();
     try {
-      const url = await loadAudioUrl(messageId, { signal: stop.current.signal });
-      await play(url);
+      const url = await urls.load(messageId);
+      if (mounted.current) await play(url);
     } catch (error) {
-      if (stop.current?.signal.aborted) return;
+      if (!mounted.current) return;
       setStatus('idle');
       if (error instanceof ApiRequestError && error.status === 402) {
         modal.open('premium', { from: 'voice' });
