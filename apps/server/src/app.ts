@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import path from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { getEdition, REWARDFUL_ORIGIN } from '@reverie/shared';
 import type { Config } from './config.js';
@@ -33,12 +34,18 @@ import { serverVersion } from './lib/version.js';
 import { pictureRoutes } from './modules/pictures/pictures.routes.js';
 import { PictureService } from './modules/pictures/pictures.service.js';
 import { createImageProvider, type ImageProvider } from './providers/images/index.js';
+import { createLlmProvider, type LlmProvider } from './providers/llm/index.js';
+import { chatsRoutes } from './modules/chats/chats.routes.js';
+import { ChatsService } from './modules/chats/chats.service.js';
+import { failStaleStreams } from './modules/chats/chats.repository.js';
 import { audioRoutes } from './modules/audio/audio.routes.js';
 import { AudioService } from './modules/audio/audio.service.js';
 import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The language model (docs/llm.md); server.ts warms it up after listening. */
+    llm: LlmProvider;
     /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
     audio: AudioService;
   }
@@ -59,6 +66,8 @@ export interface AppDependencies {
   moderation?: ModerationProvider;
   /** Image provider for chat pictures; by default the one the settings select (null: the gallery). */
   images?: ImageProvider | null;
+  /** The language model; by default the one the settings select (tests pass fakes or the fake OpenAI server). */
+  llm?: LlmProvider;
   /** Text-to-speech provider for voice messages; by default the one the settings select (tests pass fakes). */
   tts?: TtsProvider;
 }
@@ -119,6 +128,30 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
   });
   await app.register(pictureRoutes, { service: pictures });
+  // The language model (docs/llm.md), for the chats module. The default one is lazy: nothing
+  // loads or downloads until `warmUp()` (server.ts, after listening) or a first reply.
+  const llm =
+    deps.llm ?? createLlmProvider(config, { modelsDir: path.join(config.dataDir, 'models'), log: llmLog(app.log) });
+  app.decorate('llm', llm);
+  app.addHook('onClose', async () => llm.close?.());
+  const chats = new ChatsService({
+    db: database.db,
+    llm,
+    urls: mediaUrls,
+    pictures,
+    log: app.log,
+    maxTokens: config.LLM_MAX_TOKENS,
+    temperature: config.LLM_TEMPERATURE,
+    idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
+    messagesPerMinute: config.CHAT_MESSAGES_PER_MINUTE,
+  });
+  app.decorate('chats', chats);
+  // Replies left streaming by a process that stopped long enough ago can never finish.
+  app.addHook('onReady', async () => {
+    const failed = await failStaleStreams(database.db, new Date(Date.now() - config.LLM_TIMEOUT_S * 2000));
+    if (failed > 0) app.log.warn({ failed }, 'replies interrupted by a restart were marked failed');
+  });
+  await app.register(chatsRoutes, { service: chats });
   // Voice messages (issue 7, docs/voice.md): a background job per message, in this process.
   const audio = new AudioService({
     db: database.db,
@@ -182,4 +215,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   return app;
+}
+
+/** The language model's log lines, under the app's logger. */
+function llmLog(log: FastifyBaseLogger) {
+  const child = log.child({ module: 'llm' });
+  return {
+    info: (msg: string) => child.info(msg),
+    warn: (msg: string) => child.warn(msg),
+    error: (msg: string) => child.error(msg),
+  };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { openAiCatalogue } from './providers/llm/catalogue.js';
 import { EDITION_IDS } from '@reverie/shared';
 
 const booleanFromEnv = z
@@ -91,7 +92,7 @@ export const ConfigSchema = z.object({
   LLM_API_KEY: z.string().optional(),
   /** The default model id at the endpoint (openai), or a label for the local model. */
   LLM_MODEL: z.string().optional(),
-  /** Extra catalogue entries as JSON: [{"id","label","context_size","premium"}] (openai provider). */
+  /** The openai provider's catalogue: `id|label|context|premium` entries separated by commas (docs/llm.md). */
   LLM_MODELS: z.string().optional(),
   /** A GGUF file to use instead of pulling the default local model. */
   LLM_MODEL_PATH: z.string().optional(),
@@ -104,6 +105,10 @@ export const ConfigSchema = z.object({
   LLM_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.8),
   /** Seconds without a new token before a generation fails with `timeout`. */
   LLM_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
+  /** CPU threads of the local engine (the number of cores when unset). */
+  LLM_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  /** Replies the local engine generates at once (each takes a context's worth of memory); more wait their turn. */
+  LLM_PARALLEL: z.coerce.number().int().min(1).max(16).default(2),
   /** Messages one user may send per minute (fair use). */
   CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Where a character's chat pictures come from: `gallery` (its own pictures), `comfyui` or `openai` (generated; the gallery on failure). */
@@ -167,9 +172,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
+  checkLlmSettings(config);
   return {
     ...config,
     dataDir: path.resolve(config.DATA_DIR),
     isProduction: config.NODE_ENV === 'production',
   };
+}
+
+/** The language-model settings that zod alone cannot check (the LLM_MODELS list). */
+function checkLlmSettings(config: z.infer<typeof ConfigSchema>): void {
+  const problems: string[] = [];
+  try {
+    const catalogue = openAiCatalogue({
+      model: config.LLM_MODEL,
+      models: config.LLM_MODELS,
+      contextSize: config.LLM_CONTEXT_SIZE,
+    });
+    if (config.LLM_PROVIDER === 'openai' && catalogue.length === 0)
+      problems.push('  LLM_MODEL: the openai provider needs a model id (LLM_MODEL or LLM_MODELS)');
+  } catch (error) {
+    problems.push(`  LLM_MODELS: ${(error as Error).message}`);
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 }

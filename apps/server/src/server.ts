@@ -19,6 +19,9 @@ async function main() {
     { database: database.driver, edition: config.APP_NAME, startup_ms: Math.round(performance.now() - started) },
     `ready at ${config.PUBLIC_URL}`,
   );
+  // The local model pulls and loads in the background: the server is ready before it is;
+  // replies say `model_loading` (or why the model is unavailable) until then.
+  void app.llm.warmUp?.();
 }
 
 main().catch((error: unknown) => {

@@ -67,6 +67,7 @@ export async function createTestApp(
     storage: options.storage,
     moderation: options.moderation,
     payments: options.payments,
+    llm: options.llm,
     images: options.images,
     tts: options.tts,
   });

@@ -48,7 +48,17 @@ export const ERROR_MESSAGES = {
   subscription_cancel_failed: 'Your subscription could not be cancelled, so nothing was deleted. Please try again.',
   invalid_signature: 'Webhook signature is missing or invalid',
   already_subscribed: 'You already have Premium',
-  premium_required: 'Voice messages are a Premium feature',
+  generation_in_progress: 'The character is still answering. Wait for the reply or stop it first.',
+  cannot_regenerate: 'This message cannot be regenerated',
+  premium_required: 'This is a Premium feature',
+  unknown_model: 'This model is not available',
+  model_unavailable: 'The AI model is not available right now. Please try again later.',
+  model_loading: 'The AI model is still loading. Try again in a minute.',
+  provider_error: 'The AI could not answer. Try again.',
+  timeout: 'The reply took too long. Try again.',
+  empty_reply: 'The character sent an empty reply. Try again.',
+  interrupted: 'The reply was interrupted. Try again.',
+  refused: 'This message breaks the content rules and was not sent.',
   voice_unavailable: "Only the character's finished text messages can be played as voice",
 } as const;
 

@@ -101,6 +101,7 @@ export const CHAT_MEMORY_MAX = 8000;
 export const ChatMemorySchema = z
   .object({ memory: z.string(), updated_at: z.string().nullable() })
   .meta({ id: 'ChatMemory' });
+export type ChatMemory = z.infer<typeof ChatMemorySchema>;
 export const ChatMemoryBodySchema = z.object({ memory: z.string().max(CHAT_MEMORY_MAX) });
 
 /** POST /api/chat/{id}/messages/{message_id}/select: show that alternative. */
@@ -130,11 +131,21 @@ export const ModelListSchema = z
   .object({ results: z.array(ModelInfoSchema), default_id: z.string() })
   .meta({ id: 'ModelList' });
 
-/** Server-sent events of a message stream: `event:` name → `data:` JSON. */
+/**
+ * Server-sent events of a message stream: `event:` name → `data:` JSON.
+ * - `user_message`: the saved user message (first event of a send);
+ * - `system_message`: a platform notice saved in the chat (AI disclosure, crisis reply, refusal);
+ * - `bot_message`: a bot reply — first with state `streaming` (so the client knows its id and
+ *   alternative position), again with its final state (`done`, `stopped` or `failed`);
+ * - `delta`: more text of a streaming bot reply; `image`: a picture message;
+ * - `error`: `{code, detail, message_id}` — the stream ends after it.
+ * Every event that carries a Message replaces the client's copy of that message by id.
+ */
 export const StreamDeltaSchema = z.object({ message_id: z.string(), text: z.string() });
 export const StreamErrorSchema = z.object({ code: z.string(), detail: z.string(), message_id: z.string().nullable() });
 export type StreamEvent =
   | { event: 'user_message'; data: Message }
+  | { event: 'system_message'; data: Message }
   | { event: 'delta'; data: z.infer<typeof StreamDeltaSchema> }
   | { event: 'image'; data: Message }
   | { event: 'bot_message'; data: Message }

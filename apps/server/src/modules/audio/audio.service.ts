@@ -81,7 +81,7 @@ export class AudioService {
   async request(userId: string, messageId: string, requestLocale: string): Promise<AudioResponse> {
     const { db, urls } = this.deps;
     if (!(await hasPremium(db, userId))) {
-      throw new AppError('premium_required', { status: 402, detail: 'Voice messages are a Premium feature' });
+      throw new AppError('premium_required', { status: 402 });
     }
     if (!UUID.test(messageId)) throw notFound();
     const message = await findOwnedMessageForAudio(db, messageId, userId);
@@ -92,10 +92,7 @@ export class AudioService {
       (message.state !== 'done' && message.state !== 'stopped') ||
       !isSpeakable(speechText(message.text))
     ) {
-      throw new AppError('voice_unavailable', {
-        status: 409,
-        detail: "Only the character's finished text messages can be played as voice",
-      });
+      throw new AppError('voice_unavailable', { status: 409 });
     }
     if (message.audioState === 'ready' && message.audioKey) {
       return { state: 'ready', audio_url: urls.url(message.audioKey, { signed: true }) };

@@ -16,7 +16,10 @@ export interface GenerateRequest {
   /** The most tokens the reply may have. */
   maxTokens: number;
   temperature?: number;
-  /** Aborted when the user stops, the generation times out, or the server shuts down. */
+  /**
+   * Aborted when the user stops, the generation times out, or the server shuts down; the
+   * iteration then ends promptly by throwing the signal's reason (as `fetch` does).
+   */
   signal: AbortSignal;
 }
 

@@ -16,6 +16,12 @@ describe('detectMinor', () => {
     'несовершеннолетняя',
     '她今年16岁',
     '一个小学生',
+    'she is fifteen years old',
+    'tiene quince años',
+    'sie ist sechzehn Jahre alt',
+    'ей пятнадцать лет',
+    'пятнадцатилетняя девушка',
+    '她十五岁',
   ])('flags %s', (text) => {
     expect(detectMinor(text)).not.toBeNull();
   });
@@ -28,6 +34,8 @@ describe('detectMinor', () => {
     'Trabajo aquí desde hace 5 años.',
     'Sie ist 28 Jahre alt.',
     '她今年28岁。',
+    '她二十五岁。',
+    'She is twenty-five years old.',
   ])('accepts %s', (text) => {
     expect(detectMinor(text)).toBeNull();
   });

@@ -112,7 +112,7 @@ describe('VoiceButton', () => {
   });
 
   it('opens the premium modal on 402', async () => {
-    mockFetch([() => json({ detail: 'Voice messages are a Premium feature', code: 'premium_required' }, 402)]);
+    mockFetch([() => json({ detail: 'This is a Premium feature', code: 'premium_required' }, 402)]);
     const router = renderButton();
     fireEvent.click(screen.getByTestId('voice-button'));
     await waitFor(() => expect(router.state.location.search).toContain('premium=1'));

@@ -1,0 +1,41 @@
+import type { Chat, Message } from '@reverie/shared';
+import type { MediaUrls } from '../../lib/media-urls.js';
+import type { BotRow } from '../bots/bots.repository.js';
+import { hasAudio } from '../audio/audio.presenter.js';
+import { presentBot } from '../bots/bots.presenter.js';
+import type { ChatRow, MessageRow, MessageWithAlts } from './chats.repository.js';
+
+/**
+ * Rows → API shapes. A picture's `img_url` is a signed URL (an `<img>` carries no token);
+ * a blurred picture's row holds the preview's key, so its URL never leads to the original.
+ */
+export function presentMessage(row: MessageRow | MessageWithAlts, urls: MediaUrls): Message {
+  return {
+    id: row.id,
+    chat_id: row.chatId,
+    client_id: row.clientId,
+    role: row.role,
+    kind: row.kind as Message['kind'],
+    text: row.text,
+    img_url: row.mediaKey ? urls.url(row.mediaKey, { signed: true }) : null,
+    has_audio: hasAudio(row),
+    state: row.state,
+    created_at: row.createdAt.toISOString(),
+    reply_to: row.replyTo,
+    alt_index: row.altIndex,
+    alt_count: 'altCount' in row ? row.altCount : row.altIndex + 1,
+    error_code: row.errorCode,
+    notice: row.notice,
+  };
+}
+
+export function presentChat(chat: ChatRow, bot: BotRow, last: MessageWithAlts | null, urls: MediaUrls): Chat {
+  return {
+    id: chat.id,
+    bot: presentBot(bot, urls),
+    last_message: last ? presentMessage(last, urls) : null,
+    updated_at: chat.updatedAt.toISOString(),
+    persona_id: chat.personaId,
+    model_id: chat.modelId,
+  };
+}

@@ -1,0 +1,300 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ApiErrorSchema,
+  ChatCreateBodySchema,
+  ChatGetOrCreateBodySchema,
+  ChatIdParamsSchema,
+  ChatListSchema,
+  ChatMemoryBodySchema,
+  ChatMemorySchema,
+  ChatMessageParamsSchema,
+  ChatSchema,
+  ChatUpdateBodySchema,
+  HistoryQuerySchema,
+  HistorySchema,
+  MessageSchema,
+  ModelListSchema,
+  ReportMessageBodySchema,
+  SelectAlternativeBodySchema,
+  SendMessageBodySchema,
+} from '@reverie/shared';
+import { currentUserId, requireUser } from '../../plugins/auth.js';
+import type { ChatsService, StreamPlan } from './chats.service.js';
+import { EventStream } from './sse.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The chats service (tests wait on `app.chats.idle()` for background work). */
+    chats: ChatsService;
+  }
+}
+
+const errors = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  402: ApiErrorSchema,
+  404: ApiErrorSchema,
+  409: ApiErrorSchema,
+  422: ApiErrorSchema,
+  429: ApiErrorSchema,
+};
+
+const STREAM_NOTE =
+  'Answers `text/event-stream`: `user_message`, `system_message`, `bot_message` (streaming, then final), ' +
+  '`delta` {message_id, text}, `image`, `error` {code, detail, message_id}. Errors before the stream opens are JSON.';
+
+/** Writes a plan's events, follows its live generation, then ends the stream. */
+async function stream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  service: ChatsService,
+  plan: StreamPlan,
+): Promise<void> {
+  const sse = new EventStream(request, reply);
+  try {
+    for (const event of plan.events) sse.send(event);
+    const generation = plan.generation;
+    if (generation) {
+      if (generation.isFinished) {
+        const final = await service.finalEvent(generation.chatId, generation.messageId);
+        if (final) sse.send(final);
+      } else await sse.follow(generation);
+    }
+  } finally {
+    sse.end();
+  }
+}
+
+/** Chats and messages (API.md "Chats and messages", docs/chat.md). */
+export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService }> = async (app, { service }) => {
+  app.addHook('onClose', async () => service.close());
+
+  app.get(
+    '/api/chats/available',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "The user's chats, newest activity first",
+        response: { 200: ChatListSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => service.list(currentUserId(request)),
+  );
+
+  app.post(
+    '/api/chat/create',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "A new chat with a character; it starts with the character's greeting",
+        body: ChatCreateBodySchema,
+        response: { 201: ChatSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return service.create(currentUserId(request), { botID: request.body.botID }, request.locale);
+    },
+  );
+
+  app.post(
+    '/api/chat/get_or_create',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "The user's latest chat with a character (by id or slug), else a new one",
+        body: ChatGetOrCreateBodySchema,
+        response: { 200: ChatSchema, ...errors },
+      },
+    },
+    async (request) => service.getOrCreate(currentUserId(request), request.body, request.locale),
+  );
+
+  app.get(
+    '/api/chat/history/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'A page of the history, newest first (keyset cursor `c`)',
+        params: ChatIdParamsSchema,
+        querystring: HistoryQuerySchema,
+        response: { 200: HistorySchema, ...errors },
+      },
+    },
+    async (request) => service.history(currentUserId(request), request.params.id, request.query.c, request.query.size),
+  );
+
+  app.patch(
+    '/api/chat/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "The chat's persona and model (premium models need premium)",
+        params: ChatIdParamsSchema,
+        body: ChatUpdateBodySchema,
+        response: { 200: ChatSchema, ...errors },
+      },
+    },
+    async (request) => service.update(currentUserId(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/models',
+    {
+      schema: {
+        tags: ['chats'],
+        summary: 'The model catalogue; `available` says whether the user may pick it',
+        response: { 200: ModelListSchema },
+      },
+    },
+    async (request) => service.models(request.userId),
+  );
+
+  app.get(
+    '/api/chat/:id/memory',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'What the character remembers of older messages',
+        params: ChatIdParamsSchema,
+        response: { 200: ChatMemorySchema, ...errors },
+      },
+    },
+    async (request) => service.getMemory(currentUserId(request), request.params.id),
+  );
+
+  app.put(
+    '/api/chat/:id/memory',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "Edit the chat's memory",
+        params: ChatIdParamsSchema,
+        body: ChatMemoryBodySchema,
+        response: { 200: ChatMemorySchema, ...errors },
+      },
+    },
+    async (request) => service.setMemory(currentUserId(request), request.params.id, request.body.memory),
+  );
+
+  app.post(
+    '/api/chat/:id/messages',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'Send a message; the reply streams back',
+        description: `${STREAM_NOTE} The same client_id again never makes a second message: it re-attaches.`,
+        params: ChatIdParamsSchema,
+        body: SendMessageBodySchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const plan = await service.send(currentUserId(request), request.params.id, request.body, request.locale);
+      await stream(request, reply, service, plan);
+    },
+  );
+
+  app.post(
+    '/api/chat/:id/messages/:message_id/regenerate',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'A new alternative of a bot reply (a failed reply is retried in place)',
+        description: STREAM_NOTE,
+        params: ChatMessageParamsSchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const plan = await service.regenerate(
+        currentUserId(request),
+        request.params.id,
+        request.params.message_id,
+        request.locale,
+      );
+      await stream(request, reply, service, plan);
+    },
+  );
+
+  app.get(
+    '/api/chat/:id/stream/:message_id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'Re-attach to a reply: its running generation, else its final message',
+        description: STREAM_NOTE,
+        params: ChatMessageParamsSchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const plan = await service.attach(currentUserId(request), request.params.id, request.params.message_id);
+      await stream(request, reply, service, plan);
+    },
+  );
+
+  app.post(
+    '/api/chat/:id/stop',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'Stop the running reply; its partial text is kept',
+        params: ChatIdParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.stop(currentUserId(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/chat/:id/messages/:message_id/select',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'Show another alternative of a bot reply (swipe)',
+        params: ChatMessageParamsSchema,
+        body: SelectAlternativeBodySchema,
+        response: { 200: MessageSchema, ...errors },
+      },
+    },
+    async (request) =>
+      service.select(currentUserId(request), request.params.id, request.params.message_id, request.body.index),
+  );
+
+  app.post(
+    '/api/chat/:id/messages/:message_id/report',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'Report a message to the moderators',
+        params: ChatMessageParamsSchema,
+        body: ReportMessageBodySchema,
+        response: { 201: z.object({ ok: z.literal(true) }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.report(currentUserId(request), request.params.id, request.params.message_id, request.body);
+      reply.code(201);
+      return { ok: true as const };
+    },
+  );
+};

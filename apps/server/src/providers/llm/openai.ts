@@ -1,0 +1,279 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { estimateTokens, LlmError, type GenerateRequest, type LlmProvider, type ModelEntry } from './llm.js';
+
+export interface OpenAiLlmOptions {
+  /** The API base, e.g. https://api.openai.com/v1 (`/chat/completions` is appended). */
+  baseUrl: string;
+  apiKey?: string;
+  /** The catalogue; the first entry is the default model. */
+  models: ModelEntry[];
+  /** Milliseconds without any byte from the endpoint before a generation fails with `timeout`. */
+  idleTimeoutMs: number;
+  /** The temperature when a request gives none (the endpoint's default when unset). */
+  temperature?: number;
+  fetch?: typeof fetch;
+}
+
+interface CompletionChunk {
+  choices?: {
+    delta?: { content?: string | null };
+    message?: { content?: string | null };
+    finish_reason?: string | null;
+  }[];
+  error?: { message?: string } | string;
+}
+
+/**
+ * Any OpenAI-compatible `/chat/completions` endpoint (OpenAI, OpenRouter, vLLM, llama.cpp
+ * server, Ollama…), streamed as server-sent events. Errors are `LlmError`s whose messages
+ * name the endpoint and the status but never the API key.
+ */
+export class OpenAiLlmProvider implements LlmProvider {
+  private readonly endpoint: string;
+  /** Basic credentials written into LLM_BASE_URL (user:password@host), sent as a header. */
+  private readonly basicAuth?: string;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: OpenAiLlmOptions) {
+    if (options.models.length === 0) throw new Error('The openai LLM provider needs at least one model');
+    let endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    const secrets = options.apiKey ? [options.apiKey] : [];
+    try {
+      const url = new URL(endpoint);
+      if (url.username || url.password) {
+        // fetch refuses URLs with credentials: move them into a header.
+        const user = decodeURIComponent(url.username);
+        const password = decodeURIComponent(url.password);
+        this.basicAuth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+        if (password) secrets.push(password, url.password);
+        url.username = '';
+        url.password = '';
+        endpoint = url.href;
+      }
+    } catch {
+      // An invalid URL: fetch reports it on the first generation.
+    }
+    this.endpoint = endpoint;
+    this.secrets = secrets.filter((secret) => secret.length >= 4);
+  }
+
+  models(): ModelEntry[] {
+    return this.options.models;
+  }
+
+  status() {
+    return { ready: true } as const;
+  }
+
+  countTokens(_model: string, text: string): number {
+    return estimateTokens(text);
+  }
+
+  async *generate(request: GenerateRequest): AsyncIterable<string> {
+    const model = this.options.models.find((entry) => entry.id === request.model);
+    if (!model) throw new LlmError('model_unavailable', `The model "${request.model}" is not in the catalogue`);
+    request.signal.throwIfAborted();
+
+    // One controller ends the request on the caller's abort or on silence from the endpoint.
+    const controller = new AbortController();
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, this.options.idleTimeoutMs);
+    };
+    const onAbort = () => controller.abort();
+    request.signal.addEventListener('abort', onAbort, { once: true });
+    const fail = (error: unknown): never => {
+      if (request.signal.aborted) throw request.signal.reason;
+      if (timedOut)
+        throw new LlmError(
+          'timeout',
+          `The language model endpoint ${this.where()} sent nothing for ${Math.round(this.options.idleTimeoutMs / 1000)} s`,
+        );
+      if (error instanceof LlmError) throw error;
+      throw new LlmError(
+        'provider_error',
+        this.scrub(`Cannot reach the language model endpoint ${this.where()}: ${describe(error)}`),
+      );
+    };
+
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    try {
+      arm();
+      let response: Response;
+      try {
+        response = await (this.options.fetch ?? fetch)(this.endpoint, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            ...(this.options.apiKey
+              ? { authorization: `Bearer ${this.options.apiKey}` }
+              : this.basicAuth
+                ? { authorization: this.basicAuth }
+                : {}),
+          },
+          body: JSON.stringify({
+            model: model.id,
+            messages: request.messages,
+            stream: true,
+            max_tokens: request.maxTokens,
+            ...((request.temperature ?? this.options.temperature) === undefined
+              ? {}
+              : { temperature: request.temperature ?? this.options.temperature }),
+          }),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        return fail(error);
+      }
+      if (!response.ok) throw await this.httpError(response);
+      if (!response.body)
+        throw new LlmError('provider_error', `The language model endpoint ${this.where()} sent an empty answer`);
+
+      const type = response.headers.get('content-type') ?? '';
+      reader = response.body.getReader();
+      if (type.includes('application/json')) {
+        // The endpoint ignored `stream: true` and answered the whole completion at once.
+        const text = await readAll(reader, arm).catch(fail);
+        const content = parseJson(text)?.choices?.[0]?.message?.content;
+        if (typeof content !== 'string') throw this.badStream('an answer without a message');
+        if (content) yield content;
+        return;
+      }
+
+      const pieces: string[] = [];
+      let done = false;
+      let finished = false;
+      let streamError: LlmError | undefined;
+      const parser = createParser({
+        onEvent: (event: EventSourceMessage) => {
+          if (done || streamError) return;
+          if (event.data.trim() === '[DONE]') {
+            done = true;
+            return;
+          }
+          const chunk = parseJson(event.data);
+          if (!chunk) {
+            streamError = this.badStream('an event that is not JSON');
+            return;
+          }
+          if (chunk.error) {
+            const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'unknown error');
+            streamError = new LlmError(
+              'provider_error',
+              this.scrub(`The language model endpoint ${this.where()} failed: ${message}`),
+            );
+            return;
+          }
+          const choice = chunk.choices?.[0];
+          const content = choice?.delta?.content ?? choice?.message?.content;
+          if (typeof content === 'string' && content) pieces.push(content);
+          if (choice?.finish_reason) finished = true;
+        },
+      });
+      const decoder = new TextDecoder();
+      while (!done) {
+        let read: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          read = await reader.read();
+        } catch (error) {
+          return fail(error);
+        }
+        arm();
+        if (read.done) break;
+        parser.feed(decoder.decode(read.value, { stream: true }));
+        if (streamError) throw streamError;
+        while (pieces.length) yield pieces.shift() as string;
+      }
+      if (!done && !finished) throw this.badStream('a stream that ended before the reply was complete');
+    } finally {
+      clearTimeout(timer);
+      request.signal.removeEventListener('abort', onAbort);
+      // Stops the download when the caller stopped early (break, abort, error).
+      if (reader) reader.cancel().catch(() => {});
+      else controller.abort();
+    }
+  }
+
+  /** The endpoint for messages: no credentials, no query string. */
+  private where(): string {
+    try {
+      const url = new URL(this.endpoint);
+      return `${url.protocol}//${url.host}${url.pathname}`;
+    } catch {
+      return 'the configured LLM_BASE_URL';
+    }
+  }
+
+  /** Removes the API key (and any password of the base URL) from a message. */
+  private scrub(message: string): string {
+    return this.secrets.reduce((text, secret) => text.split(secret).join('[LLM_API_KEY]'), message);
+  }
+
+  private badStream(what: string): LlmError {
+    return new LlmError('provider_error', `The language model endpoint ${this.where()} sent ${what}`);
+  }
+
+  private async httpError(response: Response): Promise<LlmError> {
+    let detail = '';
+    try {
+      const text = (await response.text()).slice(0, 2000);
+      const body = parseJson(text);
+      const error = body?.error;
+      detail = (typeof error === 'string' ? error : error?.message) ?? text.replace(/\s+/g, ' ').trim().slice(0, 300);
+    } catch {
+      // The status says enough.
+    }
+    const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    const hint =
+      response.status === 401 || response.status === 403
+        ? ' (check LLM_API_KEY)'
+        : response.status === 404
+          ? ' (check LLM_BASE_URL and the model id)'
+          : '';
+    const message = this.scrub(
+      `The language model endpoint ${this.where()} answered ${status}${hint}${detail ? `: ${detail}` : ''}`,
+    );
+    if (response.status === 429) {
+      const retry = response.headers.get('retry-after');
+      return new LlmError('rate_limited', retry ? `${message} (retry after ${retry} s)` : message);
+    }
+    return new LlmError('provider_error', message);
+  }
+}
+
+function parseJson(text: string): CompletionChunk | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? (value as CompletionChunk) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>, onBytes: () => void): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    onBytes();
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+/** `fetch failed` says little: name the cause (ECONNREFUSED, ENOTFOUND, a TLS error…). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as Error & { cause?: unknown }).cause;
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: string }).code;
+    return code ? `${code} (${cause.message})` : cause.message;
+  }
+  return error.message;
+}
