@@ -126,6 +126,22 @@ describe('POST /api/audio/{message_id}', () => {
     });
   }
 
+  it("shows in the chat's history: has_audio once the voice is ready", async () => {
+    const { message, chat, auth } = await botMessage('Sweet dreams, my love.');
+    const history = async () => {
+      const response = await t.app.inject({ method: 'GET', url: `/api/chat/history/${chat.id}`, headers: auth });
+      expect(response.statusCode).toBe(200);
+      return (response.json() as { results: { id: string; has_audio: boolean }[] }).results.find(
+        (m) => m.id === message.id,
+      )!;
+    };
+    expect((await history()).has_audio).toBe(false);
+    await ask(message.id, auth);
+    expect((await history()).has_audio).toBe(false); // processing
+    expect((await pollUntilDone(message.id, auth)).json().state).toBe('ready');
+    expect((await history()).has_audio).toBe(true);
+  });
+
   it('answers 402 premium_required to a non-premium user and queues nothing', async () => {
     const { message, auth } = await botMessage('Hello there, darling.', { premium: false });
     const response = await ask(message.id, auth);
