@@ -36,6 +36,31 @@ function localesPlugin(): Plugin {
   };
 }
 
+/**
+ * English sections of pages that load lazily: they stay out of the bundled English (and so
+ * out of the landing page's JavaScript) and arrive with their page's chunk, which registers
+ * them with `addEnglishTexts` (e.g. `features/chat/texts.ts`). Every other section is bundled.
+ */
+export const LAZY_ENGLISH_SECTIONS = ['chat', 'chats'];
+
+/** `virtual:reverie-en-core`: en.json without the lazy sections. */
+function englishCorePlugin(): Plugin {
+  const virtualId = 'virtual:reverie-en-core';
+  const resolvedId = `\0${virtualId}`;
+  return {
+    name: 'reverie-en-core',
+    resolveId: (source) => (source === virtualId ? resolvedId : null),
+    load(id) {
+      if (id !== resolvedId) return null;
+      const file = path.join(localesDir, 'en.json');
+      this.addWatchFile(file);
+      const texts = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      for (const section of LAZY_ENGLISH_SECTIONS) delete texts[section];
+      return `export default ${JSON.stringify(texts)};`;
+    },
+  };
+}
+
 /** When the web app runs on its own, the edition comes from VITE_APP_NAME. */
 function editionPlugin(edition: string): Plugin {
   return {
@@ -48,7 +73,13 @@ export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, here, 'VITE_');
   const apiTarget = env.VITE_DEV_API_PROXY ?? 'http://localhost:3000';
   return {
-    plugins: [react(), tailwindcss(), localesPlugin(), editionPlugin(env.VITE_APP_NAME ?? 'reverie')],
+    plugins: [
+      react(),
+      tailwindcss(),
+      localesPlugin(),
+      englishCorePlugin(),
+      editionPlugin(env.VITE_APP_NAME ?? 'reverie'),
+    ],
     server: {
       port: 5173,
       proxy: env.VITE_API_URL

@@ -13,11 +13,7 @@ import { getAccessToken } from '../features/auth/session';
 export const api = ofetch.create({
   baseURL: API_BASE_URL,
   onRequest({ options }) {
-    const headers = new Headers(options.headers);
-    headers.set('Accept-Language', currentLocale());
-    const token = getAccessToken();
-    if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
-    options.headers = headers;
+    options.headers = apiHeaders(options.headers);
   },
 });
 
@@ -28,6 +24,8 @@ export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly data: Partial<ApiError> | null,
+    /** Seconds from a `Retry-After` header (429), when the server sent one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(data?.detail ?? `Request failed with status ${status}`);
   }
@@ -61,6 +59,17 @@ export function setUnauthorizedHandler(handler: (() => Promise<boolean>) | null)
   unauthorizedHandler = handler;
 }
 
+/**
+ * After a 401 to a call made with `token`: true when there are new tokens to repeat the call
+ * with — another call refreshed already, or the single-flight refresh succeeded now.
+ */
+export async function refreshAfterUnauthorized(token: string | null): Promise<boolean> {
+  if (!token || !unauthorizedHandler) return false;
+  // Another request may have refreshed already; else refresh now (single flight).
+  const fresh = getAccessToken() !== token || (await unauthorizedHandler());
+  return fresh && Boolean(getAccessToken());
+}
+
 export type RequestOptions = ApiOptions & {
   /** False: a 401 is returned to the caller as is (the profile load has its own rule, spec §4). */
   refreshOnUnauthorized?: boolean;
@@ -77,14 +86,20 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     return await api<T>(path, fetchOptions);
   } catch (error) {
     const failure = toApiRequestError(error);
-    if (failure.status !== 401 || !token || !refreshOnUnauthorized || !unauthorizedHandler) throw failure;
-    // Another request may have refreshed already; else refresh now (single flight).
-    const fresh = getAccessToken() !== token || (await unauthorizedHandler());
-    if (!fresh || !getAccessToken()) throw failure;
+    if (failure.status !== 401 || !refreshOnUnauthorized || !(await refreshAfterUnauthorized(token))) throw failure;
     try {
       return await api<T>(path, fetchOptions);
     } catch (retryError) {
       throw toApiRequestError(retryError);
     }
   }
+}
+
+/** The headers every API call carries: the interface language and, when signed in, the token. */
+export function apiHeaders(init?: HeadersInit): Headers {
+  const headers = new Headers(init);
+  headers.set('Accept-Language', currentLocale());
+  const token = getAccessToken();
+  if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+  return headers;
 }

@@ -1,7 +1,7 @@
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, LOCALE_HTML_LANG, STORAGE_KEYS, toLocale, type Locale } from '@reverie/shared';
-import en from '@reverie/shared/locales/en.json';
+import en from 'virtual:reverie-en-core';
 import { storage, writeCookie } from './storage';
 
 /** The language saved by the user, else the browser's, else English. */
@@ -42,6 +42,18 @@ const localeBackend: BackendModule = {
 
 let ready: Promise<unknown> | null = null;
 
+/** English sections registered before i18next was set up; added when it is. */
+const lateEnglish: Record<string, unknown>[] = [];
+
+/**
+ * Adds English sections that a lazily loaded page brings with it (they are left out of the
+ * bundled English to keep the landing page small; see LAZY_ENGLISH_SECTIONS in vite.config.ts).
+ */
+export function addEnglishTexts(sections: Record<string, unknown>): void {
+  if (i18next.store) i18next.addResourceBundle('en', 'translation', sections, true, false);
+  else lateEnglish.push(sections);
+}
+
 /**
  * English is bundled; the other languages are fetched from /locales/{lang}.json. A text
  * missing in a language falls back to English, then to its key.
@@ -56,7 +68,7 @@ export function initI18n(locale: Locale = initialLocale()): Promise<unknown> {
       lng: locale,
       fallbackLng: DEFAULT_LOCALE,
       supportedLngs: [...LOCALES],
-      resources: { en: { translation: en } },
+      resources: { en: { translation: Object.assign({}, en, ...lateEnglish) } },
       partialBundledLanguages: true,
       ns: ['translation'],
       defaultNS: 'translation',

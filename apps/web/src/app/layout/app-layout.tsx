@@ -102,7 +102,8 @@ export function AppLayout() {
         {!immersive && <TabBar />}
       </div>
       <ModalHost />
-      <VerifyEmailBanner />
+      {/* Immersive pages (chat, call) keep the bottom free for their own controls. */}
+      {!immersive && <VerifyEmailBanner />}
       <AlertStack />
       <ScrollRestoration />
     </AgeGate>

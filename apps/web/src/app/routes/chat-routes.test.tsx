@@ -1,0 +1,123 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '@reverie/shared';
+import { initI18n } from '../../lib/i18n';
+import { clearSession, setProfile, setTokens } from '../../features/auth/session';
+import { bot, chat, fakeApi, json, message, renderRoutes } from '../../features/chat/test-helpers';
+import { Component as CharacterChat } from './character-chat';
+import { Component as Chats } from './chats';
+
+const profile: Profile = {
+  id: 'u1',
+  name: 'Ann',
+  age: null,
+  email: 'ann@example.test',
+  is_email_confirmed: true,
+  has_subscription: false,
+  num_tokens: 10,
+  locale: 'en',
+  role: 'user',
+  subscription: null,
+  next_claim_at: null,
+};
+
+const detail = {
+  ...bot(),
+  scenario: '',
+  gallery: [],
+  review_state: 'approved',
+  alternate_greetings: [],
+  creator_notes: '',
+};
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+afterEach(() => clearSession());
+
+describe('/{slug}', () => {
+  it('shows a guest the character and greeting; sending opens the login modal', async () => {
+    const calls = fakeApi((call) => (call.path === '/api/bot/aiko' ? json(detail) : undefined));
+    const router = renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko?source=menu');
+    expect((await screen.findByTestId('greeting')).textContent).toBe('Hi! Coffee or tea?');
+    expect(screen.getByTestId('chat-title').textContent).toBe('Aiko');
+    expect(screen.getByTestId('chat-call').getAttribute('href')).toBe('/audio?slug=aiko');
+    const field = screen.getByPlaceholderText('Message Aiko…') as HTMLTextAreaElement;
+    fireEvent.change(field, { target: { value: 'Hello there' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await waitFor(() => expect(router.state.location.search).toContain('login=1'));
+    const params = new URLSearchParams(router.state.location.search);
+    expect(params.get('next')).toBe('/aiko');
+    expect(field.value).toBe('Hello there');
+    expect(calls.some((c) => c.path.startsWith('/api/chat'))).toBe(false);
+  });
+
+  it('opens the member chat through get_or_create by slug', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile);
+    const calls = fakeApi((call) => {
+      if (call.path === '/api/chat/get_or_create') return json(chat());
+      if (call.path === '/api/chat/history/c1')
+        return json({ results: [message('g1', { text: 'Hi! Coffee or tea?' })], next_param: null });
+      return undefined;
+    });
+    renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko');
+    await screen.findByTestId('chat-view');
+    expect((await screen.findByTestId('greeting')).textContent).toBe('Hi! Coffee or tea?');
+    expect(calls.find((c) => c.path === '/api/chat/get_or_create')?.body).toEqual({ slug: 'aiko' });
+    expect(screen.getByTestId('chat-menu')).toBeTruthy();
+  });
+
+  it('says "Failed to start a new chat" when the chat cannot be opened', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile);
+    fakeApi((call) =>
+      call.path === '/api/chat/get_or_create' ? json({ detail: 'boom', code: 'internal_error' }, 500) : undefined,
+    );
+    renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko');
+    await waitFor(() => expect(screen.getAllByText('Failed to start a new chat').length).toBeGreaterThanOrEqual(2));
+    expect(screen.getByText('Try again')).toBeTruthy();
+  });
+});
+
+describe('/chat', () => {
+  it('lists chats newest first, each linking to its character', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile);
+    const older = chat({
+      id: 'c1',
+      bot: bot({ slug: 'aiko', name: 'Aiko' }),
+      updated_at: '2026-11-20T10:00:00.000Z',
+      last_message: message('m1', { text: 'See you tomorrow', created_at: '2026-11-20T10:00:00.000Z' }),
+    });
+    const newer = chat({
+      id: 'c2',
+      bot: bot({ id: 'bot2', slug: 'mara', name: 'Mara' }),
+      updated_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+      last_message: message('m2', {
+        role: 'user',
+        text: 'Good night!',
+        created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+      }),
+    });
+    fakeApi((call) => (call.path === '/api/chats/available' ? json([older, newer]) : undefined));
+    renderRoutes([{ path: '/chat', element: <Chats /> }], '/chat');
+    await screen.findByTestId('chat-list');
+    const names = screen.getAllByTestId('chat-row-name').map((n) => n.textContent);
+    expect(names).toEqual(['Mara', 'Aiko']);
+    const rows = screen.getAllByTestId('chat-row');
+    expect(rows[0]!.getAttribute('href')).toBe('/mara');
+    expect(rows[0]!.textContent).toContain('You: Good night!');
+    expect(rows[0]!.textContent).toContain('5 min. ago');
+    expect(rows[1]!.textContent).toContain('See you tomorrow');
+  });
+
+  it('shows an empty state that leads to Explore', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile);
+    fakeApi((call) => (call.path === '/api/chats/available' ? json([]) : undefined));
+    renderRoutes([{ path: '/chat', element: <Chats /> }], '/chat');
+    await screen.findByTestId('chats-empty');
+    expect(screen.getByText('Explore characters').closest('a')?.getAttribute('href')).toBe('/');
+  });
+});

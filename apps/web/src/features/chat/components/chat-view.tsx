@@ -1,0 +1,326 @@
+import '../texts';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TriangleAlert, X } from 'lucide-react';
+import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
+import { showAlert } from '../../../components/ui/alerts';
+import { Icon } from '../../../components/ui/icon';
+import { Skeleton } from '../../../components/ui/page';
+import { useCreateChat } from '../api/create-chat';
+import { useConversation, type ConversationError } from '../hooks/use-conversation';
+import { ChatHeader, CHAT_MENU_ICONS, type ChatMenuItem } from './chat-header';
+import { Composer } from './composer';
+import { MemoriesDialog } from './memories-dialog';
+import { MessageList } from './message-list';
+import { ModelDialog } from './model-dialog';
+import { PersonaDialog } from './persona-dialog';
+import { ReportDialog } from './report-dialog';
+
+/** What the chat shows of its character. */
+export type ChatCharacter = Pick<Bot, 'slug' | 'name' | 'age' | 'avatar_url' | 'description' | 'greeting'>;
+
+/** The character's card at the top of a conversation. */
+function CharacterIntro({ bot }: { bot: ChatCharacter }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex flex-col items-center gap-2 pt-4 pb-2 text-center" data-testid="character-intro">
+      {bot.avatar_url && (
+        <img
+          src={bot.avatar_url}
+          alt={t('chat.avatar_alt', { name: bot.name })}
+          className="h-24 w-24 rounded-full border border-white/10 object-cover shadow-xl"
+        />
+      )}
+      <p className="text-lg font-semibold">
+        {bot.name}
+        <span className="ml-2 text-sm font-normal text-muted">{t('chat.age', { age: bot.age })}</span>
+      </p>
+      {bot.description && <p className="line-clamp-3 max-w-md text-sm text-muted">{bot.description}</p>}
+    </div>
+  );
+}
+
+function errorText(t: (key: string, options?: Record<string, unknown>) => string, error: ConversationError): string {
+  switch (error.code) {
+    case 'rate_limited':
+      return error.retryAfter
+        ? t('chat.errors.rate_limited_wait', { seconds: error.retryAfter })
+        : t('chat.errors.rate_limited');
+    case 'generation_in_progress':
+    case 'not_found':
+    case 'network':
+      return t(`chat.errors.${error.code}`);
+    default:
+      return error.detail ?? t('chat.errors.default');
+  }
+}
+
+function ErrorBanner({ error, onDismiss }: { error: ConversationError; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto w-full max-w-3xl px-3 sm:px-4">
+      <div
+        role="alert"
+        data-testid="chat-error"
+        data-code={error.code}
+        className="mb-2 flex items-start gap-2 rounded-xl border border-red-400/40 bg-red-950/80 px-3 py-2 text-sm text-red-50"
+      >
+        <Icon icon={TriangleAlert} size="md" className="mt-0.5 shrink-0" />
+        <p className="flex-1">{errorText(t, error)}</p>
+        <button
+          type="button"
+          onClick={onDismiss}
+          aria-label={t('alerts.close')}
+          className="-m-1 rounded p-1 opacity-70 hover:opacity-100"
+        >
+          <Icon icon={X} size="sm" />
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The frame every chat screen shares: full height, header, the list, the composer. */
+function ChatFrame({ header, children, testId }: { header: ReactNode; children: ReactNode; testId: string }) {
+  return (
+    <div className="flex h-dvh flex-col bg-bg" data-testid={testId}>
+      {header}
+      {children}
+    </div>
+  );
+}
+
+export interface ChatViewProps {
+  chat: Chat;
+  /** The signed-in user's id: keeps cached models and personas per user. */
+  viewer: string;
+  onBack: () => void;
+  /** A premium model was picked by a free user: the page opens the premium offer. */
+  onRequirePremium: () => void;
+  /** Opens the create form for a new persona; no button when absent. */
+  onCreatePersona?: () => void;
+  /** A picture message (kind 2 clear, 3 blurred); pictures are not shown without it. */
+  renderPicture?: (message: Message, update: (changes: Partial<Message>) => void) => ReactNode;
+  /** More actions under a bot reply (e.g. play it as voice). */
+  renderMessageExtras?: (message: Message) => ReactNode;
+}
+
+/** A member's conversation with a character. */
+export function ChatView({
+  chat,
+  viewer,
+  onBack,
+  onRequirePremium,
+  onCreatePersona,
+  renderPicture,
+  renderMessageExtras,
+}: ChatViewProps) {
+  const { t } = useTranslation();
+  const bot = chat.bot;
+  const conversation = useConversation(chat.id);
+  const createChat = useCreateChat(bot.slug, viewer);
+  const [dialog, setDialog] = useState<'memories' | 'model' | 'persona' | null>(null);
+  const [reporting, setReporting] = useState<string | null>(null);
+
+  const startNewChat = async () => {
+    try {
+      await createChat.mutateAsync(bot.id);
+    } catch {
+      showAlert(t('errors.chat_start_failed'), { type: 'error' });
+    }
+  };
+
+  const menu: ChatMenuItem[] = [
+    {
+      id: 'memories',
+      label: t('chat.memories'),
+      icon: CHAT_MENU_ICONS.memories,
+      onSelect: () => setDialog('memories'),
+    },
+    { id: 'model', label: t('chat.model'), icon: CHAT_MENU_ICONS.model, onSelect: () => setDialog('model') },
+    { id: 'persona', label: t('chat.persona'), icon: CHAT_MENU_ICONS.persona, onSelect: () => setDialog('persona') },
+    { id: 'new', label: t('chat.new_chat'), icon: CHAT_MENU_ICONS.newChat, onSelect: () => void startNewChat() },
+  ];
+
+  const { patch } = conversation;
+  const pictureRenderer = useMemo(
+    () =>
+      renderPicture ? (message: Message) => renderPicture(message, (changes) => patch(message.id, changes)) : undefined,
+    [renderPicture, patch],
+  );
+
+  return (
+    <ChatFrame
+      testId="chat-view"
+      header={
+        <ChatHeader
+          name={bot.name}
+          avatarUrl={bot.avatar_url}
+          onBack={onBack}
+          callHref={`/audio?slug=${encodeURIComponent(bot.slug)}`}
+          menu={menu}
+        />
+      }
+    >
+      {conversation.history.isPending ? (
+        <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col justify-end gap-3 px-4 py-4" aria-busy="true">
+          <Skeleton className="h-12 w-2/3" />
+          <Skeleton className="ml-auto h-10 w-1/2" />
+          <Skeleton className="h-16 w-3/4" />
+        </div>
+      ) : conversation.history.isError ? (
+        <div className="flex flex-1 flex-col items-center justify-center gap-3 px-4 text-center">
+          <p role="alert">{t('chat.load_failed')}</p>
+          <button
+            type="button"
+            onClick={conversation.history.retry}
+            className="rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary"
+          >
+            {t('chat.try_again')}
+          </button>
+        </div>
+      ) : (
+        <MessageList
+          messages={conversation.messages}
+          botName={bot.name}
+          botAvatar={bot.avatar_url}
+          lastBotId={conversation.lastBotId}
+          busy={conversation.busy}
+          waitingForReply={conversation.waitingForReply}
+          hasOlder={conversation.history.hasOlder}
+          isLoadingOlder={conversation.history.isLoadingOlder}
+          loadOlder={conversation.history.loadOlder}
+          intro={<CharacterIntro bot={bot} />}
+          onRegenerate={(message) => conversation.regenerate(message.id)}
+          onSelectAlternative={(message, index) => void conversation.select(message, index)}
+          onReport={(message) => setReporting(message.id)}
+          onResend={conversation.resend}
+          renderPicture={pictureRenderer}
+          renderMessageExtras={renderMessageExtras}
+        />
+      )}
+      {conversation.error && <ErrorBanner error={conversation.error} onDismiss={conversation.dismissError} />}
+      <Composer
+        botName={bot.name}
+        draftKey={`chat-draft:${bot.slug}`}
+        busy={conversation.busy}
+        onSend={conversation.send}
+        onStop={() => void conversation.stop()}
+      />
+      <MemoriesDialog chatId={chat.id} open={dialog === 'memories'} onClose={() => setDialog(null)} />
+      <ModelDialog
+        chatId={chat.id}
+        modelId={chat.model_id}
+        viewer={viewer}
+        open={dialog === 'model'}
+        onClose={() => setDialog(null)}
+        onRequirePremium={onRequirePremium}
+      />
+      <PersonaDialog
+        chatId={chat.id}
+        personaId={chat.persona_id}
+        viewer={viewer}
+        open={dialog === 'persona'}
+        onClose={() => setDialog(null)}
+        onCreatePersona={onCreatePersona}
+      />
+      <ReportDialog chatId={chat.id} messageId={reporting} onClose={() => setReporting(null)} />
+    </ChatFrame>
+  );
+}
+
+export interface GuestChatViewProps {
+  bot: ChatCharacter;
+  onBack: () => void;
+  /** Sending asks the guest to log in (the page opens the login modal). */
+  onLoginRequired: () => void;
+}
+
+/** A guest sees the character and the greeting; sending asks them to log in. */
+export function GuestChatView({ bot, onBack, onLoginRequired }: GuestChatViewProps) {
+  const { t } = useTranslation();
+  const messages = useMemo<Message[]>(() => {
+    const base = {
+      chat_id: '',
+      client_id: null,
+      kind: MessageKind.Text,
+      img_url: null,
+      has_audio: false,
+      state: 'done' as const,
+      created_at: '',
+      reply_to: null,
+      alt_index: 0,
+      alt_count: 1,
+      error_code: null,
+    };
+    const notice: Message = {
+      ...base,
+      id: 'guest-notice',
+      role: 'system',
+      text: t('chat.ai_notice', { name: bot.name }),
+      notice: 'ai_disclosure',
+    };
+    if (!bot.greeting) return [notice];
+    return [notice, { ...base, id: 'guest-greeting', role: 'bot', text: bot.greeting, notice: null }];
+  }, [bot.greeting, bot.name, t]);
+
+  return (
+    <ChatFrame
+      testId="character-page"
+      header={
+        <ChatHeader
+          name={bot.name}
+          avatarUrl={bot.avatar_url}
+          onBack={onBack}
+          callHref={`/audio?slug=${encodeURIComponent(bot.slug)}`}
+          menu={[]}
+        />
+      }
+    >
+      <MessageList
+        messages={messages}
+        botName={bot.name}
+        botAvatar={bot.avatar_url}
+        lastBotId={null}
+        busy={false}
+        waitingForReply={false}
+        hasOlder={false}
+        isLoadingOlder={false}
+        loadOlder={() => {}}
+        intro={<CharacterIntro bot={bot} />}
+      />
+      <p className="mx-auto w-full max-w-3xl px-4 pb-1 text-center text-xs text-muted">
+        {t('chat.guest_hint', { name: bot.name })}
+      </p>
+      <Composer
+        botName={bot.name}
+        draftKey={`chat-draft:${bot.slug}`}
+        busy={false}
+        onSend={() => {
+          onLoginRequired();
+          return false;
+        }}
+      />
+    </ChatFrame>
+  );
+}
+
+/** The chat's frame while the conversation is being opened. */
+export function ChatViewSkeleton() {
+  return (
+    <div className="flex h-dvh flex-col" aria-busy="true" data-testid="chat-skeleton">
+      <div className="flex h-14 items-center gap-3 border-b border-white/10 px-4">
+        <Skeleton className="h-9 w-9 rounded-full" />
+        <Skeleton className="h-4 w-32" />
+      </div>
+      <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col justify-end gap-3 px-4 py-4">
+        <Skeleton className="h-12 w-2/3" />
+        <Skeleton className="ml-auto h-10 w-1/2" />
+        <Skeleton className="h-16 w-3/4" />
+      </div>
+      <div className="border-t border-white/10 px-4 py-3">
+        <Skeleton className="h-11 w-full rounded-full" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGE_TEXT_MAX } from '@reverie/shared';
+import { AppProviders } from '../../../app/providers';
+import { initI18n } from '../../../lib/i18n';
+import { Composer } from './composer';
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+
+function renderComposer(props: Partial<Parameters<typeof Composer>[0]> = {}) {
+  const sent: string[] = [];
+  const result = render(
+    <AppProviders>
+      <Composer
+        botName="Aiko"
+        busy={false}
+        onSend={(text) => {
+          sent.push(text);
+          return true;
+        }}
+        {...props}
+      />
+    </AppProviders>,
+  );
+  const field = screen.getByLabelText('Your message to Aiko') as HTMLTextAreaElement;
+  return { sent, field, ...result };
+}
+
+describe('Composer', () => {
+  it('sends on Enter, keeps Shift+Enter and IME composition for new lines and words', () => {
+    const { sent, field } = renderComposer();
+    fireEvent.change(field, { target: { value: 'line one' } });
+    fireEvent.keyDown(field, { key: 'Enter', shiftKey: true });
+    fireEvent.keyDown(field, { key: 'Enter', isComposing: true });
+    expect(sent).toEqual([]);
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(sent).toEqual(['line one']);
+    expect(field.value).toBe('');
+    fireEvent.keyDown(field, { key: 'Enter' });
+    fireEvent.change(field, { target: { value: '   ' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(sent).toEqual(['line one']);
+  });
+
+  it('holds at most 4000 characters and shows the count near the limit', () => {
+    const { field } = renderComposer();
+    expect(screen.queryByTestId('char-count')).toBeNull();
+    fireEvent.change(field, { target: { value: 'x'.repeat(MESSAGE_TEXT_MAX + 50) } });
+    expect(field.value).toHaveLength(MESSAGE_TEXT_MAX);
+    expect(field.maxLength).toBe(MESSAGE_TEXT_MAX);
+    expect(screen.getByTestId('char-count').textContent).toBe('4000/4000');
+  });
+
+  it('waits while busy and offers stop instead of send', () => {
+    const stops: number[] = [];
+    const { sent, field } = renderComposer({ busy: true, onStop: () => stops.push(1) });
+    fireEvent.change(field, { target: { value: 'next' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(sent).toEqual([]);
+    expect(screen.queryByTestId('send-button')).toBeNull();
+    fireEvent.click(screen.getByTestId('stop-button'));
+    expect(stops).toEqual([1]);
+    expect(field.value).toBe('next');
+  });
+
+  it('keeps an unsent draft under its key (a guest asked to log in finds the text again)', () => {
+    const first = renderComposer({ draftKey: 'chat-draft:aiko', onSend: () => false });
+    fireEvent.change(first.field, { target: { value: 'Hello Aiko' } });
+    fireEvent.keyDown(first.field, { key: 'Enter' });
+    first.unmount();
+    const second = renderComposer({ draftKey: 'chat-draft:aiko' });
+    expect(second.field.value).toBe('Hello Aiko');
+    fireEvent.keyDown(second.field, { key: 'Enter' });
+    expect(second.sent).toEqual(['Hello Aiko']);
+    expect(window.sessionStorage.getItem('chat-draft:aiko')).toBeNull();
+  });
+});

@@ -1,0 +1,294 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { MessageKind, type Message, type StreamEvent } from '@reverie/shared';
+import { ApiRequestError } from '../../../lib/api-client';
+import { attachStream } from '../api/attach-stream';
+import { useHistory } from '../api/get-history';
+import { chatKeys } from '../api/keys';
+import { regenerateMessage } from '../api/regenerate-message';
+import { selectAlternative } from '../api/select-alternative';
+import { sendMessage } from '../api/send-message';
+import { stopGeneration } from '../api/stop-generation';
+import { emptyMessageList, lastBotMessage, listMessages, messageListReducer, streamingMessage } from '../message-state';
+
+/** A problem the conversation shows above the composer (the stream's own failures go on the message). */
+export interface ConversationError {
+  /** The API's code (`rate_limited`, `generation_in_progress`, `not_found`, …) or `network`. */
+  code: string;
+  /** Seconds to wait, from `Retry-After` on a 429. */
+  retryAfter: number | null;
+  detail: string | null;
+}
+
+/** How many times a dropped stream is re-attached before the reply is given up. */
+const RECONNECT_ATTEMPTS = 3;
+const reconnectDelay = (attempt: number) => 500 * 2 ** attempt;
+
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+const newClientId = () => crypto.randomUUID();
+
+function localUserMessage(chatId: string, clientId: string, text: string): Message {
+  return {
+    id: `local-${clientId}`,
+    chat_id: chatId,
+    client_id: clientId,
+    role: 'user',
+    kind: MessageKind.Text,
+    text,
+    img_url: null,
+    has_audio: false,
+    state: 'streaming',
+    created_at: new Date().toISOString(),
+    reply_to: null,
+    alt_index: 0,
+    alt_count: 1,
+    error_code: null,
+    notice: null,
+  };
+}
+
+const toConversationError = (error: ApiRequestError): ConversationError => ({
+  code: error.status === 0 ? 'network' : (error.code ?? (error.status === 429 ? 'rate_limited' : 'unknown')),
+  retryAfter: error.retryAfterSeconds,
+  detail: error.data?.detail ?? null,
+});
+
+type Opener = (onEvent: (event: StreamEvent) => void, signal: AbortSignal) => Promise<void>;
+
+/**
+ * One open chat: its history (older pages on demand), the live messages from the streams,
+ * and the actions (send, stop, regenerate or retry, swipe between alternatives). A stream
+ * that drops is re-attached (or the same message re-sent) a few times; a reply that still
+ * cannot be followed is shown as failed with a retry, never as an endless typing indicator.
+ */
+export function useConversation(chatId: string) {
+  const client = useQueryClient();
+  const [state, dispatch] = useReducer(messageListReducer, emptyMessageList);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ConversationError | null>(null);
+  const history = useHistory(chatId);
+  const mergedPages = useRef(0);
+  const stream = useRef<AbortController | null>(null);
+  const attachedOnLoad = useRef(false);
+
+  // History pages go into the list once each, older ones above.
+  useEffect(() => {
+    const pages = history.data?.pages ?? [];
+    if (pages.length < mergedPages.current) mergedPages.current = 0;
+    for (const page of pages.slice(mergedPages.current)) dispatch({ type: 'prepend', messages: page.results });
+    mergedPages.current = pages.length;
+  }, [history.data]);
+
+  // Leaving the page closes the stream; the server goes on writing and saves the reply.
+  useEffect(() => () => stream.current?.abort(), []);
+
+  const handleEvent = useCallback((event: StreamEvent) => {
+    switch (event.event) {
+      case 'delta':
+        dispatch({ type: 'delta', messageId: event.data.message_id, text: event.data.text });
+        break;
+      case 'error':
+        if (event.data.message_id) {
+          dispatch({
+            type: 'patch',
+            messageId: event.data.message_id,
+            changes: { state: 'failed', error_code: event.data.code },
+          });
+        } else setError({ code: event.data.code, retryAfter: null, detail: event.data.detail });
+        break;
+      default:
+        dispatch({ type: 'upsert', message: event.data });
+    }
+  }, []);
+
+  /**
+   * Reads one stream to its end. `reopen` continues after a drop when nothing of the reply
+   * is known yet (a send repeats its client id); once the reply's id is known, the stream
+   * is re-attached by that id.
+   */
+  const run = useCallback(
+    async (open: Opener, reopen: Opener | null, onRejected?: (error: ApiRequestError) => void) => {
+      stream.current?.abort();
+      const controller = new AbortController();
+      stream.current = controller;
+      setBusy(true);
+      setError(null);
+      let replyId: string | null = null;
+      let finished = false;
+      let received = false;
+      const onEvent = (event: StreamEvent) => {
+        if (controller.signal.aborted) return;
+        received = true;
+        if (event.event === 'bot_message') {
+          replyId = event.data.id;
+          finished = event.data.state !== 'streaming';
+        }
+        if (event.event === 'error') finished = true;
+        handleEvent(event);
+      };
+      try {
+        for (let attempt = 0; attempt <= RECONNECT_ATTEMPTS; attempt += 1) {
+          if (attempt > 0) {
+            await wait(reconnectDelay(attempt - 1), controller.signal);
+            if (controller.signal.aborted) return;
+          }
+          const opener: Opener | null =
+            attempt === 0
+              ? open
+              : replyId
+                ? (handler, signal) => attachStream(chatId, replyId!, handler, signal)
+                : reopen;
+          if (!opener) break;
+          try {
+            await opener(onEvent, controller.signal);
+            // A send answered without a written reply (a picture, the crisis reply, a
+            // refusal) ends with its last event; a reply still streaming was cut off.
+            if (finished || (received && !replyId)) return;
+          } catch (failure) {
+            if (controller.signal.aborted) return;
+            if (failure instanceof ApiRequestError && failure.status > 0) {
+              onRejected?.(failure);
+              setError(toConversationError(failure));
+              return;
+            }
+          }
+        }
+        // The connection could not be brought back: end the reply here, with a retry.
+        if (replyId)
+          dispatch({ type: 'patch', messageId: replyId, changes: { state: 'failed', error_code: 'network' } });
+        onRejected?.(new ApiRequestError(0, null));
+        setError({ code: 'network', retryAfter: null, detail: null });
+      } finally {
+        if (stream.current === controller) {
+          stream.current = null;
+          setBusy(false);
+          void client.invalidateQueries({ queryKey: [...chatKeys.all, 'available'] });
+        }
+      }
+    },
+    [chatId, client, handleEvent],
+  );
+
+  const sendWithClientId = useCallback(
+    (clientId: string, text: string) => {
+      dispatch({ type: 'upsert', message: localUserMessage(chatId, clientId, text) });
+      const open: Opener = (handler, signal) => sendMessage(chatId, { client_id: clientId, text }, handler, signal);
+      return run(open, open, () =>
+        dispatch({
+          type: 'patch',
+          messageId: `local-${clientId}`,
+          changes: { state: 'failed', error_code: 'not_sent' },
+        }),
+      );
+    },
+    [chatId, run],
+  );
+
+  /** Sends a message (trimmed); false when it cannot be sent now. */
+  const send = useCallback(
+    (text: string) => {
+      const trimmed = text.trim();
+      if (!trimmed || busy) return false;
+      void sendWithClientId(newClientId(), trimmed);
+      return true;
+    },
+    [busy, sendWithClientId],
+  );
+
+  /** Sends a message that was refused or lost again, with its own client id (never twice). */
+  const resend = useCallback(
+    (message: Message) => {
+      if (busy || !message.client_id) return;
+      void sendWithClientId(message.client_id, message.text);
+    },
+    [busy, sendWithClientId],
+  );
+
+  /** A new alternative of a bot reply; also the retry of a failed one. */
+  const regenerate = useCallback(
+    (messageId: string) => {
+      if (busy) return;
+      void run((handler, signal) => regenerateMessage(chatId, messageId, handler, signal), null);
+    },
+    [busy, chatId, run],
+  );
+
+  const stop = useCallback(async () => {
+    try {
+      await stopGeneration(chatId);
+    } catch (failure) {
+      if (failure instanceof ApiRequestError) setError(toConversationError(failure));
+    }
+  }, [chatId]);
+
+  /** Shows another alternative of a reply ("2/3"). */
+  const select = useCallback(
+    async (message: Message, index: number) => {
+      if (busy || index < 0 || index >= message.alt_count) return;
+      try {
+        dispatch({ type: 'upsert', message: await selectAlternative(chatId, message.id, index) });
+      } catch (failure) {
+        if (failure instanceof ApiRequestError) setError(toConversationError(failure));
+      }
+    },
+    [busy, chatId],
+  );
+
+  // A reply still being written when the page opens: follow it.
+  useEffect(() => {
+    if (attachedOnLoad.current || !history.isSuccess || stream.current) return;
+    attachedOnLoad.current = true;
+    const newest = history.data.pages[0]?.results.find((m) => m.role === 'bot');
+    if (newest?.state === 'streaming') {
+      void run((handler, signal) => attachStream(chatId, newest.id, handler, signal), null);
+    }
+  }, [chatId, history.isSuccess, history.data, run]);
+
+  const patch = useCallback(
+    (messageId: string, changes: Partial<Message>) => dispatch({ type: 'patch', messageId, changes }),
+    [],
+  );
+
+  const messages = useMemo(() => listMessages(state), [state]);
+  const streaming = streamingMessage(state);
+  const lastBot = lastBotMessage(state);
+
+  return {
+    messages,
+    /** The reply being written, if any. */
+    streaming,
+    lastBotId: lastBot?.id ?? null,
+    /** A send or a generation is under way: the composer waits, the stop button shows. */
+    busy: busy || Boolean(streaming),
+    /** Waiting for the reply to start (no bot message yet). */
+    waitingForReply: busy && !streaming,
+    error,
+    dismissError: () => setError(null),
+    send,
+    resend,
+    regenerate,
+    stop,
+    select,
+    patch,
+    history: {
+      isPending: history.isPending,
+      isError: history.isError,
+      hasOlder: Boolean(history.hasNextPage),
+      isLoadingOlder: history.isFetchingNextPage,
+      loadOlder: () => {
+        if (history.hasNextPage && !history.isFetchingNextPage) void history.fetchNextPage();
+      },
+      retry: () => void history.refetch(),
+    },
+  };
+}
+
+export type Conversation = ReturnType<typeof useConversation>;

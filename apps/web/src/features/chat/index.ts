@@ -1,0 +1,5 @@
+export { ChatView, GuestChatView, ChatViewSkeleton } from './components/chat-view';
+export type { ChatViewProps, GuestChatViewProps, ChatCharacter } from './components/chat-view';
+export { ChatList, ChatListSkeleton, relativeTime } from './components/chat-list';
+export { useChatForCharacter, getOrCreateChat } from './api/get-or-create-chat';
+export { useChats, sortChats } from './api/get-chats';

@@ -1,0 +1,117 @@
+import type { ReactNode } from 'react';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import type { Bot, Chat, Message } from '@reverie/shared';
+import { AppProviders } from '../../app/providers';
+import { AlertStack } from '../../components/ui/alerts';
+
+const encoder = new TextEncoder();
+
+export const bot = (changes: Partial<Bot> = {}): Bot => ({
+  id: 'bot1',
+  slug: 'aiko',
+  name: 'Aiko',
+  age: 24,
+  kind: 'character',
+  avatar_url: '/api/media/bots/aiko.webp',
+  description: 'A barista who loves rainy days.',
+  greeting: 'Hi! Coffee or tea?',
+  occupation: [],
+  personality: [],
+  tags: [],
+  is_official: true,
+  visibility: 'public',
+  author_id: null,
+  voice: 'en-f1',
+  created_at: '2026-11-01T10:00:00.000Z',
+  ...changes,
+});
+
+export const message = (id: string, changes: Partial<Message> = {}): Message => ({
+  id,
+  chat_id: 'c1',
+  client_id: null,
+  role: 'bot',
+  kind: 1,
+  text: '',
+  img_url: null,
+  has_audio: false,
+  state: 'done',
+  created_at: '2026-11-23T10:00:00.000Z',
+  reply_to: null,
+  alt_index: 0,
+  alt_count: 1,
+  error_code: null,
+  notice: null,
+  ...changes,
+});
+
+export const chat = (changes: Partial<Chat> = {}): Chat => ({
+  id: 'c1',
+  bot: bot(),
+  last_message: null,
+  updated_at: '2026-11-23T10:00:00.000Z',
+  persona_id: null,
+  model_id: null,
+  ...changes,
+});
+
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+
+/** An event stream the test writes to, event by event. */
+export function liveStream() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
+  return {
+    response: () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    emit: (event: string, data: unknown) =>
+      controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
+    end: () => controller.close(),
+  };
+}
+
+export interface Call {
+  method: string;
+  path: string;
+  search: string;
+  body: unknown;
+}
+
+/** Answers fetches through `answer` (undefined → 404) and records every call. */
+export function fakeApi(answer: (call: Call) => Response | Promise<Response> | undefined) {
+  const calls: Call[] = [];
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input instanceof Request ? input.url : input), 'http://x');
+    const raw = init?.body;
+    const call: Call = {
+      method: (init?.method ?? 'GET').toUpperCase(),
+      path: url.pathname,
+      search: url.search,
+      body: typeof raw === 'string' ? (JSON.parse(raw) as unknown) : null,
+    };
+    calls.push(call);
+    return (await answer(call)) ?? json({ detail: 'Not found', code: 'not_found' }, 404);
+  };
+  return calls;
+}
+
+/** Renders routes under the app's providers at `path`; answers the router. */
+export function renderRoutes(routes: RouteObject[], path: string, extra?: ReactNode) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+      <AlertStack />
+      {extra}
+    </AppProviders>,
+  );
+  return router;
+}
