@@ -98,7 +98,9 @@ export function VoiceButton({ messageId, className = '' }: VoiceButtonProps) {
         aria-pressed={status === 'playing'}
         data-testid="voice-button"
         data-status={status}
-        className="flex h-8 w-8 items-center justify-center rounded-full bg-white/10 text-fg hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-primary disabled:opacity-70"
+        className={`rounded-full p-1 hover:bg-white/10 hover:text-fg focus-visible:outline-2 focus-visible:outline-primary ${
+          status === 'playing' ? 'text-primary' : 'text-muted'
+        }`}
       >
         <Icon
           icon={status === 'loading' ? Loader2 : status === 'playing' ? Pause : Play}
