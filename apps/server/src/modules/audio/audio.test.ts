@@ -243,6 +243,31 @@ describe('voice jobs that fail', () => {
     expect(calls).toBe(2);
   });
 
+  it('start one job for a message however many requests arrive at once', async () => {
+    let started = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const counting = await createTestApp({
+      storage,
+      database: t.database,
+      tts: {
+        name: 'counting',
+        synthesise: async () => {
+          started += 1;
+          await gate; // still working while the requests arrive
+          throw new TtsError('provider_error', 'no voice today', 'counting');
+        },
+      },
+    });
+    const { message, auth } = await botMessage('Everyone at once!', { app: counting });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => ask(message.id, auth, counting)));
+    expect(answers.map((a) => a.json().state)).toEqual(Array(10).fill('processing'));
+    release();
+    await counting.app.audio.idle();
+    expect(started).toBe(1);
+    expect((await row(message.id, counting)).audioState).toBe('error');
+  });
+
   it('end in error when the provider answers something that is not MP3', async () => {
     const garbage = await createTestApp({
       storage,
