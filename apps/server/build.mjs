@@ -25,4 +25,6 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
 });
+// The audio worker thread (plain JavaScript) is loaded by URL beside server.js.
+fs.copyFileSync('src/providers/tts/audio-worker.mjs', 'dist/audio-worker.mjs');
 console.log(`server built: ${entries.join(', ')} -> dist/`);

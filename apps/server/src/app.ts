@@ -38,11 +38,16 @@ import { createLlmProvider, type LlmProvider } from './providers/llm/index.js';
 import { chatsRoutes } from './modules/chats/chats.routes.js';
 import { ChatsService } from './modules/chats/chats.service.js';
 import { failStaleStreams } from './modules/chats/chats.repository.js';
+import { audioRoutes } from './modules/audio/audio.routes.js';
+import { AudioService } from './modules/audio/audio.service.js';
+import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The language model (docs/llm.md); server.ts warms it up after listening. */
     llm: LlmProvider;
+    /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
+    audio: AudioService;
   }
 }
 
@@ -63,6 +68,8 @@ export interface AppDependencies {
   images?: ImageProvider | null;
   /** The language model; by default the one the settings select (tests pass fakes or the fake OpenAI server). */
   llm?: LlmProvider;
+  /** Text-to-speech provider for voice messages; by default the one the settings select (tests pass fakes). */
+  tts?: TtsProvider;
 }
 
 /**
@@ -145,6 +152,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (failed > 0) app.log.warn({ failed }, 'replies interrupted by a restart were marked failed');
   });
   await app.register(chatsRoutes, { service: chats });
+  // Voice messages (issue 7, docs/voice.md): a background job per message, in this process.
+  const audio = new AudioService({
+    db: database.db,
+    storage,
+    urls: mediaUrls,
+    tts: deps.tts ?? createTtsProvider(config),
+    log: app.log,
+    timeoutMs: config.TTS_TIMEOUT_S * 1000,
+    concurrency: config.TTS_CONCURRENCY,
+    mp3Kbps: config.TTS_MP3_KBPS,
+  });
+  await audio.recover();
+  app.decorate('audio', audio);
+  app.addHook('onClose', async () => audio.close());
+  await app.register(audioRoutes, { service: audio });
   const payments = deps.payments ?? createPaymentProviders(config);
   const mail = createMailProvider(config, database.db, edition);
   app.addHook('onClose', async () => mail.close?.());

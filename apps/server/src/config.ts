@@ -122,6 +122,25 @@ export const ConfigSchema = z.object({
   COMFYUI_WORKFLOW: z.string().optional(),
   /** Seconds to wait for one generated picture before falling back to the gallery. */
   IMAGE_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(120),
+  /** Voice messages: `espeak` (espeak-ng in process, no network), `openai` (an OpenAI-compatible /audio/speech endpoint) or `elevenlabs`. */
+  TTS_PROVIDER: z.enum(['espeak', 'openai', 'elevenlabs']).default('espeak'),
+  /** The speech endpoint's base: https://api.openai.com/v1 (openai) or https://api.elevenlabs.io (elevenlabs) by default. */
+  TTS_BASE_URL: z.string().optional(),
+  TTS_API_KEY: z.string().optional(),
+  /** The model at the endpoint: gpt-4o-mini-tts (openai) or eleven_multilingual_v2 (elevenlabs) by default. */
+  TTS_MODEL: z.string().optional(),
+  /** The provider's voice for characters whose voice is an espeak-ng voice: alloy (openai) by default; a voice id (elevenlabs, required). */
+  TTS_VOICE: z.string().optional(),
+  /** Seconds one voice message may take to synthesise before it ends in `error`. */
+  TTS_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
+  /** Voice messages synthesised at the same time; the others wait in line. */
+  TTS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** MP3 bit rate (kbit/s) of espeak-ng's speech (22 050 Hz mono: 8–160 in MPEG-2 steps). */
+  TTS_MP3_KBPS: z.coerce
+    .number()
+    .int()
+    .refine((v) => [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160].includes(v), 'not an MPEG-2 bit rate')
+    .default(32),
   /** Media storage: `local` (DATA_DIR/media) or `s3` (any S3-compatible service). */
   STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
   /** The S3 endpoint (https://s3.eu-central-1.amazonaws.com, http://127.0.0.1:9000 for MinIO…). */

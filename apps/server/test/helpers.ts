@@ -69,6 +69,7 @@ export async function createTestApp(
     payments: options.payments,
     llm: options.llm,
     images: options.images,
+    tts: options.tts,
   });
   await app.ready();
   afterAll(() => app.close());

@@ -12,3 +12,4 @@ export * from './contract/accounts.js';
 export * from './contract/billing.js';
 export * from './contract/chats.js';
 export * from './contract/pictures.js';
+export * from './contract/audio.js';

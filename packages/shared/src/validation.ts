@@ -59,6 +59,7 @@ export const ERROR_MESSAGES = {
   empty_reply: 'The character sent an empty reply. Try again.',
   interrupted: 'The reply was interrupted. Try again.',
   refused: 'This message breaks the content rules and was not sent.',
+  voice_unavailable: "Only the character's finished text messages can be played as voice",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -1,6 +1,7 @@
 import type { Chat, Message } from '@reverie/shared';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { BotRow } from '../bots/bots.repository.js';
+import { hasAudio } from '../audio/audio.presenter.js';
 import { presentBot } from '../bots/bots.presenter.js';
 import type { ChatRow, MessageRow, MessageWithAlts } from './chats.repository.js';
 
@@ -17,7 +18,7 @@ export function presentMessage(row: MessageRow | MessageWithAlts, urls: MediaUrl
     kind: row.kind as Message['kind'],
     text: row.text,
     img_url: row.mediaKey ? urls.url(row.mediaKey, { signed: true }) : null,
-    has_audio: row.audioState === 'ready',
+    has_audio: hasAudio(row),
     state: row.state,
     created_at: row.createdAt.toISOString(),
     reply_to: row.replyTo,

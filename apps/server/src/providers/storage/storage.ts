@@ -24,4 +24,5 @@ export const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
   webp: 'image/webp',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
+  mp3: 'audio/mpeg',
 };

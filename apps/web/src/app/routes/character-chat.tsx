@@ -9,6 +9,7 @@ import { CharacterNotFound } from '../../features/characters/components/characte
 import { useChatForCharacter } from '../../features/chat/api/get-or-create-chat';
 import { ChatView, ChatViewSkeleton, GuestChatView } from '../../features/chat/components/chat-view';
 import { ChatPicture } from '../../features/media/components/chat-picture';
+import { VoiceButton } from '../../features/voice';
 import { ApiRequestError } from '../../lib/api-client';
 import { useModal } from '../modals';
 
@@ -26,6 +27,15 @@ function useBack(fallback: string) {
 const renderPicture = (message: Message, update: (changes: Partial<Message>) => void) => (
   <ChatPicture message={message} onUnblurred={(_id, imgUrl) => update({ kind: 2, img_url: imgUrl })} />
 );
+
+/** The voice button under a character's finished text reply (premium; others get the premium modal). */
+const renderMessageExtras = (message: Message) =>
+  message.role === 'bot' &&
+  message.kind === 1 &&
+  message.text &&
+  (message.state === 'done' || message.state === 'stopped') ? (
+    <VoiceButton messageId={message.id} />
+  ) : null;
 
 function GuestChat({ slug }: { slug: string }) {
   const modal = useModal();
@@ -81,6 +91,7 @@ function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
       onRequirePremium={() => modal.open('premium', { from: 'model' })}
       onCreatePersona={() => modal.open('create')}
       renderPicture={renderPicture}
+      renderMessageExtras={renderMessageExtras}
     />
   );
 }

@@ -1,0 +1,34 @@
+import { isEspeakVoice, toTtsError, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
+import { readMp3Answer } from './remote-audio.js';
+
+/**
+ * ElevenLabs (`POST {base}/v1/text-to-speech/{voice_id}`, key in `xi-api-key`), MP3 at
+ * 22 050 Hz / 32 kbps. A character whose voice is an espeak-ng voice speaks with the
+ * configured default voice id; the multilingual models pick the language from the text.
+ */
+export class ElevenLabsTtsProvider implements TtsProvider {
+  readonly name = 'elevenlabs';
+  private readonly base: string;
+
+  constructor(private readonly options: { baseUrl: string; apiKey: string; model: string; voice: string }) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  async synthesise({ text, voice, signal }: SpeechRequest): Promise<Speech> {
+    const voiceId = voice && !isEspeakVoice(voice) ? voice : this.options.voice;
+    try {
+      const response = await fetch(
+        `${this.base}/v1/text-to-speech/${encodeURIComponent(voiceId)}?output_format=mp3_22050_32`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'audio/mpeg', 'xi-api-key': this.options.apiKey },
+          body: JSON.stringify({ text, model_id: this.options.model }),
+          signal,
+        },
+      );
+      return { format: 'mp3', data: await readMp3Answer(response, this.name, 'text-to-speech') };
+    } catch (error) {
+      throw toTtsError(error, this.name, signal);
+    }
+  }
+}

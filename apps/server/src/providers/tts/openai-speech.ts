@@ -1,0 +1,39 @@
+import { isEspeakVoice, toTtsError, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
+import { readMp3Answer } from './remote-audio.js';
+
+/**
+ * An OpenAI-compatible speech endpoint (`POST {base}/audio/speech`): OpenAI, or a local
+ * server with the same API (Kokoro-FastAPI, openedai-speech, LocalAI…). Asks for MP3.
+ * A character whose voice is an espeak-ng voice speaks with the configured default voice.
+ */
+export class OpenAiSpeechProvider implements TtsProvider {
+  readonly name = 'openai';
+  private readonly base: string;
+
+  constructor(private readonly options: { baseUrl: string; apiKey?: string; model: string; voice: string }) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  async synthesise({ text, voice, signal }: SpeechRequest): Promise<Speech> {
+    try {
+      const response = await fetch(`${this.base}/audio/speech`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'audio/mpeg',
+          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          model: this.options.model,
+          input: text,
+          voice: voice && !isEspeakVoice(voice) ? voice : this.options.voice,
+          response_format: 'mp3',
+        }),
+        signal,
+      });
+      return { format: 'mp3', data: await readMp3Answer(response, this.name, 'audio/speech') };
+    } catch (error) {
+      throw toTtsError(error, this.name, signal);
+    }
+  }
+}

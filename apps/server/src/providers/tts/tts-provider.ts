@@ -1,0 +1,90 @@
+import type { Locale } from '@reverie/shared';
+
+/** What to say, with which voice, in which language (one of the interface languages). */
+export interface SpeechRequest {
+  text: string;
+  /** The character's voice: an espeak-ng voice (`en-us+f3`) or the provider's voice name or id. */
+  voice: string;
+  language: Locale;
+  /** Aborts the synthesis (a time limit, the server shutting down). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Synthesised speech: raw mono 16-bit PCM (the embedded engine; the caller encodes it) or
+ * audio already encoded as MP3 (remote providers are asked for MP3).
+ */
+export type Speech = { format: 'pcm16'; sampleRate: number; samples: Int16Array } | { format: 'mp3'; data: Buffer };
+
+/** Why a synthesis failed; stable codes that the audio job logs. */
+export type TtsErrorCode = 'provider_error' | 'timeout' | 'aborted' | 'unknown_voice' | 'empty_output';
+
+/** Every provider failure is one of these, never an untyped throw. */
+export class TtsError extends Error {
+  constructor(
+    readonly code: TtsErrorCode,
+    message: string,
+    readonly provider: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'TtsError';
+  }
+}
+
+/** Text to speech: espeak-ng in process (the default), an OpenAI-compatible endpoint or ElevenLabs. */
+export interface TtsProvider {
+  readonly name: string;
+  synthesise(request: SpeechRequest): Promise<Speech>;
+}
+
+/** Turns an abort or a network failure into a TtsError naming the provider. */
+export function toTtsError(error: unknown, provider: string, signal?: AbortSignal): TtsError {
+  if (error instanceof TtsError) return error;
+  if (signal?.aborted) {
+    const reason = signal.reason as { name?: string } | undefined;
+    return reason?.name === 'TimeoutError'
+      ? new TtsError('timeout', 'the speech took too long', provider, { cause: error })
+      : new TtsError('aborted', 'the speech was cancelled', provider, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new TtsError('provider_error', message, provider, { cause: error });
+}
+
+/**
+ * True when a voice is an espeak-ng voice (`en-us+f3`, `de`, `cmn`): remote providers then
+ * use their configured default voice instead of the character's.
+ */
+export function isEspeakVoice(voice: string): boolean {
+  const [base = '', variant] = voice.trim().toLowerCase().split('+', 2);
+  if (variant !== undefined) return /^[a-z]{2,3}(-[a-z0-9]+)*$/.test(base);
+  return ESPEAK_LANGUAGE_CODES.has(base);
+}
+
+const ESPEAK_LANGUAGE_CODES = new Set([
+  'en',
+  'en-us',
+  'en-gb',
+  'en-gb-scotland',
+  'en-029',
+  'en-gb-x-rp',
+  'de',
+  'es',
+  'es-419',
+  'ru',
+  'ru-lv',
+  'cmn',
+  'cmn-latn-pinyin',
+  'yue',
+  'zh',
+  'fr',
+  'fr-fr',
+  'it',
+  'pt',
+  'pt-br',
+  'pl',
+  'nl',
+  'uk',
+  'ja',
+  'ko',
+]);

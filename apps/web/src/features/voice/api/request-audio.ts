@@ -1,0 +1,82 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { AudioResponse } from '@reverie/shared';
+import { request } from '../../../lib/api-client';
+
+/** The specification's audio poll: ask again every second while the voice is `processing`. */
+export const AUDIO_POLL_MS = 1000;
+/** Signed audio URLs live 24 h; a cached one is used for half of that. */
+const CACHE_MS = 12 * 3600_000;
+
+/** Asks for a message's voice once (API.md: POST /api/audio/{message_id}); 402 for non-premium. */
+export function requestAudio(messageId: string, signal?: AbortSignal): Promise<AudioResponse> {
+  return request<AudioResponse>(`/api/audio/${encodeURIComponent(messageId)}`, { method: 'POST', signal });
+}
+
+/** The voice failed on the server (`state: "error"`); asking again starts a new attempt. */
+export class VoiceFailedError extends Error {
+  constructor() {
+    super('voice message failed');
+    this.name = 'VoiceFailedError';
+  }
+}
+
+const wait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+/**
+ * Asks for the message's voice and repeats the request every second while it is
+ * `processing`; resolves with `audio_url` when ready, rejects with VoiceFailedError on
+ * `error` and with the API error (402 for non-premium…) otherwise.
+ */
+export async function pollAudioUrl(
+  messageId: string,
+  options: { signal?: AbortSignal; intervalMs?: number } = {},
+): Promise<string> {
+  for (;;) {
+    const answer = await requestAudio(messageId, options.signal);
+    if (answer.state === 'ready' && answer.audio_url) return answer.audio_url;
+    if (answer.state === 'error') throw new VoiceFailedError();
+    await wait(options.intervalMs ?? AUDIO_POLL_MS, options.signal);
+  }
+}
+
+export const audioUrlKey = (messageId: string) => ['voice', 'audio-url', messageId] as const;
+
+/**
+ * The audio URLs, cached per message id in the query cache (cleared on sign-out): `cached`
+ * reads one, `load` returns the cached one or polls the server — one loop per message even
+ * when asked twice.
+ */
+export function useAudioUrls() {
+  const queryClient = useQueryClient();
+  const cached = useCallback(
+    (messageId: string) => {
+      const state = queryClient.getQueryState<string>(audioUrlKey(messageId));
+      return state?.data && Date.now() - state.dataUpdatedAt < CACHE_MS ? state.data : null;
+    },
+    [queryClient],
+  );
+  const load = useCallback(
+    (messageId: string) =>
+      queryClient.fetchQuery({
+        queryKey: audioUrlKey(messageId),
+        queryFn: () => pollAudioUrl(messageId),
+        staleTime: CACHE_MS,
+        gcTime: CACHE_MS,
+        retry: false,
+      }),
+    [queryClient],
+  );
+  return { cached, load };
+}
