@@ -51,7 +51,9 @@ function decodeMime(raw: string): string {
     if (headers.includes('content-transfer-encoding: base64')) {
       chunks.push(Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8'));
     } else if (headers.includes('content-transfer-encoding: quoted-printable')) {
-      const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      const bytes = body
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
       chunks.push(Buffer.from(bytes, 'latin1').toString('utf8'));
     } else {
       chunks.push(body);
@@ -88,7 +90,10 @@ async function waitForHealth(url: string): Promise<void> {
 const token = (page: Page) => page.evaluate(() => window.localStorage.getItem('access_token'));
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(root, 'apps/server/dist/server.js')) || !fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+  if (
+    !fs.existsSync(path.join(root, 'apps/server/dist/server.js')) ||
+    !fs.existsSync(path.join(root, 'apps/web/dist/index.html'))
+  ) {
     const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
   }
@@ -133,7 +138,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profileDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 390, height: 844 },
   });
 });
@@ -158,19 +172,25 @@ describe('account journey', () => {
     await page.goto(`${baseUrl}/?signup=1`);
     const signup = page.getByTestId('signup-form');
     await signup.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => signup.locator('[data-field-error]').allInnerTexts()).toEqual([
-      'Please enter your username',
-      'Please enter your email',
-      'Please enter your password',
-      'Please confirm that you are over 18',
-    ]);
+    await expect
+      .poll(() => signup.locator('[data-field-error]').allInnerTexts())
+      .toEqual([
+        'Please enter your username',
+        'Please enter your email',
+        'Please enter your password',
+        'Please confirm that you are over 18',
+      ]);
     await signup.getByLabel('Username').fill('a'.repeat(101));
     await signup.getByLabel('E-mail').fill('not-an-email');
     await signup.getByLabel('Password', { exact: true }).fill('12345');
     await signup.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => signup.locator('[data-field-error]').allInnerTexts()).toContain('Username must contain no more than 100 characters');
+    await expect
+      .poll(() => signup.locator('[data-field-error]').allInnerTexts())
+      .toContain('Username must contain no more than 100 characters');
     expect(await signup.locator('[data-field-error]').allInnerTexts()).toContain('Enter a valid email address');
-    expect(await signup.locator('[data-field-error]').allInnerTexts()).toContain('Password must be 6 or more characters');
+    expect(await signup.locator('[data-field-error]').allInnerTexts()).toContain(
+      'Password must be 6 or more characters',
+    );
 
     await signup.getByLabel('Username').fill('Journey');
     await signup.getByLabel('E-mail').fill(email);
@@ -187,7 +207,9 @@ describe('account journey', () => {
     const verify = await waitForMail(email, /http:\/\/127\.0\.0\.1:\d+\/verify\?code=[\w-]+/);
     expect(verify.mail.raw).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/i);
     await page.goto(verify.link);
-    await expect.poll(() => page.getByTestId('verify-step').getAttribute('data-state'), { timeout: 15_000 }).toBe('done');
+    await expect
+      .poll(() => page.getByTestId('verify-step').getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('done');
 
     await page.goto(`${baseUrl}/settings`);
     await expect.poll(() => page.getByTestId('email-status').innerText()).toBe('Confirmed');

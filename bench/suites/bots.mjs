@@ -47,7 +47,16 @@ async function startServer(env) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/server.js')], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', SEED_ON_START: 'false', RATE_LIMIT_PER_MINUTE: '1000000', WEB_DIST_DIR: '', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SEED_ON_START: 'false',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      WEB_DIST_DIR: '',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   child.on('exit', (code, signal) => process.env.BENCH_DEBUG && console.error('server exit', code, signal));
@@ -55,7 +64,8 @@ async function startServer(env) {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error('server exited');
     try {
-      if ((await fetch(`${url}/api/ready`)).ok) return { url, stop: () => new Promise((r) => (child.kill('SIGTERM'), child.once('exit', r))) };
+      if ((await fetch(`${url}/api/ready`)).ok)
+        return { url, stop: () => new Promise((r) => (child.kill('SIGTERM'), child.once('exit', r))) };
     } catch {
       // starting
     }
@@ -76,7 +86,11 @@ async function measure(url) {
   let cursor = null;
   for (let i = 0; i < REQUESTS; i++) {
     const tags = filters[Math.floor(i / 10) % filters.length];
-    const q = new URLSearchParams({ size: cursor ? '15' : '30', ...(tags ? { tags } : {}), ...(cursor ? { c: cursor } : {}) });
+    const q = new URLSearchParams({
+      size: cursor ? '15' : '30',
+      ...(tags ? { tags } : {}),
+      ...(cursor ? { c: cursor } : {}),
+    });
     const t0 = performance.now();
     const res = await fetch(`${url}/api/bots/available?${q}`);
     const body = await res.json();
@@ -88,7 +102,11 @@ async function measure(url) {
     cursor = i % 10 === 9 ? null : body.next_param;
   }
   times.sort((a, b) => a - b);
-  if (process.env.BENCH_DEBUG) for (const [k, v] of Object.entries(byFilter)) { v.sort((a, b) => a - b); console.log(k.padEnd(24), 'p50', percentile(v, 50).toFixed(1), 'p99', percentile(v, 99).toFixed(1)); }
+  if (process.env.BENCH_DEBUG)
+    for (const [k, v] of Object.entries(byFilter)) {
+      v.sort((a, b) => a - b);
+      console.log(k.padEnd(24), 'p50', percentile(v, 50).toFixed(1), 'p99', percentile(v, 99).toFixed(1));
+    }
   return { p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1), n: times.length };
 }
 
@@ -153,8 +171,10 @@ async function benchPostgres(log) {
 /** Runs the suite and prints `GET /api/bots/available` p50/p99 per database. */
 export async function run(ctx = {}) {
   const log = ctx.log ?? ((line) => console.log(line));
-  if (!fs.existsSync(path.join(root, 'apps/server/dist/server.js'))) throw new Error('build the server first: npm run build');
-  const fmt = (r) => `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(2)} ms (${r.n} requests)`;
+  if (!fs.existsSync(path.join(root, 'apps/server/dist/server.js')))
+    throw new Error('build the server first: npm run build');
+  const fmt = (r) =>
+    `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(2)} ms (${r.n} requests)`;
   const results = {};
   results.pglite = await benchPglite(log);
   log(`GET /api/bots/available, ${ROWS} characters, PGlite: ${fmt(results.pglite)}`);
