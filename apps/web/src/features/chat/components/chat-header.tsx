@@ -2,7 +2,7 @@ import '../texts';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowLeft, Brain, Cpu, EllipsisVertical, Phone, SquarePen, UserRound } from 'lucide-react';
+import { ArrowLeft, Brain, Cpu, Download, EllipsisVertical, Phone, SquarePen, UserRound } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
 
 export interface ChatMenuItem {
@@ -22,7 +22,13 @@ export interface ChatHeaderProps {
   menu: ChatMenuItem[];
 }
 
-export const CHAT_MENU_ICONS = { memories: Brain, model: Cpu, persona: UserRound, newChat: SquarePen } as const;
+export const CHAT_MENU_ICONS = {
+  memories: Brain,
+  model: Cpu,
+  persona: UserRound,
+  newChat: SquarePen,
+  card: Download,
+} as const;
 
 /** A menu button (WAI-ARIA menu pattern: arrow keys, Home/End, Escape, outside click). */
 function ChatMenu({ items }: { items: ChatMenuItem[] }) {

@@ -335,6 +335,30 @@ describe('ChatView', () => {
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
 
+  it("downloads the character's card with the user's token from the menu", async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const created: string[] = [];
+    const original = URL.createObjectURL;
+    URL.createObjectURL = () => {
+      created.push('blob');
+      return 'blob:card';
+    };
+    try {
+      const { calls } = renderChat([greeting], (call) =>
+        call.method === 'GET' && call.path === '/api/bot/aiko/card.png'
+          ? new Response(new Uint8Array([137, 80, 78, 71]), { headers: { 'content-type': 'image/png' } })
+          : undefined,
+      );
+      await screen.findByText('Hi! Coffee or tea?');
+      fireEvent.click(screen.getByTestId('chat-menu'));
+      fireEvent.click(screen.getByTestId('chat-menu-card'));
+      await waitFor(() => expect(created).toEqual(['blob']));
+      expect(calls.some((c) => c.path === '/api/bot/aiko/card.png')).toBe(true);
+    } finally {
+      URL.createObjectURL = original;
+    }
+  });
+
   it('ends a send answered by the platform (crisis reply, refusal) without retrying or a typing indicator', async () => {
     setTokens('a.b.c', 'd.e.f');
     let sends = 0;

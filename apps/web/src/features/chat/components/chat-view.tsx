@@ -7,6 +7,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 import { useCreateChat } from '../api/create-chat';
+import { downloadCard } from '../api/download-card';
 import { useConversation, type ConversationError } from '../hooks/use-conversation';
 import { ChatHeader, CHAT_MENU_ICONS, type ChatMenuItem } from './chat-header';
 import { Composer } from './composer';
@@ -140,6 +141,13 @@ export function ChatView({
     { id: 'model', label: t('chat.model'), icon: CHAT_MENU_ICONS.model, onSelect: () => setDialog('model') },
     { id: 'persona', label: t('chat.persona'), icon: CHAT_MENU_ICONS.persona, onSelect: () => setDialog('persona') },
     { id: 'new', label: t('chat.new_chat'), icon: CHAT_MENU_ICONS.newChat, onSelect: () => void startNewChat() },
+    {
+      id: 'card',
+      label: t('characters.export_card'),
+      icon: CHAT_MENU_ICONS.card,
+      onSelect: () =>
+        void downloadCard(bot.slug).catch(() => showAlert(t('errors.something_went_wrong'), { type: 'error' })),
+    },
   ];
 
   const { patch } = conversation;
