@@ -62,6 +62,7 @@ function localesPlugin(): Plugin {
 export const LAZY_ENGLISH_SECTIONS = [
   'chat',
   'chats',
+  'auth',
   'billing',
   'blog',
   'create_character',
@@ -71,8 +72,14 @@ export const LAZY_ENGLISH_SECTIONS = [
   'validation',
 ];
 
+/** Texts of lazy sections that the layout shows at first paint: they stay in the core too. */
+export const CORE_ENGLISH_KEYS: Record<string, string[]> = {
+  auth: ['verify_banner', 'verify_banner_action'], // features/auth/components/verify-email-banner.tsx
+};
+
 /**
- * `virtual:reverie-en-core`: en.json without the lazy and the server-only sections;
+ * `virtual:reverie-en-core`: en.json without the lazy (but with CORE_ENGLISH_KEYS) and the
+ * server-only sections;
  * `virtual:reverie-en/<section>`: one lazy section, so that each chunk brings only its own.
  */
 function englishCorePlugin(): Plugin {
@@ -87,7 +94,12 @@ function englishCorePlugin(): Plugin {
       this.addWatchFile(file);
       const texts = readWebTexts('en');
       if (id === `\0${coreId}`) {
-        for (const section of LAZY_ENGLISH_SECTIONS) delete texts[section];
+        for (const section of LAZY_ENGLISH_SECTIONS) {
+          const keep = CORE_ENGLISH_KEYS[section];
+          const all = texts[section] as Record<string, unknown>;
+          if (keep) texts[section] = Object.fromEntries(keep.map((key) => [key, all[key]]));
+          else delete texts[section];
+        }
         return `export default ${JSON.stringify(texts)};`;
       }
       const section = id.slice(`\0${sectionPrefix}`.length);
