@@ -8,7 +8,7 @@ type QueryValue = string | number | boolean | null | undefined;
 export interface ApiOptions extends Omit<RequestInit, 'body' | 'headers' | 'method'> {
   method?: string;
   headers?: HeadersInit;
-  /** A plain object or array is sent as JSON; FormData, Blob, strings etc. as they are. */
+  /** Plain objects, arrays and primitives are sent as JSON (a string as it is); FormData, Blob etc. as they are. */
   body?: unknown;
   /** Added to the URL's query string; undefined values are left out. */
   query?: Record<string, QueryValue>;
