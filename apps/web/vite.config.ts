@@ -10,8 +10,24 @@ const localesDir = path.resolve(here, '../../packages/shared/src/locales');
 const FETCHED_LOCALES = ['ch', 'de', 'es', 'ru'];
 
 /**
+ * Sections of the locale files that only the server reads (e-mails, the chat's safety
+ * messages, the admin CLI): the web app never shows them, so they are left out of the bundled
+ * English and of the fetched languages. (`grep -rn "email\.\|chat_safety\|admin_cli" apps/web/src`
+ * finds no text key of theirs.)
+ */
+export const SERVER_ONLY_SECTIONS = ['email', 'chat_safety', 'admin_cli'];
+
+/** A locale file without the server-only sections. */
+function readWebTexts(lang: string): Record<string, unknown> {
+  const texts = JSON.parse(fs.readFileSync(path.join(localesDir, `${lang}.json`), 'utf8')) as Record<string, unknown>;
+  for (const section of SERVER_ONLY_SECTIONS) delete texts[section];
+  return texts;
+}
+
+/**
  * The locale files live once, in packages/shared. English is bundled; the other four are
- * served at /locales/{lang}.json in development and emitted there by the build.
+ * served at /locales/{lang}.json in development and emitted there by the build, both without
+ * the server-only sections.
  */
 function localesPlugin(): Plugin {
   return {
@@ -21,7 +37,7 @@ function localesPlugin(): Plugin {
         const match = /^\/locales\/(\w+)\.json$/.exec(req.url?.split('?')[0] ?? '');
         if (!match || !FETCHED_LOCALES.includes(match[1]!)) return next();
         res.setHeader('content-type', 'application/json');
-        res.end(fs.readFileSync(path.join(localesDir, `${match[1]}.json`)));
+        res.end(JSON.stringify(readWebTexts(match[1]!)));
       });
     },
     generateBundle() {
@@ -29,7 +45,7 @@ function localesPlugin(): Plugin {
         this.emitFile({
           type: 'asset',
           fileName: `locales/${lang}.json`,
-          source: JSON.stringify(JSON.parse(fs.readFileSync(path.join(localesDir, `${lang}.json`), 'utf8'))),
+          source: JSON.stringify(readWebTexts(lang)),
         });
       }
     },
@@ -37,26 +53,60 @@ function localesPlugin(): Plugin {
 }
 
 /**
- * English sections of pages that load lazily: they stay out of the bundled English (and so
- * out of the landing page's JavaScript) and arrive with their page's chunk, which registers
- * them with `addEnglishTexts` (e.g. `features/chat/texts.ts`). Every other section is bundled.
+ * English sections of pages and modals that load lazily: they stay out of the bundled English
+ * (and so out of the landing page's JavaScript) and arrive with their page's or modal's chunk,
+ * which registers them with `addEnglishTexts` — from `virtual:reverie-en/<section>` (e.g.
+ * `features/billing/texts.ts`) or from en.json (`features/chat/texts.ts`). Every other
+ * section is bundled, because the layout or the landing page shows it at first paint.
  */
-export const LAZY_ENGLISH_SECTIONS = ['chat', 'chats'];
+export const LAZY_ENGLISH_SECTIONS = [
+  'chat',
+  'chats',
+  'auth',
+  'billing',
+  'blog',
+  'create_character',
+  'onboarding',
+  'pictures',
+  'settings',
+  'validation',
+];
 
-/** `virtual:reverie-en-core`: en.json without the lazy sections. */
+/** Texts of lazy sections that the layout shows at first paint: they stay in the core too. */
+export const CORE_ENGLISH_KEYS: Record<string, string[]> = {
+  auth: ['verify_banner', 'verify_banner_action'], // features/auth/components/verify-email-banner.tsx
+};
+
+/**
+ * `virtual:reverie-en-core`: en.json without the lazy (but with CORE_ENGLISH_KEYS) and the
+ * server-only sections;
+ * `virtual:reverie-en/<section>`: one lazy section, so that each chunk brings only its own.
+ */
 function englishCorePlugin(): Plugin {
-  const virtualId = 'virtual:reverie-en-core';
-  const resolvedId = `\0${virtualId}`;
+  const coreId = 'virtual:reverie-en-core';
+  const sectionPrefix = 'virtual:reverie-en/';
+  const file = path.join(localesDir, 'en.json');
   return {
     name: 'reverie-en-core',
-    resolveId: (source) => (source === virtualId ? resolvedId : null),
+    resolveId: (source) => (source === coreId || source.startsWith(sectionPrefix) ? `\0${source}` : null),
     load(id) {
-      if (id !== resolvedId) return null;
-      const file = path.join(localesDir, 'en.json');
+      if (!id.startsWith('\0virtual:reverie-en')) return null;
       this.addWatchFile(file);
-      const texts = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-      for (const section of LAZY_ENGLISH_SECTIONS) delete texts[section];
-      return `export default ${JSON.stringify(texts)};`;
+      const texts = readWebTexts('en');
+      if (id === `\0${coreId}`) {
+        for (const section of LAZY_ENGLISH_SECTIONS) {
+          const keep = CORE_ENGLISH_KEYS[section];
+          const all = texts[section] as Record<string, unknown>;
+          if (keep) texts[section] = Object.fromEntries(keep.map((key) => [key, all[key]]));
+          else delete texts[section];
+        }
+        return `export default ${JSON.stringify(texts)};`;
+      }
+      const section = id.slice(`\0${sectionPrefix}`.length);
+      if (!LAZY_ENGLISH_SECTIONS.includes(section) || !(section in texts)) {
+        this.error(`${sectionPrefix}${section}: not a lazy English section (LAZY_ENGLISH_SECTIONS in vite.config.ts)`);
+      }
+      return `export default ${JSON.stringify(texts[section])};`;
     },
   };
 }

@@ -7,8 +7,14 @@ interface ImportMetaEnv {
   readonly VITE_APP_NAME?: string;
 }
 
-/** en.json without the sections that load with their lazy pages (vite.config.ts). */
+/** en.json without the sections that load with their lazy pages and the server-only ones (vite.config.ts). */
 declare module 'virtual:reverie-en-core' {
   const texts: Record<string, unknown>;
   export default texts;
+}
+
+/** One English section that loads with its lazy page or modal (LAZY_ENGLISH_SECTIONS in vite.config.ts). */
+declare module 'virtual:reverie-en/*' {
+  const section: Record<string, unknown>;
+  export default section;
 }

@@ -6,6 +6,7 @@ import { currentEdition } from '../../lib/edition';
 import { formatDate } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { LOCALE_HTML_LANG } from '@reverie/shared';
+import '../../features/blog/texts';
 
 export function Component() {
   const { t } = useTranslation();

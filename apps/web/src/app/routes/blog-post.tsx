@@ -11,6 +11,7 @@ import { currentLocale } from '../../lib/i18n';
 import { ErrorView } from './error-page';
 import { useEffect } from 'react';
 import { currentEdition } from '../../lib/edition';
+import '../../features/blog/texts';
 
 /** One post, rendered from Markdown (no raw HTML is allowed through). */
 export function Component() {

@@ -9,6 +9,7 @@ import { Modal } from '../../components/ui/modal';
 import { Skeleton } from '../../components/ui/page';
 import { requestPasswordReset, setNewPassword, validateResetToken } from '../../features/auth/api/password-reset';
 import { applyServerErrors, FormError, SubmitButton, TextField } from '../../features/auth/components/form';
+import '../../features/auth/texts';
 
 const RequestSchema = z.object({ email: EmailField });
 

@@ -27,6 +27,8 @@ import { setProfile, useSession } from '../../features/auth/session';
 import { currentLocale } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';
 import { useModal } from '../modals';
+import './settings-texts';
+import '../../features/auth/texts';
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   return (

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Page, Skeleton } from '../../components/ui/page';
 import { unsubscribe } from '../../features/auth/api/unsubscribe';
+import '../../features/auth/texts';
 
 /** `/email/unsubscribe?token=…`: stops marketing mail; account mail still goes out. */
 export function Component() {

@@ -11,6 +11,7 @@ import { activateEmail } from '../../features/auth/api/verification';
 import { FormError } from '../../features/auth/components/form';
 import { updateProfile, useSession } from '../../features/auth/session';
 import { ApiRequestError } from '../../lib/api-client';
+import '../../features/auth/texts';
 
 /** `/verify?code=…` confirms the e-mail; `/verify` alone prompts and offers to resend. */
 export function Component() {

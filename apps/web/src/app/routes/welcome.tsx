@@ -18,6 +18,7 @@ import { useSession } from '../../features/auth/session';
 import { useRecommendedBots } from '../../features/onboarding/api/get-recommended-bots';
 import { currentLocale } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';
+import '../../features/onboarding/texts';
 
 const TOTAL = 3;
 

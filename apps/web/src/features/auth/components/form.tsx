@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Eye, EyeOff } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
 import { ApiRequestError } from '../../../lib/api-client';
+import '../texts';
 
 /** A zod message is a `validation.*` key; a server message is already translated text. */
 export function useErrorText() {

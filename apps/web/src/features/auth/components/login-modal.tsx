@@ -7,6 +7,7 @@ import type { ModalProps } from '../../../app/modals';
 import { Modal } from '../../../components/ui/modal';
 import { loginWithPassword } from '../auth-flow';
 import { applyServerErrors, FormError, SubmitButton, TextField } from './form';
+import '../texts';
 
 /** `?login=1`: e-mail and password. */
 export default function LoginModal({ onClose, next, switchTo }: ModalProps) {

@@ -7,6 +7,7 @@ import type { ModalProps } from '../../../app/modals';
 import { Modal } from '../../../components/ui/modal';
 import { signUp } from '../auth-flow';
 import { applyServerErrors, FormError, SubmitButton, TextField, useErrorText } from './form';
+import '../texts';
 
 /** `?signup=1`: username, e-mail, password and the 18+ confirmation; then an automatic log-in. */
 export default function SignupModal({ onClose, switchTo }: ModalProps) {

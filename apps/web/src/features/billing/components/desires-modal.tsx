@@ -12,6 +12,7 @@ import { usePlans } from '../api/get-plans';
 import { formatPrice } from '../format';
 import { PaymentMethodPicker } from './payment-method-picker';
 import { useCheckout } from './use-checkout';
+import '../texts';
 
 /** Buy desires (`?pw=1&from=counter`): the 60% offer first, then the other packs. */
 export default function DesiresModal({ onClose }: ModalProps) {

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Bitcoin, CreditCard } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
 import type { PaymentMethod } from '../api/create-checkout';
+import '../texts';
 
 /** Card or crypto, as a two-option radio group. */
 export function PaymentMethodPicker({

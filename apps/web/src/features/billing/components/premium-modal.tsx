@@ -14,6 +14,7 @@ import { usePlans } from '../api/get-plans';
 import { formatDate, formatPrice } from '../format';
 import { PaymentMethodPicker } from './payment-method-picker';
 import { useCheckout } from './use-checkout';
+import '../texts';
 
 const BENEFITS = [
   'billing.benefit_desires',

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { PERSONA_CHOICES_MAX } from '@reverie/shared';
+import '../texts';
 
 /** "Pick at most 3 options or type free text" (spec §5). */
 export function ChoicePicker({

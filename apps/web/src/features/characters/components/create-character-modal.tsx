@@ -18,6 +18,7 @@ import { useSession } from '../../auth/session';
 import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
 import { ChoicePicker } from './choice-picker';
+import '../texts';
 
 type Kind = 'character' | 'persona';
 type Errors = Partial<Record<string, string>>;

@@ -10,6 +10,7 @@ import { ApiRequestError } from '../../../lib/api-client';
 import { API_BASE_URL } from '../../../lib/config';
 import { getSession, updateProfile, useSession } from '../../auth/session';
 import { useUnblurImage } from '../api/unblur-image';
+import '../texts';
 
 /** Media URLs from the API are paths; a web app hosted apart from the API prefixes its base. */
 export const mediaSrc = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
