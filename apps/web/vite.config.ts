@@ -62,6 +62,8 @@ function localesPlugin(): Plugin {
 export const LAZY_ENGLISH_SECTIONS = [
   'chat',
   'chats',
+  'characters',
+  'explore',
   'auth',
   'billing',
   'blog',

@@ -9,7 +9,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     () =>
       new QueryClient({
         defaultOptions: {
-          // The API client already retries per the specification's policy.
+          // ofetch already retries per the specification's policy.
           queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false },
         },
       }),

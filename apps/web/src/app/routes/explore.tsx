@@ -1,3 +1,4 @@
+import '../../features/characters/catalogue-texts';
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Flame, Gift, MessageCircleHeart, Plus } from 'lucide-react';

@@ -1,3 +1,4 @@
+import '../catalogue-texts';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { BadgeCheck, Lock } from 'lucide-react';

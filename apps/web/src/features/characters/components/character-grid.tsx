@@ -1,3 +1,4 @@
+import '../catalogue-texts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BOTS_FIRST_PAGE_SIZE, BOTS_NEXT_PAGE_SIZE, BOT_FILTER_TAGS, type BotFilterTag } from '@reverie/shared';

@@ -143,7 +143,7 @@ export function ChatView({
     { id: 'new', label: t('chat.new_chat'), icon: CHAT_MENU_ICONS.newChat, onSelect: () => void startNewChat() },
     {
       id: 'card',
-      label: t('characters.export_card'),
+      label: t('chat.export_card'),
       icon: CHAT_MENU_ICONS.card,
       onSelect: () =>
         void downloadCard(bot.slug).catch(() => showAlert(t('errors.something_went_wrong'), { type: 'error' })),
