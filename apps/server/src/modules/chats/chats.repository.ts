@@ -149,17 +149,35 @@ export async function findSelectedReply(db: Database, chatId: string, replyTo: s
   return row ?? null;
 }
 
-/** Inserts messages in order (their `seq` follows the array) and marks the chat active. */
-export async function insertMessages(db: Database, chatId: string, rows: NewMessageRow[]): Promise<MessageRow[]> {
-  return db.transaction(async (tx) => {
-    const inserted: MessageRow[] = [];
-    for (const row of rows) {
-      const [created] = await tx.insert(messages).values(row).returning();
-      inserted.push(created!);
-    }
-    await tx.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, chatId));
-    return inserted;
-  });
+/**
+ * Inserts messages in one statement (their `seq` follows the array) and marks the chat active
+ * (and, with `disclosedAt`, disclosed) at the same time; answers the rows in `seq` order.
+ */
+export async function insertMessages(
+  db: Database,
+  chatId: string,
+  rows: NewMessageRow[],
+  chatValues: { disclosedAt?: Date } = {},
+): Promise<MessageRow[]> {
+  const [inserted] = await Promise.all([
+    db.insert(messages).values(rows).returning(),
+    db
+      .update(chats)
+      .set({ updatedAt: new Date(), ...chatValues })
+      .where(eq(chats.id, chatId)),
+  ]);
+  return inserted.sort((a, b) => a.seq - b.seq);
+}
+
+/** The user's chat with its character and the user's name, in one query; null if not theirs. */
+export async function findChatContext(db: Database, chatId: string, userId: string) {
+  const [row] = await db
+    .select({ chat: chats, bot: bots, userName: users.name, username: users.username })
+    .from(chats)
+    .innerJoin(bots, eq(bots.id, chats.botId))
+    .innerJoin(users, eq(users.id, chats.userId))
+    .where(and(eq(chats.id, chatId), eq(chats.userId, userId)));
+  return row ? { chat: row.chat, bot: row.bot, userName: row.userName || row.username || 'User' } : null;
 }
 
 /**

@@ -12,6 +12,7 @@ import { findVisibleBotBySlug } from '../bots/bots.repository.js';
 import {
   countUnsummarised,
   findChatById,
+  findChatContext,
   findBot,
   findByClientId,
   findLatestChatWithBot,
@@ -77,6 +78,17 @@ export interface ChatsDeps {
   /** How often a streaming reply is saved at most (it is always saved when it ends). */
   saveEveryMs?: number;
   now?: () => Date;
+}
+
+/** What a generation is given: the chat, its character, the user's name and the prompt's messages. */
+interface GenerationContext {
+  chat: ChatRow;
+  bot: BotRow;
+  userName: string;
+  locale: Locale;
+  /** The shown messages up to the one answered, oldest first. */
+  history: Promise<MessageRow[]>;
+  throughSeq: number;
 }
 
 /** What a stream request writes: the events known now, then (maybe) a live generation. */
@@ -300,68 +312,97 @@ export class ChatsService {
   }
 
   async send(userId: string, chatId: string, body: SendMessageBody, locale: Locale): Promise<StreamPlan> {
-    const chat = await this.ownedChat(userId, chatId);
-    const existing = await findByClientId(this.deps.db, chatId, body.client_id);
-    if (existing) return this.replay(chatId, existing);
+    const { db } = this.deps;
+    const context = await findChatContext(db, chatId, userId).catch(() => null);
+    if (!context) throw notFound();
+    const { chat, bot, userName } = context;
 
     const generation = this.generations.reserve(chatId, userId);
-    if (!generation) throw new AppError('generation_in_progress', { status: 409 });
+    if (!generation) {
+      // The same client_id again while its reply is still being written: re-attach to it.
+      const existing = await findByClientId(db, chatId, body.client_id);
+      if (existing) return this.replay(chatId, existing);
+      throw new AppError('generation_in_progress', { status: 409 });
+    }
     let started = false;
     try {
       this.takeRateLimit(userId);
-      const bot = (await findBot(this.deps.db, chat.botId))!;
       const text = body.text.trim();
       const now = this.now();
       const base = { chatId, userId, kind: MessageKind.Text, state: 'done' as const };
-
-      // The minors guard on input: the message is refused and its text is not kept.
-      if (violatesMinorsPolicy(text)) {
-        await recordSafetyEvent(this.deps.db, { userId, kind: 'minors_input', locale });
-        this.deps.log.warn({ userId, chatId }, 'a message was refused by the minors guard');
-        const [user, notice] = await insertMessages(this.deps.db, chatId, [
-          { ...base, clientId: body.client_id, role: 'user', text: '', state: 'failed', errorCode: 'refused' },
-          { ...base, role: 'system', text: refusalText(locale), notice: 'refusal' },
-        ]);
-        return {
-          events: [
-            { event: 'user_message', data: this.present(user!) },
-            { event: 'system_message', data: this.present(notice!) },
-          ],
-          generation: null,
-        };
-      }
-
       const userMessageId = randomUUID();
-      const rows: NewMessageRow[] = [{ ...base, id: userMessageId, clientId: body.client_id, role: 'user', text }];
-      const disclose = needsDisclosure(chat.disclosedAt, chat.updatedAt, now);
-      if (disclose)
-        rows.push({ ...base, role: 'system', text: disclosureText(locale, bot.name), notice: 'ai_disclosure' });
+      const rows: NewMessageRow[] = [];
+      let safetyEvent: 'minors_input' | 'crisis' | null = null;
+      let picture = false;
+      let disclose = false;
 
-      // The crisis protocol: a fixed reply from the platform, never an improvised one.
-      const crisis = signalsCrisis(text);
-      if (crisis) {
-        rows.push({ ...base, role: 'system', text: crisisReply(locale), notice: 'crisis' });
-        await recordSafetyEvent(this.deps.db, { userId, kind: 'crisis', locale });
+      if (violatesMinorsPolicy(text)) {
+        // The minors guard on input: the message is refused and its text is not kept.
+        safetyEvent = 'minors_input';
+        rows.push(
+          {
+            ...base,
+            id: userMessageId,
+            clientId: body.client_id,
+            role: 'user',
+            text: '',
+            state: 'failed',
+            errorCode: 'refused',
+          },
+          { ...base, role: 'system', text: refusalText(locale), notice: 'refusal' },
+        );
+      } else {
+        rows.push({ ...base, id: userMessageId, clientId: body.client_id, role: 'user', text });
+        disclose = needsDisclosure(chat.disclosedAt, chat.updatedAt, now);
+        if (disclose)
+          rows.push({ ...base, role: 'system', text: disclosureText(locale, bot.name), notice: 'ai_disclosure' });
+        if (signalsCrisis(text)) {
+          // The crisis protocol: a fixed reply from the platform, never an improvised one.
+          safetyEvent = 'crisis';
+          rows.push({ ...base, role: 'system', text: crisisReply(locale), notice: 'crisis' });
+        } else {
+          picture = this.deps.pictures?.isPictureRequest(text) === true;
+          if (!picture) rows.push({ ...base, role: 'bot', state: 'streaming', text: '', replyTo: userMessageId });
+        }
       }
-      const picture = !crisis && this.deps.pictures?.isPictureRequest(text) === true;
-      if (!crisis && !picture)
-        rows.push({ ...base, role: 'bot', state: 'streaming', text: '', replyTo: userMessageId });
 
+      // The prompt's history is read while the new messages are written (one round trip).
+      const wantsReply = rows.some((r) => r.role === 'bot');
+      const earlier = wantsReply
+        ? promptHistory(db, chatId, { throughSeq: null, afterSeq: chat.memoryThroughSeq, limit: PROMPT_HISTORY_LIMIT })
+        : null;
+      earlier?.catch(() => undefined);
       let inserted: MessageRow[];
       try {
-        inserted = await insertMessages(this.deps.db, chatId, rows);
+        inserted = await insertMessages(db, chatId, rows, disclose ? { disclosedAt: now } : {});
       } catch (error) {
-        // The same client_id sent twice at the same moment: the other request made it.
+        // The same client_id sent again (or twice at the same moment): the first one made it.
         if (!isUniqueViolation(error)) throw error;
-        const first = await findByClientId(this.deps.db, chatId, body.client_id);
+        const first = await findByClientId(db, chatId, body.client_id);
         if (!first) throw error;
         return this.replay(chatId, first);
       }
-      if (disclose) await updateChat(this.deps.db, chatId, { disclosedAt: now });
+      if (safetyEvent) {
+        await recordSafetyEvent(db, { userId, kind: safetyEvent, locale });
+        if (safetyEvent === 'minors_input')
+          this.deps.log.warn({ userId, chatId }, 'a message was refused by the minors guard');
+      }
       const user = inserted[0]!;
       const events: StreamEvent[] = [{ event: 'user_message', data: this.present(user) }];
       for (const row of inserted.slice(1))
         if (row.role === 'system') events.push({ event: 'system_message', data: this.present(row) });
+
+      let reply = inserted.find((r) => r.role === 'bot');
+      let history: Promise<MessageRow[]>;
+      if (earlier) {
+        const ids = new Set(inserted.map((r) => r.id));
+        history = earlier.then((rows) => [...rows.filter((r) => !ids.has(r.id)), user]);
+      } else
+        history = promptHistory(db, chatId, {
+          throughSeq: user.seq,
+          afterSeq: chat.memoryThroughSeq,
+          limit: PROMPT_HISTORY_LIMIT,
+        });
 
       if (picture) {
         const image = await this.pictureReply(chat, user, locale);
@@ -370,16 +411,14 @@ export class ChatsService {
           return { events, generation: null };
         }
         // No picture could be sent (no gallery, storage failure): the character answers in words.
-        const [reply] = await insertMessages(this.deps.db, chatId, [
+        [reply] = await insertMessages(db, chatId, [
           { ...base, role: 'bot', state: 'streaming', text: '', replyTo: user.id },
         ]);
-        inserted.push(reply!);
       }
-      const reply = inserted.find((r) => r.role === 'bot');
       if (!reply) return { events, generation: null };
       this.generations.bind(generation, this.present(reply));
       started = true;
-      this.startGeneration(generation, { chat, bot, locale, throughSeq: user.seq });
+      this.startGeneration(generation, { chat, bot, userName, locale, history, throughSeq: user.seq });
       return { events, generation };
     } finally {
       if (!started) generation.finish();
@@ -422,7 +461,13 @@ export class ChatsService {
       const fresh = (await findMessage(this.deps.db, chatId, reply.id))!;
       this.generations.bind(generation, presentMessage(fresh, this.deps.urls));
       started = true;
-      this.startGeneration(generation, { chat, bot, locale, throughSeq: userMessage.seq });
+      const history = promptHistory(this.deps.db, chatId, {
+        throughSeq: userMessage.seq,
+        afterSeq: chat.memoryThroughSeq,
+        limit: PROMPT_HISTORY_LIMIT,
+      });
+      const userName = await findUserName(this.deps.db, userId);
+      this.startGeneration(generation, { chat, bot, userName, locale, history, throughSeq: userMessage.seq });
       return { events: [], generation };
     } finally {
       if (!started) generation.finish();
@@ -482,10 +527,7 @@ export class ChatsService {
     void promise.finally(() => this.background.delete(promise));
   }
 
-  private startGeneration(
-    generation: Generation,
-    context: { chat: ChatRow; bot: BotRow; locale: Locale; throughSeq: number },
-  ): void {
+  private startGeneration(generation: Generation, context: GenerationContext): void {
     this.track(this.generate(generation, context));
   }
 
@@ -497,10 +539,7 @@ export class ChatsService {
     return models[0]!;
   }
 
-  private async generate(
-    generation: Generation,
-    context: { chat: ChatRow; bot: BotRow; locale: Locale; throughSeq: number },
-  ): Promise<void> {
+  private async generate(generation: Generation, context: GenerationContext): Promise<void> {
     const { db, llm, log } = this.deps;
     const { chat, bot, locale } = context;
     const saveEvery = this.deps.saveEveryMs ?? 2000;
@@ -529,13 +568,11 @@ export class ChatsService {
       if (!status.ready) throw new LlmError(status.code, status.detail);
       const model = await this.modelFor(chat);
       modelId = model.id;
-      const persona = chat.personaId ? await findOwnPersona(db, chat.personaId, chat.userId) : null;
-      const userName = persona?.name ?? (await findUserName(db, chat.userId));
-      const history = await promptHistory(db, chat.id, {
-        throughSeq: context.throughSeq,
-        afterSeq: chat.memoryThroughSeq,
-        limit: PROMPT_HISTORY_LIMIT,
-      });
+      const [persona, history] = await Promise.all([
+        chat.personaId ? findOwnPersona(db, chat.personaId, chat.userId) : null,
+        context.history,
+      ]);
+      const userName = persona?.name ?? context.userName;
       const prompt = await buildPrompt({
         character: {
           name: bot.name,
@@ -621,8 +658,8 @@ export class ChatsService {
       if (pendingSave) await pendingSave;
       const saved = await saveReply(db, generation.messageId, { text, state, errorCode });
       if (saved) {
-        const full = await findMessage(db, chat.id, saved.id);
-        generation.emit({ event: 'bot_message', data: presentMessage(full ?? saved, this.deps.urls) });
+        const altCount = generation.snapshot().alt_count;
+        generation.emit({ event: 'bot_message', data: presentMessage({ ...saved, altCount }, this.deps.urls) });
       }
       if (state === 'failed')
         generation.emit({

@@ -221,6 +221,23 @@ describe('sending and streaming', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('the same client_id again while its reply is still streaming re-attaches to it (no 409)', async () => {
+    const { auth } = await member();
+    const { chat } = await newChat(auth);
+    llm.script = { mode: 'then-hang', pieces: ['Still', ' typing'] };
+    const clientId = randomUUID();
+    const first = await openStream(auth, `/api/chat/${chat.id}/messages`, { client_id: clientId, text: 'Hi' });
+    const delta = await first.readUntil((e) => e.event === 'delta' && e.data.text === ' typing');
+    first.abort();
+    const again = await openStream(auth, `/api/chat/${chat.id}/messages`, { client_id: clientId, text: 'Hi' });
+    expect(again.response.status).toBe(200);
+    const snapshot = await again.readUntil((e) => e.event === 'bot_message');
+    expect(snapshot.data).toMatchObject({ id: delta.data.message_id, state: 'streaming', text: 'Still typing' });
+    await t.app.inject({ method: 'POST', url: `/api/chat/${chat.id}/stop`, headers: auth });
+    const final = await again.readUntil((e) => e.event === 'bot_message' && e.data.state !== 'streaming');
+    expect(final.data).toMatchObject({ state: 'stopped', text: 'Still typing' });
+  });
+
   it('a client that disconnects mid-stream finds the whole reply saved', async () => {
     const { auth } = await member();
     const { chat } = await newChat(auth);
