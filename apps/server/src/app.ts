@@ -144,6 +144,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     temperature: config.LLM_TEMPERATURE,
     idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
     messagesPerMinute: config.CHAT_MESSAGES_PER_MINUTE,
+    metrics: app.metrics,
   });
   app.decorate('chats', chats);
   // Replies left streaming by a process that stopped long enough ago can never finish.

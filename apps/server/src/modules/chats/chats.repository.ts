@@ -101,13 +101,15 @@ export async function historyPage(
  * The shown messages the prompt is built from, oldest first: the newest `limit` up to and
  * including `throughSeq` (null: all), after the memory summary's `afterSeq`.
  */
+export type PromptRow = Pick<MessageRow, 'id' | 'seq' | 'role' | 'text'>;
+
 export async function promptHistory(
   db: Database,
   chatId: string,
   options: { throughSeq: number | null; afterSeq: number; limit: number },
-): Promise<MessageRow[]> {
+): Promise<PromptRow[]> {
   const rows = await db
-    .select()
+    .select({ id: messages.id, seq: messages.seq, role: messages.role, text: messages.text })
     .from(messages)
     .where(
       and(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Chat, ChatMemory, Locale, Message, ModelInfo, SendMessageBody, StreamEvent } from '@reverie/shared';
 import { MessageKind } from '@reverie/shared';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Database } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -36,6 +37,7 @@ import {
   type ChatRow,
   type MessageRow,
   type NewMessageRow,
+  type PromptRow,
 } from './chats.repository.js';
 import { presentChat, presentMessage } from './chats.presenter.js';
 import { type Generation, GenerationRegistry, UserRateLimiter } from './generations.js';
@@ -78,6 +80,8 @@ export interface ChatsDeps {
   /** How often a streaming reply is saved at most (it is always saved when it ends). */
   saveEveryMs?: number;
   now?: () => Date;
+  /** Prometheus registry for the chat's metrics (time to first token, replies by state). */
+  metrics?: Registry;
 }
 
 /** What a generation is given: the chat, its character, the user's name and the prompt's messages. */
@@ -87,7 +91,7 @@ interface GenerationContext {
   userName: string;
   locale: Locale;
   /** The shown messages up to the one answered, oldest first. */
-  history: Promise<MessageRow[]>;
+  history: Promise<PromptRow[]>;
   throughSeq: number;
 }
 
@@ -125,8 +129,25 @@ export class ChatsService {
   private readonly summarising = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
 
+  private readonly firstToken?: Histogram;
+  private readonly replies?: Counter<'state'>;
+
   constructor(private readonly deps: ChatsDeps) {
     this.limiter = new UserRateLimiter(deps.messagesPerMinute);
+    if (deps.metrics) {
+      this.firstToken = new Histogram({
+        name: 'reverie_chat_first_token_seconds',
+        help: "Time from a chat request's arrival to the reply's first piece from the model",
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+        registers: [deps.metrics],
+      });
+      this.replies = new Counter({
+        name: 'reverie_chat_replies_total',
+        help: 'Chat replies by final state (done, stopped, failed)',
+        labelNames: ['state'],
+        registers: [deps.metrics],
+      });
+    }
   }
 
   private now(): Date {
@@ -393,7 +414,7 @@ export class ChatsService {
         if (row.role === 'system') events.push({ event: 'system_message', data: this.present(row) });
 
       let reply = inserted.find((r) => r.role === 'bot');
-      let history: Promise<MessageRow[]>;
+      let history: Promise<PromptRow[]>;
       if (earlier) {
         const ids = new Set(inserted.map((r) => r.id));
         history = earlier.then((rows) => [...rows.filter((r) => !ids.has(r.id)), user]);
@@ -607,6 +628,7 @@ export class ChatsService {
       })) {
         if (signal.aborted) break;
         if (!piece) continue;
+        if (!generation.text) this.firstToken?.observe((performance.now() - generation.startedAt) / 1000);
         armIdle();
         generation.append(piece);
         // The minors guard runs on the reply as it grows: such a reply stops at once.
@@ -656,6 +678,7 @@ export class ChatsService {
     }
     try {
       if (pendingSave) await pendingSave;
+      this.replies?.inc({ state });
       const saved = await saveReply(db, generation.messageId, { text, state, errorCode });
       if (saved) {
         const altCount = generation.snapshot().alt_count;

@@ -192,6 +192,10 @@ describe('sending and streaming', () => {
     expect(prompt[0]!.role).toBe('system');
     expect(JSON.stringify(prompt)).toContain(bot.name);
     expect(prompt.at(-1)).toMatchObject({ role: 'user', content: 'How are you?' });
+    // Operators see the time to the first token and the replies by state.
+    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(/reverie_chat_first_token_seconds_count \d+/);
+    expect(metrics).toMatch(/reverie_chat_replies_total\{state="done"\} \d+/);
   });
 
   it('the same client_id twice makes one message and re-attaches to its reply', async () => {

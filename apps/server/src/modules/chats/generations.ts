@@ -15,6 +15,8 @@ type Listener = (event: GenerationEvent) => void;
  */
 export class Generation {
   text = '';
+  /** When the request that started it arrived (performance.now()), for the first-token metric. */
+  readonly startedAt = performance.now();
   /** The reply being written; set by `bind` once its row exists. */
   messageId = '';
   private base: Message | null = null;
