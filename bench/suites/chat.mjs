@@ -9,8 +9,9 @@
 //   from the request to the first `delta` event, p50 and p99;
 // - complete replies per second: 100 users with a chat each send in a loop for 10 s
 //   (BENCH_DURATION_S), each send read to its final `bot_message`;
-// - memory per open stream: 200 replies held open by the fake (first piece sent, then
-//   nothing), the server's resident memory before and after, divided by 200.
+// - memory per open stream: 400 replies held open by the fake (first piece sent, then
+//   nothing), the server's resident memory before and after (medians of five readings),
+//   divided by 400 — an estimate: the garbage collector moves it by a few kilobytes.
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
@@ -24,7 +25,7 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const DURATION_MS = Number(process.env.BENCH_DURATION_S ?? 10) * 1000;
 const TTFT_SENDS = 200;
 const CONCURRENT_CHATS = 100;
-const OPEN_STREAMS = 200;
+const OPEN_STREAMS = 400;
 
 const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
@@ -133,10 +134,17 @@ async function sendOnce(baseUrl, user, chatId, { stopAfterFirst = false } = {}) 
   return { firstDelta, total: performance.now() - started };
 }
 
+/** The server's resident memory: the median of five readings 400 ms apart (GC makes single ones noisy). */
 async function residentBytes(baseUrl) {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const match = text.match(/^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m);
-  return match ? Number(match[1]) : NaN;
+  const readings = [];
+  for (let i = 0; i < 5; i++) {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const match = text.match(/^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m);
+    if (match) readings.push(Number(match[1]));
+    await new Promise((r) => setTimeout(r, 400));
+  }
+  readings.sort((a, b) => a - b);
+  return readings[Math.floor(readings.length / 2)] ?? NaN;
 }
 
 async function measure(label, startServer, env, log) {
