@@ -152,8 +152,11 @@ describe('chat journey', () => {
     await expect
       .poll(() => page.getByTestId('message-text').last().innerText(), { timeout: 20_000 })
       .toBe('Good evening! Let me sing you a little song.');
-    await page.getByTestId('voice-button').last().click();
-    const audio = page.getByTestId('voice-audio').last();
+    // The reply has finished (its own voice button is there, under the last bubble).
+    await expect.poll(() => page.getByTestId('stop-button').count()).toBe(0);
+    const reply = page.getByTestId('message-bot').last();
+    await reply.getByTestId('voice-button').click();
+    const audio = reply.getByTestId('voice-audio');
     await expect
       .poll(() => audio.evaluate((el: HTMLAudioElement) => (Number.isFinite(el.duration) ? el.duration : 0)), {
         timeout: 30_000,
