@@ -44,7 +44,12 @@ function GuestChat({ slug }: { slug: string }) {
   if (bot.isPending) return <ChatViewSkeleton />;
   if (bot.isError || !bot.data) return <CharacterNotFound />;
   return (
-    <GuestChatView bot={bot.data} onBack={back} onLoginRequired={() => modal.open('login', { next: `/${slug}` })} />
+    <GuestChatView
+      bot={bot.data}
+      gallery={bot.data.gallery}
+      onBack={back}
+      onLoginRequired={() => modal.open('login', { next: `/${slug}` })}
+    />
   );
 }
 
@@ -53,6 +58,7 @@ function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
   const modal = useModal();
   const back = useBack('/chat');
   const chat = useChatForCharacter(slug, viewer);
+  const detail = useBot(slug);
   const failed = chat.isError && !(chat.error instanceof ApiRequestError && chat.error.status === 404);
 
   useEffect(() => {
@@ -86,6 +92,7 @@ function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
     <ChatView
       key={chat.data.id}
       chat={chat.data}
+      gallery={detail.data?.gallery}
       viewer={viewer}
       onBack={back}
       onRequirePremium={() => modal.open('premium', { from: 'model' })}

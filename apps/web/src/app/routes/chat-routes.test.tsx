@@ -52,6 +52,17 @@ describe('/{slug}', () => {
     expect(calls.some((c) => c.path.startsWith('/api/chat'))).toBe(false);
   });
 
+  it("shows the character's gallery; a thumbnail opens the picture full size", async () => {
+    const pictures = ['/api/media/bots/b1/gallery-0.png', '/api/media/bots/b1/gallery-1.png'];
+    fakeApi((call) => (call.path === '/api/bot/aiko' ? json({ ...detail, gallery: pictures }) : undefined));
+    renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko');
+    const strip = await screen.findByTestId('character-gallery');
+    expect(strip.querySelectorAll('img')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Open photo 2 of Aiko' }));
+    const full = await screen.findByTestId('gallery-full');
+    expect(full.getAttribute('src')).toBe(pictures[1]);
+  });
+
   it('opens the member chat through get_or_create by slug', async () => {
     setTokens('a.b.c', 'd.e.f');
     setProfile(profile);

@@ -5,6 +5,7 @@ import { TriangleAlert, X } from 'lucide-react';
 import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
+import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
 import { useCreateChat } from '../api/create-chat';
 import { downloadCard } from '../api/download-card';
@@ -21,7 +22,46 @@ import { ReportDialog } from './report-dialog';
 export type ChatCharacter = Pick<Bot, 'slug' | 'name' | 'age' | 'avatar_url' | 'description' | 'greeting'>;
 
 /** The character's card at the top of a conversation. */
-function CharacterIntro({ bot }: { bot: ChatCharacter }) {
+/** The character's gallery under the intro: thumbnails that open full size. */
+function GalleryStrip({ name, pictures }: { name: string; pictures: string[] }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState<number | null>(null);
+  if (pictures.length === 0) return null;
+  return (
+    <>
+      <ul
+        className="flex max-w-full gap-2 overflow-x-auto px-2 py-1"
+        aria-label={t('chat.gallery_label', { name })}
+        data-testid="character-gallery"
+      >
+        {pictures.map((url, index) => (
+          <li key={url} className="shrink-0">
+            <button
+              type="button"
+              onClick={() => setOpen(index)}
+              aria-label={t('chat.gallery_open', { index: index + 1, name })}
+              className="block h-24 w-[4.5rem] overflow-hidden rounded-xl border border-white/10 focus-visible:outline-2 focus-visible:outline-primary"
+            >
+              <img src={url} alt="" loading="lazy" className="h-full w-full object-cover" />
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Modal open={open !== null} onClose={() => setOpen(null)} title={t('chat.gallery_label', { name })} size="lg">
+        {open !== null && (
+          <img
+            src={pictures[open]}
+            alt={t('chat.gallery_open', { index: open + 1, name })}
+            className="mx-auto max-h-[80dvh] w-auto rounded-xl object-contain"
+            data-testid="gallery-full"
+          />
+        )}
+      </Modal>
+    </>
+  );
+}
+
+function CharacterIntro({ bot, gallery = [] }: { bot: ChatCharacter; gallery?: string[] }) {
   const { t } = useTranslation();
   return (
     <div className="flex flex-col items-center gap-2 pt-4 pb-2 text-center" data-testid="character-intro">
@@ -37,6 +77,7 @@ function CharacterIntro({ bot }: { bot: ChatCharacter }) {
         <span className="ml-2 text-sm font-normal text-muted">{t('chat.age', { age: bot.age })}</span>
       </p>
       {bot.description && <p className="line-clamp-3 max-w-md text-sm text-muted">{bot.description}</p>}
+      <GalleryStrip name={bot.name} pictures={gallery} />
     </div>
   );
 }
@@ -93,6 +134,8 @@ function ChatFrame({ header, children, testId }: { header: ReactNode; children: 
 
 export interface ChatViewProps {
   chat: Chat;
+  /** The character's gallery pictures (URLs), shown under the intro. */
+  gallery?: string[];
   /** The signed-in user's id: keeps cached models and personas per user. */
   viewer: string;
   onBack: () => void;
@@ -109,6 +152,7 @@ export interface ChatViewProps {
 /** A member's conversation with a character. */
 export function ChatView({
   chat,
+  gallery,
   viewer,
   onBack,
   onRequirePremium,
@@ -198,7 +242,7 @@ export function ChatView({
           hasOlder={conversation.history.hasOlder}
           isLoadingOlder={conversation.history.isLoadingOlder}
           loadOlder={conversation.history.loadOlder}
-          intro={<CharacterIntro bot={bot} />}
+          intro={<CharacterIntro bot={bot} gallery={gallery} />}
           onRegenerate={(message) => conversation.regenerate(message.id)}
           onSelectAlternative={(message, index) => void conversation.select(message, index)}
           onReport={(message) => setReporting(message.id)}
@@ -239,13 +283,15 @@ export function ChatView({
 
 export interface GuestChatViewProps {
   bot: ChatCharacter;
+  /** The character's gallery pictures (URLs), shown under the intro. */
+  gallery?: string[];
   onBack: () => void;
   /** Sending asks the guest to log in (the page opens the login modal). */
   onLoginRequired: () => void;
 }
 
 /** A guest sees the character and the greeting; sending asks them to log in. */
-export function GuestChatView({ bot, onBack, onLoginRequired }: GuestChatViewProps) {
+export function GuestChatView({ bot, gallery, onBack, onLoginRequired }: GuestChatViewProps) {
   const { t } = useTranslation();
   const messages = useMemo<Message[]>(() => {
     const base = {
@@ -295,7 +341,7 @@ export function GuestChatView({ bot, onBack, onLoginRequired }: GuestChatViewPro
         hasOlder={false}
         isLoadingOlder={false}
         loadOlder={() => {}}
-        intro={<CharacterIntro bot={bot} />}
+        intro={<CharacterIntro bot={bot} gallery={gallery} />}
       />
       <p className="mx-auto w-full max-w-3xl px-4 pb-1 text-center text-xs text-muted">
         {t('chat.guest_hint', { name: bot.name })}
