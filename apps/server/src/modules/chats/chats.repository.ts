@@ -2,6 +2,8 @@ import { and, desc, eq, gt, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 
+type BotRow = typeof bots.$inferSelect;
+
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessageRow = typeof messages.$inferInsert;
@@ -171,10 +173,41 @@ export async function insertMessages(
   return inserted.sort((a, b) => a.seq - b.seq);
 }
 
+/** What a reply needs of its character (the prompt's card fields). */
+export type PromptBot = Pick<
+  BotRow,
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'personality'
+  | 'personalityText'
+  | 'scenario'
+  | 'exampleMessages'
+  | 'systemPrompt'
+  | 'postHistoryInstructions'
+  | 'characterBook'
+>;
+
 /** The user's chat with its character and the user's name, in one query; null if not theirs. */
 export async function findChatContext(db: Database, chatId: string, userId: string) {
   const [row] = await db
-    .select({ chat: chats, bot: bots, userName: users.name, username: users.username })
+    .select({
+      chat: chats,
+      bot: {
+        id: bots.id,
+        name: bots.name,
+        description: bots.description,
+        personality: bots.personality,
+        personalityText: bots.personalityText,
+        scenario: bots.scenario,
+        exampleMessages: bots.exampleMessages,
+        systemPrompt: bots.systemPrompt,
+        postHistoryInstructions: bots.postHistoryInstructions,
+        characterBook: bots.characterBook,
+      },
+      userName: users.name,
+      username: users.username,
+    })
     .from(chats)
     .innerJoin(bots, eq(bots.id, chats.botId))
     .innerJoin(users, eq(users.id, chats.userId))
@@ -256,6 +289,20 @@ export async function saveReply(
     .where(eq(messages.id, messageId))
     .returning();
   return row ?? null;
+}
+
+/** Saves a reply's final text and state (no row back: the caller knows the rest). */
+export async function finishReply(
+  db: Database,
+  messageId: string,
+  values: { text: string; state: MessageRow['state']; errorCode: string | null },
+): Promise<Date> {
+  const updatedAt = new Date();
+  await db
+    .update(messages)
+    .set({ ...values, updatedAt })
+    .where(eq(messages.id, messageId));
+  return updatedAt;
 }
 
 /** Replies left `streaming` by a process that stopped (crash, restart) before `before`. */

@@ -38,6 +38,8 @@ import {
   type MessageRow,
   type NewMessageRow,
   type PromptRow,
+  type PromptBot,
+  finishReply,
 } from './chats.repository.js';
 import { presentChat, presentMessage } from './chats.presenter.js';
 import { type Generation, GenerationRegistry, UserRateLimiter } from './generations.js';
@@ -87,7 +89,7 @@ export interface ChatsDeps {
 /** What a generation is given: the chat, its character, the user's name and the prompt's messages. */
 interface GenerationContext {
   chat: ChatRow;
-  bot: BotRow;
+  bot: PromptBot;
   userName: string;
   locale: Locale;
   /** The shown messages up to the one answered, oldest first. */
@@ -679,11 +681,8 @@ export class ChatsService {
     try {
       if (pendingSave) await pendingSave;
       this.replies?.inc({ state });
-      const saved = await saveReply(db, generation.messageId, { text, state, errorCode });
-      if (saved) {
-        const altCount = generation.snapshot().alt_count;
-        generation.emit({ event: 'bot_message', data: presentMessage({ ...saved, altCount }, this.deps.urls) });
-      }
+      await finishReply(db, generation.messageId, { text, state, errorCode });
+      generation.emit({ event: 'bot_message', data: { ...generation.snapshot(), text, state, error_code: errorCode } });
       if (state === 'failed')
         generation.emit({
           event: 'error',
@@ -705,7 +704,13 @@ export class ChatsService {
   // Memory: older messages summarised in the background when the chat outgrew the context
   // ---------------------------------------------------------------------------------------
 
-  private summariseLater(chat: ChatRow, bot: BotRow, locale: Locale, model: string, beforeSeq: number): void {
+  private summariseLater(
+    chat: ChatRow,
+    bot: Pick<BotRow, 'name'>,
+    locale: Locale,
+    model: string,
+    beforeSeq: number,
+  ): void {
     if (this.summarising.has(chat.id)) return;
     this.summarising.add(chat.id);
     this.track(
@@ -716,7 +721,13 @@ export class ChatsService {
   }
 
   /** Folds the messages before `beforeSeq` that the memory does not cover into it. */
-  async summariseNow(chatId: string, bot: BotRow, locale: Locale, model: string, beforeSeq: number): Promise<void> {
+  async summariseNow(
+    chatId: string,
+    bot: Pick<BotRow, 'name'>,
+    locale: Locale,
+    model: string,
+    beforeSeq: number,
+  ): Promise<void> {
     const { db } = this.deps;
     const chat = await findChatById(db, chatId);
     if (!chat) return;
