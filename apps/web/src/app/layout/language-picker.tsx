@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Check, Globe } from 'lucide-react';
 import { LANGUAGE_PICKER_ORDER, LOCALE_HTML_LANG, LOCALE_NATIVE_NAMES, type Locale } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
+import { useMenu } from '../../components/ui/use-menu';
 import { analytics } from '../../lib/analytics';
 import { changeLocale, currentLocale } from '../../lib/i18n';
 
@@ -36,40 +36,12 @@ export function LanguagePicker({ variant = 'icon' }: { variant?: 'icon' | 'list'
   return <LanguageMenu active={active} label={t('language.choose')} />;
 }
 
-/**
- * A small menu button (WAI-ARIA menu pattern: arrow keys, Home/End, Escape, outside click).
- * Hand-written rather than a popover library to keep the landing route's JavaScript small.
- */
+/** The language menu button (`useMenu`: arrow keys, Home/End, Escape, outside click). */
 function LanguageMenu({ active, label }: { active: Locale; label: string }) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const items = useRef<(HTMLButtonElement | null)[]>([]);
-
-  useEffect(() => {
-    if (!open) return;
-    items.current[Math.max(0, LANGUAGE_PICKER_ORDER.indexOf(active))]?.focus();
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-  }, [open, active]);
-
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    const index = items.current.findIndex((item) => item === document.activeElement);
-    const count = LANGUAGE_PICKER_ORDER.length;
-    const focus = (i: number) => items.current[(i + count) % count]?.focus();
-    if (event.key === 'ArrowDown') focus(index + 1);
-    else if (event.key === 'ArrowUp') focus(index - 1);
-    else if (event.key === 'Home') focus(0);
-    else if (event.key === 'End') focus(count - 1);
-    else if (event.key === 'Escape' || event.key === 'Tab') {
-      setOpen(false);
-      if (event.key === 'Escape') root.current?.querySelector<HTMLButtonElement>('[aria-haspopup]')?.focus();
-      return;
-    } else return;
-    event.preventDefault();
-  };
+  const { open, setOpen, root, itemRef, onKeyDown } = useMenu(
+    LANGUAGE_PICKER_ORDER.length,
+    LANGUAGE_PICKER_ORDER.indexOf(active),
+  );
 
   return (
     <div ref={root} className="relative" onKeyDown={onKeyDown}>
@@ -94,9 +66,7 @@ function LanguageMenu({ active, label }: { active: Locale; label: string }) {
           {LANGUAGE_PICKER_ORDER.map((locale, i) => (
             <button
               key={locale}
-              ref={(element) => {
-                items.current[i] = element;
-              }}
+              ref={itemRef(i)}
               type="button"
               role="menuitem"
               tabIndex={-1}

@@ -1,9 +1,9 @@
 import '../texts';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, Brain, Cpu, Download, EllipsisVertical, Phone, SquarePen, UserRound } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
+import { useMenu } from '../../../components/ui/use-menu';
 
 export interface ChatMenuItem {
   id: string;
@@ -30,39 +30,10 @@ export const CHAT_MENU_ICONS = {
   card: Download,
 } as const;
 
-/** A menu button (WAI-ARIA menu pattern: arrow keys, Home/End, Escape, outside click). */
+/** The chat's menu button (`useMenu`: arrow keys, Home/End, Escape, outside click). */
 function ChatMenu({ items }: { items: ChatMenuItem[] }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const entries = useRef<(HTMLButtonElement | null)[]>([]);
-
-  useEffect(() => {
-    if (!open) return;
-    entries.current[0]?.focus();
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-  }, [open]);
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (!open) return;
-    const index = entries.current.findIndex((entry) => entry === document.activeElement);
-    const count = items.length;
-    const focus = (i: number) => entries.current[(i + count) % count]?.focus();
-    if (event.key === 'ArrowDown') focus(index + 1);
-    else if (event.key === 'ArrowUp') focus(index - 1);
-    else if (event.key === 'Home') focus(0);
-    else if (event.key === 'End') focus(count - 1);
-    else if (event.key === 'Escape' || event.key === 'Tab') {
-      setOpen(false);
-      if (event.key === 'Escape') root.current?.querySelector<HTMLButtonElement>('[aria-haspopup]')?.focus();
-      return;
-    } else return;
-    event.preventDefault();
-  };
+  const { open, setOpen, root, itemRef, onKeyDown } = useMenu(items.length);
 
   return (
     <div ref={root} className="relative" onKeyDown={onKeyDown}>
@@ -86,9 +57,7 @@ function ChatMenu({ items }: { items: ChatMenuItem[] }) {
           {items.map((item, i) => (
             <button
               key={item.id}
-              ref={(element) => {
-                entries.current[i] = element;
-              }}
+              ref={itemRef(i)}
               type="button"
               role="menuitem"
               tabIndex={-1}
