@@ -110,6 +110,14 @@ export async function promptHistory(
   chatId: string,
   options: { throughSeq: number | null; afterSeq: number; limit: number },
 ): Promise<PromptRow[]> {
+  if (options.throughSeq === null) {
+    const latest = await prepared(db).history.execute({
+      chatId,
+      afterSeq: options.afterSeq,
+      limit: options.limit,
+    });
+    return latest.reverse();
+  }
   const rows = await db
     .select({ id: messages.id, seq: messages.seq, role: messages.role, text: messages.text })
     .from(messages)
@@ -188,30 +196,66 @@ export type PromptBot = Pick<
   | 'characterBook'
 >;
 
+/**
+ * The statements of every reply, prepared once per database handle: drizzle then skips
+ * building their SQL on each call (its query building was the server's largest CPU cost
+ * under load).
+ */
+function prepareStatements(db: Database) {
+  return {
+    chatContext: db
+      .select({
+        chat: chats,
+        bot: {
+          id: bots.id,
+          name: bots.name,
+          description: bots.description,
+          personality: bots.personality,
+          personalityText: bots.personalityText,
+          scenario: bots.scenario,
+          exampleMessages: bots.exampleMessages,
+          systemPrompt: bots.systemPrompt,
+          postHistoryInstructions: bots.postHistoryInstructions,
+          characterBook: bots.characterBook,
+        },
+        userName: users.name,
+        username: users.username,
+      })
+      .from(chats)
+      .innerJoin(bots, eq(bots.id, chats.botId))
+      .innerJoin(users, eq(users.id, chats.userId))
+      .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.userId, sql.placeholder('userId'))))
+      .prepare('chats_context'),
+    history: db
+      .select({ id: messages.id, seq: messages.seq, role: messages.role, text: messages.text })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.chatId, sql.placeholder('chatId')),
+          eq(messages.selected, true),
+          gt(messages.seq, sql.placeholder('afterSeq')),
+        ),
+      )
+      .orderBy(desc(messages.seq))
+      .limit(sql.placeholder('limit'))
+      .prepare('chats_prompt_history'),
+  };
+}
+
+const preparedByDb = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
+
+function prepared(db: Database): ReturnType<typeof prepareStatements> {
+  let statements = preparedByDb.get(db);
+  if (!statements) {
+    statements = prepareStatements(db);
+    preparedByDb.set(db, statements);
+  }
+  return statements;
+}
+
 /** The user's chat with its character and the user's name, in one query; null if not theirs. */
 export async function findChatContext(db: Database, chatId: string, userId: string) {
-  const [row] = await db
-    .select({
-      chat: chats,
-      bot: {
-        id: bots.id,
-        name: bots.name,
-        description: bots.description,
-        personality: bots.personality,
-        personalityText: bots.personalityText,
-        scenario: bots.scenario,
-        exampleMessages: bots.exampleMessages,
-        systemPrompt: bots.systemPrompt,
-        postHistoryInstructions: bots.postHistoryInstructions,
-        characterBook: bots.characterBook,
-      },
-      userName: users.name,
-      username: users.username,
-    })
-    .from(chats)
-    .innerJoin(bots, eq(bots.id, chats.botId))
-    .innerJoin(users, eq(users.id, chats.userId))
-    .where(and(eq(chats.id, chatId), eq(chats.userId, userId)));
+  const [row] = await prepared(db).chatContext.execute({ chatId, userId });
   return row ? { chat: row.chat, bot: row.bot, userName: row.userName || row.username || 'User' } : null;
 }
 
