@@ -168,19 +168,29 @@ async function benchPostgres(log) {
   }
 }
 
-/** Runs the suite and prints `GET /api/bots/available` p50/p99 per database. */
+export const name = 'bots';
+export const description = 'GET /api/bots/available p50/p99 with 100 000 characters, PGlite and PostgreSQL';
+export const order = 45;
+
+/** Runs the suite: `GET /api/bots/available` p50/p99 per database, as bench/run.mjs measurements. */
 export async function run(ctx = {}) {
   const log = ctx.log ?? ((line) => console.log(line));
   if (!fs.existsSync(path.join(root, 'apps/server/dist/server.js')))
     throw new Error('build the server first: npm run build');
   const fmt = (r) =>
     `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(2)} ms (${r.n} requests)`;
-  const results = {};
-  results.pglite = await benchPglite(log);
-  log(`GET /api/bots/available, ${ROWS} characters, PGlite: ${fmt(results.pglite)}`);
-  results.postgres = await benchPostgres(log);
-  if (results.postgres) log(`GET /api/bots/available, ${ROWS} characters, PostgreSQL: ${fmt(results.postgres)}`);
-  return results;
+  const measurements = [];
+  const add = (label, r) => {
+    log(`GET /api/bots/available, ${ROWS} characters, ${label}: ${fmt(r)}`);
+    measurements.push(
+      { label: `${label}: bots/available p50`, value: r.p50, unit: 'ms' },
+      { label: `${label}: bots/available p99`, value: r.p99, unit: 'ms', target: { max: 20 }, note: `${r.n} requests` },
+    );
+  };
+  add('PGlite', await benchPglite(log));
+  const postgres = await benchPostgres(log);
+  if (postgres) add('PostgreSQL', postgres);
+  return measurements;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
