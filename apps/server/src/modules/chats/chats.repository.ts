@@ -171,13 +171,17 @@ export async function insertMessages(
   rows: NewMessageRow[],
   chatValues: { disclosedAt?: Date } = {},
 ): Promise<MessageRow[]> {
-  const [inserted] = await Promise.all([
-    db.insert(messages).values(rows).returning(),
-    db
-      .update(chats)
-      .set({ updatedAt: new Date(), ...chatValues })
-      .where(eq(chats.id, chatId)),
-  ]);
+  // The chat's activity time only orders the chats list: a failure to write it must not fail
+  // a send whose messages are saved (it is written again by the next message).
+  const touched = db
+    .update(chats)
+    .set({ updatedAt: new Date(), ...chatValues })
+    .where(eq(chats.id, chatId))
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+  const [inserted] = await Promise.all([db.insert(messages).values(rows).returning(), touched]);
   return inserted.sort((a, b) => a.seq - b.seq);
 }
 
