@@ -13,21 +13,31 @@ import { withDatabase } from './global-setup.js';
  * A clean, migrated database for one test file, closed (and on PostgreSQL dropped) after
  * the file's tests.
  */
+/**
+ * Clean-ups of what the helpers made (apps, databases), run after the file's last test, the
+ * newest first. Registered once per test file when this module loads, so helpers called
+ * inside a test (where `afterAll` would not register) are cleaned up too.
+ */
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
 export async function createTestDatabase(): Promise<DatabaseHandle> {
   const target = inject('testDb');
   if (target.kind === 'pglite') {
     const blob = new Blob([fs.readFileSync(target.file)]);
     const pglite = await PGlite.create({ loadDataDir: blob });
     const handle = await openDatabase({ pglite });
-    afterAll(() => handle.close());
+    cleanups.push(() => handle.close());
     return handle;
   }
   const name = `reverie_t_${randomBytes(6).toString('hex')}`;
   const admin = postgres(target.url, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name} template ${target.template}`);
   const handle = await openDatabase({ url: withDatabase(target.url, name), poolSize: 5 });
-  afterAll(async () => {
-    await handle.close();
+  cleanups.push(async () => {
+    await handle.close().catch(() => undefined);
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
@@ -72,6 +82,6 @@ export async function createTestApp(
     tts: options.tts,
   });
   await app.ready();
-  afterAll(() => app.close());
+  cleanups.push(() => app.close());
   return { app, database, config };
 }
