@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LlmError, estimateTokens, type GenerateRequest, type LlmProvider } from '../../providers/llm/llm.js';
-import { needsSummary, summarise, summaryPrompt, truncateMemory, type SummariseInput } from './memory.js';
+import { summarise, summaryPrompt, truncateMemory, type SummariseInput } from './memory.js';
 
 /** A provider that streams a scripted reply in small pieces and records what it was asked. */
 function scriptedLlm(reply: string | ((request: GenerateRequest) => string), options: { fail?: boolean } = {}) {
@@ -105,40 +105,5 @@ describe('truncateMemory', () => {
     expect(truncateMemory('alpha beta gamma delta epsilon', 20)).toBe('alpha beta gamma');
     expect(truncateMemory('abcdefghijklmnopqrstuvwxyz', 10)).toBe('abcdefghij');
     expect(truncateMemory('anything', 0)).toBe('');
-  });
-});
-
-describe('needsSummary', () => {
-  it('does nothing while the chat fits its context', () => {
-    expect(needsSummary({ truncated: false, historyIncluded: 40, totalMessages: 40, summarisedCount: 0 })).toBeNull();
-  });
-
-  it('folds in what fell out plus a batch ahead, then waits for the next batch', () => {
-    const first = needsSummary({ truncated: true, historyIncluded: 59, totalMessages: 60, summarisedCount: 0 });
-    expect(first).toEqual({ from: 0, to: 9 });
-    // Messages keep falling out, but the memory is still ahead.
-    expect(needsSummary({ truncated: true, historyIncluded: 58, totalMessages: 62, summarisedCount: 9 })).toBeNull();
-    expect(needsSummary({ truncated: true, historyIncluded: 60, totalMessages: 68, summarisedCount: 9 })).toBeNull();
-    expect(needsSummary({ truncated: true, historyIncluded: 60, totalMessages: 69, summarisedCount: 9 })).toEqual({
-      from: 9,
-      to: 17,
-    });
-  });
-
-  it('never folds in the two newest messages; a short chat of long messages still gets its memory', () => {
-    expect(needsSummary({ truncated: true, historyIncluded: 2, totalMessages: 5, summarisedCount: 0 })).toEqual({
-      from: 0,
-      to: 3,
-    });
-    expect(needsSummary({ truncated: true, historyIncluded: 2, totalMessages: 5, summarisedCount: 3 })).toBeNull();
-    expect(needsSummary({ truncated: true, historyIncluded: 1, totalMessages: 2, summarisedCount: 0 })).toEqual({
-      from: 0,
-      to: 1,
-    });
-  });
-
-  it('copes with odd counts (deleted messages, a larger summarised count)', () => {
-    expect(needsSummary({ truncated: true, historyIncluded: 10, totalMessages: 30, summarisedCount: 100 })).toBeNull();
-    expect(needsSummary({ truncated: true, historyIncluded: 50, totalMessages: 30, summarisedCount: 0 })).toBeNull();
   });
 });

@@ -19,8 +19,6 @@ const LANGUAGE_NAMES: Record<Locale, string> = {
 
 /** A single message longer than this is clipped in the summary prompt (its start and end kept). */
 export const SUMMARY_MESSAGE_MAX_CHARS = 4000;
-/** How many messages a summary folds in at least, and how far ahead of the context it works. */
-export const SUMMARY_BATCH = 8;
 
 export interface SummariseInput {
   llm: LlmProvider;
@@ -131,48 +129,4 @@ export async function summarise(input: SummariseInput): Promise<string> {
   }
   const memory = clean(reply);
   return truncateMemory(memory || input.previousMemory, input.maxChars);
-}
-
-export interface SummaryPlan {
-  /** The first message to fold in (0 = the chat's oldest), inclusive. */
-  from: number;
-  /** The message after the last one to fold in; afterwards `summarisedCount = to`. */
-  to: number;
-}
-
-/**
- * Decides whether the chat outgrew its context and which messages the memory should fold in
- * next. Counts are over the chat's messages oldest first, platform notices included, as in
- * `buildPrompt` (`historyIncluded` counts from the newest, so a caller that loads only the
- * last N messages passes the chat's total here). The plan runs `batch` messages ahead of
- * what fell out of the prompt, so memory and history overlap instead of leaving a gap; it
- * waits until at least `batch` messages are new to the memory.
- */
-export function needsSummary(input: {
-  /** `BuiltPrompt.truncated` of the last prompt. */
-  truncated: boolean;
-  /** `BuiltPrompt.historyIncluded` of the last prompt. */
-  historyIncluded: number;
-  /** How many messages the chat has. */
-  totalMessages: number;
-  /** How many of the oldest messages the memory already covers. */
-  summarisedCount: number;
-  batch?: number;
-}): SummaryPlan | null {
-  const batch = Math.max(1, input.batch ?? SUMMARY_BATCH);
-  if (!input.truncated) return null;
-  const total = Math.max(0, input.totalMessages);
-  const included = Math.min(Math.max(0, input.historyIncluded), total);
-  const from = Math.min(Math.max(0, input.summarisedCount), total);
-  const leftOut = total - included;
-  // Truncated only because the newest message was shortened: nothing fell out yet.
-  if (leftOut === 0) return null;
-  // Fold in a little of what is still in the prompt, but never the newest two messages.
-  const cap = Math.max(leftOut, total - 2);
-  const to = Math.min(leftOut + batch, cap);
-  if (to <= from) return null;
-  if (to - from >= batch) return { from, to };
-  // A short chat of long messages: fold in what fell out even if it is less than a batch.
-  if (to === cap && leftOut > from) return { from, to };
-  return null;
 }
