@@ -40,6 +40,16 @@ export async function findVisibleBotBySlug(
   return row ?? null;
 }
 
+/** A character by id if the viewer may see it (listed, or the viewer's own). */
+export async function findVisibleBotById(db: Database, id: string, viewerId: string | null): Promise<BotRow | null> {
+  const [row] = await db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.id, id), visibleTo(viewerId)))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function findBotById(db: Database, id: string): Promise<BotRow | null> {
   const [row] = await db.select().from(bots).where(eq(bots.id, id)).limit(1);
   return row ?? null;

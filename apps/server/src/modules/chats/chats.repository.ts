@@ -379,11 +379,6 @@ export async function findUserName(db: Database, userId: string): Promise<string
   return row?.name || row?.username || 'User';
 }
 
-export async function findBot(db: Database, botId: string) {
-  const [row] = await db.select().from(bots).where(eq(bots.id, botId));
-  return row ?? null;
-}
-
 /** The user's own persona (a bot of kind persona they wrote). */
 export async function findOwnPersona(db: Database, personaId: string, userId: string) {
   const [row] = await db
