@@ -9,12 +9,11 @@ import type { MediaUrls } from '../../lib/media-urls.js';
 import { LlmError, type LlmProvider, type ModelEntry } from '../../providers/llm/llm.js';
 import { hasPremium } from '../billing/billing.service.js';
 import type { BotRow } from '../bots/bots.repository.js';
-import { findVisibleBotBySlug } from '../bots/bots.repository.js';
+import { findBotById, findVisibleBotById, findVisibleBotBySlug } from '../bots/bots.repository.js';
 import {
   countUnsummarised,
   findChatById,
   findChatContext,
-  findBot,
   findByClientId,
   findLatestChatWithBot,
   findMessage,
@@ -44,7 +43,7 @@ import {
 import { presentChat, presentMessage } from './chats.presenter.js';
 import { type Generation, GenerationRegistry, UserRateLimiter } from './generations.js';
 import { summarise } from './memory.js';
-import { buildPrompt, type PromptMessage } from './prompt.js';
+import { buildPrompt, replaceNames, type PromptMessage } from './prompt.js';
 import {
   crisisReply,
   disclosureText,
@@ -110,15 +109,15 @@ const PROMPT_HISTORY_LIMIT = 200;
 const MEMORY_MAX_CHARS = 4000;
 const SUMMARY_BATCH = 200;
 
+/** How much new reply text runs the minors guard again while streaming. */
+const GUARD_EVERY_CHARS = 24;
+
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' &&
   error !== null &&
   ((error as { code?: string }).code === UNIQUE_VIOLATION ||
     (error as { cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION);
-
-const replaceNames = (text: string, character: string, user: string) =>
-  text.replace(/\{\{char\}\}|<bot>/gi, character).replace(/\{\{user\}\}|<user>/gi, user);
 
 /**
  * Chats and messages (issue 5): conversations, the history, sending with streamed replies,
@@ -168,12 +167,7 @@ export class ChatsService {
   private async chatBot(userId: string, ref: { botID?: string; slug?: string }): Promise<BotRow> {
     let bot: BotRow | null = null;
     if (ref.slug) bot = await findVisibleBotBySlug(this.deps.db, ref.slug, userId);
-    else if (ref.botID) {
-      const row = await findBot(this.deps.db, ref.botID).catch(() => null);
-      const visible =
-        row && ((row.visibility === 'public' && row.reviewState === 'approved') || row.authorId === userId);
-      bot = visible ? row : null;
-    }
+    else if (ref.botID) bot = await findVisibleBotById(this.deps.db, ref.botID, userId).catch(() => null);
     if (!bot || bot.kind !== 'character') throw notFound();
     return bot;
   }
@@ -259,7 +253,7 @@ export class ChatsService {
       values.modelId = body.model_id;
     }
     const updated = Object.keys(values).length ? await updateChat(this.deps.db, chat.id, values) : chat;
-    const bot = (await findBot(this.deps.db, chat.botId))!;
+    const bot = (await findBotById(this.deps.db, chat.botId))!;
     const last = (await lastMessages(this.deps.db, [chat.id])).get(chat.id) ?? null;
     return presentChat(updated, bot, last, this.deps.urls);
   }
@@ -479,7 +473,7 @@ export class ChatsService {
       this.takeRateLimit(userId);
       const userMessage = await findMessage(this.deps.db, chatId, target.replyTo);
       if (!userMessage) throw notFound();
-      const bot = (await findBot(this.deps.db, chat.botId))!;
+      const bot = (await findBotById(this.deps.db, chat.botId))!;
       const reply = await insertAlternative(this.deps.db, target);
       const fresh = (await findMessage(this.deps.db, chatId, reply.id))!;
       this.generations.bind(generation, presentMessage(fresh, this.deps.urls));
@@ -571,6 +565,7 @@ export class ChatsService {
     let errorDetail = '';
     let timedOut = false;
     let refusedOutput = false;
+    let guardedLength = 0;
     let truncated = false;
     let oldestIncludedSeq = 0;
     let modelId = '';
@@ -633,11 +628,15 @@ export class ChatsService {
         if (!generation.text) this.firstToken?.observe((performance.now() - generation.startedAt) / 1000);
         armIdle();
         generation.append(piece);
-        // The minors guard runs on the reply as it grows: such a reply stops at once.
-        if (violatesMinorsPolicy(generation.text)) {
-          refusedOutput = true;
-          generation.controller.abort(new Error('refused by the minors guard'));
-          break;
+        // The minors guard runs on the reply as it grows (every few words, not every token:
+        // it reads the whole text) and stops such a reply at once; the end is checked below.
+        if (generation.text.length - guardedLength >= GUARD_EVERY_CHARS) {
+          guardedLength = generation.text.length;
+          if (violatesMinorsPolicy(generation.text)) {
+            refusedOutput = true;
+            generation.controller.abort(new Error('refused by the minors guard'));
+            break;
+          }
         }
         if (!pendingSave && Date.now() - lastSave >= saveEvery) {
           lastSave = Date.now();

@@ -578,7 +578,7 @@ describe('memory, models and personas', () => {
     for (let i = 0; i < 80; i++)
       await createMessage(t.database.db, chat, {
         role: i % 2 ? 'bot' : 'user',
-        text: `Message number ${i}: ${'lorem ipsum dolor sit amet '.repeat(12)}`,
+        text: `Message number ${i}: ${'we talked about the weather, the sea and old films. '.repeat(6)}`,
       });
     llm.catalogue[0]!.contextSize = 1200;
     try {
