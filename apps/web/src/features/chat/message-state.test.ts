@@ -9,25 +9,10 @@ import {
   type MessageListAction,
   type MessageListState,
 } from './message-state';
+import { message } from './test-helpers';
 
-const msg = (id: string, changes: Partial<Message> = {}): Message => ({
-  id,
-  chat_id: 'c1',
-  client_id: null,
-  role: 'bot',
-  kind: 1,
-  text: id,
-  img_url: null,
-  has_audio: false,
-  state: 'done',
-  created_at: '2026-11-23T10:00:00.000Z',
-  reply_to: null,
-  alt_index: 0,
-  alt_count: 1,
-  error_code: null,
-  notice: null,
-  ...changes,
-});
+/** A message whose text is its id, so the assertions read the order at a glance. */
+const msg = (id: string, changes: Partial<Message> = {}): Message => message(id, { text: id, ...changes });
 
 const run = (actions: MessageListAction[], from: MessageListState = emptyMessageList) => actions.reduce(reduce, from);
 const ids = (state: MessageListState) => listMessages(state).map((m) => m.id);
