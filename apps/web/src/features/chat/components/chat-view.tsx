@@ -123,10 +123,29 @@ function ErrorBanner({ error, onDismiss }: { error: ConversationError; onDismiss
 }
 
 /** The frame every chat screen shares: full height, header, the list, the composer. */
-function ChatFrame({ header, children, testId }: { header: ReactNode; children: ReactNode; testId: string }) {
+/** The chat's full-height frame with its header (back, the character, call, the menu). */
+function ChatFrame({
+  bot,
+  onBack,
+  menu,
+  children,
+  testId,
+}: {
+  bot: ChatCharacter;
+  onBack: () => void;
+  menu: ChatMenuItem[];
+  children: ReactNode;
+  testId: string;
+}) {
   return (
     <div className="flex h-dvh flex-col bg-bg" data-testid={testId}>
-      {header}
+      <ChatHeader
+        name={bot.name}
+        avatarUrl={bot.avatar_url}
+        onBack={onBack}
+        callHref={`/audio?slug=${encodeURIComponent(bot.slug)}`}
+        menu={menu}
+      />
       {children}
     </div>
   );
@@ -202,18 +221,7 @@ export function ChatView({
   );
 
   return (
-    <ChatFrame
-      testId="chat-view"
-      header={
-        <ChatHeader
-          name={bot.name}
-          avatarUrl={bot.avatar_url}
-          onBack={onBack}
-          callHref={`/audio?slug=${encodeURIComponent(bot.slug)}`}
-          menu={menu}
-        />
-      }
-    >
+    <ChatFrame testId="chat-view" bot={bot} onBack={onBack} menu={menu}>
       {conversation.history.isPending ? (
         <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col justify-end gap-3 px-4 py-4" aria-busy="true">
           <Skeleton className="h-12 w-2/3" />
@@ -319,18 +327,7 @@ export function GuestChatView({ bot, gallery, onBack, onLoginRequired }: GuestCh
   }, [bot.greeting, bot.name, t]);
 
   return (
-    <ChatFrame
-      testId="character-page"
-      header={
-        <ChatHeader
-          name={bot.name}
-          avatarUrl={bot.avatar_url}
-          onBack={onBack}
-          callHref={`/audio?slug=${encodeURIComponent(bot.slug)}`}
-          menu={[]}
-        />
-      }
-    >
+    <ChatFrame testId="character-page" bot={bot} onBack={onBack} menu={[]}>
       <MessageList
         messages={messages}
         botName={bot.name}
