@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 
@@ -325,25 +325,14 @@ export async function selectAlternative(
   });
 }
 
-/** Saves a reply's text so far (and its final state when it is over). */
+/**
+ * Writes a reply's text (while it streams) or its final text and state. Nothing is read
+ * back: the caller holds the rest of the row.
+ */
 export async function saveReply(
   db: Database,
   messageId: string,
   values: { text: string; state?: MessageRow['state']; errorCode?: string | null },
-): Promise<MessageRow | null> {
-  const [row] = await db
-    .update(messages)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(messages.id, messageId))
-    .returning();
-  return row ?? null;
-}
-
-/** Saves a reply's final text and state (no row back: the caller knows the rest). */
-export async function finishReply(
-  db: Database,
-  messageId: string,
-  values: { text: string; state: MessageRow['state']; errorCode: string | null },
 ): Promise<Date> {
   const updatedAt = new Date();
   await db
@@ -401,20 +390,4 @@ export async function insertReport(
   values: { messageId: string; userId: string; reason: string; comment: string },
 ): Promise<void> {
   await db.insert(messageReports).values(values).onConflictDoNothing();
-}
-
-/** How many shown, non-notice messages the memory summary does not cover yet. */
-export async function countUnsummarised(db: Database, chatId: string, afterSeq: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.chatId, chatId),
-        eq(messages.selected, true),
-        gt(messages.seq, afterSeq),
-        ne(messages.role, 'system'),
-      ),
-    );
-  return row?.n ?? 0;
 }

@@ -11,7 +11,6 @@ import { hasPremium } from '../billing/billing.service.js';
 import type { BotRow } from '../bots/bots.repository.js';
 import { findBotById, findVisibleBotById, findVisibleBotBySlug } from '../bots/bots.repository.js';
 import {
-  countUnsummarised,
   findChatById,
   findChatContext,
   findByClientId,
@@ -38,7 +37,6 @@ import {
   type NewMessageRow,
   type PromptRow,
   type PromptBot,
-  finishReply,
 } from './chats.repository.js';
 import { presentChat, presentMessage } from './chats.presenter.js';
 import { type Generation, GenerationRegistry, UserRateLimiter } from './generations.js';
@@ -500,17 +498,9 @@ export class ChatsService {
     if (!message) throw notFound();
     if (message.state === 'streaming' && !live) {
       // Nothing in this process writes it: its process stopped. It will never finish.
-      const failed = (await saveReply(this.deps.db, message.id, {
-        text: message.text,
-        state: 'failed',
-        errorCode: 'interrupted',
-      }))!;
-      return {
-        events: [
-          { event: 'bot_message', data: presentMessage({ ...failed, altCount: message.altCount }, this.deps.urls) },
-        ],
-        generation: null,
-      };
+      const failed = { ...message, state: 'failed' as const, errorCode: 'interrupted' };
+      failed.updatedAt = await saveReply(this.deps.db, message.id, failed);
+      return { events: [{ event: 'bot_message', data: presentMessage(failed, this.deps.urls) }], generation: null };
     }
     const name = message.kind === MessageKind.Text ? 'bot_message' : 'image';
     return {
@@ -680,7 +670,7 @@ export class ChatsService {
     try {
       if (pendingSave) await pendingSave;
       this.replies?.inc({ state });
-      await finishReply(db, generation.messageId, { text, state, errorCode });
+      await saveReply(db, generation.messageId, { text, state, errorCode });
       generation.emit({ event: 'bot_message', data: { ...generation.snapshot(), text, state, error_code: errorCode } });
       if (state === 'failed')
         generation.emit({
@@ -730,7 +720,6 @@ export class ChatsService {
     const { db } = this.deps;
     const chat = await findChatById(db, chatId);
     if (!chat) return;
-    if ((await countUnsummarised(db, chatId, chat.memoryThroughSeq)) === 0) return;
     const rows = (
       await promptHistory(db, chatId, {
         throughSeq: beforeSeq - 1,

@@ -281,6 +281,32 @@ describe('sending and streaming', () => {
     ]);
   });
 
+  it('re-attaching to a reply no process is writing any more ends it failed (interrupted)', async () => {
+    const { auth, user } = await member();
+    const bot = await createBot(t.database.db);
+    const chat = await createChat(t.database.db, { userId: user.id, botId: bot.id });
+    const asked = await createMessage(t.database.db, chat, { text: 'Hi' });
+    const orphan = await createMessage(t.database.db, chat, {
+      role: 'bot',
+      state: 'streaming',
+      text: 'Half a sen',
+      replyTo: asked.id,
+    });
+    const res = await t.app.inject({ method: 'GET', url: `/api/chat/${chat.id}/stream/${orphan.id}`, headers: auth });
+    expect(parseSse(res.body)).toEqual([
+      {
+        event: 'bot_message',
+        data: expect.objectContaining({
+          id: orphan.id,
+          state: 'failed',
+          error_code: 'interrupted',
+          text: 'Half a sen',
+        }),
+      },
+    ]);
+    expect((await history(auth, chat.id)).results[0]).toMatchObject({ state: 'failed', error_code: 'interrupted' });
+  });
+
   it('stop keeps the partial reply', async () => {
     const { auth } = await member();
     const { chat } = await newChat(auth);
