@@ -12,7 +12,7 @@ export function Component() {
   const chats = useChats(profile?.id ?? null);
   return (
     <Page title={t('pages.chats_title')}>
-      <div className="mx-auto max-w-2xl">
+      <div className="max-w-2xl">
         {chats.isPending ? (
           <ChatListSkeleton />
         ) : chats.isError ? (
