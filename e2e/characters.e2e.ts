@@ -57,7 +57,10 @@ describe('characters journey', () => {
     await expect.poll(() => grid.getAttribute('data-count'), { timeout: 20_000 }).toBe('45');
     const allNames = await cards.locator('h3').allInnerTexts();
     expect(allNames.slice(0, 30)).toEqual(firstPageNames);
-    expect(new Set(allNames).size).toBe(45);
+    // The first two pages: 45 distinct characters (a third page may already be arriving while
+    // the bottom of the grid stays in view, so only those 45 are compared).
+    expect(new Set(allNames.slice(0, 45)).size).toBe(45);
+    expect(new Set(allNames).size).toBe(allNames.length);
 
     const target = cards.first();
     const name = (await target.locator('h3').innerText()).replace(/\s*\d+$/, '').trim();
