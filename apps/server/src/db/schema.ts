@@ -47,6 +47,10 @@ export const users = pgTable(
     marketingEmails: boolean('marketing_emails').notNull().default(true),
     /** When the last verification mail went out; null when none was sent. */
     verificationSentAt: timestamp('verification_sent_at', { withTimezone: true }),
+    /** Set while the account is banned: its sessions end and every authenticated call answers 401. */
+    bannedAt: timestamp('banned_at', { withTimezone: true }),
+    /** Why the account was banned, shown to its owner at log-in. */
+    banReason: text('ban_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -375,10 +379,27 @@ export const payments = pgTable(
     status: text('status', { enum: ['pending', 'paid', 'failed'] })
       .notNull()
       .default('pending'),
+    /** Set when a paid payment must be refunded by the operator (e.g. `duplicate_subscription`). */
+    refundReason: text('refund_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('payments_user_idx').on(t.userId), check('payments_amount_nonnegative', sql`${t.amountCents} >= 0`)],
+);
+
+/**
+ * Counters shared by every replica (log-in attempts per account, and other limits): a fixed
+ * window per key, and an optional block that grows with repeated failures.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull().default(0),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  },
+  (t) => [index('rate_limits_window_idx').on(t.windowEndsAt)],
 );
 
 /** Provider events already handled: a redelivered event id is acknowledged and skipped. */
