@@ -169,6 +169,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', async () => audio.close());
   await app.register(audioRoutes, { service: audio });
   const payments = deps.payments ?? createPaymentProviders(config);
+  for (const warning of payments.warnings) app.log.warn({ payments: true }, warning);
   const mail = createMailProvider(config, database.db, edition);
   app.addHook('onClose', async () => mail.close?.());
   const accounts = new AccountsService({

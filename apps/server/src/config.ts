@@ -72,8 +72,12 @@ export const ConfigSchema = z.object({
   PASSWORD_RESET_TTL_MIN: z.coerce.number().int().min(5).max(1440).default(60),
   /** Days an e-mail verification link stays valid. */
   VERIFICATION_TTL_DAYS: z.coerce.number().int().min(1).max(60).default(7),
-  /** Card payments: `sandbox` (a local checkout page, no money) or `stripe`. */
-  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  /**
+   * Card payments: `sandbox` (a local checkout page, no money) or `stripe`. Unset: Stripe when
+   * its keys are set, else the sandbox for a local trial (loopback PUBLIC_URL or development),
+   * else buying is off (docs/billing.md, providers/payments/index.ts).
+   */
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   /** The signing secret of the Stripe webhook endpoint (`whsec_…`). */
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -81,7 +85,7 @@ export const ConfigSchema = z.object({
   STRIPE_API_HOST: z.string().optional(),
   STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
-  /** NOWPayments crypto invoices; without a key crypto goes through the sandbox. */
+  /** NOWPayments crypto invoices; without a key crypto is off (the sandbox only beside a sandbox card provider). */
   NOWPAYMENTS_API_KEY: z.string().optional(),
   NOWPAYMENTS_IPN_SECRET: z.string().optional(),
   NOWPAYMENTS_API_URL: z.url().default('https://api.nowpayments.io/v1'),

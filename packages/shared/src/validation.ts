@@ -48,6 +48,8 @@ export const ERROR_MESSAGES = {
   subscription_cancel_failed: 'Your subscription could not be cancelled, so nothing was deleted. Please try again.',
   invalid_signature: 'Webhook signature is missing or invalid',
   already_subscribed: 'You already have Premium',
+  payments_not_configured: 'Payments are not set up on this site yet, so nothing can be bought right now.',
+  cannot_resume: 'This subscription cannot be resumed.',
   generation_in_progress: 'The character is still answering. Wait for the reply or stop it first.',
   cannot_regenerate: 'This message cannot be regenerated',
   premium_required: 'This is a Premium feature',

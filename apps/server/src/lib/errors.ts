@@ -11,6 +11,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   validation_error: 400,
   invalid_code: 400,
   service_unavailable: 503,
+  payments_not_configured: 503,
   internal_error: 500,
 };
 

@@ -64,11 +64,43 @@ export const PlansSchema = z
       }),
     ),
     daily_claim: z.object({ amount: z.number().int(), interval_hours: z.number().int() }),
+    /** Whether buying works at all on this site; false → checkouts answer 503 payments_not_configured. */
+    payments_enabled: z.boolean(),
+    card_enabled: z.boolean(),
+    crypto_enabled: z.boolean(),
   })
   .meta({ id: 'BillingPlans' });
 export type Plans = z.infer<typeof PlansSchema>;
 
-export const CheckoutRequestSchema = z.object({ plan: PlanIdSchema }).meta({ id: 'CheckoutRequest' });
+export const RETURN_PATH_MAX = 512;
+
+/**
+ * A path of this site to come back to after a checkout: relative, same-origin, no scheme,
+ * no host (`//evil.example`, `/\\evil.example`), no control characters. Never an open redirect.
+ */
+export function isSafeReturnPath(value: string): boolean {
+  if (value.length === 0 || value.length > RETURN_PATH_MAX) return false;
+  if (!value.startsWith('/') || value.startsWith('//')) return false;
+  // Backslashes and control or space characters: browsers may read them as a host separator.
+  if (/[\\\s\u0000-\u001f\u007f]/.test(value)) return false;
+  try {
+    const probe = 'http://return-path.invalid';
+    const url = new URL(value, probe);
+    return url.origin === probe;
+  } catch {
+    return false;
+  }
+}
+
+export const ReturnPathSchema = z
+  .string()
+  .max(RETURN_PATH_MAX)
+  .refine(isSafeReturnPath, { message: 'invalid_value' })
+  .describe('A same-origin relative path to return to after the checkout, e.g. `/chat/luna`');
+
+export const CheckoutRequestSchema = z
+  .object({ plan: PlanIdSchema, return_path: ReturnPathSchema.optional() })
+  .meta({ id: 'CheckoutRequest' });
 export type CheckoutRequest = z.infer<typeof CheckoutRequestSchema>;
 export const CheckoutResponseSchema = z.object({ url: z.string() }).meta({ id: 'CheckoutResponse' });
 export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
@@ -77,6 +109,46 @@ export const CancelSubscriptionResponseSchema = z
   .object({ status: z.enum(['trialing', 'active', 'past_due', 'cancelled', 'none']), ends_at: z.string().nullable() })
   .meta({ id: 'CancelSubscriptionResponse' });
 export type CancelSubscriptionResponse = z.infer<typeof CancelSubscriptionResponseSchema>;
+
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'cancelled'] as const;
+
+/** GET /api/subscription (null without a current subscription), also the answer of resume. */
+export const SubscriptionSchema = z
+  .object({
+    plan: z.enum(SUBSCRIPTION_PLANS),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    trial_ends_at: z.string().nullable(),
+    /** The next renewal; null when it will not renew (cancelled, or a prepaid crypto period). */
+    renews_at: z.string().nullable(),
+    /** When premium ends; null while it renews. */
+    ends_at: z.string().nullable(),
+    provider: z.enum(['sandbox', 'stripe', 'nowpayments']),
+    /** Whether a cancel can be undone now (POST /api/subscription/resume). */
+    can_resume: z.boolean(),
+  })
+  .meta({ id: 'Subscription' });
+export type Subscription = z.infer<typeof SubscriptionSchema>;
+export const SubscriptionOrNullSchema = SubscriptionSchema.nullable();
+
+/** The sandbox checkout as its page shows it (only to the payer). */
+export const SandboxPaymentSchema = z
+  .object({
+    id: z.string(),
+    plan: PlanIdSchema,
+    amount_cents: z.number().int(),
+    currency: z.string(),
+    status: z.enum(['pending', 'paid', 'failed']),
+    /** For a subscription: the trial's days and the first charge's date (after the trial). */
+    trial_days: z.number().int(),
+    first_charge_at: z.string().nullable(),
+  })
+  .meta({ id: 'SandboxPayment' });
+export type SandboxPayment = z.infer<typeof SandboxPaymentSchema>;
+export const SandboxDecisionResponseSchema = z
+  .object({ status: z.enum(['pending', 'paid', 'failed']) })
+  .meta({ id: 'SandboxDecision' });
+export type SandboxDecisionResponse = z.infer<typeof SandboxDecisionResponseSchema>;
+export const SandboxPaymentParamsSchema = z.object({ id: z.string().max(64) });
 
 export const ClaimDesiresResponseSchema = z
   .object({ claimed: z.boolean(), next_at: z.string(), num_tokens: z.number().int() })

@@ -10,7 +10,7 @@ import {
   type Plans,
   type Profile,
 } from '@reverie/shared';
-import type { ProfileBilling } from '@reverie/shared';
+import type { ProfileBilling, Subscription } from '@reverie/shared';
 import type { SubscriptionRow } from './billing.repository.js';
 
 export type BillingProfile = ProfileBilling;
@@ -28,9 +28,24 @@ export function presentSubscription(row: SubscriptionRow, now: Date): NonNullabl
   };
 }
 
-/** The price list of PRODUCT.md §3 (GET /api/billing/plans). */
-export function presentPlans(): Plans {
+/** GET /api/subscription: the profile's view plus when premium ends and who bills it. */
+export function presentSubscriptionDetail(row: SubscriptionRow, now: Date, providerRenews: boolean): Subscription {
+  const base = presentSubscription(row, now);
+  const cancelled = row.status === 'cancelled' || row.cancelAtPeriodEnd;
   return {
+    ...base,
+    ends_at: cancelled ? row.currentPeriodEnd.toISOString() : null,
+    provider: row.provider,
+    can_resume: cancelled && providerRenews && row.currentPeriodEnd > now,
+  };
+}
+
+/** The price list of PRODUCT.md §3 (GET /api/billing/plans) and whether buying works here. */
+export function presentPlans(enabled: { card: boolean; crypto: boolean }): Plans {
+  return {
+    payments_enabled: enabled.card || enabled.crypto,
+    card_enabled: enabled.card,
+    crypto_enabled: enabled.crypto,
     currency: BILLING_CURRENCY,
     subscriptions: SUBSCRIPTION_PLANS.map((id) => ({
       id,

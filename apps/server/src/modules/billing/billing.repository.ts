@@ -134,3 +134,30 @@ export async function updateSubscription(
     .returning();
   return row!;
 }
+
+/**
+ * Locks the user's row until the transaction ends: activations of the same account (two
+ * checkouts approved at once, concurrent webhooks, on any replica) take their turn here.
+ */
+export async function lockUser(tx: Database, userId: string): Promise<boolean> {
+  const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  return rows.length > 0;
+}
+
+export async function findSubscriptionByRef(
+  tx: Database,
+  provider: SubscriptionRow['provider'],
+  providerSubscriptionId: string,
+): Promise<SubscriptionRow | null> {
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, providerSubscriptionId)));
+  return row ?? null;
+}
+
+/** Marks a paid payment for the operator to refund (e.g. `duplicate_subscription`). */
+export async function flagPaymentForRefund(tx: Database, paymentId: string, reason: string): Promise<void> {
+  if (!/^[0-9a-f-]{36}$/i.test(paymentId)) return;
+  await tx.update(payments).set({ refundReason: reason, updatedAt: new Date() }).where(eq(payments.id, paymentId));
+}

@@ -7,6 +7,8 @@ import {
   ClaimDesiresResponseSchema,
   PaymentProviderParamsSchema,
   PlansSchema,
+  SubscriptionOrNullSchema,
+  SubscriptionSchema,
   WebhookAckSchema,
 } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
@@ -14,7 +16,14 @@ import { AppError } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { PaymentProviders } from '../../providers/payments/index.js';
 import { presentPlans } from './billing.presenter.js';
-import { cancelSubscription, claimDailyDesires, handlePaymentEvent, startCheckout } from './billing.service.js';
+import {
+  cancelSubscription,
+  claimDailyDesires,
+  getSubscription,
+  handlePaymentEvent,
+  resumeSubscription,
+  startCheckout,
+} from './billing.service.js';
 import { sandboxCheckoutRoutes } from './billing.sandbox-routes.js';
 
 export interface BillingRoutesOptions {
@@ -37,7 +46,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         response: { 200: PlansSchema },
       },
     },
-    async () => presentPlans(),
+    async () => presentPlans({ card: providers.card !== null, crypto: providers.crypto !== null }),
   );
 
   app.post(
@@ -64,7 +73,14 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
           tags: ['billing'],
           summary,
           body: CheckoutRequestSchema,
-          response: { 200: CheckoutResponseSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 409: ApiErrorSchema },
+          response: {
+            200: CheckoutResponseSchema,
+            400: ApiErrorSchema,
+            401: ApiErrorSchema,
+            409: ApiErrorSchema,
+            502: ApiErrorSchema,
+            503: ApiErrorSchema,
+          },
         },
       },
       async (request) => {
@@ -72,12 +88,26 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
           userId: currentUserId(request),
           plan: request.body.plan,
           publicUrl,
+          returnPath: request.body.return_path ?? null,
         });
         return { url };
       },
     );
   checkoutRoute('/api/subscription/create_stripe', 'card', 'Card checkout for a plan or a desire pack');
   checkoutRoute('/api/subscription/create_crypto_payment', 'crypto', 'Crypto checkout for a plan or a desire pack');
+
+  app.get(
+    '/api/subscription',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: 'The current subscription (plan, status, trial end, renewal or end, provider), or null',
+        response: { 200: SubscriptionOrNullSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => getSubscription(db, providers.byId, currentUserId(request)),
+  );
 
   app.post(
     '/api/subscription/cancel_stripe',
@@ -86,11 +116,25 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       config: { rateLimit: { max: 10, timeWindow: 60_000 } },
       schema: {
         tags: ['billing'],
-        summary: 'Cancel the renewal; premium lasts until the period ends',
-        response: { 200: CancelSubscriptionResponseSchema, 401: ApiErrorSchema },
+        summary: 'Cancel the renewal (any provider); premium lasts until ends_at, the period end',
+        response: { 200: CancelSubscriptionResponseSchema, 401: ApiErrorSchema, 502: ApiErrorSchema },
       },
     },
     async (request) => cancelSubscription(db, providers.byId, currentUserId(request)),
+  );
+
+  app.post(
+    '/api/subscription/resume',
+    {
+      preHandler: requireUser,
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Undo a cancel before the period ends; 409 cannot_resume when there is nothing to resume',
+        response: { 200: SubscriptionSchema, 401: ApiErrorSchema, 409: ApiErrorSchema, 502: ApiErrorSchema },
+      },
+    },
+    async (request) => resumeSubscription(db, providers.byId, currentUserId(request)),
   );
 
   // Webhooks: the signature covers the raw bytes, so this scope keeps the body as a Buffer.
@@ -116,19 +160,22 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         if (!provider) throw new AppError('not_found', { status: 404 });
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const event = provider.parseWebhook(raw, request.headers);
-        const { duplicate } = await handlePaymentEvent(db, provider.id, event);
+        const { duplicate, refusedSubscriptionId } = await handlePaymentEvent(db, provider.id, event);
         request.log.info({ provider: provider.id, event: event.id, type: event.type, duplicate }, 'payment webhook');
+        if (refusedSubscriptionId) {
+          // A second subscription of one account: stop it at the provider (its payment is
+          // flagged for refund); a failure is logged for the operator, the event stays handled.
+          request.log.warn({ provider: provider.id, subscription: refusedSubscriptionId }, 'duplicate subscription refused');
+          await provider.cancelSubscription(refusedSubscriptionId).catch((error: unknown) => {
+            request.log.error({ err: error, subscription: refusedSubscriptionId }, 'could not stop a duplicate subscription');
+          });
+        }
         return { received: true, duplicate };
       },
     );
   });
 
   if (providers.byId.sandbox) {
-    await app.register(sandboxCheckoutRoutes, {
-      db,
-      publicUrl,
-      appName: options.appName,
-      provider: providers.byId.sandbox,
-    });
+    await app.register(sandboxCheckoutRoutes, { db, provider: providers.byId.sandbox });
   }
 };

@@ -18,9 +18,12 @@ import type { PaymentEvent, PaymentProvider, PaymentProviderId } from '../../pro
 import {
   findCurrentSubscription,
   findLastClaim,
+  findSubscriptionByRef,
   findUserEmail,
+  flagPaymentForRefund,
   insertPayment,
   lockOrCreateSubscription,
+  lockUser,
   recordWebhookEvent,
   setPaymentProviderRef,
   settlePayment,
@@ -30,7 +33,11 @@ import {
   type SubscriptionRow,
 } from './billing.repository.js';
 import { applyLedgerEntry, hasLedgerEntrySince, readBalance, type LedgerReason } from './ledger.repository.js';
-import { presentSubscription, type BillingProfile } from './billing.presenter.js';
+import { presentSubscription, presentSubscriptionDetail, type BillingProfile } from './billing.presenter.js';
+import type { Subscription } from '@reverie/shared';
+
+/** `payments.refund_reason` of a second subscription's payment (one account, one subscription). */
+export const DUPLICATE_SUBSCRIPTION = 'duplicate_subscription';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -143,18 +150,35 @@ export async function getBillingProfile(db: Database, userId: string, now = new 
   };
 }
 
-/** Starts a checkout with the given provider and answers where to send the browser. */
+/** Where a provider sends the browser back: the page the buyer started from, with the outcome. */
+export function checkoutReturnUrl(
+  publicUrl: string,
+  returnPath: string | null,
+  outcome: 'success' | 'failed',
+  plan: PlanId,
+): string {
+  const base = publicUrl.replace(/\/$/, '');
+  // returnPath passed isSafeReturnPath (relative, same origin), so it only adds a path and query.
+  const url = new URL(`${base}${returnPath ?? '/'}`);
+  url.searchParams.set('purchase', outcome);
+  url.searchParams.set('plan', plan);
+  return url.toString();
+}
+
+/**
+ * Starts a checkout with the given provider and answers where to send the browser. No
+ * provider (buying is off on this site) → 503 `payments_not_configured`; a subscription plan
+ * while one is current (even cancelled, until it ends) → 409 `already_subscribed`.
+ */
 export async function startCheckout(
   db: Database,
-  provider: PaymentProvider,
-  input: { userId: string; plan: PlanId; publicUrl: string; now?: Date },
+  provider: PaymentProvider | null,
+  input: { userId: string; plan: PlanId; publicUrl: string; returnPath?: string | null; now?: Date },
 ): Promise<{ url: string; paymentId: string }> {
+  if (!provider) throw new AppError('payments_not_configured', { status: 503 });
   const now = input.now ?? new Date();
-  if (isSubscriptionPlan(input.plan)) {
-    const current = await findCurrentSubscription(db, input.userId, now);
-    if (current && !current.cancelAtPeriodEnd && current.status !== 'cancelled')
-      throw new AppError('already_subscribed', { status: 409 });
-  }
+  if (isSubscriptionPlan(input.plan) && (await findCurrentSubscription(db, input.userId, now)))
+    throw new AppError('already_subscribed', { status: 409 });
   const payment = await insertPayment(db, {
     userId: input.userId,
     provider: provider.id,
@@ -162,7 +186,7 @@ export async function startCheckout(
     amountCents: planAmountCents(input.plan),
     currency: BILLING_CURRENCY,
   });
-  const base = input.publicUrl.replace(/\/$/, '');
+  const returnPath = input.returnPath ?? null;
   try {
     const { url, providerRef } = await provider.createCheckout({
       paymentId: payment.id,
@@ -171,8 +195,9 @@ export async function startCheckout(
       currency: payment.currency,
       userId: input.userId,
       email: await findUserEmail(db, input.userId),
-      successUrl: `${base}/?purchase=success`,
-      cancelUrl: `${base}/?purchase=failed`,
+      successUrl: checkoutReturnUrl(input.publicUrl, returnPath, 'success', input.plan),
+      cancelUrl: checkoutReturnUrl(input.publicUrl, returnPath, 'failed', input.plan),
+      returnPath,
     });
     if (providerRef) await setPaymentProviderRef(db, payment.id, providerRef);
     return { url, paymentId: payment.id };
@@ -183,22 +208,71 @@ export async function startCheckout(
   }
 }
 
-/** Stops the renewal of the current subscription; premium lasts until the period's end. */
+type ProvidersById = Partial<Record<PaymentProviderId, PaymentProvider>>;
+
+/** A provider's subscriptions renew unless it says otherwise (crypto is prepaid once). */
+const renewsWith = (providers: ProvidersById, id: PaymentProviderId) =>
+  providers[id]?.renews ?? id !== 'nowpayments';
+
+/** GET /api/subscription: the current subscription (premium now), or null. */
+export async function getSubscription(
+  db: Database,
+  providers: ProvidersById,
+  userId: string,
+  now = new Date(),
+): Promise<Subscription | null> {
+  const current = await findCurrentSubscription(db, userId, now);
+  return current ? presentSubscriptionDetail(current, now, renewsWith(providers, current.provider)) : null;
+}
+
+/**
+ * Stops the renewal of the current subscription; premium lasts until the period's end.
+ * Stripe through its API (cancel_at_period_end), the sandbox locally, crypto simply does not
+ * renew. Without a current subscription: `{status: 'none', ends_at: null}`.
+ */
 export async function cancelSubscription(
   db: Database,
-  providers: Partial<Record<PaymentProviderId, PaymentProvider>>,
+  providers: ProvidersById,
   userId: string,
   now = new Date(),
 ): Promise<{ status: SubscriptionRow['status'] | 'none'; ends_at: string | null }> {
   const current = await findCurrentSubscription(db, userId, now);
   if (!current) return { status: 'none', ends_at: null };
-  if (!current.cancelAtPeriodEnd && current.status !== 'cancelled') {
+  if (current.status !== 'cancelled') {
     const provider = providers[current.provider];
-    if (provider) await provider.cancelSubscription(current.providerSubscriptionId);
+    if (provider && !current.cancelAtPeriodEnd) await provider.cancelSubscription(current.providerSubscriptionId);
     // The provider's webhook confirms it later; the state time is kept so that webhook wins.
     await updateSubscription(db, current.id, { status: 'cancelled', cancelAtPeriodEnd: true });
   }
   return { status: 'cancelled', ends_at: current.currentPeriodEnd.toISOString() };
+}
+
+/**
+ * Undoes a cancel before the period ends: the subscription renews again (Stripe through its
+ * API). 409 `cannot_resume` when there is nothing to resume or the provider does not renew.
+ */
+export async function resumeSubscription(
+  db: Database,
+  providers: ProvidersById,
+  userId: string,
+  now = new Date(),
+): Promise<Subscription> {
+  const current = await findCurrentSubscription(db, userId, now);
+  if (!current) throw new AppError('cannot_resume', { status: 409 });
+  const renews = renewsWith(providers, current.provider);
+  if (current.status === 'cancelled' || current.cancelAtPeriodEnd) {
+    const provider = providers[current.provider];
+    if (!renews || !provider) throw new AppError('cannot_resume', { status: 409 });
+    await provider.resumeSubscription(current.providerSubscriptionId);
+    const trialing = current.trialEndsAt !== null && current.trialEndsAt > now;
+    const row = await updateSubscription(db, current.id, {
+      status: trialing ? 'trialing' : 'active',
+      cancelAtPeriodEnd: false,
+    });
+    return presentSubscriptionDetail(row, now, renews);
+  }
+  // Not cancelled: nothing to undo, the answer is the current state.
+  return presentSubscriptionDetail(current, now, renews);
 }
 
 /**
@@ -211,10 +285,11 @@ export async function handlePaymentEvent(
   providerId: PaymentProviderId,
   event: PaymentEvent,
   now = new Date(),
-): Promise<{ duplicate: boolean }> {
+): Promise<{ duplicate: boolean; refusedSubscriptionId: string | null }> {
   return db.transaction(async (tx) => {
     const fresh = await recordWebhookEvent(tx, providerId, event.id, event.type);
-    if (!fresh) return { duplicate: true };
+    if (!fresh) return { duplicate: true, refusedSubscriptionId: null };
+    let refusedSubscriptionId: string | null = null;
     switch (event.type) {
       case 'payment.succeeded': {
         const payment = await settlePayment(tx, event.paymentId, 'paid', event.providerRef);
@@ -225,13 +300,22 @@ export async function handlePaymentEvent(
         await settlePayment(tx, event.paymentId, 'failed', null);
         break;
       case 'subscription.updated':
-        await applySubscriptionEvent(tx, providerId, event, now);
+        refusedSubscriptionId = await applySubscriptionEvent(tx, providerId, event, now);
         break;
       case 'ignored':
         break;
     }
-    return { duplicate: false };
+    return { duplicate: false, refusedSubscriptionId };
   });
+}
+
+/**
+ * One account never holds two subscriptions: with the user's row locked (so concurrent
+ * activations on any replica take turns), a live subscription refuses a new one.
+ */
+async function hasLiveSubscription(tx: Database, userId: string, now: Date): Promise<boolean> {
+  if (!(await lockUser(tx, userId))) return true;
+  return (await findCurrentSubscription(tx, userId, now)) !== null;
 }
 
 async function fulfilPayment(tx: Database, payment: PaymentRow, now: Date): Promise<void> {
@@ -249,6 +333,11 @@ async function fulfilPayment(tx: Database, payment: PaymentRow, now: Date): Prom
   }
   // Stripe subscriptions arrive as subscription events; the sandbox and crypto grant a period here.
   if (payment.provider === 'stripe') return;
+  if (await hasLiveSubscription(tx, userId, now)) {
+    // Paid, but no second subscription and no second grant: the operator refunds it.
+    await flagPaymentForRefund(tx, payment.id, DUPLICATE_SUBSCRIPTION);
+    return;
+  }
   const period = addInterval(now, SUBSCRIPTION_CATALOGUE[plan].interval);
   const trial = payment.provider === 'sandbox';
   const trialEndsAt = trial ? new Date(now.getTime() + SUBSCRIPTION_CATALOGUE[plan].trial_days * DAY_MS) : null;
@@ -272,10 +361,17 @@ async function applySubscriptionEvent(
   providerId: PaymentProviderId,
   event: Extract<PaymentEvent, { type: 'subscription.updated' }>,
   now: Date,
-): Promise<void> {
+): Promise<string | null> {
   // A subscription for an unknown (or deleted) account is acknowledged and skipped, so the
   // provider stops retrying it.
-  if (!/^[0-9a-f-]{36}$/i.test(event.userId) || (await findUserEmail(tx, event.userId)) === null) return;
+  if (!/^[0-9a-f-]{36}$/i.test(event.userId) || (await findUserEmail(tx, event.userId)) === null) return null;
+  const known = await findSubscriptionByRef(tx, providerId, event.providerSubscriptionId);
+  if (!known && !event.ended && event.currentPeriodEnd > now && (await hasLiveSubscription(tx, event.userId, now))) {
+    // A second subscription of the same account: not recorded, no grant; its checkout's
+    // payment is flagged for refund and the caller stops it at the provider.
+    if (event.paymentId) await flagPaymentForRefund(tx, event.paymentId, DUPLICATE_SUBSCRIPTION);
+    return event.providerSubscriptionId;
+  }
   const values = {
     userId: event.userId,
     provider: providerId,
@@ -293,13 +389,14 @@ async function applySubscriptionEvent(
     const endedForGood = row.status === 'cancelled' && !row.cancelAtPeriodEnd;
     const older = event.occurredAt < row.stateAt;
     // An ended subscription never revives (a late "updated" after "deleted").
-    if (older || (endedForGood && !event.ended)) return;
+    if (older || (endedForGood && !event.ended)) return null;
     current = await updateSubscription(tx, row.id, values);
   }
   // Premium has begun when the subscription gives it now — even if the first state we see
   // is already "cancelled at period end" (events out of order).
   const givesPremium = !(current.status === 'cancelled' && !current.cancelAtPeriodEnd) && current.status !== 'past_due';
   if (givesPremium && current.currentPeriodEnd > now) await grantActivation(tx, current);
+  return null;
 }
 
 /** Premium's 100 desires at activation, once per subscription. */

@@ -38,6 +38,8 @@ export function signNowPaymentsBody(secret: string, body: unknown): string {
  */
 export class NowPaymentsProvider implements PaymentProvider {
   readonly id = 'nowpayments' as const;
+  /** A crypto period is prepaid once and never renews, so there is no cancel to undo. */
+  readonly renews = false;
 
   constructor(private readonly options: NowPaymentsOptions) {}
 
@@ -64,6 +66,10 @@ export class NowPaymentsProvider implements PaymentProvider {
 
   async cancelSubscription(): Promise<void> {
     // Crypto periods are prepaid and never renew; nothing to tell the provider.
+  }
+
+  async resumeSubscription(): Promise<void> {
+    throw new AppError('cannot_resume', { status: 409 });
   }
 
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): PaymentEvent {

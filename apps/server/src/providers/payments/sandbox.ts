@@ -30,12 +30,19 @@ export function sandboxEventBody(type: 'payment.succeeded' | 'payment.failed', p
  */
 export class SandboxPaymentProvider implements PaymentProvider {
   readonly id = 'sandbox' as const;
+  readonly renews = true;
 
   constructor(private readonly options: { secret: string; publicUrl: string }) {}
 
   async createCheckout(input: CheckoutInput) {
     const base = this.options.publicUrl.replace(/\/$/, '');
-    return { url: `${base}/api/payments/sandbox/checkout/${input.paymentId}`, providerRef: `sbx_${input.paymentId}` };
+    // The checkout page is a page of the web app: it approves through an authenticated API call,
+    // so only the signed-in payer can approve (billing.sandbox-routes.ts).
+    const query = input.returnPath ? `?return=${encodeURIComponent(input.returnPath)}` : '';
+    return {
+      url: `${base}/checkout/sandbox/${input.paymentId}${query}`,
+      providerRef: `sbx_${input.paymentId}`,
+    };
   }
 
   /** Signs a webhook body with the sandbox secret (what the checkout page delivers). */
@@ -44,7 +51,11 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async cancelSubscription(): Promise<void> {
-    // Sandbox periods do not renew on their own; cancelling is recorded locally only.
+    // The sandbox has no remote subscription: cancelling is recorded locally only.
+  }
+
+  async resumeSubscription(): Promise<void> {
+    // Recorded locally only, like the cancel.
   }
 
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): PaymentEvent {

@@ -29,6 +29,7 @@ const PLAN_NAMES: Record<string, string> = {
  */
 export class StripePaymentProvider implements PaymentProvider {
   readonly id = 'stripe' as const;
+  readonly renews = true;
   private readonly stripe: Stripe;
 
   constructor(private readonly options: StripeOptions) {
@@ -79,6 +80,10 @@ export class StripePaymentProvider implements PaymentProvider {
 
   async cancelSubscription(providerSubscriptionId: string): Promise<void> {
     await this.stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: true });
+  }
+
+  async resumeSubscription(providerSubscriptionId: string): Promise<void> {
+    await this.stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: false });
   }
 
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): PaymentEvent {
@@ -148,6 +153,7 @@ export function normaliseStripeEvent(event: Stripe.Event): PaymentEvent {
         trialEndsAt: sub.trial_end ? new Date(sub.trial_end * 1000) : null,
         currentPeriodEnd: new Date((ended ? endedAtS : periodEndS) * 1000),
         cancelAtPeriodEnd: ended ? false : sub.cancel_at_period_end,
+        paymentId: sub.metadata?.payment_id ?? null,
       };
     }
     default:

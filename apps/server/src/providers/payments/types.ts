@@ -15,6 +15,8 @@ export interface CheckoutInput {
   email: string | null;
   successUrl: string;
   cancelUrl: string;
+  /** The same-origin path the buyer started from (already checked by `isSafeReturnPath`). */
+  returnPath: string | null;
 }
 
 /**
@@ -38,6 +40,8 @@ export type PaymentEvent =
       trialEndsAt: Date | null;
       currentPeriodEnd: Date;
       cancelAtPeriodEnd: boolean;
+      /** Our payment record of the checkout that made this subscription, when known. */
+      paymentId: string | null;
     }
   | { type: 'ignored'; id: string; reason: string };
 
@@ -46,8 +50,12 @@ export interface PaymentProvider {
   readonly id: PaymentProviderId;
   /** Creates the provider's hosted checkout and answers where to send the browser. */
   createCheckout(input: CheckoutInput): Promise<{ url: string; providerRef: string | null }>;
+  /** Whether its subscriptions renew (a cancel can be undone); crypto periods are prepaid once. */
+  readonly renews: boolean;
   /** Stops renewal; premium lasts until the period's end. */
   cancelSubscription(providerSubscriptionId: string): Promise<void>;
+  /** Undoes a cancel before the period's end (renewal goes on). */
+  resumeSubscription(providerSubscriptionId: string): Promise<void>;
   /**
    * Verifies the signature over the raw body and normalises the event. Throws
    * `AppError('invalid_signature', 400)` when the signature is missing or wrong.
