@@ -127,7 +127,8 @@ describe('Stripe and NOWPayments providers', async () => {
     expect(call.form.get('subscription_data[metadata][user_id]')).toBe(user.id);
     expect(call.form.get('line_items[0][price_data][unit_amount]')).toBe('1299');
     expect(call.form.get('line_items[0][price_data][recurring][interval]')).toBe('month');
-    expect(call.form.get('success_url')).toBe('http://localhost:3000/?purchase=success');
+    expect(call.form.get('success_url')).toBe('http://localhost:3000/?purchase=success&plan=monthly');
+    expect(call.form.get('cancel_url')).toBe('http://localhost:3000/?purchase=failed&plan=monthly');
     expect(call.form.get('client_reference_id')).toBe(await paymentIdOf(user.id));
   });
 
@@ -275,6 +276,58 @@ describe('Stripe and NOWPayments providers', async () => {
     const profile = await getBillingProfile(db, user.id);
     expect(profile.has_subscription).toBe(true);
     expect(profile.subscription?.status).toBe('cancelled');
+
+    // Resume before the end: Stripe is told to renew again, the subscription renews.
+    const resumed = await app.inject({ method: 'POST', url: '/api/subscription/resume', headers: auth });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.json()).toMatchObject({ status: 'trialing', ends_at: null, provider: 'stripe', can_resume: false });
+    const resumeCall = fake.requests.findLast((r) => r.path === '/v1/subscriptions/sub_cancel_me')!;
+    expect(resumeCall.form.get('cancel_at_period_end')).toBe('false');
+  });
+
+  it('a second Stripe subscription of one account is refused, stopped at Stripe and its payment flagged', async () => {
+    const { user, auth } = await createUser(app, db);
+    const now = Math.floor(Date.now() / 1000);
+    const subscription = (id: string, paymentId: string) => ({
+      id,
+      object: 'subscription',
+      status: 'trialing',
+      cancel_at_period_end: false,
+      trial_end: now + 3 * 86400,
+      metadata: { user_id: user.id, plan: 'monthly', payment_id: paymentId },
+      items: { object: 'list', data: [{ id: `si_${id}`, current_period_end: now + 3 * 86400 }] },
+    });
+    // Two checkouts opened before either completed (two tabs).
+    const open = async () => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/subscription/create_stripe',
+        headers: auth,
+        payload: { plan: 'monthly' },
+      });
+      expect(res.statusCode).toBe(200);
+      return fake.requests.findLast((r) => r.path === '/v1/checkout/sessions')!.form.get('client_reference_id')!;
+    };
+    const first = await open();
+    const second = await open();
+    const results = await Promise.all([
+      stripeWebhook(event('evt_dup_1', 'customer.subscription.created', subscription('sub_dup_1', first))),
+      stripeWebhook(event('evt_dup_2', 'customer.subscription.created', subscription('sub_dup_2', second))),
+    ]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+    const subs = rowsOf<{ provider_subscription_id: string }>(
+      await db.execute(sql`select provider_subscription_id from subscriptions where user_id = ${user.id}`),
+    );
+    expect(subs).toHaveLength(1);
+    expect(await balanceOf(db, user.id)).toBe(100);
+    const kept = subs[0]!.provider_subscription_id;
+    const refused = kept === 'sub_dup_1' ? 'sub_dup_2' : 'sub_dup_1';
+    const flagged = rowsOf<{ id: string }>(
+      await db.execute(sql`select id from payments where refund_reason = 'duplicate_subscription' and user_id = ${user.id}`),
+    );
+    expect(flagged.map((r) => r.id)).toEqual([refused === 'sub_dup_1' ? first : second]);
+    const stop = fake.requests.findLast((r) => r.path === `/v1/subscriptions/${refused}`)!;
+    expect(stop.form.get('cancel_at_period_end')).toBe('true');
   });
 
   describe('NOWPayments', () => {
@@ -338,6 +391,13 @@ describe('Stripe and NOWPayments providers', async () => {
         renews_at: null,
       });
       expect(profile.num_tokens).toBe(100);
+      // A prepaid period: it ends, it cannot be resumed; cancelling changes nothing but the status.
+      const current = await app.inject({ method: 'GET', url: '/api/subscription', headers: auth });
+      expect(current.json()).toMatchObject({ provider: 'nowpayments', renews_at: null, can_resume: false });
+      expect(current.json().ends_at).toBeTruthy();
+      const resume = await app.inject({ method: 'POST', url: '/api/subscription/resume', headers: auth });
+      expect(resume.statusCode).toBe(409);
+      expect(resume.json().code).toBe('cannot_resume');
     });
   });
 });
