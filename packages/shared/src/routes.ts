@@ -16,6 +16,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/blog/:id',
   '/email/unsubscribe',
   '/admin',
+  '/checkout/sandbox/:id',
   '/:slug',
 ] as const;
 

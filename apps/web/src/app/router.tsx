@@ -117,6 +117,16 @@ export const routes: RouteObject[] = [
             handle: { pageKey: 'other', tab: null, middleware: ['auth'] },
           }),
           page({
+            path: 'checkout/sandbox/:id',
+            load: () => import('./routes/sandbox-checkout'),
+            handle: {
+              pageKey: 'other',
+              tab: null,
+              middleware: ['auth'],
+              validate: ({ id }) => Boolean(id && /^[0-9a-f-]{36}$/i.test(id)),
+            },
+          }),
+          page({
             path: ':slug',
             load: () => import('./routes/character-chat'),
             handle: {

@@ -13,8 +13,9 @@ async function subscribe(t: Awaited<ReturnType<typeof createTestApp>>, auth: Rec
     headers: auth,
     payload: { plan: 'monthly' },
   });
-  const url = new URL(checkout.json().url);
-  await t.app.inject({ method: 'POST', url: `${url.pathname.replace(/\/$/, '')}/approve`, payload: {} });
+  // The sandbox page's Approve: an API call of the signed-in payer.
+  const id = new URL(checkout.json().url).pathname.split('/').pop()!;
+  await t.app.inject({ method: 'POST', url: `/api/payments/sandbox/checkout/${id}/approve`, headers: auth });
   expect((await t.app.inject({ url: '/api/profile', headers: auth })).json().has_subscription).toBe(true);
 }
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation, useNavigation, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AlertStack } from '../../components/ui/alerts';
 import { analytics } from '../../lib/analytics';
@@ -16,8 +16,21 @@ import { NewsBanner } from './news-banner';
 import { TabBar } from './tab-bar';
 import { TopBar } from './top-bar';
 
+// Back from a checkout on any page (`?purchase=`): its code loads only then.
+const PurchaseReturn = lazy(withChunkReload(() => import('../../features/billing/components/purchase-return')));
+
 // The side panel (and its dialog code) loads when the burger is first opened.
 const SidePanel = lazy(withChunkReload(() => import('./side-panel').then((m) => ({ default: m.SidePanel }))));
+
+function PurchaseReturnOnDemand() {
+  const [params] = useSearchParams();
+  if (!params.get('purchase')) return null;
+  return (
+    <Suspense fallback={null}>
+      <PurchaseReturn />
+    </Suspense>
+  );
+}
 
 /** Reports every route change as `page_changed {from, to}`. */
 function usePageChangedEvents() {
@@ -102,6 +115,7 @@ export function AppLayout() {
         {!immersive && <TabBar />}
       </div>
       <ModalHost />
+      <PurchaseReturnOnDemand />
       {/* Immersive pages (chat, call) keep the bottom free for their own controls. */}
       {!immersive && <VerifyEmailBanner />}
       <AlertStack />

@@ -5,7 +5,6 @@ import { Flame, Gift, MessageCircleHeart, Plus } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { useSession } from '../../features/auth/session';
 import { DailyClaim } from '../../features/billing/components/daily-claim';
-import { PurchaseReturn } from '../../features/billing/components/purchase-return';
 import { useModal } from '../modals';
 import { CharacterGrid } from '../../features/characters/components/character-grid';
 
@@ -22,7 +21,6 @@ export function Component() {
   const modal = useModal();
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-6 lg:px-6 lg:py-10">
-      <PurchaseReturn />
       <section className="relative overflow-hidden rounded-3xl border border-white/10 bg-surface p-6 sm:p-10">
         <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(circle_at_85%_0%,var(--color-primary)_0,transparent_50%),radial-gradient(circle_at_0%_100%,var(--color-secondary)_0,transparent_45%)] opacity-30" />
         <div className="relative max-w-2xl">

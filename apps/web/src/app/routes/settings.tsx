@@ -24,6 +24,7 @@ import { sendSupportReport } from '../../features/auth/api/support';
 import { updateProfileRequest } from '../../features/auth/api/update-profile';
 import { applyServerErrors, SubmitButton, TextField, useErrorText } from '../../features/auth/components/form';
 import { setProfile, useSession } from '../../features/auth/session';
+import { ManageSubscription, MANAGE_SUBSCRIPTION_ID } from '../../features/billing/components/manage-subscription';
 import { currentLocale } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';
 import { useModal } from '../modals';
@@ -33,7 +34,8 @@ import '../../features/auth/texts';
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   return (
     <section
-      className="rounded-3xl border border-white/10 bg-surface p-5 sm:p-6"
+      id={testId}
+      className="scroll-mt-20 rounded-3xl border border-white/10 bg-surface p-5 sm:p-6"
       data-testid={testId}
       aria-labelledby={`${testId}-title`}
     >
@@ -334,6 +336,10 @@ export function Component() {
               onChange={(event) => void toggleMarketing(event.target.checked)}
             />
           </label>
+        </Section>
+
+        <Section title={t('billing.manage_title')} testId={MANAGE_SUBSCRIPTION_ID}>
+          <ManageSubscription />
         </Section>
 
         <Section title={t('settings.report_section')} testId="settings-report">

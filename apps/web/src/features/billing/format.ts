@@ -1,10 +1,11 @@
 import { LOCALE_HTML_LANG, type Locale } from '@reverie/shared';
 
-/** A price in integer cents as the interface language writes it ($1.99, 1,99 $, …). */
+/** A price in integer cents as the interface language writes it ($1.99, 1,99 $, …); nothing is "$0". */
 export function formatPrice(cents: number, currency: string, locale: Locale): string {
   return new Intl.NumberFormat(LOCALE_HTML_LANG[locale], {
     style: 'currency',
     currency: currency.toUpperCase(),
+    ...(cents === 0 ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
   }).format(cents / 100);
 }
 

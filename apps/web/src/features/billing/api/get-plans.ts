@@ -24,6 +24,10 @@ const placeholder: Plans = {
   })),
   packs: PACK_IDS.map((id) => ({ id, ...PACK_CATALOGUE[id], is_offer: PACK_CATALOGUE[id].discount_percent !== null })),
   daily_claim: { amount: DAILY_CLAIM_AMOUNT, interval_hours: 24 },
+  // Until the server says otherwise; a checkout on a site without payments answers 503 anyway.
+  payments_enabled: true,
+  card_enabled: true,
+  crypto_enabled: true,
 };
 
 export function usePlans() {

@@ -8,7 +8,8 @@ import { initI18n } from '../../../lib/i18n';
 import { clearSession, getSession, setProfile, setTokens } from '../../auth/session';
 import { formatCountdown, formatPrice } from '../format';
 import { DailyClaim } from './daily-claim';
-import { PurchaseReturn } from './purchase-return';
+import PurchaseReturn from './purchase-return';
+import { currentReturnPath, purchaseReturnUrl, safeReturnPath } from '../return-path';
 
 const profile = (overrides: Partial<Profile> = {}): Profile => ({
   id: 'u1',
@@ -26,7 +27,7 @@ const profile = (overrides: Partial<Profile> = {}): Profile => ({
 });
 
 function renderWith(element: React.ReactNode, path = '/') {
-  const router = createMemoryRouter([{ path: '/', element }], { initialEntries: [path] });
+  const router = createMemoryRouter([{ path: '*', element }], { initialEntries: [path] });
   render(
     <AppProviders>
       <RouterProvider router={router} />
@@ -92,9 +93,38 @@ describe('back from checkout', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
-  it('?purchase=failed shows "Payment processing error"', async () => {
-    renderWith(<PurchaseReturn />, '/?purchase=failed');
-    expect(await screen.findByText('Payment processing error')).toBeTruthy();
+  it('back on the page it started from, says what was bought and keeps the page\'s own query', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    globalThis.fetch = async () => json(profile({ num_tokens: 350 }));
+    const router = renderWith(<PurchaseReturn />, '/luna?chat=42&purchase=success&plan=pack_350');
+    expect(await screen.findByText('+350 desires')).toBeTruthy();
+    expect((await screen.findAllByText(/^Purchase successful\./)).length).toBeGreaterThan(0);
+    await waitFor(() => expect(router.state.location.search).toBe('?chat=42'));
+    expect(router.state.location.pathname).toBe('/luna');
+  });
+
+  it('a subscription says Premium is active', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    globalThis.fetch = async () => json(profile({ has_subscription: true }));
+    renderWith(<PurchaseReturn />, '/?purchase=success&plan=monthly');
+    expect(await screen.findByText('Premium is active')).toBeTruthy();
+  });
+
+  it('?purchase=failed says "Payment cancelled"', async () => {
+    renderWith(<PurchaseReturn />, '/?purchase=failed&plan=pack_350');
+    expect(await screen.findByText('Payment cancelled')).toBeTruthy();
+  });
+});
+
+describe('return paths', () => {
+  it('the page the buyer is on, without modal or outcome flags, and only ever a path of this site', () => {
+    expect(currentReturnPath({ pathname: '/luna', search: '?chat=42&pw=1&from=counter' })).toBe('/luna?chat=42');
+    expect(currentReturnPath({ pathname: '/', search: '?premium=1&from=get-premium&purchase=failed' })).toBe('/');
+    expect(safeReturnPath('/chat')).toBe('/chat');
+    for (const bad of ['https://evil.example', '//evil.example', '/\\evil.example', 'javascript:alert(1)', null])
+      expect(safeReturnPath(bad)).toBe('/');
+    expect(purchaseReturnUrl('//evil.example/x', 'success', 'pack_350')).toBe('/?purchase=success&plan=pack_350');
+    expect(purchaseReturnUrl('/luna?chat=1', 'failed', 'monthly')).toBe('/luna?chat=1&purchase=failed&plan=monthly');
   });
 });
 
@@ -102,6 +132,7 @@ describe('formatting', () => {
   it('writes prices from integer cents and countdowns as hh:mm:ss', () => {
     expect(formatPrice(199, 'usd', 'en')).toBe('$1.99');
     expect(formatPrice(2499, 'usd', 'en')).toBe('$24.99');
+    expect(formatPrice(0, 'usd', 'en')).toBe('$0');
     expect(formatCountdown(3_723_000)).toBe('01:02:03');
     expect(formatCountdown(-5)).toBe('00:00:00');
   });

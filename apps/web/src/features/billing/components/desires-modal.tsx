@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Flame, Loader2 } from 'lucide-react';
 import { formatBalance, type PackId } from '@reverie/shared';
@@ -7,10 +6,9 @@ import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { currentLocale } from '../../../lib/i18n';
 import { useSession } from '../../auth/session';
-import type { PaymentMethod } from '../api/create-checkout';
 import { usePlans } from '../api/get-plans';
 import { formatPrice } from '../format';
-import { PaymentMethodPicker } from './payment-method-picker';
+import { PaymentMethodPicker, PaymentsOffNote, usePaymentMethod } from './payment-method-picker';
 import { useCheckout } from './use-checkout';
 import '../texts';
 
@@ -20,8 +18,9 @@ export default function DesiresModal({ onClose }: ModalProps) {
   const locale = currentLocale();
   const { profile } = useSession();
   const { data: plans } = usePlans();
-  const [method, setMethod] = useState<PaymentMethod>('card');
+  const { method, setMethod, available, enabled } = usePaymentMethod(plans);
   const checkout = useCheckout();
+  const cannotBuy = checkout.pending !== null || !enabled;
   const currency = plans?.currency ?? 'usd';
   const offer = plans?.packs.find((p) => p.is_offer);
   const others = plans?.packs.filter((p) => !p.is_offer) ?? [];
@@ -37,6 +36,7 @@ export default function DesiresModal({ onClose }: ModalProps) {
             {formatBalance(profile?.num_tokens ?? 0)}
           </span>
         </div>
+        {!enabled && <PaymentsOffNote />}
         {offer && (
           <div className="relative overflow-hidden rounded-2xl border border-primary/60 bg-gradient-to-br from-primary/25 to-secondary/20 p-5">
             <span className="absolute top-3 right-3 rounded-full bg-secondary px-2.5 py-1 text-xs font-bold text-on-primary">
@@ -57,7 +57,7 @@ export default function DesiresModal({ onClose }: ModalProps) {
             </p>
             <button
               type="button"
-              disabled={checkout.pending !== null}
+              disabled={cannotBuy}
               onClick={() => void checkout.start(offer.id, method)}
               data-testid={`buy-${offer.id}`}
               className="mt-4 flex w-full items-center justify-center gap-2 rounded-xl bg-primary px-4 py-3 font-semibold text-on-primary shadow-lg shadow-primary/25 hover:brightness-110 disabled:opacity-60"
@@ -83,7 +83,7 @@ export default function DesiresModal({ onClose }: ModalProps) {
                 </span>
                 <button
                   type="button"
-                  disabled={checkout.pending !== null}
+                  disabled={cannotBuy}
                   onClick={() => void checkout.start(pack.id, method)}
                   data-testid={`buy-${pack.id}`}
                   className="flex items-center gap-2 rounded-full bg-surface px-4 py-2 text-sm font-semibold ring-1 ring-white/15 hover:ring-primary disabled:opacity-60"
@@ -95,7 +95,7 @@ export default function DesiresModal({ onClose }: ModalProps) {
             ))}
           </ul>
         </div>
-        <PaymentMethodPicker value={method} onChange={setMethod} />
+        {enabled && <PaymentMethodPicker value={method} onChange={setMethod} available={available} />}
         <p className="text-center text-xs text-muted">{t('billing.secure_note')}</p>
       </div>
     </Modal>

@@ -1,38 +1,82 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bitcoin, CreditCard } from 'lucide-react';
+import { Bitcoin, CreditCard, Info } from 'lucide-react';
+import type { Plans } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import type { PaymentMethod } from '../api/create-checkout';
 import '../texts';
 
-/** Card or crypto, as a two-option radio group. */
+/**
+ * The payment method and what this site can take: buying off entirely, or one method off
+ * (crypto is off beside a real card provider without NOWPayments).
+ */
+export function usePaymentMethod(plans: Plans | undefined) {
+  const [chosen, setChosen] = useState<PaymentMethod>('card');
+  const card = plans?.card_enabled ?? true;
+  const crypto = plans?.crypto_enabled ?? true;
+  const enabled = plans?.payments_enabled ?? true;
+  // The chosen method when it works here, else the one that does.
+  const method: PaymentMethod = chosen === 'card' ? (card || !crypto ? 'card' : 'crypto') : crypto ? 'crypto' : 'card';
+  return { method, setMethod: setChosen, available: { card, crypto }, enabled };
+}
+
+/** Explains why buy buttons do nothing on this site (no payment provider configured). */
+export function PaymentsOffNote() {
+  const { t } = useTranslation();
+  return (
+    <p
+      role="note"
+      data-testid="payments-off"
+      className="flex items-start gap-2 rounded-xl border border-amber-400/30 bg-amber-500/10 px-3 py-2.5 text-sm text-amber-100"
+    >
+      <Icon icon={Info} size="sm" className="mt-0.5 shrink-0" />
+      {t('billing.payments_off')}
+    </p>
+  );
+}
+
+/** Card or crypto, as a two-option radio group; a method this site lacks is disabled and explained. */
 export function PaymentMethodPicker({
   value,
   onChange,
+  available = { card: true, crypto: true },
 }: {
   value: PaymentMethod;
   onChange: (m: PaymentMethod) => void;
+  available?: { card: boolean; crypto: boolean };
 }) {
   const { t } = useTranslation();
   const options = [
     { id: 'card' as const, icon: CreditCard, label: t('billing.pay_card') },
     { id: 'crypto' as const, icon: Bitcoin, label: t('billing.pay_crypto') },
   ];
+  // With neither method, the payments-off note says it all.
+  const missing = available.card && !available.crypto ? 'crypto' : !available.card && available.crypto ? 'card' : null;
   return (
-    <div role="radiogroup" aria-label={t('billing.payment_method')} className="grid grid-cols-2 gap-2">
-      {options.map((option) => (
-        <button
-          key={option.id}
-          type="button"
-          role="radio"
-          aria-checked={value === option.id}
-          onClick={() => onChange(option.id)}
-          data-testid={`pay-${option.id}`}
-          className="flex items-center justify-center gap-2 rounded-xl border border-white/10 px-3 py-2.5 text-sm font-medium text-muted transition hover:text-fg aria-checked:border-primary aria-checked:bg-primary/10 aria-checked:text-fg"
-        >
-          <Icon icon={option.icon} size="md" />
-          {option.label}
-        </button>
-      ))}
+    <div className="space-y-2">
+      <div role="radiogroup" aria-label={t('billing.payment_method')} className="grid grid-cols-2 gap-2">
+        {options.map((option) => (
+          <button
+            key={option.id}
+            type="button"
+            role="radio"
+            aria-checked={value === option.id}
+            disabled={!available[option.id]}
+            aria-describedby={missing === option.id ? 'payment-method-missing' : undefined}
+            onClick={() => onChange(option.id)}
+            data-testid={`pay-${option.id}`}
+            className="flex items-center justify-center gap-2 rounded-xl border border-white/10 px-3 py-2.5 text-sm font-medium text-muted transition hover:text-fg disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:text-muted aria-checked:border-primary aria-checked:bg-primary/10 aria-checked:text-fg"
+          >
+            <Icon icon={option.icon} size="md" />
+            {option.label}
+          </button>
+        ))}
+      </div>
+      {missing && (
+        <p id="payment-method-missing" className="text-center text-xs text-muted" data-testid={`${missing}-off`}>
+          {t(missing === 'crypto' ? 'billing.crypto_off' : 'billing.card_off')}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,18 +1,16 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { Check, Crown, Gift, Loader2 } from 'lucide-react';
 import type { SubscriptionPlanId } from '@reverie/shared';
 import type { ModalProps } from '../../../app/modals';
-import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { currentLocale } from '../../../lib/i18n';
-import { updateProfile, useSession } from '../../auth/session';
-import { cancelSubscription } from '../api/cancel-subscription';
-import type { PaymentMethod } from '../api/create-checkout';
+import { useSession } from '../../auth/session';
 import { usePlans } from '../api/get-plans';
 import { formatDate, formatPrice } from '../format';
-import { PaymentMethodPicker } from './payment-method-picker';
+import { PaymentMethodPicker, PaymentsOffNote, usePaymentMethod } from './payment-method-picker';
 import { useCheckout } from './use-checkout';
 import '../texts';
 
@@ -23,14 +21,20 @@ const BENEFITS = [
   'billing.benefit_models',
 ];
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Where a subscriber manages the subscription (cancel, resume): Settings. */
+export const MANAGE_SUBSCRIPTION_PATH = '/settings#manage-subscription';
+
 /** The premium purchase (`?premium=1&from=get-premium`): plans, the trial, benefits, card or crypto. */
 export default function PremiumModal({ onClose }: ModalProps) {
   const { t } = useTranslation();
   const locale = currentLocale();
+  const navigate = useNavigate();
   const { profile, isPremium } = useSession();
   const { data: plans } = usePlans();
   const [plan, setPlan] = useState<SubscriptionPlanId>('annual');
-  const [method, setMethod] = useState<PaymentMethod>('card');
+  const { method, setMethod, available, enabled } = usePaymentMethod(plans);
   const checkout = useCheckout();
   const monthly = plans?.subscriptions.find((p) => p.id === 'monthly');
   const annual = plans?.subscriptions.find((p) => p.id === 'annual');
@@ -41,20 +45,6 @@ export default function PremiumModal({ onClose }: ModalProps) {
 
   if (isPremium && profile?.subscription) {
     const sub = profile.subscription;
-    const until = sub.renews_at ?? sub.trial_ends_at;
-    const onCancel = async () => {
-      try {
-        const result = await cancelSubscription();
-        const date = result.ends_at ? formatDate(result.ends_at, locale) : '';
-        updateProfile((p) => ({
-          ...p,
-          subscription: p.subscription && { ...p.subscription, status: 'cancelled', renews_at: null },
-        }));
-        showAlert(t('billing.cancelled', { date }));
-      } catch {
-        showAlert(t('errors.something_went_wrong'), { type: 'error' });
-      }
-    };
     return (
       <Modal open onClose={onClose} title={t('billing.is_premium')}>
         <div className="space-y-4" data-testid="premium-status">
@@ -66,21 +56,29 @@ export default function PremiumModal({ onClose }: ModalProps) {
                 ? t('billing.renews_on', { date: formatDate(sub.renews_at, locale) })
                 : t('billing.is_premium')}
           </p>
-          {sub.status !== 'cancelled' && until && (
-            <button
-              type="button"
-              onClick={() => {
-                if (window.confirm(t('billing.cancel_confirm', { date: formatDate(until, locale) }))) void onCancel();
-              }}
-              className="w-full rounded-xl border border-white/10 px-4 py-3 text-sm font-medium text-muted hover:text-fg"
-            >
-              {t('billing.cancel')}
-            </button>
-          )}
+          {/* Cancelling (and resuming) lives in one place: Settings → Manage subscription. */}
+          <button
+            type="button"
+            onClick={() => navigate(MANAGE_SUBSCRIPTION_PATH)}
+            data-testid="manage-subscription-link"
+            className="w-full rounded-xl border border-white/10 px-4 py-3 text-sm font-medium text-muted hover:text-fg"
+          >
+            {sub.status === 'cancelled' ? t('billing.manage_title') : t('billing.cancel')}
+          </button>
         </div>
       </Modal>
     );
   }
+
+  const selected = plan === 'monthly' ? monthly : annual;
+  const firstChargeAt = new Date(Date.now() + (selected?.trial_days ?? trialDays) * DAY_MS).toISOString();
+  const trialTerms = selected
+    ? t(selected.interval === 'month' ? 'billing.trial_terms_month' : 'billing.trial_terms_year', {
+        zero: formatPrice(0, currency, locale),
+        price: formatPrice(selected.amount_cents, currency, locale),
+        date: formatDate(firstChargeAt, locale),
+      })
+    : null;
 
   const planCard = (id: SubscriptionPlanId) => {
     const p = id === 'monthly' ? monthly : annual;
@@ -139,10 +137,14 @@ export default function PremiumModal({ onClose }: ModalProps) {
             ))}
           </ul>
         </div>
-        <PaymentMethodPicker value={method} onChange={setMethod} />
+        {enabled ? (
+          <PaymentMethodPicker value={method} onChange={setMethod} available={available} />
+        ) : (
+          <PaymentsOffNote />
+        )}
         <button
           type="button"
-          disabled={checkout.pending !== null}
+          disabled={checkout.pending !== null || !enabled}
           onClick={() => void checkout.start(plan, method)}
           data-testid="start-trial"
           className="flex w-full items-center justify-center gap-2 rounded-xl bg-gradient-to-r from-primary to-secondary px-4 py-3.5 font-semibold text-on-primary shadow-lg shadow-primary/25 hover:brightness-110 disabled:opacity-60"
@@ -154,6 +156,11 @@ export default function PremiumModal({ onClose }: ModalProps) {
           )}
           {checkout.pending ? t('billing.redirecting') : t('billing.start_trial')}
         </button>
+        {trialTerms && (
+          <p className="text-center text-sm font-medium" data-testid="trial-terms">
+            {trialTerms}
+          </p>
+        )}
         <p className="text-center text-xs text-muted">{t('billing.trial_note')}</p>
       </div>
     </Modal>

@@ -1,34 +1,52 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { formatBalance, PACK_CATALOGUE, PLAN_IDS, type PackId, type PlanId } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { useSession } from '../../auth/session';
 import { refreshProfile } from '../api/refresh-profile';
+import '../texts';
+
+/** What a plan gives, as the buyer reads it on return ("+350 desires", "Premium is active"). */
+export function purchaseGainText(t: (key: string, vars?: Record<string, unknown>) => string, plan: string | null) {
+  if (!plan || !(PLAN_IDS as readonly string[]).includes(plan)) return null;
+  if (plan in PACK_CATALOGUE)
+    return t('billing.purchase_desires', { count: formatBalance(PACK_CATALOGUE[plan as PackId].desires) });
+  return (plan as PlanId) === 'monthly' || plan === 'annual' ? t('billing.purchase_premium') : null;
+}
 
 /**
- * Back from a checkout (`?purchase=success|failed`): says how it went, reloads the profile
- * (the webhook usually credited already), and removes the flag from the address.
+ * Back from a checkout on whatever page it started (`?purchase=success|failed&plan=…`): says
+ * what the buyer got, or that the payment was cancelled, reloads the profile (the webhook
+ * usually credited already), and removes the flags from the address.
  */
-export function PurchaseReturn() {
+export default function PurchaseReturn() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const { isAuthorized } = useSession();
   const outcome = params.get('purchase');
+  const plan = params.get('plan');
 
   useEffect(() => {
     if (outcome !== 'success' && outcome !== 'failed') return;
-    if (outcome === 'success') showAlert(t('errors.purchase_success'), { autoCloseMs: 10_000 });
-    else showAlert(t('errors.payment_error'), { type: 'error' });
+    if (outcome === 'success') {
+      const gain = purchaseGainText(t, plan);
+      if (gain) showAlert(gain, { autoCloseMs: 10_000 });
+      showAlert(t('errors.purchase_success'), { autoCloseMs: 10_000 });
+    } else {
+      showAlert(t('billing.purchase_cancelled'), { type: 'error' });
+    }
     if (isAuthorized) void refreshProfile();
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
         next.delete('purchase');
+        next.delete('plan');
         return next;
       },
       { replace: true },
     );
-  }, [outcome, isAuthorized, setParams, t]);
+  }, [outcome, plan, isAuthorized, setParams, t]);
 
   return null;
 }

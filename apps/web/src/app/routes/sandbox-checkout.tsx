@@ -1,0 +1,6 @@
+import { SandboxCheckout } from '../../features/billing/components/sandbox-checkout';
+
+/** `/checkout/sandbox/:id`: the sandbox provider's checkout (signed-in payer only). */
+export function Component() {
+  return <SandboxCheckout />;
+}

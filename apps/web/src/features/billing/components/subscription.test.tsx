@@ -1,0 +1,180 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Plans, Profile, Subscription } from '@reverie/shared';
+import { AppProviders } from '../../../app/providers';
+import { AlertStack } from '../../../components/ui/alerts';
+import { initI18n } from '../../../lib/i18n';
+import { clearSession, setProfile, setTokens } from '../../auth/session';
+import { formatDate } from '../format';
+import { ManageSubscription } from './manage-subscription';
+import DesiresModal from './desires-modal';
+import PremiumModal from './premium-modal';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function renderWith(element: React.ReactNode, path = '/') {
+  const router = createMemoryRouter([{ path: '*', element }], { initialEntries: [path] });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+      <AlertStack />
+    </AppProviders>,
+  );
+  return router;
+}
+
+const profile = (overrides: Partial<Profile> = {}): Profile => ({
+  id: 'u1',
+  name: 'Ann',
+  age: null,
+  email: 'ann@example.test',
+  is_email_confirmed: true,
+  has_subscription: false,
+  num_tokens: 0,
+  locale: 'en',
+  role: 'user',
+  subscription: null,
+  next_claim_at: null,
+  ...overrides,
+});
+
+const plans = (overrides: Partial<Plans> = {}): Plans => ({
+  currency: 'usd',
+  subscriptions: [
+    { id: 'monthly', amount_cents: 1299, interval: 'month', trial_days: 3, grant_desires: 100, daily_desires: 100 },
+    { id: 'annual', amount_cents: 6999, interval: 'year', trial_days: 3, grant_desires: 100, daily_desires: 100 },
+  ],
+  packs: [
+    { id: 'pack_350', desires: 350, amount_cents: 199, old_amount_cents: 499, discount_percent: 60, is_offer: true },
+    { id: 'pack_1000', desires: 1000, amount_cents: 999, old_amount_cents: null, discount_percent: null, is_offer: false },
+  ],
+  daily_claim: { amount: 100, interval_hours: 24 },
+  payments_enabled: true,
+  card_enabled: true,
+  crypto_enabled: true,
+  ...overrides,
+});
+
+const modalProps = { onClose: () => {}, from: null, next: null, switchTo: () => {} };
+const pathOf = (input: RequestInfo | URL) =>
+  new URL(String(input instanceof Request ? input.url : input), 'http://x').pathname;
+const methodOf = (input: RequestInfo | URL, init?: RequestInit) =>
+  init?.method ?? (input instanceof Request ? input.method : 'GET');
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+afterEach(() => clearSession());
+
+describe('Settings → Manage subscription', () => {
+  it('shows plan, status and dates; Cancel asks first, then shows the end date; Resume undoes it', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile({ has_subscription: true }));
+    const renews = new Date(Date.now() + 33 * 86400_000).toISOString();
+    const trialEnds = new Date(Date.now() + 3 * 86400_000).toISOString();
+    let state: Subscription = {
+      plan: 'monthly',
+      status: 'trialing',
+      trial_ends_at: trialEnds,
+      renews_at: renews,
+      ends_at: null,
+      provider: 'sandbox',
+      can_resume: false,
+    };
+    const calls: string[] = [];
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = pathOf(input);
+      calls.push(`${methodOf(input, init)} ${path}`);
+      if (path === '/api/subscription/cancel_stripe/') {
+        state = { ...state, status: 'cancelled', renews_at: null, ends_at: renews, can_resume: true };
+        return json({ status: 'cancelled', ends_at: renews });
+      }
+      if (path === '/api/subscription/resume') {
+        state = { ...state, status: 'trialing', renews_at: renews, ends_at: null, can_resume: false };
+        return json(state);
+      }
+      if (path === '/api/subscription') return json(state);
+      return json(profile({ has_subscription: true }));
+    };
+    renderWith(<ManageSubscription />, '/settings');
+    expect((await screen.findByTestId('subscription-plan')).textContent).toBe('Premium (monthly)');
+    expect(screen.getByTestId('subscription-status').textContent).toBe('Free trial');
+    expect(screen.getByTestId('subscription-when').textContent).toBe(`Free trial until ${formatDate(trialEnds, 'en')}`);
+
+    fireEvent.click(screen.getByTestId('cancel-subscription'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(`Cancel the renewal? Premium stays until ${formatDate(renews, 'en')}.`)).toBeTruthy();
+    expect(calls).not.toContain('POST /api/subscription/cancel_stripe/');
+    fireEvent.click(within(dialog).getByTestId('confirm-cancel-subscription'));
+    await waitFor(() =>
+      expect(screen.getByTestId('subscription-when').textContent).toBe(`Premium ends on ${formatDate(renews, 'en')}`),
+    );
+    expect(screen.getByTestId('subscription-status').textContent).toBe('Cancelled');
+    expect(screen.queryByTestId('cancel-subscription')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('resume-subscription'));
+    await waitFor(() => expect(screen.getByTestId('subscription-status').textContent).toBe('Free trial'));
+    expect(await screen.findByText(`Subscription resumed. It renews on ${formatDate(renews, 'en')}.`)).toBeTruthy();
+    expect(calls).toContain('POST /api/subscription/resume');
+  });
+
+  it('says so when there is no subscription', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    globalThis.fetch = async () => json(null);
+    renderWith(<ManageSubscription />, '/settings');
+    expect((await screen.findByTestId('no-subscription')).textContent).toBe("You don't have a subscription.");
+  });
+});
+
+describe('premium and desires dialogs', () => {
+  it('the trial says $0 today, then the price from the first charge date', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile());
+    globalThis.fetch = async () => json(plans());
+    renderWith(<PremiumModal {...modalProps} />);
+    const date = formatDate(new Date(Date.now() + 3 * 86400_000).toISOString(), 'en');
+    await waitFor(() =>
+      expect(screen.getByTestId('trial-terms').textContent).toBe(`$0 today, then $69.99/year from ${date}`),
+    );
+    fireEvent.click(screen.getByTestId('plan-monthly'));
+    expect(screen.getByTestId('trial-terms').textContent).toBe(`$0 today, then $12.99/month from ${date}`);
+  });
+
+  it('a subscriber is led to Settings to cancel', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(
+      profile({
+        has_subscription: true,
+        subscription: { plan: 'monthly', status: 'active', trial_ends_at: null, renews_at: new Date().toISOString() },
+      }),
+    );
+    globalThis.fetch = async () => json(plans());
+    const router = renderWith(<PremiumModal {...modalProps} />, '/luna?premium=1');
+    fireEvent.click(await screen.findByTestId('manage-subscription-link'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(router.state.location.hash).toBe('#manage-subscription');
+  });
+
+  it('with buying off, the buttons stay but are disabled and explained', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile());
+    globalThis.fetch = async () => json(plans({ payments_enabled: false, card_enabled: false, crypto_enabled: false }));
+    renderWith(<DesiresModal {...modalProps} />);
+    await screen.findByTestId('payments-off');
+    expect(screen.getByTestId('payments-off').textContent).toContain('Buying is not available on this site yet');
+    expect((screen.getByTestId('buy-pack_350') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('without crypto (Stripe only), the crypto option is disabled and explained', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile());
+    globalThis.fetch = async () => json(plans({ crypto_enabled: false }));
+    renderWith(<PremiumModal {...modalProps} />);
+    await screen.findByTestId('crypto-off');
+    expect((screen.getByTestId('pay-crypto') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('pay-card').getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByText('Crypto payments are not available on this site.')).toBeTruthy();
+  });
+});
