@@ -1,5 +1,7 @@
-// Journeys of a signed-in user through payments (issue 6), on the sandbox provider: buy the
-// 350 desires offer and subscribe to Premium monthly, each through the local checkout page.
+// Journeys of a signed-in user through payments (issues 6 and 11), on the sandbox provider: buy
+// the 350 desires offer and subscribe to Premium monthly, each through the sandbox checkout page
+// (a page of the web app, for the signed-in payer only), back on the page the purchase started
+// from; then cancel the subscription in Settings, see when Premium ends, and resume it.
 //
 // Accounts (sign-up, GET /api/profile) come from another branch. When POST /api/register is
 // missing, the user is inserted straight into a PostgreSQL database made for this file and
@@ -140,10 +142,10 @@ async function openSignedIn(user: { userId: string; access: string; refresh: str
   return page;
 }
 
-async function approveSandboxCheckout(page: Page) {
-  await page.waitForURL(/\/api\/payments\/sandbox\/checkout\//);
+async function approveSandboxCheckout(page: Page, backTo = '/') {
+  await page.waitForURL(/\/checkout\/sandbox\//);
   await page.getByRole('button', { name: readLocaleText('en', 'billing.sandbox_approve')! }).click();
-  await page.waitForURL((url) => url.pathname === '/');
+  await page.waitForURL((url) => url.pathname === backTo);
   await page.getByText(readLocaleText('en', 'errors.purchase_success')!).waitFor();
 }
 
@@ -160,19 +162,21 @@ describe('buying desires', () => {
     await modal.getByText('$24.99').waitFor();
     await modal.getByTestId('buy-pack_350').click();
     await approveSandboxCheckout(page);
+    await page.getByText('+350 desires').waitFor();
     await expect.poll(() => page.getByTestId('balance').innerText(), { timeout: 15_000 }).toContain('1 250');
     const [row] = await sql<{ n: number }[]>`select num_tokens as n from users where id = ${user.userId}`;
     expect(row!.n).toBe(1250);
   });
 
-  it('a declined checkout shows "Payment processing error" and credits nothing', async () => {
+  it('a declined checkout says "Payment cancelled", back on the page it started from, and credits nothing', async () => {
     const user = await signedInUser(0);
     const page = await openSignedIn(user);
-    await page.goto(`${server.url}/?pw=1&from=counter`);
+    await page.goto(`${server.url}/settings?pw=1&from=counter`);
     await page.getByTestId('buy-pack_1000').click();
-    await page.waitForURL(/\/api\/payments\/sandbox\/checkout\//);
+    await page.waitForURL(/\/checkout\/sandbox\/[0-9a-f-]+\?return=%2Fsettings$/);
     await page.getByRole('button', { name: readLocaleText('en', 'billing.sandbox_decline')! }).click();
-    await page.getByText(readLocaleText('en', 'errors.payment_error')!).waitFor();
+    await page.getByText(readLocaleText('en', 'billing.purchase_cancelled')!).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings');
     const [row] = await sql<{ n: number }[]>`select num_tokens as n from users where id = ${user.userId}`;
     expect(row!.n).toBe(0);
   });
@@ -191,5 +195,39 @@ describe('subscribing', () => {
     await approveSandboxCheckout(page);
     await page.getByTestId('get-premium').waitFor({ state: 'detached', timeout: 15_000 });
     await expect.poll(() => page.getByTestId('balance').innerText(), { timeout: 15_000 }).toContain('100');
+  });
+
+  it('a subscriber cancels in Settings, sees when Premium ends, then resumes', async () => {
+    const user = await signedInUser(0);
+    const page = await openSignedIn(user);
+    await page.goto(`${server.url}/?premium=1&from=get-premium`);
+    const modal = page.getByTestId('premium-modal');
+    await modal.getByTestId('plan-monthly').click();
+    await expect.poll(() => modal.getByTestId('trial-terms').innerText()).toMatch(/^\$0 today, then \$12\.99\/month from /);
+    await modal.getByTestId('start-trial').click();
+    await page.waitForURL(/\/checkout\/sandbox\//);
+    await page.getByTestId('sandbox-trial-terms').getByText(/^\$0 today, then \$12\.99\/month from /).waitFor();
+    await approveSandboxCheckout(page);
+    await page.getByText('Premium is active').first().waitFor();
+
+    await page.goto(`${server.url}/settings`);
+    const section = page.getByTestId('manage-subscription');
+    await section.getByTestId('subscription-status').getByText('Free trial').waitFor();
+    await section.getByTestId('cancel-subscription').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/^Cancel the renewal\? Premium stays until /).waitFor();
+    await dialog.getByTestId('confirm-cancel-subscription').click();
+    await section.getByTestId('subscription-when').getByText(/^Premium ends on /).waitFor();
+    await section.getByTestId('subscription-status').getByText('Cancelled').waitFor();
+    const [row] = await sql<{ status: string; cancel_at_period_end: boolean }[]>`
+      select status, cancel_at_period_end from subscriptions where user_id = ${user.userId}`;
+    expect(row).toEqual({ status: 'cancelled', cancel_at_period_end: true });
+
+    await section.getByTestId('resume-subscription').click();
+    await section.getByTestId('subscription-status').getByText('Free trial').waitFor();
+    await section.getByTestId('cancel-subscription').waitFor();
+    const [after] = await sql<{ status: string; cancel_at_period_end: boolean }[]>`
+      select status, cancel_at_period_end from subscriptions where user_id = ${user.userId}`;
+    expect(after).toEqual({ status: 'trialing', cancel_at_period_end: false });
   });
 });
