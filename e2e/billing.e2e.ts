@@ -203,10 +203,15 @@ describe('subscribing', () => {
     await page.goto(`${server.url}/?premium=1&from=get-premium`);
     const modal = page.getByTestId('premium-modal');
     await modal.getByTestId('plan-monthly').click();
-    await expect.poll(() => modal.getByTestId('trial-terms').innerText()).toMatch(/^\$0 today, then \$12\.99\/month from /);
+    await expect
+      .poll(() => modal.getByTestId('trial-terms').innerText())
+      .toMatch(/^\$0 today, then \$12\.99\/month from /);
     await modal.getByTestId('start-trial').click();
     await page.waitForURL(/\/checkout\/sandbox\//);
-    await page.getByTestId('sandbox-trial-terms').getByText(/^\$0 today, then \$12\.99\/month from /).waitFor();
+    await page
+      .getByTestId('sandbox-trial-terms')
+      .getByText(/^\$0 today, then \$12\.99\/month from /)
+      .waitFor();
     await approveSandboxCheckout(page);
     await page.getByText('Premium is active').first().waitFor();
 
@@ -217,7 +222,10 @@ describe('subscribing', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText(/^Cancel the renewal\? Premium stays until /).waitFor();
     await dialog.getByTestId('confirm-cancel-subscription').click();
-    await section.getByTestId('subscription-when').getByText(/^Premium ends on /).waitFor();
+    await section
+      .getByTestId('subscription-when')
+      .getByText(/^Premium ends on /)
+      .waitFor();
     await section.getByTestId('subscription-status').getByText('Cancelled').waitFor();
     const [row] = await sql<{ status: string; cancel_at_period_end: boolean }[]>`
       select status, cancel_at_period_end from subscriptions where user_id = ${user.userId}`;

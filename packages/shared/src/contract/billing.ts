@@ -81,8 +81,11 @@ export const RETURN_PATH_MAX = 512;
 export function isSafeReturnPath(value: string): boolean {
   if (value.length === 0 || value.length > RETURN_PATH_MAX) return false;
   if (!value.startsWith('/') || value.startsWith('//')) return false;
-  // Backslashes and control or space characters: browsers may read them as a host separator.
-  if (/[\\\s\u0000-\u001f\u007f]/.test(value)) return false;
+  // Backslashes, spaces and control characters: browsers may read them as a host separator.
+  for (const char of value) {
+    const code = char.charCodeAt(0);
+    if (code <= 0x20 || code === 0x7f || char === '\\') return false;
+  }
   try {
     const probe = 'http://return-path.invalid';
     const url = new URL(value, probe);

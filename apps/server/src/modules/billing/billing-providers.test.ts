@@ -323,7 +323,9 @@ describe('Stripe and NOWPayments providers', async () => {
     const kept = subs[0]!.provider_subscription_id;
     const refused = kept === 'sub_dup_1' ? 'sub_dup_2' : 'sub_dup_1';
     const flagged = rowsOf<{ id: string }>(
-      await db.execute(sql`select id from payments where refund_reason = 'duplicate_subscription' and user_id = ${user.id}`),
+      await db.execute(
+        sql`select id from payments where refund_reason = 'duplicate_subscription' and user_id = ${user.id}`,
+      ),
     );
     expect(flagged.map((r) => r.id)).toEqual([refused === 'sub_dup_1' ? first : second]);
     const stop = fake.requests.findLast((r) => r.path === `/v1/subscriptions/${refused}`)!;

@@ -14,7 +14,11 @@ import { isSafeReturnPath } from '@reverie/shared';
 import { checkoutReturnUrl } from './billing.service.js';
 
 const SANDBOX_SECRET = 'sandbox-secret-for-tests-0123456789';
-const PUBLIC = { NODE_ENV: 'production', PUBLIC_URL: 'https://reverie.example', SANDBOX_WEBHOOK_SECRET: SANDBOX_SECRET };
+const PUBLIC = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://reverie.example',
+  SANDBOX_WEBHOOK_SECRET: SANDBOX_SECRET,
+};
 const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_WEBHOOK_SECRET: 'whsec_test_secret_0123456789' };
 
 type Inject = Awaited<ReturnType<typeof createTestApp>>['app'];
@@ -26,7 +30,12 @@ describe('which providers run (providers/payments/index.ts)', () => {
   it('loopback addresses are local; real addresses are not', () => {
     for (const url of ['http://localhost:3000', 'http://127.0.0.1', 'http://127.8.9.10:8080', 'http://[::1]:3000'])
       expect(isLoopbackUrl(url), url).toBe(true);
-    for (const url of ['https://reverie.example', 'http://10.0.0.5', 'http://localhost.example.com', 'http://128.0.0.1'])
+    for (const url of [
+      'https://reverie.example',
+      'http://10.0.0.5',
+      'http://localhost.example.com',
+      'http://128.0.0.1',
+    ])
       expect(isLoopbackUrl(url), url).toBe(false);
   });
 
@@ -39,7 +48,11 @@ describe('which providers run (providers/payments/index.ts)', () => {
     expect(pick({ NODE_ENV: 'production' })).toEqual({ card: 'sandbox', crypto: 'sandbox', warnings: 0 });
     expect(pick({ NODE_ENV: 'development', PUBLIC_URL: 'https://reverie.example' })).toMatchObject({ card: 'sandbox' });
     expect(pick(PUBLIC)).toEqual({ card: null, crypto: null, warnings: 1 });
-    expect(pick({ ...PUBLIC, PAYMENT_PROVIDER: 'sandbox' })).toEqual({ card: 'sandbox', crypto: 'sandbox', warnings: 1 });
+    expect(pick({ ...PUBLIC, PAYMENT_PROVIDER: 'sandbox' })).toEqual({
+      card: 'sandbox',
+      crypto: 'sandbox',
+      warnings: 1,
+    });
     expect(pick({ ...PUBLIC, ...STRIPE })).toEqual({ card: 'stripe', crypto: null, warnings: 0 });
     expect(pick({ ...STRIPE })).toEqual({ card: 'stripe', crypto: null, warnings: 0 });
     expect(pick({ ...PUBLIC, NOWPAYMENTS_API_KEY: 'k', NOWPAYMENTS_IPN_SECRET: 's' })).toEqual({
@@ -237,7 +250,13 @@ describe('local sandbox: the payer, subscriptions, return paths', async () => {
 
     await decide(auth, idOf((await buy(app, auth, 'monthly')).json().url));
     const live = (await app.inject({ method: 'GET', url: '/api/subscription', headers: auth })).json();
-    expect(live).toMatchObject({ plan: 'monthly', status: 'trialing', ends_at: null, provider: 'sandbox', can_resume: false });
+    expect(live).toMatchObject({
+      plan: 'monthly',
+      status: 'trialing',
+      ends_at: null,
+      provider: 'sandbox',
+      can_resume: false,
+    });
     expect(live.renews_at).toBeTruthy();
     expect(live.trial_ends_at).toBeTruthy();
 
@@ -245,7 +264,12 @@ describe('local sandbox: the payer, subscriptions, return paths', async () => {
     expect(cancel.statusCode).toBe(200);
     expect(cancel.json()).toEqual({ status: 'cancelled', ends_at: live.renews_at });
     const cancelled = (await app.inject({ method: 'GET', url: '/api/subscription', headers: auth })).json();
-    expect(cancelled).toMatchObject({ status: 'cancelled', renews_at: null, ends_at: live.renews_at, can_resume: true });
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      renews_at: null,
+      ends_at: live.renews_at,
+      can_resume: true,
+    });
 
     // Still premium until the end, and still one subscription: a new checkout is refused.
     const again = await buy(app, auth, 'annual', 'create_crypto_payment');
@@ -254,7 +278,12 @@ describe('local sandbox: the payer, subscriptions, return paths', async () => {
 
     const resume = await app.inject({ method: 'POST', url: '/api/subscription/resume', headers: auth });
     expect(resume.statusCode).toBe(200);
-    expect(resume.json()).toMatchObject({ status: 'trialing', renews_at: live.renews_at, ends_at: null, can_resume: false });
+    expect(resume.json()).toMatchObject({
+      status: 'trialing',
+      renews_at: live.renews_at,
+      ends_at: null,
+      can_resume: false,
+    });
     // Cancelling twice or resuming twice is harmless.
     expect((await app.inject({ method: 'POST', url: '/api/subscription/resume', headers: auth })).statusCode).toBe(200);
     expect(await balanceOf(db, user.id)).toBe(100);

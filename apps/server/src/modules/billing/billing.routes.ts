@@ -165,9 +165,15 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         if (refusedSubscriptionId) {
           // A second subscription of one account: stop it at the provider (its payment is
           // flagged for refund); a failure is logged for the operator, the event stays handled.
-          request.log.warn({ provider: provider.id, subscription: refusedSubscriptionId }, 'duplicate subscription refused');
+          request.log.warn(
+            { provider: provider.id, subscription: refusedSubscriptionId },
+            'duplicate subscription refused',
+          );
           await provider.cancelSubscription(refusedSubscriptionId).catch((error: unknown) => {
-            request.log.error({ err: error, subscription: refusedSubscriptionId }, 'could not stop a duplicate subscription');
+            request.log.error(
+              { err: error, subscription: refusedSubscriptionId },
+              'could not stop a duplicate subscription',
+            );
           });
         }
         return { received: true, duplicate };

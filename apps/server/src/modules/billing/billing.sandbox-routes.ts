@@ -81,7 +81,12 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{
               ? 'Approve a sandbox checkout (the payer only): a signed webhook credits it'
               : 'Decline a sandbox checkout (the payer only)',
           params: SandboxPaymentParamsSchema,
-          response: { 200: SandboxDecisionResponseSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 502: ApiErrorSchema },
+          response: {
+            200: SandboxDecisionResponseSchema,
+            401: ApiErrorSchema,
+            404: ApiErrorSchema,
+            502: ApiErrorSchema,
+          },
         },
       },
       async (request) => {

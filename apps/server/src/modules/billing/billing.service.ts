@@ -211,8 +211,7 @@ export async function startCheckout(
 type ProvidersById = Partial<Record<PaymentProviderId, PaymentProvider>>;
 
 /** A provider's subscriptions renew unless it says otherwise (crypto is prepaid once). */
-const renewsWith = (providers: ProvidersById, id: PaymentProviderId) =>
-  providers[id]?.renews ?? id !== 'nowpayments';
+const renewsWith = (providers: ProvidersById, id: PaymentProviderId) => providers[id]?.renews ?? id !== 'nowpayments';
 
 /** GET /api/subscription: the current subscription (premium now), or null. */
 export async function getSubscription(

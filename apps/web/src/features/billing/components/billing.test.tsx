@@ -93,7 +93,7 @@ describe('back from checkout', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
-  it('back on the page it started from, says what was bought and keeps the page\'s own query', async () => {
+  it("back on the page it started from, says what was bought and keeps the page's own query", async () => {
     setTokens('a.b.c', 'd.e.f');
     globalThis.fetch = async () => json(profile({ num_tokens: 350 }));
     const router = renderWith(<PurchaseReturn />, '/luna?chat=42&purchase=success&plan=pack_350');

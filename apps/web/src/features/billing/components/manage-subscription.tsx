@@ -9,12 +9,7 @@ import { Skeleton } from '../../../components/ui/page';
 import type { ApiRequestError } from '../../../lib/api-client';
 import { currentLocale } from '../../../lib/i18n';
 import { refreshProfile } from '../api/refresh-profile';
-import {
-  cancelSubscription,
-  resumeSubscription,
-  SUBSCRIPTION_QUERY_KEY,
-  useSubscription,
-} from '../api/subscription';
+import { cancelSubscription, resumeSubscription, SUBSCRIPTION_QUERY_KEY, useSubscription } from '../api/subscription';
 import { formatDate } from '../format';
 import '../texts';
 

@@ -83,17 +83,24 @@ export function SandboxCheckout() {
     const price = formatPrice(p.amount_cents, p.currency, locale);
     const trial =
       isSubscriptionPlan(plan) && p.trial_days > 0 && p.first_charge_at
-        ? t(SUBSCRIPTION_CATALOGUE[plan].interval === 'month' ? 'billing.trial_terms_month' : 'billing.trial_terms_year', {
-            zero: formatPrice(0, p.currency, locale),
-            price,
-            date: formatDate(p.first_charge_at, locale),
-          })
+        ? t(
+            SUBSCRIPTION_CATALOGUE[plan].interval === 'month'
+              ? 'billing.trial_terms_month'
+              : 'billing.trial_terms_year',
+            {
+              zero: formatPrice(0, p.currency, locale),
+              price,
+              date: formatDate(p.first_charge_at, locale),
+            },
+          )
         : null;
     body = (
       <div className="space-y-5">
         <div className="flex items-start justify-between gap-4 border-y border-white/10 py-4">
           <span className="font-medium">{item}</span>
-          <span className="text-right font-bold whitespace-nowrap">{trial ? formatPrice(0, p.currency, locale) : price}</span>
+          <span className="text-right font-bold whitespace-nowrap">
+            {trial ? formatPrice(0, p.currency, locale) : price}
+          </span>
         </div>
         {trial && (
           <p className="rounded-xl bg-primary/15 px-3 py-2 text-sm font-medium" data-testid="sandbox-trial-terms">

@@ -48,7 +48,14 @@ const plans = (overrides: Partial<Plans> = {}): Plans => ({
   ],
   packs: [
     { id: 'pack_350', desires: 350, amount_cents: 199, old_amount_cents: 499, discount_percent: 60, is_offer: true },
-    { id: 'pack_1000', desires: 1000, amount_cents: 999, old_amount_cents: null, discount_percent: null, is_offer: false },
+    {
+      id: 'pack_1000',
+      desires: 1000,
+      amount_cents: 999,
+      old_amount_cents: null,
+      discount_percent: null,
+      is_offer: false,
+    },
   ],
   daily_claim: { amount: 100, interval_hours: 24 },
   payments_enabled: true,
@@ -105,7 +112,9 @@ describe('Settings → Manage subscription', () => {
 
     fireEvent.click(screen.getByTestId('cancel-subscription'));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(`Cancel the renewal? Premium stays until ${formatDate(renews, 'en')}.`)).toBeTruthy();
+    expect(
+      within(dialog).getByText(`Cancel the renewal? Premium stays until ${formatDate(renews, 'en')}.`),
+    ).toBeTruthy();
     expect(calls).not.toContain('POST /api/subscription/cancel_stripe/');
     fireEvent.click(within(dialog).getByTestId('confirm-cancel-subscription'));
     await waitFor(() =>
