@@ -148,7 +148,11 @@ export const SandboxPaymentSchema = z
   .meta({ id: 'SandboxPayment' });
 export type SandboxPayment = z.infer<typeof SandboxPaymentSchema>;
 export const SandboxDecisionResponseSchema = z
-  .object({ status: z.enum(['pending', 'paid', 'failed']) })
+  .object({
+    status: z.enum(['pending', 'paid', 'failed']),
+    /** Paid but refused as a second subscription of the account: it is refunded, nothing granted. */
+    refunded: z.boolean(),
+  })
   .meta({ id: 'SandboxDecision' });
 export type SandboxDecisionResponse = z.infer<typeof SandboxDecisionResponseSchema>;
 export const SandboxPaymentParamsSchema = z.object({ id: z.string().max(64) });

@@ -34,7 +34,7 @@ describe('GET /api/profile with billing', async () => {
       url: `/api/payments/sandbox/checkout/${id}/approve`,
       headers: auth,
     });
-    expect(approve.json()).toEqual({ status: 'paid' });
+    expect(approve.json()).toEqual({ status: 'paid', refunded: false });
     const profile = (await t.app.inject({ url: '/api/profile', headers: auth })).json();
     expect(profile.has_subscription).toBe(true);
     expect(profile.subscription).toMatchObject({ plan: 'monthly' });

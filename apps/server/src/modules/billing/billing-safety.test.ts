@@ -159,7 +159,7 @@ describe('the sandbox on a public address, buying', async () => {
     expect(res.json().url).toMatch(/^https:\/\/reverie\.example\/checkout\/sandbox\//);
     const id = idOf(res.json().url);
     const ok = await app.inject({ method: 'POST', url: `/api/payments/sandbox/checkout/${id}/approve`, headers: auth });
-    expect(ok.json()).toEqual({ status: 'paid' });
+    expect(ok.json()).toEqual({ status: 'paid', refunded: false });
     expect(await balanceOf(database.db, user.id)).toBe(350);
   });
 });
@@ -225,7 +225,7 @@ describe('local sandbox: the payer, subscriptions, return paths', async () => {
       const res = await decide(payer.auth, encodeURIComponent(bad));
       expect(res.statusCode, bad).toBe(404);
     }
-    expect((await decide(payer.auth, id)).json()).toEqual({ status: 'paid' });
+    expect((await decide(payer.auth, id)).json()).toEqual({ status: 'paid', refunded: false });
     expect(await balanceOf(db, payer.user.id)).toBe(3000);
   });
 
@@ -296,6 +296,8 @@ describe('local sandbox: the payer, subscriptions, return paths', async () => {
     const b = idOf((await buy(app, auth, 'annual', 'create_crypto_payment')).json().url);
     const results = await Promise.all([decide(auth, a), decide(auth, b)]);
     expect(results.map((r) => r.json().status)).toEqual(['paid', 'paid']);
+    // The refused one tells its page so (it is refunded, not granted).
+    expect(results.map((r) => r.json().refunded).sort()).toEqual([false, true]);
     const subs = rowsOf<{ n: number }>(
       await db.execute(sql`select count(*)::int as n from subscriptions where user_id = ${user.id}`),
     );
@@ -346,6 +348,20 @@ describe('local sandbox: the payer, subscriptions, return paths', async () => {
       payload: { plan: 'pack_350', return_path: 42 },
     });
     expect(wrongType.statusCode).toBe(400);
+  });
+});
+
+describe('the contract', async () => {
+  const { app } = await createTestApp();
+  it('the subscription and sandbox routes are in the OpenAPI document', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(doc.paths['/api/subscription'] ?? {})).toContain('get');
+    expect(Object.keys(doc.paths['/api/subscription/resume'] ?? {})).toContain('post');
+    expect(Object.keys(doc.paths['/api/subscription/cancel_stripe'] ?? {})).toContain('post');
+    expect(Object.keys(doc.paths['/api/payments/sandbox/checkout/{id}/approve'] ?? {})).toContain('post');
+    expect(Object.keys(doc.paths['/api/payments/sandbox/checkout/{id}'] ?? {})).toContain('get');
   });
 });
 

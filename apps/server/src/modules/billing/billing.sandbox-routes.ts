@@ -91,7 +91,7 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{
       },
       async (request) => {
         const payment = await loadOwn(request.params.id, currentUserId(request));
-        if (payment.status !== 'pending') return { status: payment.status };
+        if (payment.status !== 'pending') return { status: payment.status, refunded: payment.refundReason !== null };
         const body = sandboxEventBody(verb === 'approve' ? 'payment.succeeded' : 'payment.failed', payment.id);
         // Delivered through the public webhook route, exactly as a provider would.
         const delivered = await app.inject({
@@ -105,7 +105,7 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{
           throw new AppError('payment_error', { status: 502 });
         }
         const settled = await findPayment(db, payment.id);
-        return { status: settled?.status ?? 'failed' };
+        return { status: settled?.status ?? 'failed', refunded: Boolean(settled?.refundReason) };
       },
     );
   }

@@ -178,12 +178,12 @@ describe('billing', async () => {
 
       const approve = await decide(auth, id, 'approve');
       expect(approve.statusCode, approve.body).toBe(200);
-      expect(approve.json()).toEqual({ status: 'paid' });
+      expect(approve.json()).toEqual({ status: 'paid', refunded: false });
       expect(await balanceOf(db, user.id)).toBe(350);
 
       // Approving again (a double click, a back button) credits nothing more.
       const again = await decide(auth, id, 'approve');
-      expect(again.json()).toEqual({ status: 'paid' });
+      expect(again.json()).toEqual({ status: 'paid', refunded: false });
       expect(await balanceOf(db, user.id)).toBe(350);
       const [payment] = rowsOf<{ status: string; amount_cents: number; currency: string }>(
         await db.execute(sql`select status, amount_cents, currency from payments where id = ${id}`),
@@ -196,8 +196,8 @@ describe('billing', async () => {
       const { id } = await checkout(auth, 'pack_1000', 'create_crypto_payment');
       const res = await decide(auth, id, 'decline');
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ status: 'failed' });
-      expect((await decide(auth, id, 'approve')).json()).toEqual({ status: 'failed' });
+      expect(res.json()).toEqual({ status: 'failed', refunded: false });
+      expect((await decide(auth, id, 'approve')).json()).toEqual({ status: 'failed', refunded: false });
       expect(await balanceOf(db, user.id)).toBe(0);
     });
 
@@ -267,7 +267,7 @@ describe('billing', async () => {
       const { user, auth } = await createUser(app, db);
       expect((await profileOf(user.id)).has_subscription).toBe(false);
       const { id } = await checkout(auth, 'monthly');
-      expect((await decide(auth, id, 'approve')).json()).toEqual({ status: 'paid' });
+      expect((await decide(auth, id, 'approve')).json()).toEqual({ status: 'paid', refunded: false });
       const profile = await profileOf(user.id);
       expect(profile.has_subscription).toBe(true);
       expect(profile.num_tokens).toBe(100); // the activation's 100; today's login grant is that one

@@ -46,7 +46,13 @@ export function SandboxCheckout() {
     if (!payment.data) return;
     setBusy(verb);
     try {
-      const { status } = await decideSandboxPayment(id, verb);
+      const { status, refunded } = await decideSandboxPayment(id, verb);
+      if (refunded) {
+        // A second subscription of the account: refused at the webhook, nothing granted.
+        showAlert(t('billing.duplicate_refund'), { type: 'error', autoCloseMs: 15_000 });
+        navigate(returnPath, { replace: true });
+        return;
+      }
       navigate(purchaseReturnUrl(returnPath, status === 'paid' ? 'success' : 'failed', payment.data.plan), {
         replace: true,
       });

@@ -10,6 +10,7 @@ import { formatDate } from '../format';
 import { ManageSubscription } from './manage-subscription';
 import DesiresModal from './desires-modal';
 import PremiumModal from './premium-modal';
+import { SandboxCheckout } from './sandbox-checkout';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -185,5 +186,70 @@ describe('premium and desires dialogs', () => {
     expect((screen.getByTestId('pay-crypto') as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId('pay-card').getAttribute('aria-checked')).toBe('true');
     expect(screen.getByText('Crypto payments are not available on this site.')).toBeTruthy();
+  });
+});
+
+describe('the sandbox checkout page', () => {
+  const id = '0b7c7a0e-4a43-4a4e-9f3e-1f0f2b8c9d10';
+  const page = (path: string) => {
+    const router = createMemoryRouter(
+      [
+        { path: '/checkout/sandbox/:id', element: <SandboxCheckout /> },
+        { path: '*', element: <p>elsewhere</p> },
+      ],
+      { initialEntries: [path] },
+    );
+    render(
+      <AppProviders>
+        <RouterProvider router={router} />
+        <AlertStack />
+      </AppProviders>,
+    );
+    return router;
+  };
+  const firstCharge = new Date(Date.now() + 3 * 86400_000).toISOString();
+  const payment = {
+    id,
+    plan: 'monthly',
+    amount_cents: 1299,
+    currency: 'usd',
+    status: 'pending',
+    trial_days: 3,
+    first_charge_at: firstCharge,
+  };
+
+  it('states the trial terms; Approve goes back to the page it started from with the outcome', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) =>
+      methodOf(input, init) === 'POST' ? json({ status: 'paid', refunded: false }) : json(payment);
+    const router = page(`/checkout/sandbox/${id}?return=${encodeURIComponent('/luna?chat=42')}`);
+    expect((await screen.findByTestId('sandbox-trial-terms')).textContent).toBe(
+      `$0 today, then $12.99/month from ${formatDate(firstCharge, 'en')}`,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Approve payment' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/luna'));
+    expect(router.state.location.search).toBe('?chat=42&purchase=success&plan=monthly');
+  });
+
+  it('never leaves the site for a foreign return address, and says when a duplicate is refunded', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) =>
+      methodOf(input, init) === 'POST' ? json({ status: 'paid', refunded: true }) : json(payment);
+    const router = page(`/checkout/sandbox/${id}?return=${encodeURIComponent('https://evil.example/x')}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve payment' }));
+    expect(
+      await screen.findByText('You already have Premium, so this payment was not used. It will be refunded.'),
+    ).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it("someone else's checkout is not shown", async () => {
+    setTokens('a.b.c', 'd.e.f');
+    globalThis.fetch = async () => json({ detail: 'Not found', code: 'not_found' }, 404);
+    page(`/checkout/sandbox/${id}`);
+    expect((await screen.findByTestId('sandbox-missing')).textContent).toContain(
+      'This checkout does not exist or belongs to another account.',
+    );
   });
 });
