@@ -72,13 +72,15 @@ export default function PremiumModal({ onClose }: ModalProps) {
 
   const selected = plan === 'monthly' ? monthly : annual;
   const firstChargeAt = new Date(Date.now() + (selected?.trial_days ?? trialDays) * DAY_MS).toISOString();
-  const trialTerms = selected
-    ? t(selected.interval === 'month' ? 'billing.trial_terms_month' : 'billing.trial_terms_year', {
-        zero: formatPrice(0, currency, locale),
-        price: formatPrice(selected.amount_cents, currency, locale),
-        date: formatDate(firstChargeAt, locale),
-      })
-    : null;
+  // The trial is the card's (a crypto period is prepaid at once).
+  const trialTerms =
+    selected && method === 'card'
+      ? t(selected.interval === 'month' ? 'billing.trial_terms_month' : 'billing.trial_terms_year', {
+          zero: formatPrice(0, currency, locale),
+          price: formatPrice(selected.amount_cents, currency, locale),
+          date: formatDate(firstChargeAt, locale),
+        })
+      : null;
 
   const planCard = (id: SubscriptionPlanId) => {
     const p = id === 'monthly' ? monthly : annual;
