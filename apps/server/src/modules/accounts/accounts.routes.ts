@@ -264,7 +264,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       },
     },
     async (request) => {
-      await service.requestPasswordReset(request.body.email);
+      service.requestPasswordReset(request.body.email);
       return { detail: translate(request.locale, 'auth.reset_sent') };
     },
   );
