@@ -139,7 +139,9 @@ async function residentBytes(baseUrl, metricsToken) {
   const readings = [];
   for (let i = 0; i < 5; i++) {
     // The server runs in production, where /metrics needs its token.
-    const text = await (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+    const text = await (
+      await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+    ).text();
     const match = text.match(/^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m);
     if (match) readings.push(Number(match[1]));
     await new Promise((r) => setTimeout(r, 400));

@@ -10,7 +10,8 @@ import { stdSerializers } from 'pino';
 const CENSOR = '[redacted]';
 
 /** Query parameters whose values are secrets: media signatures and expiries, tokens, codes. */
-const SECRET_QUERY_NAME = /^(?:sig|signature|exp|expires|token|code|key|secret|password|access|refresh|hash|otp|session_id|api_key|apikey|auth|x-amz-[a-z-]+)$/i;
+const SECRET_QUERY_NAME =
+  /^(?:sig|signature|exp|expires|token|code|key|secret|password|access|refresh|hash|otp|session_id|api_key|apikey|auth|x-amz-[a-z-]+)$/i;
 
 /** Paths whose last segments are secrets: activation codes and password reset tokens. */
 const SECRET_PATHS: RegExp[] = [/^(\/api\/activate\/)[^/?#]+/i, /^(\/password\/)[^/?#]+/i];
@@ -19,7 +20,8 @@ const EMAIL = /[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 /** argon2/bcrypt/scrypt password hashes in their PHC forms. */
 const PASSWORD_HASH = /\$(?:argon2(?:id|i|d)|2[aby]|scrypt)\$[^\s"',)]+/g;
 /** `name=value` of a secret query parameter anywhere in a text (URLs inside messages). */
-const SECRET_QUERY_IN_TEXT = /([?&](?:sig|signature|exp|expires|token|code|key|secret|password|access|refresh|hash|otp|session_id|api_key|apikey|auth|x-amz-[a-z-]+)=)[^&#\s"'<>]*/gi;
+const SECRET_QUERY_IN_TEXT =
+  /([?&](?:sig|signature|exp|expires|token|code|key|secret|password|access|refresh|hash|otp|session_id|api_key|apikey|auth|x-amz-[a-z-]+)=)[^&#\s"'<>]*/gi;
 /** `Bearer <token>` in texts (a header copied into a message). */
 const BEARER = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
 
@@ -90,7 +92,9 @@ const DROPPED_ERROR_FIELDS = new Set(['params', 'parameters', 'args', 'types', '
 
 /** `Key (email)=(a@b.c) already exists.`, `Failing row contains (…)`: the values go. */
 function scrubDetail(detail: string): string {
-  return scrubText(detail.replace(/=\([\s\S]*\)/, `=(${CENSOR})`).replace(/contains \([\s\S]*\)/, `contains (${CENSOR})`));
+  return scrubText(
+    detail.replace(/=\([\s\S]*\)/, `=(${CENSOR})`).replace(/contains \([\s\S]*\)/, `contains (${CENSOR})`),
+  );
 }
 
 function scrubValue(value: unknown, depth: number): unknown {

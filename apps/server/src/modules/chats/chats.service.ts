@@ -639,18 +639,15 @@ export class ChatsService {
       if (refusedOutput) state = 'done';
       else if (generation.stopRequested) state = 'stopped';
       else if (timedOut) [state, errorCode] = ['failed', 'timeout'];
-      else if (generation.controller.signal.aborted)
-        [state, errorCode] = ['failed', 'interrupted'];
-      else if (!generation.text.trim())
-        [state, errorCode] = ['failed', 'empty_reply'];
+      else if (generation.controller.signal.aborted) [state, errorCode] = ['failed', 'interrupted'];
+      else if (!generation.text.trim()) [state, errorCode] = ['failed', 'empty_reply'];
     } catch (error) {
       if (refusedOutput) state = 'done';
       else if (generation.stopRequested) state = 'stopped';
       else {
         state = 'failed';
         if (timedOut) errorCode = 'timeout';
-        else if (generation.controller.signal.aborted)
-          errorCode = 'interrupted';
+        else if (generation.controller.signal.aborted) errorCode = 'interrupted';
         else if (error instanceof LlmError) errorCode = error.code;
         else errorCode = 'provider_error';
         // The provider's text (endpoint, status, upstream body) goes to the log only; the
