@@ -25,7 +25,13 @@ export async function createLoggedApp(
     database?: DatabaseHandle;
     extend?: (app: FastifyInstance) => void;
   } & Partial<Omit<AppDependencies, 'config' | 'database' | 'logger'>> = {},
-): Promise<{ app: FastifyInstance; database: DatabaseHandle; config: Config; log: CapturedLog; close: () => Promise<void> }> {
+): Promise<{
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  log: CapturedLog;
+  close: () => Promise<void>;
+}> {
   const database = options.database ?? (await createTestDatabase());
   const config = testConfig({ LOG_LEVEL: 'debug', LOG_PRETTY: 'false', ...options.env });
   const lines: string[] = [];

@@ -232,7 +232,10 @@ describe('e-mails never carry CR/LF from user fields', () => {
       const res = await logged.app.inject({ method: 'POST', url: '/api/password_reset', payload: { email } });
       expect(res.statusCode).toBe(200);
       await logged.app.accounts.idle();
-      const [mail] = await logged.database.db.select().from(mailOutbox).where(sql`${mailOutbox.toAddress} = ${email}`);
+      const [mail] = await logged.database.db
+        .select()
+        .from(mailOutbox)
+        .where(sql`${mailOutbox.toAddress} = ${email}`);
       expect(mail).toBeDefined();
       expect(mail!.subject).not.toMatch(/[\r\n]/);
       expect(mail!.text).not.toContain('\r');
