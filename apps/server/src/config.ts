@@ -68,7 +68,7 @@ export const ConfigSchema = z.object({
   MAIL_FROM: z.string().optional(),
   /** Sign-up, log-in, password reset and resend requests one IP may make per minute. */
   AUTH_RATE_LIMIT_IP_PER_MINUTE: z.coerce.number().int().min(1).default(20),
-  /** Attempts per minute for one account (keyed by e-mail, and by IP for log-in so the owner is never locked out). */
+  /** Attempts per minute for one account (keyed by e-mail, and by e-mail and IP for log-in; across addresses the LOGIN_* delays apply). */
   AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   /** Failed log-ins of one account (from any address, counted by all replicas) before its log-in pauses. */
   LOGIN_FAILURES_BEFORE_DELAY: z.coerce.number().int().min(1).max(100).default(5),
