@@ -39,6 +39,9 @@ describe('redaction helpers', () => {
     );
     for (const secret of [EMAIL, PASSWORD_HASH, SIGNATURE, 'abc.def.ghi']) expect(text).not.toContain(secret);
     expect(text).toContain('insert into users');
+    expect(scrubText(`invalid input syntax for type uuid: "${MESSAGE_TEXT}"`)).toBe(
+      'invalid input syntax for type uuid: "[redacted]"',
+    );
   });
 });
 

@@ -75,6 +75,8 @@ export function scrubText(text: string): string {
   let out = text;
   // Drizzle's `Failed query: …\nparams: <values>`: the values go, the SQL stays.
   out = out.replace(/\nparams: [\s\S]*?(?=\n\s+at |\n\S+Error|$)/g, '\nparams: [redacted]');
+  // PostgreSQL quoting a value it could not take: `invalid input syntax for type uuid: "…"`.
+  out = out.replace(/(invalid input (?:syntax|value) for [^:\n]+: )"[^"\n]*"/g, `$1"${CENSOR}"`);
   out = out.replace(PASSWORD_HASH, CENSOR);
   out = out.replace(SECRET_QUERY_IN_TEXT, `$1${CENSOR}`);
   out = out.replace(/(\/api\/activate\/|\/password\/)[A-Za-z0-9_-]{8,}/g, `$1${CENSOR}`);

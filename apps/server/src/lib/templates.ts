@@ -28,7 +28,7 @@ export function parseFrontMatter(source: string): { data: Record<string, string>
  */
 export function mailSafe(value: string): string {
   return value
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\p{Cc}|[\u2028\u2029]/gu, ' ')
     .replace(/ {2,}/g, ' ')
     .trim();
 }
