@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 const children = [
   spawn('npm', ['run', 'dev', '-w', '@reverie/server'], {
     stdio: 'inherit',
-    env: { ...process.env, LOG_PRETTY: 'true' },
+    // Links in e-mails lead to the Vite server people use in development.
+    env: { ...process.env, LOG_PRETTY: 'true', PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:5173' },
   }),
   spawn('npm', ['run', 'dev', '-w', '@reverie/web'], { stdio: 'inherit' }),
 ];

@@ -135,10 +135,13 @@ async function sendOnce(baseUrl, user, chatId, { stopAfterFirst = false } = {}) 
 }
 
 /** The server's resident memory: the median of five readings 400 ms apart (GC makes single ones noisy). */
-async function residentBytes(baseUrl) {
+async function residentBytes(baseUrl, metricsToken) {
   const readings = [];
   for (let i = 0; i < 5; i++) {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    // The server runs in production, where /metrics needs its token.
+    const text = await (
+      await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+    ).text();
     const match = text.match(/^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m);
     if (match) readings.push(Number(match[1]));
     await new Promise((r) => setTimeout(r, 400));
@@ -154,6 +157,7 @@ async function measure(label, startServer, env, log) {
     env: {
       ...env,
       JWT_SECRET: secret,
+      METRICS_TOKEN: secret,
       LOG_LEVEL: 'warn',
       LLM_PROVIDER: 'openai',
       LLM_BASE_URL: fake.url,
@@ -195,12 +199,12 @@ async function measure(label, startServer, env, log) {
     let held = 0;
     for (let round = 0; round < 3; round++) {
       await new Promise((r) => setTimeout(r, 1000));
-      const before = await residentBytes(server.url);
+      const before = await residentBytes(server.url, secret);
       fake.state.hold = true;
       const open = await Promise.all(
         users.flatMap((user) => user.chats.map((chat) => sendOnce(server.url, user, chat, { stopAfterFirst: true }))),
       );
-      const after = await residentBytes(server.url);
+      const after = await residentBytes(server.url, secret);
       fake.state.hold = false;
       fake.release();
       for (const { reader } of open) await reader.cancel().catch(() => {});

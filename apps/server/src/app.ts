@@ -10,6 +10,7 @@ import { resolveSecret } from './lib/secrets.js';
 import { TokenSigner } from './lib/tokens.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
+import { publicUrlCheckPlugin } from './plugins/public-url.js';
 import { requestContextPlugin } from './plugins/request-context.js';
 import { securityPlugin } from './plugins/security.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
@@ -48,6 +49,8 @@ declare module 'fastify' {
     llm: LlmProvider;
     /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
     audio: AudioService;
+    /** Accounts; tests wait for mail sent after the answer with `accounts.idle()`. */
+    accounts: AccountsService;
   }
 }
 
@@ -96,10 +99,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     webOrigins: config.WEB_ORIGIN,
     ratePerMinute: config.RATE_LIMIT_PER_MINUTE,
     scriptOrigins: config.REWARDFUL_API_KEY ? [REWARDFUL_ORIGIN] : [],
+    hsts: new URL(config.PUBLIC_URL).protocol === 'https:',
   });
+  await app.register(publicUrlCheckPlugin, { publicUrl: config.PUBLIC_URL });
   const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
   await app.register(authPlugin, { tokens: new TokenSigner(secret) });
-  await app.register(metricsPlugin, { token: config.METRICS_TOKEN });
+  await app.register(metricsPlugin, {
+    token: config.METRICS_TOKEN,
+    openWithoutToken: !config.isProduction || config.METRICS_PUBLIC,
+  });
   await app.register(openApiPlugin, { appName: edition.name, version: serverVersion() });
 
   await app.register(systemRoutes, { config, database, version: serverVersion() });
@@ -182,6 +190,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
     resetTtlMinutes: config.PASSWORD_RESET_TTL_MIN,
     verificationTtlDays: config.VERIFICATION_TTL_DAYS,
+    loginDelays: {
+      freeFailures: config.LOGIN_FAILURES_BEFORE_DELAY,
+      baseDelayS: config.LOGIN_DELAY_BASE_S,
+      maxDelayS: config.LOGIN_DELAY_MAX_S,
+      forgetAfterS: Math.max(3600, config.LOGIN_DELAY_MAX_S * 2),
+    },
     dataDir: config.dataDir,
     storage,
     beforeDelete: async (userId) => {
@@ -196,6 +210,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       }
     },
   });
+  // Password reset mails go out after the answer; they finish before the database closes.
+  app.addHook('preClose', async () => accounts.idle());
+  app.decorate('accounts', accounts);
   await app.register(accountsRoutes, {
     service: accounts,
     ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,

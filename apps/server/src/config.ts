@@ -51,8 +51,10 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Secret for signing access tokens; generated into DATA_DIR/secret.key when unset. */
   JWT_SECRET: z.string().min(32).optional(),
-  /** Bearer token required to read /metrics; empty leaves it open (bind it privately). */
+  /** Bearer token required to read /metrics. Without it /metrics answers 404 in production unless METRICS_PUBLIC is true. */
   METRICS_TOKEN: z.string().optional(),
+  /** Serve /metrics without a token in production (only when the port is private or a proxy guards the path). */
+  METRICS_PUBLIC: booleanFromEnv.default(false),
   /** `rules` (built-in multilingual minors detector) or `openai` (an OpenAI-compatible /moderations endpoint). */
   MODERATION_PROVIDER: z.enum(['rules', 'openai']).default('rules'),
   MODERATION_URL: z.string().default('https://api.openai.com/v1'),
@@ -66,8 +68,14 @@ export const ConfigSchema = z.object({
   MAIL_FROM: z.string().optional(),
   /** Sign-up, log-in, password reset and resend requests one IP may make per minute. */
   AUTH_RATE_LIMIT_IP_PER_MINUTE: z.coerce.number().int().min(1).default(20),
-  /** Attempts per minute for one account (keyed by e-mail, and by IP for log-in so the owner is never locked out). */
+  /** Attempts per minute for one account (keyed by e-mail, and by e-mail and IP for log-in; across addresses the LOGIN_* delays apply). */
   AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  /** Failed log-ins of one account (from any address, counted by all replicas) before its log-in pauses. */
+  LOGIN_FAILURES_BEFORE_DELAY: z.coerce.number().int().min(1).max(100).default(5),
+  /** Seconds the first pause lasts; each further failure doubles it. */
+  LOGIN_DELAY_BASE_S: z.coerce.number().int().min(1).max(3600).default(30),
+  /** The longest pause in seconds. */
+  LOGIN_DELAY_MAX_S: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Minutes a password reset link stays valid. */
   PASSWORD_RESET_TTL_MIN: z.coerce.number().int().min(5).max(1440).default(60),
   /** Days an e-mail verification link stays valid. */

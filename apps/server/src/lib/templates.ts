@@ -18,3 +18,17 @@ export function parseFrontMatter(source: string): { data: Record<string, string>
   }
   return { data, body: source.slice(match[0].length) };
 }
+
+/**
+ * A user-supplied value made safe for e-mail (subject lines, headers, text and HTML bodies):
+ * control characters — CR and LF above all, which could start a new header or forge lines
+ * of the text — and the Unicode line and paragraph separators become a space, runs of
+ * spaces shrink to one. Every user field that reaches a mail template goes through it,
+ * whatever sign-up accepted in the past.
+ */
+export function mailSafe(value: string): string {
+  return value
+    .replace(/\p{Cc}|[\u2028\u2029]/gu, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+}

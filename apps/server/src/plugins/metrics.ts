@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -8,11 +9,22 @@ declare module 'fastify' {
   }
 }
 
+export interface MetricsOptions {
+  /** METRICS_TOKEN: when set, `/metrics` needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /**
+   * Whether `/metrics` may answer without a token: always in development and tests, in
+   * production only when the operator says so (METRICS_PUBLIC=true).
+   */
+  openWithoutToken: boolean;
+}
+
 /**
  * Prometheus metrics at `/metrics`: process defaults plus request counts and latency per
- * route. Each app instance has its own registry, so tests can build many apps.
+ * route. Each app instance has its own registry, so tests can build many apps. With a token
+ * it answers 401 without it; without a token it answers 404 unless open (see options).
  */
-export const metricsPlugin = fp<{ token?: string }>(
+export const metricsPlugin = fp<MetricsOptions>(
   async (app, options) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
@@ -39,8 +51,11 @@ export const metricsPlugin = fp<{ token?: string }>(
     });
 
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      if (options.token && request.headers.authorization !== `Bearer ${options.token}`) {
-        return reply.status(401).send({ detail: 'Metrics token required', code: 'unauthorized' });
+      if (options.token) {
+        if (!bearerMatches(request.headers.authorization, options.token))
+          return reply.status(401).send({ detail: 'Metrics token required', code: 'unauthorized' });
+      } else if (!options.openWithoutToken) {
+        return reply.status(404).send({ detail: 'Not found', code: 'not_found' });
       }
       reply.header('content-type', registry.contentType);
       return registry.metrics();
@@ -48,3 +63,9 @@ export const metricsPlugin = fp<{ token?: string }>(
   },
   { name: 'metrics' },
 );
+
+/** Compares `Bearer <token>` in constant time (hashes of equal length). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(header ?? ''), digest(`Bearer ${token}`));
+}

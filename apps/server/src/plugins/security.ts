@@ -10,6 +10,12 @@ export interface SecurityOptions {
   ratePerMinute: number;
   /** Third-party script origins the operator enabled (the affiliate tracker). */
   scriptOrigins?: string[];
+  /**
+   * Strict-Transport-Security (one year, subdomains included): on when the site is served
+   * over https (PUBLIC_URL), never over plain http, where browsers would ignore it anyway and
+   * a local install must stay reachable.
+   */
+  hsts?: boolean;
 }
 
 /** Security headers, CORS for a separately hosted web app, and a global per-IP rate limit. */
@@ -34,7 +40,7 @@ export const securityPlugin = fp<SecurityOptions>(
       },
       // The API is called cross-origin by the separately hosted web app.
       crossOriginResourcePolicy: { policy: options.webOrigins.length ? 'cross-origin' : 'same-origin' },
-      strictTransportSecurity: false,
+      strictTransportSecurity: options.hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     });
 
     await app.register(cors, {

@@ -84,10 +84,13 @@ export class AnalyticsClient {
     else this.schedule(ANALYTICS.flushIntervalMs);
   }
 
-  /** Links later events to the signed-in user (spec §3: id and e-mail on login). */
-  identify(userId: string, email: string): void {
+  /**
+   * Links later events to the signed-in user (spec §3: on log-in). Only the id: analytics
+   * never carries an e-mail address (the server scrubs any it is sent).
+   */
+  identify(userId: string): void {
     this.userId = userId;
-    this.track('identify', { email });
+    this.track('identify');
   }
 
   /** Forgets the user on logout. */

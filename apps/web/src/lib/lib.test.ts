@@ -69,7 +69,7 @@ describe('analytics client', () => {
   it('identifies and resets the user', async () => {
     const batches: QueuedEvent[][] = [];
     const client = new AnalyticsClient(async (events) => void batches.push(events), 'device-0004');
-    client.identify('user-1', 'a@b.c');
+    client.identify('user-1');
     client.track('page_changed');
     client.reset();
     client.track('page_changed');
@@ -79,7 +79,7 @@ describe('analytics client', () => {
       ['page_changed', 'user-1'],
       ['page_changed', null],
     ]);
-    expect(batches[0]![0]!.props).toEqual({ email: 'a@b.c' });
+    expect(batches[0]![0]!.props).toEqual({});
   });
 
   it('keeps a device id cookie for 365 days', () => {

@@ -1,5 +1,6 @@
 import type { Edition, Locale } from '@reverie/shared';
 import { translate } from '../../lib/i18n.js';
+import { mailSafe } from '../../lib/templates.js';
 
 export type EmailKind = 'verify' | 'reset' | 'welcome';
 
@@ -29,9 +30,15 @@ export function renderEmail(options: {
   vars?: Record<string, string | number>;
 }): RenderedEmail {
   const { kind, locale, edition } = options;
-  const vars = { app: edition.name, name: options.name, email: edition.supportEmail, ...options.vars };
+  // The user's name (and any other value) never carries CR/LF or other control characters.
+  const vars = Object.fromEntries(
+    Object.entries({ app: edition.name, name: options.name, email: edition.supportEmail, ...options.vars }).map(
+      ([key, value]) => [key, typeof value === 'string' ? mailSafe(value) : value],
+    ),
+  );
   const t = (key: string) => translate(locale, `email.${key}`, vars);
-  const subject = t(`${kind}.subject`);
+  // A header: nothing but one line, whatever the translation holds.
+  const subject = mailSafe(t(`${kind}.subject`));
   const heading = t(`${kind}.heading`);
   const body = t(`${kind}.body`);
   const button = t(`${kind}.button`);

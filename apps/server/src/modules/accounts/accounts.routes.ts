@@ -54,8 +54,9 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     presentProfile(user, await options.billingProfile?.(user.id));
   // Per IP, on every sensitive route (also /password/:token, outside /api).
   const perIp = { rateLimit: { max: options.ipPerMinute, timeWindow: 60_000, allowList: () => false } };
-  // Per account. Log-in is keyed by account and IP, so that someone hammering an account
-  // from elsewhere never locks its owner out; mail-sending routes are keyed by account.
+  // Per account, per minute, in this process. Log-in is keyed by account and IP; failures
+  // across addresses are slowed down by the shared log-in delays (AccountsService.login).
+  // Mail-sending routes are keyed by account.
   const perAccount = (name: string, key: (request: FastifyRequest) => string) => {
     const limiter = app.createRateLimit({
       max: options.accountPerMinute,
@@ -264,7 +265,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       },
     },
     async (request) => {
-      await service.requestPasswordReset(request.body.email);
+      service.requestPasswordReset(request.body.email);
       return { detail: translate(request.locale, 'auth.reset_sent') };
     },
   );

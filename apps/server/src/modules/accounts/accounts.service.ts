@@ -14,6 +14,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
+import { mailSafe } from '../../lib/templates.js';
+import { SharedLimiter, type DelayPolicy } from '../../lib/shared-limiter.js';
 import type { TokenSigner } from '../../lib/tokens.js';
 import type { MailProvider } from '../../providers/mail/index.js';
 import { MARKETING_KINDS, renderEmail, type EmailKind } from './accounts.emails.js';
@@ -55,15 +57,48 @@ export interface AccountsServiceDeps {
    * never charged again.
    */
   beforeDelete?: (userId: string) => Promise<void>;
+  /**
+   * Failed log-ins of one account, from any address, counted by every replica in the
+   * `rate_limits` table (docs/accounts.md "Log-in limits").
+   */
+  loginDelays?: DelayPolicy;
 }
+
+/** Log-in delays when the settings give none: 5 free failures, then 30 s doubling up to 15 min. */
+export const DEFAULT_LOGIN_DELAYS: DelayPolicy = {
+  freeFailures: 5,
+  baseDelayS: 30,
+  maxDelayS: 900,
+  forgetAfterS: 3600,
+};
+
+/** The limiter key of an account: a hash of the normalised e-mail (no address in the table). */
+const loginKey = (email: string) => sha256(email.trim().toLowerCase());
 
 /** Everything a person does with their account (API.md "Accounts and tokens"). */
 export class AccountsService {
   /** A real hash to verify against when the account does not exist (same timing). */
   private dummyHash: Promise<string>;
+  private readonly loginLimiter: SharedLimiter;
+  /** Work that goes on after the answer (password reset mail); `idle()` waits for it. */
+  private readonly background = new Set<Promise<void>>();
 
   constructor(private readonly deps: AccountsServiceDeps) {
     this.dummyHash = hash('not-a-real-password', ARGON2_OPTIONS);
+    this.loginLimiter = new SharedLimiter(deps.db, 'login');
+  }
+
+  /** Resolves when the background work started so far is done (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.background.size) await Promise.all([...this.background]);
+  }
+
+  /** Runs work after the answer; a failure is logged (without personal data), never thrown. */
+  private runInBackground(what: string, work: () => Promise<void>): void {
+    const task = work()
+      .catch((error: unknown) => this.deps.log.error({ err: error }, `${what} failed`))
+      .finally(() => this.background.delete(task));
+    this.background.add(task);
   }
 
   hashPassword(password: string): Promise<string> {
@@ -93,15 +128,28 @@ export class AccountsService {
     return user;
   }
 
+  /**
+   * Log-in. Failures are counted per account across every address and replica: after
+   * `freeFailures` of them the account's log-in pauses for a delay that doubles with each
+   * further failure (429 + Retry-After), even for the right password; a success forgets them.
+   * Unknown e-mails are counted the same way, so the answers never reveal an account.
+   */
   async login(email: string, password: string, locale: Locale): Promise<TokenPair> {
+    const key = loginKey(email);
+    const policy = this.deps.loginDelays ?? DEFAULT_LOGIN_DELAYS;
+    const waitS = await this.loginLimiter.blockedFor(key);
+    if (waitS > 0) throw loginLocked(locale, waitS);
     const user = await repo.findUserByEmail(this.deps.db, email);
     const ok = user
       ? await verify(user.passwordHash, password).catch(() => false)
       : await verify(await this.dummyHash, password).then(() => false);
     if (!user || !ok) {
+      const { blockedForS } = await this.loginLimiter.recordFailure(key, policy);
+      if (blockedForS > 0) throw loginLocked(locale, blockedForS);
       const text = translate(locale, 'errors.invalid_credentials');
       throw new AppError('invalid_credentials', { status: 401, detail: text, errors: { password: [text] } });
     }
+    await this.loginLimiter.reset(key);
     return this.issueTokens(user, randomUUID());
   }
 
@@ -208,8 +256,15 @@ export class AccountsService {
     });
   }
 
-  /** Always succeeds: whether the account exists is never revealed. */
-  async requestPasswordReset(email: string): Promise<void> {
+  /**
+   * Always succeeds at once: the lookup, the link and the mail happen after the answer, so
+   * neither the answer nor its timing reveals whether the account exists.
+   */
+  requestPasswordReset(email: string): void {
+    this.runInBackground('a password reset', () => this.sendPasswordReset(email));
+  }
+
+  private async sendPasswordReset(email: string): Promise<void> {
     const { db } = this.deps;
     const user = await repo.findUserByEmail(db, email);
     const token = randomBytes(24).toString('base64url');
@@ -309,7 +364,7 @@ export class AccountsService {
     });
     try {
       await this.deps.mail.send({
-        to: user.email,
+        to: mailSafe(user.email),
         ...rendered,
         kind,
         userId: user.id,
@@ -322,4 +377,14 @@ export class AccountsService {
       this.deps.log.error({ err: error, kind }, 'sending e-mail failed');
     }
   }
+}
+
+/** 429 for an account whose log-in is paused; the text says the right password waits too. */
+function loginLocked(locale: Locale, seconds: number): AppError {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return new AppError('login_locked', {
+    status: 429,
+    detail: translate(locale, 'errors.login_locked', { minutes }),
+    headers: { 'retry-after': String(seconds) },
+  });
 }

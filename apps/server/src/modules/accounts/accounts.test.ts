@@ -54,6 +54,8 @@ async function signedUp() {
 }
 
 async function mails(to: string) {
+  // Password reset mail goes out after the answer.
+  await t.app.accounts.idle();
   return t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to)).orderBy(mailOutbox.id);
 }
 

@@ -1,6 +1,21 @@
 import type { AnalyticsEvent } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { analyticsEvents } from '../../db/schema.js';
+import { containsEmail, redactEmails } from '../../lib/redact.js';
+
+/**
+ * Event properties without e-mail addresses: a property named like one (`email`, `e_mail`…)
+ * is dropped, an address inside any other text becomes `[email]`. Analytics is about what
+ * people do, never who they are by address.
+ */
+export function scrubProps(props: AnalyticsEvent['props']): AnalyticsEvent['props'] {
+  const out: AnalyticsEvent['props'] = {};
+  for (const [key, value] of Object.entries(props)) {
+    if (/e[-_]?mail/i.test(key)) continue;
+    out[key] = typeof value === 'string' && containsEmail(value) ? redactEmails(value) : value;
+  }
+  return out;
+}
 
 /** Stores a batch of events in one multi-row insert. */
 export async function insertAnalyticsEvents(
@@ -12,9 +27,9 @@ export async function insertAnalyticsEvents(
   await db.insert(analyticsEvents).values(
     events.map((event) => ({
       name: event.name,
-      props: event.props,
+      props: scrubProps(event.props),
       occurredAt: new Date(event.ts),
-      deviceId: event.device_id,
+      deviceId: redactEmails(event.device_id),
       userId,
     })),
   );

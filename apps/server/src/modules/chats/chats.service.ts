@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
+import { hasTranslation, translate } from '../../lib/i18n.js';
 import { LlmError, type LlmProvider, type ModelEntry } from '../../providers/llm/llm.js';
 import { hasPremium } from '../billing/billing.service.js';
 import type { BotRow } from '../bots/bots.repository.js';
@@ -552,7 +553,6 @@ export class ChatsService {
     const saveEvery = this.deps.saveEveryMs ?? 2000;
     let state: MessageRow['state'] = 'done';
     let errorCode: string | null = null;
-    let errorDetail = '';
     let timedOut = false;
     let refusedOutput = false;
     let guardedLength = 0;
@@ -638,21 +638,20 @@ export class ChatsService {
       }
       if (refusedOutput) state = 'done';
       else if (generation.stopRequested) state = 'stopped';
-      else if (timedOut) [state, errorCode, errorDetail] = ['failed', 'timeout', 'The model took too long to answer'];
-      else if (generation.controller.signal.aborted)
-        [state, errorCode, errorDetail] = ['failed', 'interrupted', 'The server restarted while answering'];
-      else if (!generation.text.trim())
-        [state, errorCode, errorDetail] = ['failed', 'empty_reply', 'The model sent an empty reply'];
+      else if (timedOut) [state, errorCode] = ['failed', 'timeout'];
+      else if (generation.controller.signal.aborted) [state, errorCode] = ['failed', 'interrupted'];
+      else if (!generation.text.trim()) [state, errorCode] = ['failed', 'empty_reply'];
     } catch (error) {
       if (refusedOutput) state = 'done';
       else if (generation.stopRequested) state = 'stopped';
       else {
         state = 'failed';
-        if (timedOut) [errorCode, errorDetail] = ['timeout', 'The model took too long to answer'];
-        else if (generation.controller.signal.aborted)
-          [errorCode, errorDetail] = ['interrupted', 'The server restarted while answering'];
-        else if (error instanceof LlmError) [errorCode, errorDetail] = [error.code, error.message];
-        else [errorCode, errorDetail] = ['provider_error', 'The model could not answer'];
+        if (timedOut) errorCode = 'timeout';
+        else if (generation.controller.signal.aborted) errorCode = 'interrupted';
+        else if (error instanceof LlmError) errorCode = error.code;
+        else errorCode = 'provider_error';
+        // The provider's text (endpoint, status, upstream body) goes to the log only; the
+        // stream's `error` event carries the code and a generic text (streamErrorText).
         log.warn({ err: error, chatId: chat.id, model: modelId, code: errorCode }, 'a reply failed');
       }
     } finally {
@@ -675,13 +674,21 @@ export class ChatsService {
       if (state === 'failed')
         generation.emit({
           event: 'error',
-          data: { code: errorCode ?? 'provider_error', detail: errorDetail, message_id: generation.messageId },
+          data: {
+            code: streamErrorCode(errorCode),
+            detail: streamErrorText(locale, streamErrorCode(errorCode)),
+            message_id: generation.messageId,
+          },
         });
     } catch (error) {
       log.error({ err: error, chatId: chat.id }, 'could not save a finished reply');
       generation.emit({
         event: 'error',
-        data: { code: 'internal_error', detail: 'The reply could not be saved', message_id: generation.messageId },
+        data: {
+          code: 'internal_error',
+          detail: streamErrorText(locale, 'internal_error'),
+          message_id: generation.messageId,
+        },
       });
     } finally {
       generation.finish();
@@ -756,4 +763,29 @@ export class ChatsService {
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
+}
+
+/** The codes a failed reply may show; anything else a provider says is `provider_error`. */
+const STREAM_ERROR_CODES = new Set([
+  'provider_error',
+  'model_unavailable',
+  'model_loading',
+  'rate_limited',
+  'timeout',
+  'empty_reply',
+  'interrupted',
+  'internal_error',
+]);
+
+function streamErrorCode(code: string | null | undefined): string {
+  return code && STREAM_ERROR_CODES.has(code) ? code : 'provider_error';
+}
+
+/**
+ * The text of a stream's `error` event: the code's generic, translated text — never the
+ * provider's own message, which may name its endpoint, address or echo its answer's body.
+ */
+function streamErrorText(locale: Locale, code: string): string {
+  const key = `errors.${code}`;
+  return translate(locale, hasTranslation(key) ? key : 'errors.provider_error');
 }

@@ -366,15 +366,16 @@ describe('sending and streaming', () => {
     });
   });
 
-  it('a model that is not available fails at once with a clear code', async () => {
+  it('a model that is not available fails at once with a clear code and a generic text', async () => {
     const { auth } = await member();
     const { chat } = await newChat(auth);
     llm.currentStatus = { ready: false, code: 'model_unavailable', detail: 'No model file at /nowhere.gguf' };
     const { events } = await send(auth, chat.id, 'Hi');
     expect(events.at(-1)).toMatchObject({
       event: 'error',
-      data: { code: 'model_unavailable', detail: 'No model file at /nowhere.gguf' },
+      data: { code: 'model_unavailable', detail: 'The AI model is not available right now. Please try again later.' },
     });
+    expect(JSON.stringify(events)).not.toContain('/nowhere.gguf');
   });
 
   it('regenerate adds an alternative; select swipes between them', async () => {

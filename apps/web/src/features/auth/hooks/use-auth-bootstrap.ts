@@ -28,7 +28,7 @@ export function useAuthBootstrap(): void {
   useEffect(() => {
     if (profile && identified.current !== profile.id) {
       identified.current = profile.id;
-      analytics().identify(profile.id, profile.email);
+      analytics().identify(profile.id);
     }
   }, [profile]);
 
