@@ -29,11 +29,12 @@ export const inputGuardPlugin = fp(
     });
 
     app.addHook('preHandler', async (request) => {
-      const errors: Record<string, string[]> = {};
+      const errors = new Map<string, string[]>();
       collect(request.params, '', errors, request);
       collect(request.query, '', errors, request);
       if (request.routeOptions.schema?.body) collect(request.body, '', errors, request);
-      if (Object.keys(errors).length) throw new AppError('validation_error', { status: 400, errors });
+      // fromEntries keeps a field named `__proto__` an ordinary key of the answer.
+      if (errors.size) throw new AppError('validation_error', { status: 400, errors: Object.fromEntries(errors) });
     });
   },
   { name: 'input-guard', dependencies: ['request-context'] },
@@ -43,19 +44,19 @@ export const inputGuardPlugin = fp(
 function collect(
   value: unknown,
   path: string,
-  errors: Record<string, string[]>,
+  errors: Map<string, string[]>,
   request: FastifyRequest,
   depth = 0,
 ): void {
   if (typeof value === 'string') {
     if (hasUnstorableCharacters(value))
-      errors[path || 'non_field_errors'] = [translate(request.locale, 'validation.control_characters')];
+      errors.set(path || 'non_field_errors', [translate(request.locale, 'validation.control_characters')]);
     return;
   }
   if (!value || typeof value !== 'object' || depth > JSON_MAX_DEPTH || Buffer.isBuffer(value)) return;
   for (const [key, item] of Object.entries(value)) {
     const field = path ? `${path}.${key}` : key;
-    if (hasUnstorableCharacters(key)) errors[field] = [translate(request.locale, 'validation.control_characters')];
+    if (hasUnstorableCharacters(key)) errors.set(field, [translate(request.locale, 'validation.control_characters')]);
     collect(item, field, errors, request, depth + 1);
   }
 }
