@@ -14,33 +14,31 @@ const asString = (v: unknown) => (typeof v === 'string' ? v : '');
 const asStrings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
-const text = (max: number) => z.unknown().transform(asString).pipe(freeText().max(max, 'too_long'));
-const line = (max: number) => z.unknown().transform(asString).pipe(singleLine().trim().max(max, 'too_long'));
-const texts = (item: z.ZodType<string, unknown>, maxItems: number) =>
-  z
-    .unknown()
-    .transform((v): unknown[] => asStrings(v))
-    .pipe(z.array(item).max(maxItems, 'too_many_items'));
+// Preprocessing (not `.transform().pipe()`) keeps absent keys valid: they read as empty.
+const text = (max: number) => z.preprocess(asString, freeText().max(max, 'too_long'));
+const line = (max: number) => z.preprocess(asString, singleLine().trim().max(max, 'too_long'));
+const texts = (item: z.ZodType<string>, maxItems: number) =>
+  z.preprocess(asStrings, z.array(item).max(maxItems, 'too_many_items'));
 
 /** Free-form JSON of a card: cleaned (no NUL, no prototype keys) and at most `maxChars` as JSON. */
 export const cardJson = (maxChars: number) =>
-  z
-    .unknown()
-    .transform((v) => (isRecord(v) ? (cleanJsonValue(v) as Record<string, unknown>) : {}))
-    .refine((v) => JSON.stringify(v).length <= maxChars, 'too_long');
+  z.preprocess(
+    (v) => (isRecord(v) ? cleanJsonValue(v) : {}),
+    z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= maxChars, 'too_long'),
+  );
 
 const LorebookEntrySchema = z.looseObject({
-  keys: texts(line(BOT_LIMITS.lorebookKey), BOT_LIMITS.lorebookKeys),
-  secondary_keys: texts(line(BOT_LIMITS.lorebookKey), BOT_LIMITS.lorebookKeys).optional(),
+  keys: texts(text(BOT_LIMITS.lorebookKey), BOT_LIMITS.lorebookKeys),
+  secondary_keys: texts(text(BOT_LIMITS.lorebookKey), BOT_LIMITS.lorebookKeys).optional(),
   content: text(BOT_LIMITS.lorebookEntry),
 });
 
 const LorebookSchema = z
   .looseObject({
-    entries: z
-      .unknown()
-      .transform((v) => (Array.isArray(v) ? v : []))
-      .pipe(z.array(LorebookEntrySchema).max(BOT_LIMITS.lorebookEntries, 'too_many_items')),
+    entries: z.preprocess(
+      (v) => (Array.isArray(v) ? v : []),
+      z.array(LorebookEntrySchema).max(BOT_LIMITS.lorebookEntries, 'too_many_items'),
+    ),
   })
   .transform((book) => cleanJsonValue(book) as Record<string, unknown>)
   .refine(
@@ -52,7 +50,7 @@ const LorebookSchema = z
   );
 
 export const CardDataSchema = z.object({
-  name: z.unknown().transform(asString).pipe(singleLine().trim().max(BOT_LIMITS.name, 'too_long')),
+  name: line(BOT_LIMITS.name),
   description: text(BOT_LIMITS.description),
   personality: text(BOT_LIMITS.personalityText),
   scenario: text(BOT_LIMITS.scenario),
@@ -62,10 +60,7 @@ export const CardDataSchema = z.object({
   system_prompt: text(BOT_LIMITS.systemPrompt),
   post_history_instructions: text(BOT_LIMITS.postHistoryInstructions),
   alternate_greetings: texts(text(BOT_LIMITS.greeting), BOT_LIMITS.alternateGreetings),
-  character_book: z
-    .unknown()
-    .transform((v) => (isRecord(v) ? v : null))
-    .pipe(LorebookSchema.nullable()),
+  character_book: z.preprocess((v) => (isRecord(v) ? v : null), LorebookSchema.nullable()),
   tags: texts(line(BOT_LIMITS.tag), 1000)
     .transform((tags) => [...new Set(tags.map((t) => t.toLowerCase()).filter(Boolean))])
     .pipe(z.array(z.string()).max(BOT_LIMITS.tags, 'too_many_items')),
@@ -77,9 +72,9 @@ export type CardDataFields = z.output<typeof CardDataSchema>;
 
 /** This server's own card fields (`extensions.reverie`); what does not fit reads as absent. */
 export const ReverieExtensionSchema = z.object({
-  age: z.unknown().transform((v) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined)),
-  kind: z.unknown().transform((v) => (v === 'persona' ? ('persona' as const) : ('character' as const))),
+  age: z.preprocess((v) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined), z.number().optional()),
+  kind: z.preprocess((v) => (v === 'persona' ? v : 'character'), z.enum(['character', 'persona'])),
   occupation: texts(line(BOT_LIMITS.choice), 3),
   personality: texts(line(BOT_LIMITS.choice), 3),
-  voice: z.unknown().transform(asString).pipe(singleLine().max(100, 'too_long')),
+  voice: line(100),
 });
