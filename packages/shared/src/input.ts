@@ -18,9 +18,10 @@ import { z } from 'zod';
 /** Characters a single-line field refuses. */
 const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\p{Cs}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 /** Characters free text loses: C0 controls except tab, line feed and carriage return, and DEL. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FREE_TEXT_STRIPPED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 /** What no stored string may hold whatever its field: NUL and unpaired surrogates. */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
 const NEVER_STORED = /[\u0000\p{Cs}]/u;
 
 /** The deepest nesting of arrays and objects a JSON body or an imported card may have. */
