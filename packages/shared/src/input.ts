@@ -77,16 +77,6 @@ export function jsonTooDeep(text: string, max = JSON_MAX_DEPTH): boolean {
   return false;
 }
 
-/** Depth of an already parsed value exceeds `max` (for values that did not come as text). */
-export function valueTooDeep(value: unknown, max = JSON_MAX_DEPTH, depth = 0): boolean {
-  if (!value || typeof value !== 'object') return false;
-  if (depth >= max) return true;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) {
-    if (valueTooDeep(item, max, depth + 1)) return true;
-  }
-  return false;
-}
-
 /**
  * A single-line string field: refuses control characters with `control_characters`.
  * Chain the field's other rules after it: `singleLine().trim().min(1, …).max(80, …)`.
