@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { inputGuardPlugin } from './plugins/input-guard.js';
 import { resolveSecret } from './lib/secrets.js';
 import { TokenSigner } from './lib/tokens.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(requestContextPlugin);
   await app.register(errorHandlerPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(securityPlugin, {
     webOrigins: config.WEB_ORIGIN,
     ratePerMinute: config.RATE_LIMIT_PER_MINUTE,

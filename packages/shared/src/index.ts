@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './editions.js';
 export * from './validation.js';
+export * from './input.js';
 export * from './contract/errors.js';
 export * from './contract/system.js';
 export * from './contract/analytics.js';
@@ -8,6 +9,7 @@ export * from './contract/blog.js';
 export * from './routes.js';
 export * from './contract/profile.js';
 export * from './contract/bots.js';
+export * from './contract/cards.js';
 export * from './contract/accounts.js';
 export * from './contract/billing.js';
 export * from './contract/chats.js';

@@ -17,6 +17,8 @@ export const VALIDATION_MESSAGES = {
   age_confirm_required: 'Please confirm that you are over 18',
   invalid_value: 'Invalid value',
   too_many_items: 'Too many items',
+  control_characters: 'This field cannot contain control or invisible characters',
+  too_long: 'This text is too long',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
@@ -61,6 +63,8 @@ export const ERROR_MESSAGES = {
   empty_reply: 'The character sent an empty reply. Try again.',
   interrupted: 'The reply was interrupted. Try again.',
   refused: 'This message breaks the content rules and was not sent.',
+  json_too_deep: 'The request is nested too deeply',
+  invalid_cursor: 'This page link is no longer valid. Reload the list.',
   voice_unavailable: "Only the character's finished text messages can be played as voice",
 } as const;
 

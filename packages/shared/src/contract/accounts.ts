@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText, singleLine } from '../input.js';
 import { ISSUE_TEXT_MAX, LOCALES, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX } from '../constants.js';
 
 /**
@@ -6,9 +7,9 @@ import { ISSUE_TEXT_MAX, LOCALES, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX } fro
  * that server field errors and web form errors show the same translated text (spec §5).
  */
 const requiredString = (requiredKey: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? requiredKey : 'invalid_value') })
-    .trim();
+  singleLine(
+    z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? requiredKey : 'invalid_value') }),
+  ).trim();
 
 export const EmailField = requiredString('email_required')
   .min(1, 'email_required')
@@ -108,7 +109,7 @@ export type Preferences = z.infer<typeof PreferencesSchema>;
 
 export const DetailSchema = z.object({ detail: z.string() }).meta({ id: 'Detail' });
 
-export const ActivationParamsSchema = z.object({ code: z.string().max(200) });
+export const ActivationParamsSchema = z.object({ code: singleLine().max(200) });
 
 export const ResendActivationQuerySchema = z.object({ force: z.enum(['1', 'true', '0', 'false']).optional() });
 
@@ -124,7 +125,7 @@ export const PasswordSetBodySchema = z
   .refine((v) => v.password === v.password_confirm, { message: 'passwords_mismatch', path: ['password_confirm'] })
   .meta({ id: 'PasswordSetBody' });
 export type PasswordSetBody = z.infer<typeof PasswordSetBodySchema>;
-export const PasswordTokenParamsSchema = z.object({ token: z.string().max(200) });
+export const PasswordTokenParamsSchema = z.object({ token: singleLine().max(200) });
 
 export const UnsubscribeBodySchema = z.object({
   token: requiredString('required').min(1, 'required').max(500, 'invalid_value'),
@@ -132,9 +133,16 @@ export const UnsubscribeBodySchema = z.object({
 
 export const SupportBodySchema = z
   .object({
-    email: z.email('email_invalid').max(254, 'email_invalid').optional(),
-    subject: z.string().trim().max(200, 'invalid_value').optional().default(''),
-    text: requiredString('required').min(1, 'required').max(ISSUE_TEXT_MAX, 'text_max'),
+    email: singleLine().pipe(z.email('email_invalid').max(254, 'email_invalid')).optional(),
+    subject: singleLine().trim().max(200, 'invalid_value').optional().default(''),
+    text: freeText(
+      z.string({
+        error: (issue) => (issue.input === undefined || issue.input === null ? 'required' : 'invalid_value'),
+      }),
+    )
+      .trim()
+      .min(1, 'required')
+      .max(ISSUE_TEXT_MAX, 'text_max'),
   })
   .meta({ id: 'SupportBody' });
 export type SupportBody = z.infer<typeof SupportBodySchema>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { freeText, singleLine } from '../input.js';
 import { ANALYTICS } from '../constants.js';
 
-const propValue = z.union([z.string().max(ANALYTICS.maxPropertyLength), z.number(), z.boolean(), z.null()]);
+const propValue = z.union([freeText().max(ANALYTICS.maxPropertyLength), z.number(), z.boolean(), z.null()]);
 
 export const AnalyticsEventSchema = z.object({
   name: z
@@ -9,10 +10,10 @@ export const AnalyticsEventSchema = z.object({
     .min(1)
     .max(64)
     .regex(/^[a-z][a-z0-9_]*$/),
-  props: z.record(z.string().max(64), propValue).default({}),
+  props: z.record(singleLine().max(64), propValue).default({}),
   ts: z.iso.datetime({ offset: true }),
-  device_id: z.string().min(8).max(64),
-  user_id: z.string().max(64).nullable().optional(),
+  device_id: singleLine().min(8).max(64),
+  user_id: singleLine().max(64).nullable().optional(),
 });
 export type AnalyticsEvent = z.infer<typeof AnalyticsEventSchema>;
 

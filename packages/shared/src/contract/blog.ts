@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine } from '../input.js';
 import { BLOG_ID_PATTERN } from '../routes.js';
 
 export const BlogPostSummarySchema = z
@@ -18,7 +19,7 @@ export const BlogPostSchema = BlogPostSummarySchema.extend({
 export type BlogPost = z.infer<typeof BlogPostSchema>;
 
 export const BlogListQuerySchema = z.object({
-  c: z.string().max(200).optional(),
+  c: singleLine().max(300).optional(),
   size: z.coerce.number().int().min(1).max(50).default(12),
 });
 

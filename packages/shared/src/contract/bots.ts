@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText, singleLine } from '../input.js';
 import { BOTS_FIRST_PAGE_SIZE, MIN_CHARACTER_AGE, PERSONA_CHOICES_MAX } from '../constants.js';
 import { BOT_SLUG_MAX, BOT_SLUG_PATTERN } from '../routes.js';
 
@@ -80,7 +81,7 @@ export type BotList = z.infer<typeof BotListSchema>;
 
 export const BotListQuerySchema = z.object({
   size: z.coerce.number().int().min(1).max(100).default(BOTS_FIRST_PAGE_SIZE),
-  c: z.string().max(300).optional(),
+  c: singleLine().max(300).optional(),
   tags: z
     .string()
     .max(200)
@@ -98,20 +99,55 @@ export const BotSlugParamsSchema = z.object({
   slug: z.string().max(BOT_SLUG_MAX).regex(BOT_SLUG_PATTERN, { message: 'invalid_value' }),
 });
 
+/**
+ * Length and count limits of a character's fields: the create form, the API and imported
+ * Character Cards obey the same ones (docs/characters.md).
+ */
+export const BOT_LIMITS = {
+  name: 80,
+  description: 4000,
+  greeting: 2000,
+  scenario: 4000,
+  /** One picked occupation or personality option; the free-text alternative. */
+  choice: 60,
+  choicesText: 200,
+  tag: 30,
+  tags: 10,
+  /** Card-only fields (import): personality summary, example dialogue, notes, prompts, creator, version. */
+  personalityText: 2000,
+  exampleMessages: 8000,
+  creatorNotes: 4000,
+  systemPrompt: 4000,
+  postHistoryInstructions: 4000,
+  creator: 100,
+  characterVersion: 50,
+  alternateGreetings: 20,
+  lorebookEntries: 200,
+  lorebookEntry: 4000,
+  lorebookKeys: 50,
+  lorebookKey: 100,
+  /** Everything else a card carries (extensions, lorebook settings, unknown fields), as JSON characters. */
+  extraJsonBytes: 64 * 1024,
+  /** The card's JSON text as a whole, in bytes. */
+  cardJsonBytes: 2 * 1024 * 1024,
+} as const;
+
 /** "Pick at most 3 options or type free text": an array of ≤ 3 or a single free text. */
 const choices = z
-  .union([z.array(z.string().trim().min(1).max(60)), z.string().trim().max(200)])
+  .union([
+    z.array(singleLine().trim().min(1).max(BOT_LIMITS.choice)).max(20, { message: 'too_many_items' }),
+    freeText().trim().max(BOT_LIMITS.choicesText),
+  ])
   .optional()
   .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : v ? [v] : []))
   .refine((v) => v.length <= PERSONA_CHOICES_MAX, { message: 'too_many_items' });
 
 /** Fields of POST /api/bot/create (JSON, or the text fields of the multipart form). */
 export const BotCreateSchema = z.object({
-  name: z
-    .string({ message: 'name_required' })
+  name: singleLine(z.string({ message: 'name_required' }))
     .trim()
     .min(1, { message: 'name_required' })
-    .max(80, { message: 'invalid_value' }),
+    .max(BOT_LIMITS.name, { message: 'invalid_value' }),
   age: z.coerce
     .number({ message: 'required' })
     .int({ message: 'invalid_value' })
@@ -120,18 +156,21 @@ export const BotCreateSchema = z.object({
   kind: z.enum(BOT_KINDS, { message: 'invalid_value' }).default('character'),
   occupation: choices,
   personality: choices,
-  description: z
-    .string({ message: 'required' })
+  description: freeText(z.string({ message: 'required' }))
     .trim()
     .min(1, { message: 'required' })
-    .max(4000, { message: 'invalid_value' }),
-  greeting: z.string().trim().max(2000, { message: 'invalid_value' }).default(''),
-  scenario: z.string().trim().max(4000, { message: 'invalid_value' }).default(''),
+    .max(BOT_LIMITS.description, { message: 'invalid_value' }),
+  greeting: freeText().trim().max(BOT_LIMITS.greeting, { message: 'invalid_value' }).default(''),
+  scenario: freeText().trim().max(BOT_LIMITS.scenario, { message: 'invalid_value' }).default(''),
   tags: z
-    .union([z.array(z.string()), z.string()])
+    .union([z.array(z.string()).max(100, { message: 'too_many_items' }), z.string().max(2000)])
     .optional()
     .transform((v) => (Array.isArray(v) ? v : (v ?? '').split(',')).map((s) => s.trim().toLowerCase()).filter(Boolean))
-    .pipe(z.array(z.string().max(30, { message: 'invalid_value' })).max(10, { message: 'too_many_items' })),
+    .pipe(
+      z
+        .array(singleLine().max(BOT_LIMITS.tag, { message: 'invalid_value' }))
+        .max(BOT_LIMITS.tags, { message: 'too_many_items' }),
+    ),
   visibility: z.enum(BOT_VISIBILITIES, { message: 'invalid_value' }).default('private'),
 });
 export type BotCreateInput = z.input<typeof BotCreateSchema>;

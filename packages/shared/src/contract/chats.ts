@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText, singleLine } from '../input.js';
 import { MessageKind } from '../constants.js';
 import { BotSchema } from './bots.js';
 
@@ -66,16 +67,19 @@ export type Chat = z.infer<typeof ChatSchema>;
 
 export const ChatListSchema = z.array(ChatSchema).meta({ id: 'ChatList' });
 
-export const ChatCreateBodySchema = z.object({ botID: z.string().min(1) });
+/** An id or slug in a path or body: one line, bounded (unknown ones are 404, never 500). */
+const idField = () => singleLine().min(1).max(100);
+
+export const ChatCreateBodySchema = z.object({ botID: idField() });
 export const ChatGetOrCreateBodySchema = z
-  .object({ botID: z.string().min(1).optional(), slug: z.string().min(1).optional() })
+  .object({ botID: idField().optional(), slug: idField().optional() })
   .refine((v) => Boolean(v.botID ?? v.slug), { message: 'botID or slug is required', path: ['botID'] });
 
-export const ChatIdParamsSchema = z.object({ id: z.string().min(1) });
-export const ChatMessageParamsSchema = z.object({ id: z.string().min(1), message_id: z.string().min(1) });
+export const ChatIdParamsSchema = z.object({ id: idField() });
+export const ChatMessageParamsSchema = z.object({ id: idField(), message_id: idField() });
 
 export const HistoryQuerySchema = z.object({
-  c: z.string().optional(),
+  c: singleLine().max(300).optional(),
   size: z.coerce.number().int().min(1).max(100).optional(),
 });
 export const HistorySchema = z
@@ -86,14 +90,14 @@ export type History = z.infer<typeof HistorySchema>;
 export const MESSAGE_TEXT_MAX = 4000;
 export const SendMessageBodySchema = z.object({
   client_id: z.uuid(),
-  text: z.string().trim().min(1, 'Fill in the field').max(MESSAGE_TEXT_MAX),
+  text: freeText().trim().min(1, 'required').max(MESSAGE_TEXT_MAX, 'too_long'),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBodySchema>;
 
 /** PATCH /api/chat/{id}: the chat's persona and model. */
 export const ChatUpdateBodySchema = z.object({
-  persona_id: z.string().nullable().optional(),
-  model_id: z.string().nullable().optional(),
+  persona_id: idField().nullable().optional(),
+  model_id: idField().nullable().optional(),
 });
 
 /** GET/PUT /api/chat/{id}/memory: the summary of older messages the character remembers. */
@@ -102,7 +106,7 @@ export const ChatMemorySchema = z
   .object({ memory: z.string(), updated_at: z.string().nullable() })
   .meta({ id: 'ChatMemory' });
 export type ChatMemory = z.infer<typeof ChatMemorySchema>;
-export const ChatMemoryBodySchema = z.object({ memory: z.string().max(CHAT_MEMORY_MAX) });
+export const ChatMemoryBodySchema = z.object({ memory: freeText().max(CHAT_MEMORY_MAX, 'too_long') });
 
 /** POST /api/chat/{id}/messages/{message_id}/select: show that alternative. */
 export const SelectAlternativeBodySchema = z.object({ index: z.number().int().min(0) });
@@ -111,7 +115,7 @@ export const SelectAlternativeBodySchema = z.object({ index: z.number().int().mi
 export const REPORT_REASONS = ['sexual_minors', 'harassment', 'self_harm', 'illegal', 'other'] as const;
 export const ReportMessageBodySchema = z.object({
   reason: z.enum(REPORT_REASONS),
-  comment: z.string().max(1000).optional(),
+  comment: freeText().max(1000, 'text_max').optional(),
 });
 
 /** The model catalogue (GET /api/models). */

@@ -7,12 +7,9 @@ import { findPublishedPost, listPublishedPosts } from './blog.repository.js';
 
 /** One page of posts, newest first, with a keyset cursor to the next page. */
 export async function listBlogPosts(db: Database, size: number, cursor?: string): Promise<BlogList> {
-  const key = decodeCursor(cursor, 2);
-  const after = key ? { publishedAt: new Date(String(key[0])), id: String(key[1]) } : null;
-  const rows = await listPublishedPosts(db, {
-    limit: size + 1,
-    after: after && !Number.isNaN(after.publishedAt.getTime()) ? after : null,
-  });
+  const key = decodeCursor(cursor, ['iso', 'slug']);
+  const after = key ? { publishedAt: new Date(key[0]), id: key[1] } : null;
+  const rows = await listPublishedPosts(db, { limit: size + 1, after });
   const page = rows.slice(0, size);
   const last = page.at(-1);
   return {

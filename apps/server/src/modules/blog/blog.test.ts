@@ -54,14 +54,15 @@ describe('blog', async () => {
     expect(res.json()).toMatchObject({ id: shipped[0]!.id, title: shipped[0]!.title, body: expect.any(String) });
   });
 
-  it('answers 404 for drafts and unknown posts, 400 for malformed ids, and ignores junk cursors', async () => {
+  it('answers 404 for drafts and unknown posts, 400 for malformed ids and junk cursors', async () => {
     expect((await app.inject('/api/blog/a-draft')).statusCode).toBe(404);
     expect((await app.inject('/api/blog/no-such-post')).json()).toMatchObject({ code: 'not_found' });
     const malformed = await app.inject('/api/blog/Bad%20Id!');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().errors).toHaveProperty('id');
     const junk = await app.inject({ url: '/api/blog', query: { c: 'not-a-cursor' } });
-    expect(junk.statusCode).toBe(200);
+    expect(junk.statusCode).toBe(400);
+    expect(junk.json().code).toBe('invalid_cursor');
     expect((await app.inject({ url: '/api/blog', query: { size: '0' } })).statusCode).toBe(400);
   });
 });

@@ -14,9 +14,11 @@ import {
   IMAGE_MAX_BYTES,
   type BotCreate,
 } from '@reverie/shared';
+import type { Locale } from '@reverie/shared';
 import { AppError } from '../../lib/errors.js';
 import { hasTranslation, translate } from '../../lib/i18n.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
+import { CardFieldsError } from './card.js';
 import {
   createBot,
   exportCardJson,
@@ -58,6 +60,7 @@ async function readMultipart(
       } else {
         const value = String(part.value ?? '');
         const name = part.fieldname.replace(/\[\]$/, '');
+        if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
         const existing = fields[name];
         fields[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
       }
@@ -72,17 +75,26 @@ async function readMultipart(
   return { fields, file };
 }
 
+/** Field errors whose messages are `validation.*` keys, translated as the schema-validated routes do. */
+function translatedFieldErrors(locale: Locale, errors: Record<string, string[]>): AppError {
+  const translated: Record<string, string[]> = {};
+  for (const [field, keys] of Object.entries(errors)) {
+    translated[field] = keys.map((message) => {
+      const key = `validation.${message}`;
+      return translate(locale, hasTranslation(key) ? key : 'validation.invalid_value');
+    });
+  }
+  return new AppError('validation_error', { status: 400, errors: translated });
+}
+
 /** Validates the create fields as the schema-validated routes do: 400 with `errors.{field}`. */
 function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {
   const parsed = BotCreateSchema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const errors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? 'non_field_errors');
-    const key = `validation.${issue.message}`;
-    (errors[field] ??= []).push(translate(request.locale, hasTranslation(key) ? key : 'validation.invalid_value'));
-  }
-  throw new AppError('validation_error', { status: 400, errors });
+  for (const issue of parsed.error.issues)
+    (errors[String(issue.path[0] ?? 'non_field_errors')] ??= []).push(issue.message);
+  throw translatedFieldErrors(request.locale, errors);
 }
 
 /** Characters and personas: the catalogue, pages, creation, card import and export. */
@@ -173,6 +185,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         file = form.file;
         if (form.fields.visibility === 'public') visibility = 'public';
       } else if (request.body && typeof request.body === 'object') {
+        // Parsed by the JSON body parser, so already bounded in depth.
         file = Buffer.from(JSON.stringify(request.body), 'utf8');
       }
       if (!file || !file.length) {
@@ -181,7 +194,12 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
           errors: { file: [translate(request.locale, 'validation.required')] },
         });
       }
-      return reply.status(201).send(await importBotCard(deps, userId, file, visibility));
+      try {
+        return reply.status(201).send(await importBotCard(deps, userId, file, visibility));
+      } catch (error) {
+        if (error instanceof CardFieldsError) throw translatedFieldErrors(request.locale, error.errors);
+        throw error;
+      }
     },
   );
 

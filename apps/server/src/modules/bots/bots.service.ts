@@ -60,11 +60,8 @@ export async function listAvailableBots(
   viewerId: string | null,
   query: { size: number; c?: string; tags: BotFilterTag[] },
 ): Promise<BotList> {
-  const key = decodeCursor(query.c, 2);
-  const after =
-    key && !Number.isNaN(new Date(String(key[0])).getTime()) && /^[0-9a-f-]{36}$/i.test(String(key[1]))
-      ? { createdAt: String(key[0]), id: String(key[1]) }
-      : null;
+  const key = decodeCursor(query.c, ['iso', 'uuid']);
+  const after = key ? { createdAt: key[0], id: key[1] } : null;
   const rows = await listCatalogue(deps.db, { viewerId, tags: query.tags, limit: query.size + 1, after });
   const page = rows.slice(0, query.size);
   const last = page.at(-1);

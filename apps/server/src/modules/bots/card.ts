@@ -1,4 +1,12 @@
-import { MIN_CHARACTER_AGE } from '@reverie/shared';
+import {
+  BOT_LIMITS,
+  CardDataSchema,
+  cardJson,
+  jsonTooDeep,
+  MIN_CHARACTER_AGE,
+  ReverieExtensionSchema,
+} from '@reverie/shared';
+import { AppError } from '../../lib/errors.js';
 import type { BotRow, NewBotRow } from './bots.repository.js';
 import { isPng, readTextChunks } from './card-png.js';
 
@@ -45,6 +53,13 @@ interface ReverieExtension {
 
 export class CardFormatError extends Error {}
 
+/** A card whose fields break the limits or input rules: field → `validation.*` keys. */
+export class CardFieldsError extends Error {
+  constructor(readonly errors: Record<string, string[]>) {
+    super('The card has invalid fields');
+  }
+}
+
 const V2_KEYS = new Set([
   'name',
   'description',
@@ -64,10 +79,12 @@ const V2_KEYS = new Set([
 ]);
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const strArray = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
-/** Reads a card file: PNG (`ccv3` preferred over `chara`, base64 JSON) or JSON text. */
+/**
+ * Reads a card file: PNG (`ccv3` preferred over `chara`, base64 JSON) or JSON text. The JSON
+ * is bounded in size (413) and depth (400 `json_too_deep`) before it is parsed.
+ */
 export function parseCardFile(file: Buffer): unknown {
   let text: string;
   if (isPng(file)) {
@@ -83,6 +100,9 @@ export function parseCardFile(file: Buffer): unknown {
   } else {
     text = file.toString('utf8').replace(/^\uFEFF/, '');
   }
+  if (Buffer.byteLength(text, 'utf8') > BOT_LIMITS.cardJsonBytes)
+    throw new AppError('payload_too_large', { status: 413 });
+  if (jsonTooDeep(text)) throw new AppError('json_too_deep', { status: 400 });
   try {
     return JSON.parse(text);
   } catch {
@@ -90,7 +110,21 @@ export function parseCardFile(file: Buffer): unknown {
   }
 }
 
-/** The bot fields of a V1, V2 or V3 card. Unknown fields are kept for the round trip. */
+/** Field errors of a zod result, keyed by the card field's path (`alternate_greetings.3`). */
+function issuesToErrors(issues: { path: PropertyKey[]; message: string }[], prefix = ''): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = prefix + (issue.path.map(String).join('.') || 'card');
+    (errors[field] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/**
+ * The bot fields of a V1, V2 or V3 card, under the create form's limits and the input rules
+ * (CardDataSchema): a field over its limit or a single-line field with control characters
+ * is a CardFieldsError, free text is cleaned. Unknown fields are kept for the round trip.
+ */
 export function cardToBotFields(card: unknown): Omit<NewBotRow, 'slug'> {
   const root = obj(card);
   if (!root) throw new CardFormatError('The card is not an object');
@@ -98,38 +132,41 @@ export function cardToBotFields(card: unknown): Omit<NewBotRow, 'slug'> {
   const isV2orV3 = spec === 'chara_card_v2' || spec === 'chara_card_v3';
   const data = isV2orV3 ? obj(root.data) : root;
   if (!data) throw new CardFormatError('The card has no data');
-  const name = str(data.name).trim();
-  if (!name) throw new CardFormatError('The card has no name');
-  const extensions = { ...(obj(data.extensions) ?? {}) };
-  const reverie = (obj(extensions.reverie) ?? {}) as ReverieExtension;
-  const cardExtra: Record<string, unknown> = {};
-  if (isV2orV3) for (const [key, value] of Object.entries(data)) if (!V2_KEYS.has(key)) cardExtra[key] = value;
-  const age = Number(reverie.age);
+  const parsed = CardDataSchema.safeParse(data);
+  if (!parsed.success) throw new CardFieldsError(issuesToErrors(parsed.error.issues));
+  const fields = parsed.data;
+  if (!fields.name) throw new CardFormatError('The card has no name');
+  const reverieParsed = ReverieExtensionSchema.safeParse(obj(fields.extensions.reverie) ?? {});
+  if (!reverieParsed.success)
+    throw new CardFieldsError(issuesToErrors(reverieParsed.error.issues, 'extensions.reverie.'));
+  const reverie = reverieParsed.data;
+  const extra: Record<string, unknown> = {};
+  if (isV2orV3) for (const [key, value] of Object.entries(data)) if (!V2_KEYS.has(key)) extra[key] = value;
+  const cardExtra = cardJson(BOT_LIMITS.extraJsonBytes).safeParse(extra);
+  if (!cardExtra.success) throw new CardFieldsError({ data: ['too_long'] });
+  const age = reverie.age;
   return {
-    name: name.slice(0, 80),
-    age: Number.isInteger(age) && age >= MIN_CHARACTER_AGE && age <= 200 ? age : MIN_CHARACTER_AGE,
-    kind: reverie.kind === 'persona' ? 'persona' : 'character',
-    description: str(data.description),
-    personalityText: str(data.personality),
-    scenario: str(data.scenario),
-    greeting: str(data.first_mes),
-    exampleMessages: str(data.mes_example),
-    creatorNotes: str(data.creator_notes),
-    systemPrompt: str(data.system_prompt),
-    postHistoryInstructions: str(data.post_history_instructions),
-    alternateGreetings: strArray(data.alternate_greetings),
-    characterBook: obj(data.character_book),
-    tags: strArray(data.tags)
-      .map((t) => t.trim().toLowerCase())
-      .filter(Boolean)
-      .slice(0, 20),
-    creator: str(data.creator),
-    characterVersion: str(data.character_version),
-    occupation: strArray(reverie.occupation).slice(0, 3),
-    personality: strArray(reverie.personality).slice(0, 3),
-    voice: typeof reverie.voice === 'string' && reverie.voice ? reverie.voice : undefined,
-    extensions,
-    cardExtra,
+    name: fields.name,
+    age: age !== undefined && age >= MIN_CHARACTER_AGE && age <= 200 ? age : MIN_CHARACTER_AGE,
+    kind: reverie.kind,
+    description: fields.description,
+    personalityText: fields.personality,
+    scenario: fields.scenario,
+    greeting: fields.first_mes,
+    exampleMessages: fields.mes_example,
+    creatorNotes: fields.creator_notes,
+    systemPrompt: fields.system_prompt,
+    postHistoryInstructions: fields.post_history_instructions,
+    alternateGreetings: fields.alternate_greetings,
+    characterBook: fields.character_book,
+    tags: fields.tags,
+    creator: fields.creator,
+    characterVersion: fields.character_version,
+    occupation: reverie.occupation,
+    personality: reverie.personality,
+    voice: reverie.voice || undefined,
+    extensions: fields.extensions,
+    cardExtra: cardExtra.data,
   };
 }
 

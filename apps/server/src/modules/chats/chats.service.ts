@@ -219,8 +219,8 @@ export class ChatsService {
 
   async history(userId: string, chatId: string, cursor: string | undefined, size = HISTORY_PAGE) {
     await this.ownedChat(userId, chatId);
-    const decoded = decodeCursor(cursor, 1);
-    const beforeSeq = decoded && typeof decoded[0] === 'number' ? decoded[0] : null;
+    const decoded = decodeCursor(cursor, ['int']);
+    const beforeSeq = decoded ? decoded[0] : null;
     const rows = await historyPage(this.deps.db, chatId, beforeSeq, size + 1);
     const page = rows.slice(0, size);
     const next = rows.length > size ? encodeCursor([page[page.length - 1]!.seq]) : null;

@@ -564,12 +564,14 @@ describe('history', () => {
     expect(seen).toEqual(Array.from({ length: 45 }, (_, i) => `m${44 - i}`));
   });
 
-  it('a broken cursor starts from the newest', async () => {
+  it('a broken cursor is refused (400 invalid_cursor), never a 500', async () => {
     const { auth, user } = await member();
     const bot = await createBot(t.database.db);
     const chat = await createChat(t.database.db, { userId: user.id, botId: bot.id });
     await createMessage(t.database.db, chat, { text: 'only' });
-    expect((await history(auth, chat.id, '?c=%%%')).results.map((m) => m.text)).toEqual(['only']);
+    const res = await t.app.inject({ method: 'GET', url: `/api/chat/history/${chat.id}?c=%%%`, headers: auth });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('invalid_cursor');
   });
 });
 
