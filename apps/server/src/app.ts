@@ -41,6 +41,8 @@ import { failStaleStreams } from './modules/chats/chats.repository.js';
 import { audioRoutes } from './modules/audio/audio.routes.js';
 import { AudioService } from './modules/audio/audio.service.js';
 import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
+import { createPubSub, type PubSub } from './providers/pubsub/index.js';
+import { Sessions } from './modules/accounts/sessions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,6 +50,10 @@ declare module 'fastify' {
     llm: LlmProvider;
     /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
     audio: AudioService;
+    /** Messages between replicas (providers/pubsub): Redis, PostgreSQL LISTEN/NOTIFY or in process. */
+    pubsub: PubSub;
+    /** Live sessions, cached per process and invalidated on every replica (accounts `sessions.ts`). */
+    sessions: Sessions;
   }
 }
 
@@ -70,6 +76,8 @@ export interface AppDependencies {
   llm?: LlmProvider;
   /** Text-to-speech provider for voice messages; by default the one the settings select (tests pass fakes). */
   tts?: TtsProvider;
+  /** Pub/sub between replicas; by default the one the settings select. One passed in is not closed with the app. */
+  pubsub?: PubSub;
 }
 
 /**
@@ -98,7 +106,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     scriptOrigins: config.REWARDFUL_API_KEY ? [REWARDFUL_ORIGIN] : [],
   });
   const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
-  await app.register(authPlugin, { tokens: new TokenSigner(secret) });
+  const pubsub =
+    deps.pubsub ?? createPubSub(config, database, (error) => app.log.warn({ err: error }, 'pub/sub error'));
+  app.decorate('pubsub', pubsub);
+  if (!deps.pubsub) app.addHook('onClose', async () => pubsub.close());
+  // Every access token names its session; each request checks it (cached, invalidated on every replica).
+  const sessions = new Sessions({ db: database.db, pubsub, log: app.log });
+  await sessions.listen();
+  app.decorate('sessions', sessions);
+  app.addHook('onClose', async () => sessions.close());
+  await app.register(authPlugin, { tokens: new TokenSigner(secret), sessions });
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN });
   await app.register(openApiPlugin, { appName: edition.name, version: serverVersion() });
 
@@ -174,6 +191,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const accounts = new AccountsService({
     db: database.db,
     tokens: app.tokens,
+    sessions,
     mail,
     edition,
     publicUrl: config.PUBLIC_URL,
