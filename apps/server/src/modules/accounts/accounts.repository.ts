@@ -127,8 +127,9 @@ export async function findSessionState(
     .select({
       role: users.role,
       bannedAt: users.bannedAt,
-      live: sql<boolean>`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${familyId}
-        and ${refreshTokens.userId} = ${users.id} and ${refreshTokens.revokedAt} is null)`.mapWith(Boolean),
+      // Spelled out: drizzle leaves columns unqualified inside a select's sql fragment.
+      live: sql<boolean>`exists (select 1 from refresh_tokens rt where rt.family_id = ${familyId}
+        and rt.user_id = users.id and rt.revoked_at is null)`.mapWith(Boolean),
     })
     .from(users)
     .where(eq(users.id, userId))
