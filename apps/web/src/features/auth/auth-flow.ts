@@ -8,22 +8,47 @@ import { login } from './api/login';
 import { register } from './api/register';
 import { refreshTokenPair, revokeRefreshToken } from './api/tokens';
 import { resendActivation } from './api/verification';
-import { clearSession, getSession, setProfile, setTokens } from './session';
+import { adoptTokens, clearSession, getSession, readStoredTokens, setProfile, setTokens } from './session';
 
 const ONBOARDING_KEY = 'onboarding_pending';
 const verificationKey = (userId: string) => `verification_requested_${userId}`;
 
 let refreshing: Promise<boolean> | null = null;
 
-/** Rotates the tokens; one request at a time. False when the refresh token is refused. */
+/** The Web Lock that lets one tab of the browser refresh at a time. */
+const REFRESH_LOCK = 'reverie-token-refresh';
+
+/**
+ * Runs `task` while holding the browser-wide refresh lock (Web Locks API). Where the API is
+ * missing the task runs at once: the server's grace window (REFRESH_GRACE_S) then answers
+ * tabs that refresh together with the same pair, so none of them is signed out.
+ */
+function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks || typeof locks.request !== 'function') return task();
+  return locks.request(REFRESH_LOCK, { mode: 'exclusive' }, task) as Promise<T>;
+}
+
+/**
+ * Rotates the tokens: one refresh per tab at a time (single flight) and, through the lock,
+ * one per browser. Once it holds the lock the tab reads storage again: when another tab has
+ * rotated meanwhile it takes that pair instead of presenting its used refresh token. False
+ * when the refresh token is refused (or another tab signed out).
+ */
 export function refreshAccessToken(): Promise<boolean> {
-  const refresh = getSession().refreshToken;
-  if (!refresh) return Promise.resolve(false);
-  refreshing ??= refreshTokenPair(refresh)
-    .then((pair) => {
-      setTokens(pair.access, pair.refresh);
+  const mine = getSession().refreshToken;
+  if (!mine) return Promise.resolve(false);
+  refreshing ??= withRefreshLock(async () => {
+    const stored = readStoredTokens();
+    if (!stored.refreshToken) return false;
+    if (stored.refreshToken !== mine && stored.accessToken) {
+      adoptTokens(stored.accessToken, stored.refreshToken);
       return true;
-    })
+    }
+    const pair = await refreshTokenPair(stored.refreshToken);
+    setTokens(pair.access, pair.refresh);
+    return true;
+  })
     .catch(() => false)
     .finally(() => {
       refreshing = null;
@@ -31,10 +56,15 @@ export function refreshAccessToken(): Promise<boolean> {
   return refreshing;
 }
 
+/** The server refused to refresh: the session ended. Every tab asks the user to log in again. */
+export function endExpiredSession(): void {
+  clearSession('expired');
+}
+
 /** Any signed-in request that meets a 401 refreshes once; a refused refresh signs out. */
 setUnauthorizedHandler(async () => {
   const ok = await refreshAccessToken();
-  if (!ok) clearSession();
+  if (!ok) endExpiredSession();
   return ok;
 });
 
@@ -62,7 +92,7 @@ export async function loadProfile(attempt = 0): Promise<void> {
     if (error instanceof ApiRequestError && error.status === 401) {
       await sleep(UNAUTHORIZED_RETRY_DELAY_MS);
       if (getSession().accessToken !== token) return;
-      if (!(await refreshAccessToken())) clearSession();
+      if (!(await refreshAccessToken())) endExpiredSession();
       return;
     }
     if (error instanceof ApiRequestError && error.status === 0) {
