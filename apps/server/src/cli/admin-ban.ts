@@ -39,7 +39,11 @@ try {
     await unbanUser({ db: database.db, sessions: { endUserSessions: async () => {} } }, user.id);
     console.log(t('unbanned', { email: user.email }));
   } else {
-    const sessions = new Sessions({ db: database.db, pubsub, log: { warn: (...args: unknown[]) => console.warn(...args) } });
+    const sessions = new Sessions({
+      db: database.db,
+      pubsub,
+      log: { warn: (...args: unknown[]) => console.warn(...args) },
+    });
     await banUser({ db: database.db, sessions }, user.id, values.reason ?? null);
     console.log(t('banned', { email: user.email }));
   }

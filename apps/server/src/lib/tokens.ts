@@ -27,10 +27,7 @@ export class TokenSigner {
    * Signs an access token. HS256 is deterministic: the same claims and the same `issuedAt`
    * (seconds) always give the same token, which the refresh grace window relies on.
    */
-  async signAccess(
-    claims: AccessClaims,
-    options: { issuedAt?: number; ttlSeconds?: number } = {},
-  ): Promise<string> {
+  async signAccess(claims: AccessClaims, options: { issuedAt?: number; ttlSeconds?: number } = {}): Promise<string> {
     const iat = options.issuedAt ?? Math.floor(Date.now() / 1000);
     return new SignJWT({ role: claims.role, sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -29,8 +29,14 @@ async function signedIn() {
 }
 
 const login = (email: string, password = PASSWORD, language = 'en') =>
-  t.app.inject({ method: 'POST', url: '/api/token', headers: { 'accept-language': language }, payload: { email, password } });
-const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/api/token/refresh', payload: { refresh: token } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/token',
+    headers: { 'accept-language': language },
+    payload: { email, password },
+  });
+const refresh = (token: string) =>
+  t.app.inject({ method: 'POST', url: '/api/token/refresh', payload: { refresh: token } });
 const profile = (auth: { authorization: string }) => t.app.inject({ url: '/api/profile', headers: auth });
 
 /** Moves the user's rotated tokens' rotation time back past the grace window. */
@@ -113,7 +119,12 @@ describe('sessions end at once', () => {
   it('log-out', async () => {
     const user = await signedIn();
     expect((await profile(user.auth)).statusCode).toBe(200);
-    const out = await t.app.inject({ method: 'POST', url: '/api/token/revoke', headers: user.auth, payload: { refresh: user.refresh } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/revoke',
+      headers: user.auth,
+      payload: { refresh: user.refresh },
+    });
     expect(out.statusCode).toBe(204);
     await expectRefusedEverywhere(user.auth);
   });
@@ -173,7 +184,10 @@ describe('sessions end at once', () => {
 
     const refused = await login(user.email, PASSWORD, 'de');
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ code: 'account_banned', detail: 'Dieses Konto wurde gesperrt. Grund: Spam' });
+    expect(refused.json()).toMatchObject({
+      code: 'account_banned',
+      detail: 'Dieses Konto wurde gesperrt. Grund: Spam',
+    });
     // A wrong password never reveals the ban.
     expect((await login(user.email, 'wrong password')).json().code).toBe('invalid_credentials');
 

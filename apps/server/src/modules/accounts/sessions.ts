@@ -121,7 +121,10 @@ export class Sessions {
         }),
       ]);
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'could not announce ended sessions to other replicas; their caches expire soon');
+      this.deps.log.warn(
+        { err: error },
+        'could not announce ended sessions to other replicas; their caches expire soon',
+      );
     } finally {
       clearTimeout(timer);
     }

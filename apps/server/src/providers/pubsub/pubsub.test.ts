@@ -124,7 +124,10 @@ contract(
 describe('createPubSub', () => {
   it('chooses Redis when REDIS_URL is set, else LISTEN/NOTIFY on PostgreSQL, else in process', async () => {
     const memory = createPubSub({}, { raw: { kind: 'pglite', client: {} as never } });
-    const postgres = createPubSub({}, { raw: { kind: 'postgres', client: {} as never, url: 'postgres://127.0.0.1:1/none' } });
+    const postgres = createPubSub(
+      {},
+      { raw: { kind: 'postgres', client: {} as never, url: 'postgres://127.0.0.1:1/none' } },
+    );
     const redis = createPubSub({ REDIS_URL: 'redis://127.0.0.1:1' }, { raw: { kind: 'pglite', client: {} as never } });
     opened.push(memory, postgres, redis);
     expect([memory.kind, postgres.kind, redis.kind]).toEqual(['memory', 'postgres', 'redis']);

@@ -127,7 +127,8 @@ if (channel) {
     if (event.key !== STORAGE_KEYS.accessToken && event.key !== STORAGE_KEYS.refreshToken && event.key !== null) return;
     const stored = readStoredTokens();
     if (stored.accessToken && stored.refreshToken) adoptTokens(stored.accessToken, stored.refreshToken);
-    else if (!stored.accessToken && !stored.refreshToken && state.accessToken) receive({ type: 'cleared', reason: 'logout' });
+    else if (!stored.accessToken && !stored.refreshToken && state.accessToken)
+      receive({ type: 'cleared', reason: 'logout' });
   });
 }
 
