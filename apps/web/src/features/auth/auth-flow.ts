@@ -1,6 +1,6 @@
 import { STORAGE_KEYS, UNAUTHORIZED_RETRY_DELAY_MS } from '@reverie/shared';
 import { analytics } from '../../lib/analytics';
-import { ApiRequestError, setUnauthorizedHandler } from '../../lib/api-client';
+import { ApiRequestError, setUnauthorizedHandler, toApiRequestError } from '../../lib/api-client';
 import { currentLocale } from '../../lib/i18n';
 import { storage } from '../../lib/storage';
 import { getProfile } from './api/get-profile';
@@ -29,25 +29,39 @@ function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
   return locks.request(REFRESH_LOCK, { mode: 'exclusive' }, task) as Promise<T>;
 }
 
+/** Statuses by which the server refuses the refresh token: the session has ended. */
+const REFUSED = new Set([400, 401, 403]);
+
 /**
  * Rotates the tokens: one refresh per tab at a time (single flight) and, through the lock,
  * one per browser. Once it holds the lock the tab reads storage again: when another tab has
- * rotated meanwhile it takes that pair instead of presenting its used refresh token. False
- * when the refresh token is refused (or another tab signed out).
+ * rotated meanwhile it takes that pair instead of presenting its used refresh token. True
+ * with new tokens. When the server refuses, the session has ended: every tab is signed out
+ * and asked to log in again; when it cannot be reached (offline, 5xx, 429) the tokens stay
+ * for a later try.
  */
 export function refreshAccessToken(): Promise<boolean> {
   const mine = getSession().refreshToken;
   if (!mine) return Promise.resolve(false);
   refreshing ??= withRefreshLock(async () => {
     const stored = readStoredTokens();
-    if (!stored.refreshToken) return false;
+    if (!stored.refreshToken) {
+      // Another tab signed out meanwhile.
+      clearSession();
+      return false;
+    }
     if (stored.refreshToken !== mine && stored.accessToken) {
       adoptTokens(stored.accessToken, stored.refreshToken);
       return true;
     }
-    const pair = await refreshTokenPair(stored.refreshToken);
-    setTokens(pair.access, pair.refresh);
-    return true;
+    try {
+      const pair = await refreshTokenPair(stored.refreshToken);
+      setTokens(pair.access, pair.refresh);
+      return true;
+    } catch (error) {
+      if (REFUSED.has(toApiRequestError(error).status)) endExpiredSession();
+      return false;
+    }
   })
     .catch(() => false)
     .finally(() => {
@@ -61,12 +75,8 @@ export function endExpiredSession(): void {
   clearSession('expired');
 }
 
-/** Any signed-in request that meets a 401 refreshes once; a refused refresh signs out. */
-setUnauthorizedHandler(async () => {
-  const ok = await refreshAccessToken();
-  if (!ok) endExpiredSession();
-  return ok;
-});
+/** Any signed-in request that meets a 401 refreshes once (a refused refresh signs out). */
+setUnauthorizedHandler(refreshAccessToken);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,8 +86,9 @@ const NETWORK_RETRY_DELAY_MS = 2000;
 
 /**
  * Loads the profile for the current token (spec §4): a 401 waits 1 s and refreshes (the new
- * token loads the profile again); a failed refresh or any other answer of failure clears the
- * tokens. A request that got no answer at all (status 0: offline, or aborted because the page
+ * token loads the profile again); a refused refresh ends the session (the login modal opens),
+ * a refresh that reached no server is tried again a few times; any other answer of failure
+ * clears the tokens. A request that got no answer at all (status 0: offline, or aborted because the page
  * is being left) is not a refusal: it is tried again a few times and never signs the user out.
  */
 export async function loadProfile(attempt = 0): Promise<void> {
@@ -92,7 +103,10 @@ export async function loadProfile(attempt = 0): Promise<void> {
     if (error instanceof ApiRequestError && error.status === 401) {
       await sleep(UNAUTHORIZED_RETRY_DELAY_MS);
       if (getSession().accessToken !== token) return;
-      if (!(await refreshAccessToken())) endExpiredSession();
+      const refreshed = await refreshAccessToken();
+      if (refreshed || attempt >= NETWORK_RETRIES || getSession().accessToken !== token) return;
+      await sleep(NETWORK_RETRY_DELAY_MS);
+      if (getSession().accessToken === token) await loadProfile(attempt + 1);
       return;
     }
     if (error instanceof ApiRequestError && error.status === 0) {

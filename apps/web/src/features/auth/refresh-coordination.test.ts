@@ -136,4 +136,20 @@ describe('one refresh per browser', () => {
     expect(getSession()).toMatchObject({ accessToken: null, refreshToken: null, expired: true });
     expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBeNull();
   });
+
+  it('a refresh that reaches no server keeps the tokens (offline is not a sign-out)', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        if (String(input).endsWith('/api/token/refresh')) throw new TypeError('Failed to fetch');
+        return new Response(JSON.stringify({ code: 'unauthorized' }), {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+    fakeLocks();
+    await expect(request('/api/thing')).rejects.toMatchObject({ status: 401 });
+    expect(getSession()).toMatchObject({ accessToken: 'old.access.t', refreshToken: 'old.refresh.t', expired: false });
+  });
 });

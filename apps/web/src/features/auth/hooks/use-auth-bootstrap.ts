@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { PROFILE_REFRESH_MS } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { analytics } from '../../../lib/analytics';
-import { endExpiredSession, loadProfile, refreshAccessToken } from '../auth-flow';
+import { loadProfile, refreshAccessToken } from '../auth-flow';
 import { acknowledgeExpired, useSession } from '../session';
 
 /**
@@ -54,7 +54,7 @@ export function useAuthBootstrap(): void {
   useEffect(() => {
     if (!profileId) return;
     const timer = setTimeout(() => {
-      void refreshAccessToken().then((ok) => ok || endExpiredSession());
+      void refreshAccessToken();
     }, PROFILE_REFRESH_MS);
     return () => clearTimeout(timer);
   }, [profileId, accessToken]);
