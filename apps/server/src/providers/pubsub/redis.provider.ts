@@ -18,9 +18,9 @@ export class RedisPubSub implements PubSub {
     private readonly onError: (error: unknown) => void = () => {},
     private readonly prefix = 'reverie:',
   ) {
-    // A publish while Redis is unreachable fails fast instead of waiting in a queue: the
-    // caches' short lifetime bounds what a lost message costs.
-    const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true };
+    // A command while Redis is unreachable waits for one reconnection at most, then fails
+    // (callers log it): the caches' short lifetime bounds what a lost message costs.
+    const options = { maxRetriesPerRequest: 1 };
     this.publisher = new Redis(url, options);
     this.subscriber = new Redis(url, options);
     for (const client of [this.publisher, this.subscriber]) client.on('error', (error) => this.onError(error));
