@@ -6,9 +6,13 @@ import fs from 'node:fs';
 const manifest = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(manifest.dependencies ?? {}).filter((name) => name !== '@reverie/shared');
 
-const entries = ['src/server.ts', 'src/cli/migrate.ts', 'src/cli/seed.ts', 'src/cli/admin-create.ts'].filter((file) =>
-  fs.existsSync(file),
-);
+const entries = [
+  'src/server.ts',
+  'src/cli/migrate.ts',
+  'src/cli/seed.ts',
+  'src/cli/admin-create.ts',
+  'src/cli/admin-ban.ts',
+].filter((file) => fs.existsSync(file));
 
 await build({
   entryPoints: entries,

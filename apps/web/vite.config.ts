@@ -76,7 +76,8 @@ export const LAZY_ENGLISH_SECTIONS = [
 
 /** Texts of lazy sections that the layout shows at first paint: they stay in the core too. */
 export const CORE_ENGLISH_KEYS: Record<string, string[]> = {
-  auth: ['verify_banner', 'verify_banner_action'], // features/auth/components/verify-email-banner.tsx
+  // features/auth/components/verify-email-banner.tsx; the session-ended alert (hooks/use-auth-bootstrap.ts)
+  auth: ['verify_banner', 'verify_banner_action', 'session_expired'],
 };
 
 /**

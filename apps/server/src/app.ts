@@ -43,6 +43,8 @@ import { failStaleStreams } from './modules/chats/chats.repository.js';
 import { audioRoutes } from './modules/audio/audio.routes.js';
 import { AudioService } from './modules/audio/audio.service.js';
 import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
+import { createPubSub, type PubSub } from './providers/pubsub/index.js';
+import { Sessions } from './modules/accounts/sessions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,6 +54,10 @@ declare module 'fastify' {
     audio: AudioService;
     /** Accounts; tests wait for mail sent after the answer with `accounts.idle()`. */
     accounts: AccountsService;
+    /** Messages between replicas (providers/pubsub): Redis, PostgreSQL LISTEN/NOTIFY or in process. */
+    pubsub: PubSub;
+    /** Live sessions, cached per process and invalidated on every replica (accounts `sessions.ts`). */
+    sessions: Sessions;
   }
 }
 
@@ -74,6 +80,8 @@ export interface AppDependencies {
   llm?: LlmProvider;
   /** Text-to-speech provider for voice messages; by default the one the settings select (tests pass fakes). */
   tts?: TtsProvider;
+  /** Pub/sub between replicas; by default the one the settings select. One passed in is not closed with the app. */
+  pubsub?: PubSub;
 }
 
 /**
@@ -105,7 +113,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(publicUrlCheckPlugin, { publicUrl: config.PUBLIC_URL });
   const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
-  await app.register(authPlugin, { tokens: new TokenSigner(secret) });
+  const pubsub =
+    deps.pubsub ?? createPubSub(config, database, (error) => app.log.warn({ err: error }, 'pub/sub error'));
+  app.decorate('pubsub', pubsub);
+  if (!deps.pubsub) app.addHook('onClose', async () => pubsub.close());
+  // Every access token names its session; each request checks it (cached, invalidated on every replica).
+  const sessions = new Sessions({ db: database.db, pubsub, log: app.log });
+  await sessions.listen();
+  app.decorate('sessions', sessions);
+  app.addHook('onClose', async () => sessions.close());
+  await app.register(authPlugin, { tokens: new TokenSigner(secret), sessions });
   await app.register(metricsPlugin, {
     token: config.METRICS_TOKEN,
     openWithoutToken: !config.isProduction || config.METRICS_PUBLIC,
@@ -185,6 +202,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const accounts = new AccountsService({
     db: database.db,
     tokens: app.tokens,
+    sessions,
     mail,
     edition,
     publicUrl: config.PUBLIC_URL,

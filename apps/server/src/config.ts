@@ -29,6 +29,12 @@ export const ConfigSchema = z.object({
   /** A PostgreSQL connection string; without it the embedded PGlite database is used. */
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * A Redis server (`redis://host:6379`) shared by the replicas, for pub/sub between them
+   * (session revocations, live replies). Without it PostgreSQL's LISTEN/NOTIFY is used on a
+   * PostgreSQL server, and in-process channels on the embedded database.
+   */
+  REDIS_URL: z.string().optional(),
   APP_NAME: z.enum(EDITION_IDS).default('reverie'),
   /** Extra origins allowed to call the API from a browser (the web app on its own host). */
   WEB_ORIGIN: commaList.default([]),

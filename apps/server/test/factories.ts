@@ -1,13 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/db/client.js';
-import { bots, chats, messages, subscriptions, users } from '../src/db/schema.js';
+import { bots, chats, messages, refreshTokens, subscriptions, users } from '../src/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 
 /**
- * Inserts a user directly (no sign-up flow) and signs an access token for it. The password
- * hash is not a real hash: such users log in only through the token.
+ * Inserts a user directly (no sign-up flow) with a live session (a refresh-token family) and
+ * signs an access token for it. The password hash is not a real hash: such users log in only
+ * through the token.
  */
 export async function createUser(
   app: FastifyInstance,
@@ -25,8 +26,24 @@ export async function createUser(
       ...overrides,
     })
     .returning();
-  const token = await app.tokens.signAccess({ sub: user!.id, role: user!.role });
+  const token = await createSession(app, db, user!);
   return { user: user!, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** Starts another session of the user (as a log-in does) and answers its access token. */
+export async function createSession(
+  app: FastifyInstance,
+  db: Database,
+  user: { id: string; role: 'user' | 'admin' },
+): Promise<string> {
+  const sid = randomUUID();
+  await db.insert(refreshTokens).values({
+    userId: user.id,
+    familyId: sid,
+    tokenHash: createHash('sha256').update(randomBytes(32)).digest('hex'),
+    expiresAt: new Date(Date.now() + 30 * 24 * 3600_000),
+  });
+  return app.tokens.signAccess({ sub: user.id, role: user.role, sid });
 }
 
 /** Inserts a character directly (no moderation, no pictures), newest unless `createdAt` says otherwise. */

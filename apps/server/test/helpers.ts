@@ -80,6 +80,7 @@ export async function createTestApp(
     llm: options.llm,
     images: options.images,
     tts: options.tts,
+    pubsub: options.pubsub,
   });
   await app.ready();
   cleanups.push(() => app.close());

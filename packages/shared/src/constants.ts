@@ -70,6 +70,12 @@ export const ROUTE_PRELOAD_CONCURRENCY = 4;
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
+/**
+ * How long a just-rotated refresh token is still accepted: presented again within this
+ * window it answers the same new pair (several tabs refreshing at once), after it the reuse
+ * revokes the whole family.
+ */
+export const REFRESH_GRACE_S = 10;
 
 /** Message kinds (spec §3). */
 export const MessageKind = { Text: 1, Image: 2, BlurImage: 3, Processed: 9999 } as const;

@@ -5,6 +5,8 @@ export interface AccessClaims {
   /** The user id. */
   sub: string;
   role: 'user' | 'admin';
+  /** The session: the refresh-token family the token was issued in (accounts `sessions.ts`). */
+  sid: string;
 }
 
 /**
@@ -21,18 +23,26 @@ export class TokenSigner {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async signAccess(claims: AccessClaims, ttlSeconds = ACCESS_TOKEN_TTL_S): Promise<string> {
-    return new SignJWT({ role: claims.role })
+  /**
+   * Signs an access token. HS256 is deterministic: the same claims and the same `issuedAt`
+   * (seconds) always give the same token, which the refresh grace window relies on.
+   */
+  async signAccess(claims: AccessClaims, options: { issuedAt?: number; ttlSeconds?: number } = {}): Promise<string> {
+    const iat = options.issuedAt ?? Math.floor(Date.now() / 1000);
+    return new SignJWT({ role: claims.role, sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer(this.issuer)
       .setAudience('access')
-      .setIssuedAt()
-      .setExpirationTime(`${ttlSeconds}s`)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + (options.ttlSeconds ?? ACCESS_TOKEN_TTL_S))
       .sign(this.key);
   }
 
-  /** The claims of a valid, unexpired access token; null otherwise. */
+  /**
+   * The claims of a valid, unexpired access token; null otherwise. Tokens signed before
+   * sessions existed (no `sid`) are refused: the client refreshes and gets one with a session.
+   */
   async verifyAccess(token: string): Promise<AccessClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
@@ -40,8 +50,8 @@ export class TokenSigner {
         audience: 'access',
         algorithms: ['HS256'],
       });
-      if (typeof payload.sub !== 'string') return null;
-      return { sub: payload.sub, role: payload.role === 'admin' ? 'admin' : 'user' };
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || !payload.sid) return null;
+      return { sub: payload.sub, role: payload.role === 'admin' ? 'admin' : 'user', sid: payload.sid };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;

@@ -2,35 +2,47 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 import type { TokenSigner } from '../lib/tokens.js';
+import type { LiveSession } from '../modules/accounts/sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** 'admin' for administrators; null for guests. */
     userRole: 'user' | 'admin' | null;
+    /** The session (refresh-token family) of the access token; null for guests. */
+    sessionId: string | null;
   }
   interface FastifyInstance {
     tokens: TokenSigner;
   }
 }
 
+/** Tells whether a session is live (accounts `Sessions`: cached per process, invalidated by pub/sub). */
+export interface SessionChecker {
+  check(userId: string, sid: string): Promise<LiveSession | null>;
+}
+
 /** API calls that never need the access token: a stale one is ignored there. */
 const TOKEN_FREE_PATHS = /^\/api\/(?:token|register|password_reset|email\/unsubscribe)(?:[/?]|$)/;
 
 /**
- * Reads `Authorization: Bearer <access>` on every request: a valid token sets
- * `request.userId`; a missing one leaves a guest; an invalid or expired one is a 401 so
- * the client refreshes (spec §4).
+ * Reads `Authorization: Bearer <access>` on every request: a valid token of a live session
+ * sets `request.userId`; a missing one leaves a guest; an invalid or expired token, or one
+ * whose session ended (log-out, reuse, password reset, ban, deleted account), is a 401 so the
+ * client refreshes (spec §4) — also on routes open to guests, which never act as a guest
+ * with it.
  */
-export const authPlugin = fp<{ tokens: TokenSigner }>(
-  async (app, { tokens }) => {
+export const authPlugin = fp<{ tokens: TokenSigner; sessions: SessionChecker }>(
+  async (app, { tokens, sessions }) => {
     app.decorate('tokens', tokens);
     app.decorateRequest('userRole', null);
+    app.decorateRequest('sessionId', null);
     app.addHook('onRequest', async (request) => {
       const header = request.headers.authorization;
       if (!header) return;
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       const claims = match?.[1] ? await tokens.verifyAccess(match[1]) : null;
-      if (!claims) {
+      const session = claims ? await sessions.check(claims.sub, claims.sid) : null;
+      if (!claims || !session) {
         // Public pages still work with a stale token, and so do the calls that get a new one
         // (a client whose access token expired must still be able to refresh or log in);
         // other API calls answer 401 so that the client refreshes.
@@ -39,7 +51,8 @@ export const authPlugin = fp<{ tokens: TokenSigner }>(
         return;
       }
       request.userId = claims.sub;
-      request.userRole = claims.role;
+      request.userRole = session.role;
+      request.sessionId = claims.sid;
     });
   },
   { name: 'auth', dependencies: ['request-context'] },

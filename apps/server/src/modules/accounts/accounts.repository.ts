@@ -49,16 +49,6 @@ export async function findRefreshToken(db: Database, tokenHash: string): Promise
   return row ?? null;
 }
 
-/** Marks a refresh token used; false when another request used it first (reuse). */
-export async function markRefreshTokenUsed(db: Database, id: string): Promise<boolean> {
-  const rows = await db
-    .update(refreshTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
-    .returning({ id: refreshTokens.id });
-  return rows.length === 1;
-}
-
 export async function revokeRefreshFamily(db: Database, familyId: string): Promise<void> {
   await db
     .update(refreshTokens)
@@ -121,4 +111,62 @@ export async function insertSupportReport(
 ): Promise<string> {
   const [row] = await db.insert(supportReports).values(values).returning({ id: supportReports.id });
   return row!.id;
+}
+
+/**
+ * What decides whether a session (refresh-token family) is live, in one query: the user's
+ * role and ban, and whether the family still has a token that is not revoked. Null when
+ * the user does not exist.
+ */
+export async function findSessionState(
+  db: Database,
+  userId: string,
+  familyId: string,
+): Promise<{ role: string; bannedAt: Date | null; live: boolean } | null> {
+  const [row] = await db
+    .select({
+      role: users.role,
+      bannedAt: users.bannedAt,
+      // Spelled out: drizzle leaves columns unqualified inside a select's sql fragment.
+      live: sql<boolean>`exists (select 1 from refresh_tokens rt where rt.family_id = ${familyId}
+        and rt.user_id = users.id and rt.revoked_at is null)`.mapWith(Boolean),
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Rotates a refresh token in one transaction: marks it used (only if unused and not
+ * revoked) and stores its successor. Answers the rotation time, or null when another
+ * request used or revoked it first (on PostgreSQL a concurrent rotation waits for this one
+ * to commit, then finds the token used).
+ */
+export async function rotateRefreshToken(
+  db: Database,
+  row: RefreshTokenRow,
+  successor: { tokenHash: string; expiresAt: Date },
+): Promise<Date | null> {
+  return db.transaction(async (tx) => {
+    const [used] = await tx
+      .update(refreshTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
+      .returning({ usedAt: refreshTokens.usedAt });
+    if (!used?.usedAt) return null;
+    await tx
+      .insert(refreshTokens)
+      .values({ userId: row.userId, familyId: row.familyId, ...successor })
+      .onConflictDoNothing();
+    return used.usedAt;
+  });
+}
+
+export async function setUserBan(
+  db: Database,
+  userId: string,
+  ban: { bannedAt: Date; banReason: string | null } | null,
+): Promise<UserRow | null> {
+  return updateUser(db, userId, ban ?? { bannedAt: null, banReason: null });
 }

@@ -2,6 +2,7 @@ import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import {
+  REFRESH_GRACE_S,
   REFRESH_TOKEN_TTL_S,
   type Edition,
   type Locale,
@@ -22,6 +23,8 @@ import { MARKETING_KINDS, renderEmail, type EmailKind } from './accounts.emails.
 import * as repo from './accounts.repository.js';
 import type { UserRow } from './accounts.repository.js';
 import { deleteUserData, type UserDataDeleter, type UserFileDeleter } from './user-data.js';
+import type { Sessions } from './sessions.js';
+import { banUser, unbanUser } from './ban.js';
 
 /** OWASP password storage cheat sheet: argon2id, m=19 MiB, t=2, p=1. */
 const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -37,10 +40,12 @@ const newOpaqueToken = (prefix: string) =>
 export interface AccountsServiceDeps {
   db: Database;
   tokens: TokenSigner;
+  /** Ends sessions at once on every replica (log-out, reuse, password reset, ban, deletion). */
+  sessions: Sessions;
   mail: MailProvider;
   edition: Edition;
   publicUrl: string;
-  /** Signs unsubscribe links. */
+  /** Signs unsubscribe links and derives the successor of a rotated refresh token. */
   secret: string;
   log: FastifyBaseLogger;
   resetTtlMinutes: number;
@@ -150,10 +155,14 @@ export class AccountsService {
       throw new AppError('invalid_credentials', { status: 401, detail: text, errors: { password: [text] } });
     }
     await this.loginLimiter.reset(key);
-    return this.issueTokens(user, randomUUID());
-  }
-
-  private async issueTokens(user: UserRow, familyId: string): Promise<TokenPair> {
+    // Only someone who knows the password learns that the account is banned, and why.
+    if (user.bannedAt) {
+      const detail = user.banReason
+        ? translate(locale, 'errors.account_banned_reason', { reason: user.banReason })
+        : translate(locale, 'errors.account_banned');
+      throw new AppError('account_banned', { status: 403, detail });
+    }
+    const familyId = randomUUID();
     const refresh = newOpaqueToken('rt');
     await repo.insertRefreshToken(this.deps.db, {
       userId: user.id,
@@ -161,25 +170,59 @@ export class AccountsService {
       tokenHash: sha256(refresh),
       expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_S * 1000),
     });
-    const access = await this.deps.tokens.signAccess({ sub: user.id, role: user.role });
+    const access = await this.deps.tokens.signAccess({ sub: user.id, role: user.role, sid: familyId });
     return { access, refresh };
   }
 
-  /** Rotates a refresh token. A token used twice means theft: its whole family is revoked. */
+  /**
+   * The refresh token that follows `token`: derived from it under the server secret, so that
+   * every replica answers a repeated rotation with the same pair without storing secrets.
+   */
+  private successorOf(token: string): string {
+    const mac = (label: string) => createHmac('sha256', this.deps.secret).update(`${label}:${token}`).digest();
+    return `rt.${mac('refresh-successor-id').subarray(0, 9).toString('base64url')}.${mac('refresh-successor').toString('base64url')}`;
+  }
+
+  /**
+   * Rotates a refresh token. Presented again within REFRESH_GRACE_S of its rotation (several
+   * tabs refreshing at once) it answers the same pair: the successor is derived from the token
+   * and the access token is signed with the rotation time stored in the database. Presented
+   * later it means theft: the whole family is revoked.
+   */
   async refresh(token: string): Promise<TokenPair> {
     const { db } = this.deps;
     const invalid = () => new AppError('invalid_token', { status: 401, detail: 'Token is invalid or expired' });
     const row = await repo.findRefreshToken(db, sha256(token));
-    if (!row || row.revokedAt) throw invalid();
-    if (row.usedAt || !(await repo.markRefreshTokenUsed(db, row.id))) {
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) throw invalid();
+    const user = await repo.findUserById(db, row.userId);
+    if (!user || user.bannedAt) throw invalid();
+    const successor = this.successorOf(token);
+    let rotatedAt = row.usedAt;
+    let rotatedHere = false;
+    if (!rotatedAt) {
+      rotatedAt = await repo.rotateRefreshToken(db, row, {
+        tokenHash: sha256(successor),
+        expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_S * 1000),
+      });
+      rotatedHere = rotatedAt !== null;
+      if (!rotatedAt) {
+        // Another request rotated (or revoked) it meanwhile.
+        const again = await repo.findRefreshToken(db, row.tokenHash);
+        if (!again || again.revokedAt || !again.usedAt) throw invalid();
+        rotatedAt = again.usedAt;
+      }
+    }
+    if (!rotatedHere && Date.now() - rotatedAt.getTime() > REFRESH_GRACE_S * 1000) {
       await repo.revokeRefreshFamily(db, row.familyId);
+      await this.deps.sessions.endSession(row.familyId);
       this.deps.log.warn({ userId: row.userId }, 'refresh token reused: family revoked');
       throw invalid();
     }
-    if (row.expiresAt.getTime() <= Date.now()) throw invalid();
-    const user = await repo.findUserById(db, row.userId);
-    if (!user) throw invalid();
-    return this.issueTokens(user, row.familyId);
+    const access = await this.deps.tokens.signAccess(
+      { sub: user.id, role: user.role, sid: row.familyId },
+      { issuedAt: Math.floor(rotatedAt.getTime() / 1000) },
+    );
+    return { access, refresh: successor };
   }
 
   /** Log-out: revokes the token's family. Someone else's token is left alone. */
@@ -188,6 +231,20 @@ export class AccountsService {
     if (!row) return;
     if (requesterId && requesterId !== row.userId) return;
     await repo.revokeRefreshFamily(this.deps.db, row.familyId);
+    await this.deps.sessions.endSession(row.familyId);
+  }
+
+  /**
+   * Bans an account: it cannot log in or refresh (log-in says why) and every session ends at
+   * once. The operator CLI (`npm run admin:ban`) and the admin console call this.
+   */
+  async ban(userId: string, reason: string | null): Promise<UserRow> {
+    return banUser(this.deps, userId, reason);
+  }
+
+  /** Lifts a ban; sessions that ended stay ended (the user logs in again). */
+  async unban(userId: string): Promise<UserRow> {
+    return unbanUser(this.deps, userId);
   }
 
   async requireUser(userId: string): Promise<UserRow> {
@@ -295,6 +352,7 @@ export class AccountsService {
     }
     await repo.updateUser(db, row.userId, { passwordHash: await this.hashPassword(password) });
     await repo.revokeAllRefreshTokens(db, row.userId);
+    await this.deps.sessions.endUserSessions(row.userId);
   }
 
   /** The signed token of every unsubscribe link: `<user id>.<HMAC>`; it never expires. */
@@ -335,6 +393,7 @@ export class AccountsService {
       deleters: this.deps.deleters,
       fileDeleters: this.deps.fileDeleters,
     });
+    await this.deps.sessions.endUserSessions(user.id);
   }
 
   private link(pathAndQuery: string): string {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REFRESH_GRACE_S } from '@reverie/shared';
 import {
   analyticsEvents,
   bots,
@@ -201,7 +202,14 @@ describe('refresh tokens', () => {
     expect(first.statusCode).toBe(200);
     const rotated = first.json();
     expect(rotated.refresh).not.toBe(user.refresh);
-    // The old token again: theft. The family, including the rotated token, is revoked.
+    // Within the grace window the old token answers the same pair (tabs refreshing at once).
+    const again = await t.app.inject({ method: 'POST', url: '/api/token/refresh', payload: { refresh: user.refresh } });
+    expect(again.json()).toEqual(rotated);
+    // After it, the old token again is theft: the family, including the rotated token, is revoked.
+    await t.database.db
+      .update(refreshTokens)
+      .set({ usedAt: new Date(Date.now() - (REFRESH_GRACE_S + 1) * 1000) })
+      .where(and(eq(refreshTokens.userId, user.id), isNotNull(refreshTokens.usedAt)));
     const reuse = await t.app.inject({ method: 'POST', url: '/api/token/refresh', payload: { refresh: user.refresh } });
     expect(reuse.statusCode).toBe(401);
     const after = await t.app.inject({

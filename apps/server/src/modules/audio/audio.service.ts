@@ -151,14 +151,30 @@ export class AudioService {
     const { tts, storage, timeoutMs, mp3Kbps } = this.deps;
     const spoken = speechText(text);
     const language = detectLanguage(spoken, locale);
-    const signal = shutdown
-      ? AbortSignal.any([shutdown, AbortSignal.timeout(timeoutMs)])
-      : AbortSignal.timeout(timeoutMs);
+    // A timer the event loop holds (not AbortSignal.timeout/any, whose signals Node may collect
+    // while a provider that holds no socket waits on them: the job would never end).
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('The speech took too long', 'TimeoutError')),
+      timeoutMs,
+    );
+    const onShutdown = () => controller.abort(shutdown?.reason);
+    if (shutdown?.aborted) onShutdown();
+    else shutdown?.addEventListener('abort', onShutdown, { once: true });
+    const signal = controller.signal;
     const started = performance.now();
-    const speech = await tts.synthesise({ text: spoken, voice, language, signal });
-    const synthesised = performance.now();
-    const data =
-      speech.format === 'pcm16' ? await encodeMp3(speech.samples, speech.sampleRate, mp3Kbps, signal) : speech.data;
+    let speech: Awaited<ReturnType<typeof tts.synthesise>>;
+    let data: Buffer;
+    let synthesised: number;
+    try {
+      speech = await tts.synthesise({ text: spoken, voice, language, signal });
+      synthesised = performance.now();
+      data =
+        speech.format === 'pcm16' ? await encodeMp3(speech.samples, speech.sampleRate, mp3Kbps, signal) : speech.data;
+    } finally {
+      clearTimeout(timer);
+      shutdown?.removeEventListener('abort', onShutdown);
+    }
     const info = readMp3Info(data);
     if (!info || info.durationS <= 0) {
       throw new TtsError('empty_output', 'the provider did not answer playable MP3 audio', tts.name);

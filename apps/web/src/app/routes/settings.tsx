@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
@@ -238,6 +238,9 @@ export function Component() {
     }
   };
 
+  // Signed out meanwhile (here or in another tab): the home page, never skeletons forever. A
+  // session that ended on its own opens the login modal instead (useAuthBootstrap).
+  if (!isAuthorized) return <Navigate to="/" replace />;
   if (!profile) {
     return (
       <Page title={t('pages.settings_title')}>

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS, UNAUTHORIZED_RETRY_DELAY_MS } from '@reverie/shared';
 import { analytics } from '../../lib/analytics';
-import { ApiRequestError, setUnauthorizedHandler } from '../../lib/api-client';
+import { ApiRequestError, setUnauthorizedHandler, toApiRequestError } from '../../lib/api-client';
 import { currentLocale } from '../../lib/i18n';
 import { storage } from '../../lib/storage';
 import { getProfile } from './api/get-profile';
@@ -8,22 +8,61 @@ import { login } from './api/login';
 import { register } from './api/register';
 import { refreshTokenPair, revokeRefreshToken } from './api/tokens';
 import { resendActivation } from './api/verification';
-import { clearSession, getSession, setProfile, setTokens } from './session';
+import { adoptTokens, clearSession, getSession, readStoredTokens, setProfile, setTokens } from './session';
 
 const ONBOARDING_KEY = 'onboarding_pending';
 const verificationKey = (userId: string) => `verification_requested_${userId}`;
 
 let refreshing: Promise<boolean> | null = null;
 
-/** Rotates the tokens; one request at a time. False when the refresh token is refused. */
+/** The Web Lock that lets one tab of the browser refresh at a time. */
+const REFRESH_LOCK = 'reverie-token-refresh';
+
+/**
+ * Runs `task` while holding the browser-wide refresh lock (Web Locks API). Where the API is
+ * missing the task runs at once: the server's grace window (REFRESH_GRACE_S) then answers
+ * tabs that refresh together with the same pair, so none of them is signed out.
+ */
+function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks || typeof locks.request !== 'function') return task();
+  return locks.request(REFRESH_LOCK, { mode: 'exclusive' }, task) as Promise<T>;
+}
+
+/** Statuses by which the server refuses the refresh token: the session has ended. */
+const REFUSED = new Set([400, 401, 403]);
+
+/**
+ * Rotates the tokens: one refresh per tab at a time (single flight) and, through the lock,
+ * one per browser. Once it holds the lock the tab reads storage again: when another tab has
+ * rotated meanwhile it takes that pair instead of presenting its used refresh token. True
+ * with new tokens. When the server refuses, the session has ended: every tab is signed out
+ * and asked to log in again; when it cannot be reached (offline, 5xx, 429) the tokens stay
+ * for a later try.
+ */
 export function refreshAccessToken(): Promise<boolean> {
-  const refresh = getSession().refreshToken;
-  if (!refresh) return Promise.resolve(false);
-  refreshing ??= refreshTokenPair(refresh)
-    .then((pair) => {
+  const mine = getSession().refreshToken;
+  if (!mine) return Promise.resolve(false);
+  refreshing ??= withRefreshLock(async () => {
+    const stored = readStoredTokens();
+    if (!stored.refreshToken) {
+      // Another tab signed out meanwhile.
+      clearSession();
+      return false;
+    }
+    if (stored.refreshToken !== mine && stored.accessToken) {
+      adoptTokens(stored.accessToken, stored.refreshToken);
+      return true;
+    }
+    try {
+      const pair = await refreshTokenPair(stored.refreshToken);
       setTokens(pair.access, pair.refresh);
       return true;
-    })
+    } catch (error) {
+      if (REFUSED.has(toApiRequestError(error).status)) endExpiredSession();
+      return false;
+    }
+  })
     .catch(() => false)
     .finally(() => {
       refreshing = null;
@@ -31,12 +70,13 @@ export function refreshAccessToken(): Promise<boolean> {
   return refreshing;
 }
 
-/** Any signed-in request that meets a 401 refreshes once; a refused refresh signs out. */
-setUnauthorizedHandler(async () => {
-  const ok = await refreshAccessToken();
-  if (!ok) clearSession();
-  return ok;
-});
+/** The server refused to refresh: the session ended. Every tab asks the user to log in again. */
+export function endExpiredSession(): void {
+  clearSession('expired');
+}
+
+/** Any signed-in request that meets a 401 refreshes once (a refused refresh signs out). */
+setUnauthorizedHandler(refreshAccessToken);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,8 +86,9 @@ const NETWORK_RETRY_DELAY_MS = 2000;
 
 /**
  * Loads the profile for the current token (spec §4): a 401 waits 1 s and refreshes (the new
- * token loads the profile again); a failed refresh or any other answer of failure clears the
- * tokens. A request that got no answer at all (status 0: offline, or aborted because the page
+ * token loads the profile again); a refused refresh ends the session (the login modal opens),
+ * a refresh that reached no server is tried again a few times; any other answer of failure
+ * clears the tokens. A request that got no answer at all (status 0: offline, or aborted because the page
  * is being left) is not a refusal: it is tried again a few times and never signs the user out.
  */
 export async function loadProfile(attempt = 0): Promise<void> {
@@ -62,7 +103,10 @@ export async function loadProfile(attempt = 0): Promise<void> {
     if (error instanceof ApiRequestError && error.status === 401) {
       await sleep(UNAUTHORIZED_RETRY_DELAY_MS);
       if (getSession().accessToken !== token) return;
-      if (!(await refreshAccessToken())) clearSession();
+      const refreshed = await refreshAccessToken();
+      if (refreshed || attempt >= NETWORK_RETRIES || getSession().accessToken !== token) return;
+      await sleep(NETWORK_RETRY_DELAY_MS);
+      if (getSession().accessToken === token) await loadProfile(attempt + 1);
       return;
     }
     if (error instanceof ApiRequestError && error.status === 0) {

@@ -4,18 +4,26 @@ import { storage } from '../../lib/storage';
 
 /**
  * The session (spec §4): an access token present means authorized. Tokens live in local
- * storage; the profile in memory. Components read it with `useSession`.
+ * storage, shared by the browser's tabs; the profile in memory. Components read it with
+ * `useSession`. Every tab hears the others' new tokens and sign-outs (BroadcastChannel, or
+ * storage events where it is missing), so that one tab's refresh serves them all.
  */
 export interface SessionState {
   accessToken: string | null;
   refreshToken: string | null;
   profile: Profile | null;
+  /** True after the server refused to refresh (the session ended): the user is asked to log in. */
+  expired: boolean;
 }
+
+/** Why the tokens were cleared: the user logged out, or the session ended on its own. */
+export type ClearReason = 'logout' | 'expired';
 
 let state: SessionState = {
   accessToken: storage.get(STORAGE_KEYS.accessToken),
   refreshToken: storage.get(STORAGE_KEYS.refreshToken),
   profile: null,
+  expired: false,
 };
 const listeners = new Set<() => void>();
 
@@ -33,12 +41,26 @@ export function subscribeSession(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Stores both tokens and marks that this browser has been authorized once. */
+/** The tokens other tabs stored: after a refresh by another tab they differ from this tab's. */
+export function readStoredTokens(): { accessToken: string | null; refreshToken: string | null } {
+  return { accessToken: storage.get(STORAGE_KEYS.accessToken), refreshToken: storage.get(STORAGE_KEYS.refreshToken) };
+}
+
+/** Stores both tokens, marks that this browser has been authorized once and tells the other tabs. */
 export function setTokens(accessToken: string, refreshToken: string): void {
   storage.set(STORAGE_KEYS.accessToken, accessToken);
   storage.set(STORAGE_KEYS.refreshToken, refreshToken);
   storage.set(STORAGE_KEYS.authorizedOnce, '1');
-  emit({ ...state, accessToken, refreshToken });
+  adoptTokens(accessToken, refreshToken);
+  broadcast({ type: 'tokens', access: accessToken, refresh: refreshToken });
+}
+
+/** Uses tokens another tab stored (they are already in storage). */
+export function adoptTokens(accessToken: string, refreshToken: string): void {
+  if (state.accessToken === accessToken && state.refreshToken === refreshToken) return;
+  // The same session keeps its profile; another account's tokens load their own.
+  const sameSession = Boolean(state.accessToken);
+  emit({ ...state, accessToken, refreshToken, profile: sameSession ? state.profile : null, expired: false });
 }
 
 export function setProfile(profile: Profile | null): void {
@@ -50,10 +72,64 @@ export function updateProfile(change: (profile: Profile) => Profile): void {
   if (state.profile) emit({ ...state, profile: change(state.profile) });
 }
 
-export function clearSession(): void {
+/** Signs out this tab and the others: `expired` when the server refused to refresh. */
+export function clearSession(reason: ClearReason = 'logout'): void {
   storage.remove(STORAGE_KEYS.accessToken);
   storage.remove(STORAGE_KEYS.refreshToken);
-  emit({ accessToken: null, refreshToken: null, profile: null });
+  emit({ accessToken: null, refreshToken: null, profile: null, expired: reason === 'expired' });
+  broadcast({ type: 'cleared', reason });
+}
+
+/** The expired notice was shown: it is not shown again. */
+export function acknowledgeExpired(): void {
+  if (state.expired) emit({ ...state, expired: false });
+}
+
+type TabMessage = { type: 'tokens'; access: string; refresh: string } | { type: 'cleared'; reason: ClearReason };
+
+/** The channel between this browser's tabs; null where BroadcastChannel is missing. */
+const TAB_CHANNEL = 'reverie-session';
+const channel: BroadcastChannel | null = (() => {
+  try {
+    return typeof BroadcastChannel === 'function' ? new BroadcastChannel(TAB_CHANNEL) : null;
+  } catch {
+    return null;
+  }
+})();
+
+function broadcast(message: TabMessage): void {
+  try {
+    channel?.postMessage(message);
+  } catch {
+    // A closed channel: the other tabs still see storage events.
+  }
+}
+
+/** Applies what another tab did (never broadcast again). */
+function receive(message: TabMessage): void {
+  if (message.type === 'tokens') {
+    if (typeof message.access === 'string' && typeof message.refresh === 'string')
+      adoptTokens(message.access, message.refresh);
+  } else if (message.type === 'cleared' && state.accessToken) {
+    emit({ accessToken: null, refreshToken: null, profile: null, expired: message.reason === 'expired' });
+  }
+}
+
+if (channel) {
+  // Node's BroadcastChannel (tests, server rendering) must not keep the process alive.
+  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
+  channel.onmessage = (event: MessageEvent<TabMessage>) => {
+    if (event.data && typeof event.data === 'object') receive(event.data);
+  };
+} else if (typeof window !== 'undefined') {
+  // Without BroadcastChannel: storage events, which other tabs' writes fire here.
+  window.addEventListener('storage', (event) => {
+    if (event.key !== STORAGE_KEYS.accessToken && event.key !== STORAGE_KEYS.refreshToken && event.key !== null) return;
+    const stored = readStoredTokens();
+    if (stored.accessToken && stored.refreshToken) adoptTokens(stored.accessToken, stored.refreshToken);
+    else if (!stored.accessToken && !stored.refreshToken && state.accessToken)
+      receive({ type: 'cleared', reason: 'logout' });
+  });
 }
 
 export const wasAuthorizedOnce = () => storage.get(STORAGE_KEYS.authorizedOnce) === '1';

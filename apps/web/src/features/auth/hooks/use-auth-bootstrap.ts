@@ -1,16 +1,25 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { PROFILE_REFRESH_MS } from '@reverie/shared';
+import { showAlert } from '../../../components/ui/alerts';
 import { analytics } from '../../../lib/analytics';
 import { loadProfile, refreshAccessToken } from '../auth-flow';
-import { clearSession, useSession } from '../session';
+import { acknowledgeExpired, useSession } from '../session';
 
 /**
  * The session's life (spec §4), mounted once in the app layout: a token loads the profile;
  * the access token is refreshed 10 minutes after a profile id appears (and after each
- * refresh); analytics identify the user on log-in and reset when the token is cleared.
+ * refresh); analytics identify the user on log-in and reset when the token is cleared. When
+ * the session ends on its own (the server refused to refresh, in this tab or another) the
+ * user is told so and the login modal opens, coming back to the same page afterwards —
+ * never a page waiting forever for a profile.
  */
 export function useAuthBootstrap(): void {
-  const { accessToken, profile } = useSession();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { accessToken, profile, expired } = useSession();
   const identified = useRef<string | null>(null);
   const hadToken = useRef(Boolean(accessToken));
 
@@ -25,6 +34,15 @@ export function useAuthBootstrap(): void {
     }
   }, [accessToken]);
 
+  const here = location.pathname + location.search;
+  useEffect(() => {
+    if (!expired) return;
+    acknowledgeExpired();
+    showAlert(t('auth.session_expired'), { type: 'warning' });
+    const next = new URLSearchParams(here.split('?')[1] ?? '').get('login') === '1' ? '/' : here;
+    navigate(`/?login=1&next=${encodeURIComponent(next)}`, { replace: true });
+  }, [expired, here, navigate, t]);
+
   useEffect(() => {
     if (profile && identified.current !== profile.id) {
       identified.current = profile.id;
@@ -36,7 +54,7 @@ export function useAuthBootstrap(): void {
   useEffect(() => {
     if (!profileId) return;
     const timer = setTimeout(() => {
-      void refreshAccessToken().then((ok) => ok || clearSession());
+      void refreshAccessToken();
     }, PROFILE_REFRESH_MS);
     return () => clearTimeout(timer);
   }, [profileId, accessToken]);
