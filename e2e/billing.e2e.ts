@@ -9,7 +9,6 @@
 // are answered from that database (the billing part of the profile, as getBillingProfile
 // will add it to the real one).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import postgres from 'postgres';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,40 +48,21 @@ afterAll(async () => {
 /** A signed-in user with a starting balance (given through the ledger, as every balance). */
 async function signedInUser(startBalance: number) {
   const base = server.url;
-  const registerExists = (await fetch(`${base}/api/register`, { method: 'POST' })).status !== 404;
-  let userId: string;
-  let access: string;
-  let refresh = 'a.b.c';
   const email = `buyer_${randomUUID().slice(0, 8)}@example.test`;
-  if (registerExists) {
-    const password = 'correct horse battery';
-    const reg = await fetch(`${base}/api/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: email.split('@')[0], email, password, age_confirmed: true }),
-    });
-    expect(reg.status).toBe(201);
-    userId = ((await reg.json()) as { id: string }).id;
-    const login = await fetch(`${base}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    ({ access, refresh } = (await login.json()) as { access: string; refresh: string });
-  } else {
-    const [row] = await sql<{ id: string }[]>`
-      insert into users (username, email, password_hash, name)
-      values (${email.split('@')[0]!}, ${email}, '!e2e', 'Buyer') returning id`;
-    userId = row!.id;
-    access = await new SignJWT({ role: 'user' })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(userId)
-      .setIssuer('reverie')
-      .setAudience('access')
-      .setIssuedAt()
-      .setExpirationTime('15m')
-      .sign(new TextEncoder().encode(JWT_SECRET));
-  }
+  const password = 'correct horse battery';
+  const reg = await fetch(`${base}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: email.split('@')[0], email, password, age_confirmed: true }),
+  });
+  expect(reg.status).toBe(201);
+  const userId = ((await reg.json()) as { id: string }).id;
+  const login = await fetch(`${base}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const { access, refresh } = (await login.json()) as { access: string; refresh: string };
   if (startBalance > 0) {
     await sql.begin(async (tx) => {
       await tx`insert into ledger_entries (user_id, amount, reason, idempotency_key)

@@ -1,5 +1,5 @@
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -116,15 +116,23 @@ export async function startPgApp(env: Record<string, string> = {}): Promise<PgAp
   }
   const sql = postgres(withDatabase(ADMIN_URL, dbName), { max: 2, onnotice: () => {} });
   const key = new TextEncoder().encode(secret);
-  const sign = (userId: string, audience: string) =>
-    new SignJWT({ role: 'user' })
+  // A session as a log-in makes it: a refresh token row of a new family, and an access token
+  // that names that family (`sid`), so the server's session check accepts it.
+  const startSession = async (userId: string) => {
+    const sid = randomUUID();
+    const refresh = `rt.e2e.${randomBytes(32).toString('base64url')}`;
+    await sql`insert into refresh_tokens (user_id, family_id, token_hash, expires_at)
+      values (${userId}, ${sid}, ${createHash('sha256').update(refresh).digest('hex')}, ${new Date(Date.now() + 30 * 86_400_000)})`;
+    const access = await new SignJWT({ role: 'user', sid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setIssuer('reverie')
-      .setAudience(audience)
+      .setAudience('access')
       .setIssuedAt()
       .setExpirationTime('15m')
       .sign(key);
+    return { access, refresh };
+  };
 
   return {
     baseUrl,
@@ -150,7 +158,7 @@ export async function startPgApp(env: Record<string, string> = {}): Promise<PgAp
       return id;
     },
     async signedInContext(browser, userId, viewport = { width: 1280, height: 800 }) {
-      const [access, refresh] = await Promise.all([sign(userId, 'access'), sign(userId, 'refresh')]);
+      const { access, refresh } = await startSession(userId);
       const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'UTC' });
       context.setDefaultTimeout(15_000);
       await context.addInitScript(
