@@ -49,8 +49,15 @@ async function startFakeProviders() {
         return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/pay/${id}` });
       }
       const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
+      // A subscription id starting with sub_fail: Stripe answers 500 (an API failure).
+      if (sub && sub[1]!.startsWith('sub_fail')) {
+        return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+      }
       if (req.method === 'POST' && sub) {
         return send(200, { id: sub[1], object: 'subscription', cancel_at_period_end: true, status: 'trialing' });
+      }
+      if (req.method === 'DELETE' && sub) {
+        return send(200, { id: sub[1], object: 'subscription', cancel_at_period_end: false, status: 'canceled' });
       }
       if (req.method === 'POST' && path === '/v1/invoice') {
         return send(200, { id: 4242, invoice_url: 'https://nowpayments.test/payment/?iid=4242' });
@@ -328,8 +335,124 @@ describe('Stripe and NOWPayments providers', async () => {
       ),
     );
     expect(flagged.map((r) => r.id)).toEqual([refused === 'sub_dup_1' ? first : second]);
-    const stop = fake.requests.findLast((r) => r.path === `/v1/subscriptions/${refused}`)!;
-    expect(stop.form.get('cancel_at_period_end')).toBe('true');
+    // Ended at once (DELETE), not merely set to end at the period's end.
+    const stops = fake.requests.filter((r) => r.path === `/v1/subscriptions/${refused}`);
+    expect(stops.map((r) => r.method)).toEqual(['DELETE']);
+    const refusedPayment = refused === 'sub_dup_1' ? first : second;
+
+    // Its checkout completes afterwards: the payment keeps the refused subscription's id.
+    await stripeWebhook(
+      event('evt_dup_paid', 'checkout.session.completed', {
+        id: 'cs_dup_paid',
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'no_payment_required',
+        client_reference_id: refusedPayment,
+        metadata: { payment_id: refusedPayment },
+      }),
+    );
+    const ref = rowsOf<{ provider_ref: string; refund_reason: string }>(
+      await db.execute(sql`select provider_ref, refund_reason from payments where id = ${refusedPayment}`),
+    );
+    expect(ref).toEqual([{ provider_ref: refused, refund_reason: 'duplicate_subscription' }]);
+
+    // The kept subscription ends; a later event of the refused one (say, un-cancelled in the
+    // dashboard) is still ignored: no subscription, no grant, no second stop.
+    const later = Math.floor(Date.now() / 1000) + 5;
+    await stripeWebhook(
+      event(
+        'evt_dup_end',
+        'customer.subscription.deleted',
+        { ...subscription(kept, refused === 'sub_dup_1' ? second : first), status: 'canceled', ended_at: later - 10 },
+        later - 1,
+      ),
+    );
+    expect(await getBillingProfile(db, user.id)).toMatchObject({ has_subscription: false });
+    const revived = await stripeWebhook(
+      event(
+        'evt_dup_revived',
+        'customer.subscription.updated',
+        { ...subscription(refused, refusedPayment), status: 'active' },
+        later,
+      ),
+    );
+    expect(revived.statusCode).toBe(200);
+    const after = rowsOf<{ provider_subscription_id: string }>(
+      await db.execute(sql`select provider_subscription_id from subscriptions where user_id = ${user.id}`),
+    );
+    expect(after.map((r) => r.provider_subscription_id)).toEqual([kept]);
+    expect(await balanceOf(db, user.id)).toBe(100);
+    expect(fake.requests.filter((r) => r.path === `/v1/subscriptions/${refused}`)).toHaveLength(1);
+  });
+
+  it('created and updated of one Stripe subscription arriving at once make one subscription, nothing refused', async () => {
+    const { user, auth } = await createUser(app, db);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/subscription/create_stripe',
+      headers: auth,
+      payload: { plan: 'monthly' },
+    });
+    expect(res.statusCode).toBe(200);
+    const paymentId = await paymentIdOf(user.id);
+    const now = Math.floor(Date.now() / 1000);
+    const object = {
+      id: 'sub_race_1',
+      object: 'subscription',
+      status: 'trialing',
+      cancel_at_period_end: false,
+      trial_end: now + 3 * 86400,
+      metadata: { user_id: user.id, plan: 'monthly', payment_id: paymentId },
+      items: { object: 'list', data: [{ id: 'si_race', current_period_end: now + 3 * 86400 }] },
+    };
+    // Another transaction holds the account's row while both events arrive, so both are under
+    // way at once when it lets go (on PostgreSQL; PGlite runs transactions one by one).
+    let deliveries: Promise<Awaited<ReturnType<typeof stripeWebhook>>[]> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select id from users where id = ${user.id} for update`);
+      deliveries = Promise.all([
+        stripeWebhook(event('evt_race_created', 'customer.subscription.created', object, now)),
+        stripeWebhook(event('evt_race_updated', 'customer.subscription.updated', object, now)),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const results = await deliveries!;
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+    const subs = rowsOf<{ provider_subscription_id: string }>(
+      await db.execute(sql`select provider_subscription_id from subscriptions where user_id = ${user.id}`),
+    );
+    expect(subs.map((r) => r.provider_subscription_id)).toEqual(['sub_race_1']);
+    const flagged = rowsOf<{ refund_reason: string | null }>(
+      await db.execute(sql`select refund_reason from payments where id = ${paymentId}`),
+    );
+    expect(flagged).toEqual([{ refund_reason: null }]);
+    expect(fake.requests.filter((r) => r.path === '/v1/subscriptions/sub_race_1')).toHaveLength(0);
+    expect(await balanceOf(db, user.id)).toBe(100);
+  });
+
+  it('cancel and resume answer 502 payment_error when the Stripe API fails', async () => {
+    const { user, auth } = await createUser(app, db);
+    const now = Math.floor(Date.now() / 1000);
+    const object = (cancelAtPeriodEnd: boolean) => ({
+      id: 'sub_fail_api',
+      object: 'subscription',
+      status: 'active',
+      cancel_at_period_end: cancelAtPeriodEnd,
+      metadata: { user_id: user.id, plan: 'monthly' },
+      items: { object: 'list', data: [{ id: 'si_fail', current_period_end: now + 30 * 86400 }] },
+    });
+    await stripeWebhook(event('evt_fail_1', 'customer.subscription.created', object(false), now - 10));
+    const cancel = await app.inject({ method: 'POST', url: '/api/subscription/cancel_stripe', headers: auth });
+    expect(cancel.statusCode, cancel.body).toBe(502);
+    expect(cancel.json().code).toBe('payment_error');
+    // Nothing changed here: it still renews.
+    expect((await getBillingProfile(db, user.id)).subscription).toMatchObject({ status: 'active' });
+
+    await stripeWebhook(event('evt_fail_2', 'customer.subscription.updated', object(true), now - 5));
+    const resume = await app.inject({ method: 'POST', url: '/api/subscription/resume', headers: auth });
+    expect(resume.statusCode, resume.body).toBe(502);
+    expect(resume.json().code).toBe('payment_error');
+    expect((await getBillingProfile(db, user.id)).subscription).toMatchObject({ status: 'cancelled' });
   });
 
   describe('NOWPayments', () => {

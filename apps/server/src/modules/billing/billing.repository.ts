@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { desireClaims, payments, subscriptions, users, webhookEvents } from '../../db/schema.js';
 
@@ -79,7 +79,16 @@ export async function settlePayment(
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const [row] = await tx
     .update(payments)
-    .set({ status, updatedAt: new Date(), ...(providerRef ? { providerRef } : {}) })
+    .set({
+      status,
+      updatedAt: new Date(),
+      // A flagged payment keeps the refused subscription's id (isRefusedSubscription).
+      ...(providerRef
+        ? {
+            providerRef: sql`case when ${payments.refundReason} is null then ${providerRef} else ${payments.providerRef} end`,
+          }
+        : {}),
+    })
     .where(
       and(eq(payments.id, id), status === 'paid' ? sql`${payments.status} <> 'paid'` : eq(payments.status, 'pending')),
     )
@@ -156,8 +165,47 @@ export async function findSubscriptionByRef(
   return row ?? null;
 }
 
-/** Marks a paid payment for the operator to refund (e.g. `duplicate_subscription`). */
-export async function flagPaymentForRefund(tx: Database, paymentId: string, reason: string): Promise<void> {
+/**
+ * Marks a paid payment for the operator to refund (e.g. `duplicate_subscription`). With
+ * `providerRef` (a refused subscription's id) the payment also remembers what it paid for,
+ * so later events of that subscription are recognised (`isRefusedSubscription`) and the
+ * operator finds it in the provider's dashboard; only a payment of that user and provider.
+ */
+export async function flagPaymentForRefund(
+  tx: Database,
+  paymentId: string,
+  reason: string,
+  refused?: { provider: PaymentRow['provider']; userId: string; providerRef: string },
+): Promise<void> {
   if (!/^[0-9a-f-]{36}$/i.test(paymentId)) return;
-  await tx.update(payments).set({ refundReason: reason, updatedAt: new Date() }).where(eq(payments.id, paymentId));
+  if (!refused) {
+    await tx.update(payments).set({ refundReason: reason, updatedAt: new Date() }).where(eq(payments.id, paymentId));
+    return;
+  }
+  await tx
+    .update(payments)
+    .set({ refundReason: reason, providerRef: refused.providerRef, updatedAt: new Date() })
+    .where(
+      and(eq(payments.id, paymentId), eq(payments.provider, refused.provider), eq(payments.userId, refused.userId)),
+    );
+}
+
+/** True when a flagged payment records this provider subscription as refused. */
+export async function isRefusedSubscription(
+  tx: Database,
+  provider: PaymentRow['provider'],
+  providerSubscriptionId: string,
+): Promise<boolean> {
+  const rows = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.provider, provider),
+        eq(payments.providerRef, providerSubscriptionId),
+        isNotNull(payments.refundReason),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
 }

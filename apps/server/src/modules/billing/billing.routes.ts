@@ -120,7 +120,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         response: { 200: CancelSubscriptionResponseSchema, 401: ApiErrorSchema, 502: ApiErrorSchema },
       },
     },
-    async (request) => cancelSubscription(db, providers.byId, currentUserId(request)),
+    async (request) => cancelSubscription(db, providers.byId, currentUserId(request), new Date(), request.log),
   );
 
   app.post(
@@ -134,7 +134,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         response: { 200: SubscriptionSchema, 401: ApiErrorSchema, 409: ApiErrorSchema, 502: ApiErrorSchema },
       },
     },
-    async (request) => resumeSubscription(db, providers.byId, currentUserId(request)),
+    async (request) => resumeSubscription(db, providers.byId, currentUserId(request), new Date(), request.log),
   );
 
   // Webhooks: the signature covers the raw bytes, so this scope keeps the body as a Buffer.
@@ -163,13 +163,14 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         const { duplicate, refusedSubscriptionId } = await handlePaymentEvent(db, provider.id, event);
         request.log.info({ provider: provider.id, event: event.id, type: event.type, duplicate }, 'payment webhook');
         if (refusedSubscriptionId) {
-          // A second subscription of one account: stop it at the provider (its payment is
-          // flagged for refund); a failure is logged for the operator, the event stays handled.
+          // A second subscription of one account: end it at the provider at once (its payment
+          // is flagged for refund, its later events are ignored); a failure is logged for the
+          // operator, the event stays handled.
           request.log.warn(
             { provider: provider.id, subscription: refusedSubscriptionId },
             'duplicate subscription refused',
           );
-          await provider.cancelSubscription(refusedSubscriptionId).catch((error: unknown) => {
+          await provider.stopSubscription(refusedSubscriptionId).catch((error: unknown) => {
             request.log.error(
               { err: error, subscription: refusedSubscriptionId },
               'could not stop a duplicate subscription',

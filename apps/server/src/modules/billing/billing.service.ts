@@ -22,6 +22,7 @@ import {
   findUserEmail,
   flagPaymentForRefund,
   insertPayment,
+  isRefusedSubscription,
   lockOrCreateSubscription,
   lockUser,
   recordWebhookEvent,
@@ -210,6 +211,41 @@ export async function startCheckout(
 
 type ProvidersById = Partial<Record<PaymentProviderId, PaymentProvider>>;
 
+/** Where a provider's failure is logged (Fastify's `request.log` fits). */
+export interface ProviderErrorLog {
+  error(details: object, message: string): void;
+}
+
+/**
+ * Calls a provider's API for a subscriber's action. Our own refusals (AppError, e.g. crypto's
+ * `cannot_resume`) pass through; anything else — the provider down, a Stripe API error with its
+ * own status code — is logged without personal data and answered `502 payment_error`.
+ */
+async function callProvider(
+  provider: PaymentProvider,
+  action: 'cancel' | 'resume',
+  call: () => Promise<void>,
+  log?: ProviderErrorLog,
+): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const details = error instanceof Error ? error : null;
+    log?.error(
+      {
+        provider: provider.id,
+        action,
+        error: details?.name ?? typeof error,
+        message: details?.message,
+        providerStatus: (error as { statusCode?: unknown } | null)?.statusCode,
+      },
+      'payment provider call failed',
+    );
+    throw new AppError('payment_error', { status: 502 });
+  }
+}
+
 /** A provider's subscriptions renew unless it says otherwise (crypto is prepaid once). */
 const renewsWith = (providers: ProvidersById, id: PaymentProviderId) => providers[id]?.renews ?? id !== 'nowpayments';
 
@@ -227,19 +263,22 @@ export async function getSubscription(
 /**
  * Stops the renewal of the current subscription; premium lasts until the period's end.
  * Stripe through its API (cancel_at_period_end), the sandbox locally, crypto simply does not
- * renew. Without a current subscription: `{status: 'none', ends_at: null}`.
+ * renew. Without a current subscription: `{status: 'none', ends_at: null}`. The provider's
+ * API failing → 502 `payment_error` (logged), nothing changed here.
  */
 export async function cancelSubscription(
   db: Database,
   providers: ProvidersById,
   userId: string,
   now = new Date(),
+  log?: ProviderErrorLog,
 ): Promise<{ status: SubscriptionRow['status'] | 'none'; ends_at: string | null }> {
   const current = await findCurrentSubscription(db, userId, now);
   if (!current) return { status: 'none', ends_at: null };
   if (current.status !== 'cancelled') {
     const provider = providers[current.provider];
-    if (provider && !current.cancelAtPeriodEnd) await provider.cancelSubscription(current.providerSubscriptionId);
+    if (provider && !current.cancelAtPeriodEnd)
+      await callProvider(provider, 'cancel', () => provider.cancelSubscription(current.providerSubscriptionId), log);
     // The provider's webhook confirms it later; the state time is kept so that webhook wins.
     await updateSubscription(db, current.id, { status: 'cancelled', cancelAtPeriodEnd: true });
   }
@@ -248,13 +287,15 @@ export async function cancelSubscription(
 
 /**
  * Undoes a cancel before the period ends: the subscription renews again (Stripe through its
- * API). 409 `cannot_resume` when there is nothing to resume or the provider does not renew.
+ * API). 409 `cannot_resume` when there is nothing to resume or the provider does not renew;
+ * the provider's API failing → 502 `payment_error` (logged), nothing changed here.
  */
 export async function resumeSubscription(
   db: Database,
   providers: ProvidersById,
   userId: string,
   now = new Date(),
+  log?: ProviderErrorLog,
 ): Promise<Subscription> {
   const current = await findCurrentSubscription(db, userId, now);
   if (!current) throw new AppError('cannot_resume', { status: 409 });
@@ -262,7 +303,7 @@ export async function resumeSubscription(
   if (current.status === 'cancelled' || current.cancelAtPeriodEnd) {
     const provider = providers[current.provider];
     if (!renews || !provider) throw new AppError('cannot_resume', { status: 409 });
-    await provider.resumeSubscription(current.providerSubscriptionId);
+    await callProvider(provider, 'resume', () => provider.resumeSubscription(current.providerSubscriptionId), log);
     const trialing = current.trialEndsAt !== null && current.trialEndsAt > now;
     const row = await updateSubscription(db, current.id, {
       status: trialing ? 'trialing' : 'active',
@@ -363,12 +404,29 @@ async function applySubscriptionEvent(
 ): Promise<string | null> {
   // A subscription for an unknown (or deleted) account is acknowledged and skipped, so the
   // provider stops retrying it.
-  if (!/^[0-9a-f-]{36}$/i.test(event.userId) || (await findUserEmail(tx, event.userId)) === null) return null;
+  // The user's row lock comes first: concurrent events of one account (Stripe sends
+  // `created` and `updated` within milliseconds, often to two replicas) take turns here, so
+  // the lookup by id below sees a subscription the other event has just recorded.
+  if (!/^[0-9a-f-]{36}$/i.test(event.userId) || !(await lockUser(tx, event.userId))) return null;
+  // A subscription we refused (its payment flagged, stopped at the provider) stays refused:
+  // its later events (deleted, or updated after a failed stop) never record or grant anything.
+  if (await isRefusedSubscription(tx, providerId, event.providerSubscriptionId)) return null;
   const known = await findSubscriptionByRef(tx, providerId, event.providerSubscriptionId);
-  if (!known && !event.ended && event.currentPeriodEnd > now && (await hasLiveSubscription(tx, event.userId, now))) {
+  if (
+    !known &&
+    !event.ended &&
+    event.currentPeriodEnd > now &&
+    (await findCurrentSubscription(tx, event.userId, now)) !== null
+  ) {
     // A second subscription of the same account: not recorded, no grant; its checkout's
-    // payment is flagged for refund and the caller stops it at the provider.
-    if (event.paymentId) await flagPaymentForRefund(tx, event.paymentId, DUPLICATE_SUBSCRIPTION);
+    // payment is flagged for refund (remembering the subscription id) and the caller stops
+    // it at the provider at once.
+    if (event.paymentId)
+      await flagPaymentForRefund(tx, event.paymentId, DUPLICATE_SUBSCRIPTION, {
+        provider: providerId,
+        userId: event.userId,
+        providerRef: event.providerSubscriptionId,
+      });
     return event.providerSubscriptionId;
   }
   const values = {

@@ -68,6 +68,10 @@ export class NowPaymentsProvider implements PaymentProvider {
     // Crypto periods are prepaid and never renew; nothing to tell the provider.
   }
 
+  async stopSubscription(): Promise<void> {
+    // A refused crypto period is never created; the payment is refunded by the operator.
+  }
+
   async resumeSubscription(): Promise<void> {
     throw new AppError('cannot_resume', { status: 409 });
   }

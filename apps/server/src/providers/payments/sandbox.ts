@@ -54,6 +54,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
     // The sandbox has no remote subscription: cancelling is recorded locally only.
   }
 
+  async stopSubscription(): Promise<void> {
+    // A refused sandbox subscription is never created: nothing runs that could be stopped.
+  }
+
   async resumeSubscription(): Promise<void> {
     // Recorded locally only, like the cancel.
   }

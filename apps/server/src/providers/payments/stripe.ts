@@ -82,6 +82,11 @@ export class StripePaymentProvider implements PaymentProvider {
     await this.stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: true });
   }
 
+  async stopSubscription(providerSubscriptionId: string): Promise<void> {
+    // DELETE /v1/subscriptions/:id: ends it now (a trial then never charges).
+    await this.stripe.subscriptions.cancel(providerSubscriptionId);
+  }
+
   async resumeSubscription(providerSubscriptionId: string): Promise<void> {
     await this.stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: false });
   }

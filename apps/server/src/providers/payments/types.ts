@@ -54,6 +54,11 @@ export interface PaymentProvider {
   readonly renews: boolean;
   /** Stops renewal; premium lasts until the period's end. */
   cancelSubscription(providerSubscriptionId: string): Promise<void>;
+  /**
+   * Ends a subscription at once, without waiting for the period's end: a refused second
+   * subscription of one account (it must not run on, nor be un-cancelled later).
+   */
+  stopSubscription(providerSubscriptionId: string): Promise<void>;
   /** Undoes a cancel before the period's end (renewal goes on). */
   resumeSubscription(providerSubscriptionId: string): Promise<void>;
   /**
