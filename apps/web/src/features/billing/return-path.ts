@@ -20,9 +20,15 @@ export function safeReturnPath(value: string | null): string {
   return value && isSafeReturnPath(value) ? value : '/';
 }
 
-/** The page to land on after a checkout, with its outcome for `PurchaseReturn`. */
+/**
+ * The page to land on after a checkout, with its outcome for `PurchaseReturn`. Safe by
+ * construction, whatever the check above accepts: the answer is built from a URL of this
+ * origin and its path never starts with `//` (which a browser would read as another host).
+ */
 export function purchaseReturnUrl(returnPath: string, outcome: 'success' | 'failed', plan: string): string {
-  const url = new URL(safeReturnPath(returnPath), window.location.origin);
+  const origin = window.location.origin;
+  let url = new URL(safeReturnPath(returnPath), origin);
+  if (url.origin !== origin || url.pathname.startsWith('//')) url = new URL('/', origin);
   url.searchParams.set('purchase', outcome);
   url.searchParams.set('plan', plan);
   return `${url.pathname}${url.search}`;

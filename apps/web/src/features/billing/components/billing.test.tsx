@@ -121,9 +121,21 @@ describe('return paths', () => {
     expect(currentReturnPath({ pathname: '/luna', search: '?chat=42&pw=1&from=counter' })).toBe('/luna?chat=42');
     expect(currentReturnPath({ pathname: '/', search: '?premium=1&from=get-premium&purchase=failed' })).toBe('/');
     expect(safeReturnPath('/chat')).toBe('/chat');
-    for (const bad of ['https://evil.example', '//evil.example', '/\\evil.example', 'javascript:alert(1)', null])
-      expect(safeReturnPath(bad)).toBe('/');
-    expect(purchaseReturnUrl('//evil.example/x', 'success', 'pack_350')).toBe('/?purchase=success&plan=pack_350');
+    const attacks = [
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      '\\\\evil.example',
+      'javascript:alert(1)',
+      '/..//evil.example',
+      '/%2e%2e//evil.example',
+      '/%2E%2E//evil.example',
+      '/./\/evil.example',
+      '/a/../..//evil.example',
+    ];
+    for (const bad of [...attacks, null]) expect(safeReturnPath(bad)).toBe('/');
+    for (const bad of attacks)
+      expect(purchaseReturnUrl(bad, 'success', 'pack_350')).toBe('/?purchase=success&plan=pack_350');
     expect(purchaseReturnUrl('/luna?chat=1', 'failed', 'monthly')).toBe('/luna?chat=1&purchase=failed&plan=monthly');
   });
 });
