@@ -88,7 +88,7 @@ export const ConfigSchema = z.object({
   VERIFICATION_TTL_DAYS: z.coerce.number().int().min(1).max(60).default(7),
   /**
    * Card payments: `sandbox` (a local checkout page, no money) or `stripe`. Unset: Stripe when
-   * its keys are set, else the sandbox for a local trial (loopback PUBLIC_URL or development),
+   * its keys are set, else the sandbox for a local trial (a loopback PUBLIC_URL, whatever NODE_ENV),
    * else buying is off (docs/billing.md, providers/payments/index.ts).
    */
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).optional(),

@@ -46,7 +46,23 @@ describe('which providers run (providers/payments/index.ts)', () => {
     };
     expect(pick({})).toEqual({ card: 'sandbox', crypto: 'sandbox', warnings: 0 });
     expect(pick({ NODE_ENV: 'production' })).toEqual({ card: 'sandbox', crypto: 'sandbox', warnings: 0 });
-    expect(pick({ NODE_ENV: 'development', PUBLIC_URL: 'https://reverie.example' })).toMatchObject({ card: 'sandbox' });
+    expect(pick({ NODE_ENV: 'test' })).toEqual({ card: 'sandbox', crypto: 'sandbox', warnings: 0 });
+    // Only the address makes a local trial: development (the server's default NODE_ENV) or
+    // test on a public address do not turn the sandbox on by themselves.
+    for (const NODE_ENV of ['development', 'test'])
+      expect(pick({ NODE_ENV, PUBLIC_URL: 'https://reverie.example' }), NODE_ENV).toEqual({
+        card: null,
+        crypto: null,
+        warnings: 1,
+      });
+    // Asked for on a public address, in any mode: the sandbox runs and the start warns.
+    for (const NODE_ENV of ['development', 'test', 'production']) {
+      const p = createPaymentProviders(
+        testConfig({ NODE_ENV, PUBLIC_URL: 'https://reverie.example', PAYMENT_PROVIDER: 'sandbox' }),
+      );
+      expect(p.card?.id, NODE_ENV).toBe('sandbox');
+      expect(p.warnings, NODE_ENV).toEqual([expect.stringMatching(/sandbox on a public address \(reverie\.example\)/)]);
+    }
     expect(pick(PUBLIC)).toEqual({ card: null, crypto: null, warnings: 1 });
     expect(pick({ ...PUBLIC, PAYMENT_PROVIDER: 'sandbox' })).toEqual({
       card: 'sandbox',

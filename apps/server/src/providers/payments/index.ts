@@ -32,9 +32,13 @@ export function isLoopbackUrl(url: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** A local trial: a fresh `npm start` (loopback PUBLIC_URL) or a development/test run. */
-export function isLocalTrial(config: Pick<Config, 'NODE_ENV' | 'PUBLIC_URL'>): boolean {
-  return config.NODE_ENV !== 'production' || isLoopbackUrl(config.PUBLIC_URL);
+/**
+ * A local trial: a loopback PUBLIC_URL (a fresh `npm start`, `npm run dev`, the tests). Only
+ * the address decides, never NODE_ENV: a public site started without NODE_ENV (the server's
+ * own default is development) must not turn the sandbox on by itself.
+ */
+export function isLocalTrial(config: Pick<Config, 'PUBLIC_URL'>): boolean {
+  return isLoopbackUrl(config.PUBLIC_URL);
 }
 
 /**
@@ -49,7 +53,8 @@ export function isLocalTrial(config: Pick<Config, 'NODE_ENV' | 'PUBLIC_URL'>): b
  * | unset            | unset       | yes          | sandbox | sandbox                    |
  * | unset            | unset       | no           | off     | off                        |
  *
- * ¹ a loopback PUBLIC_URL (localhost, 127.0.0.0/8, ::1) or NODE_ENV development/test.
+ * ¹ a loopback PUBLIC_URL (localhost, *.localhost, 127.0.0.0/8, ::1), whatever NODE_ENV says.
+ * A sandbox (card or crypto) serving a non-loopback PUBLIC_URL always logs a warning at start.
  * NOWPAYMENTS_API_KEY (with its IPN secret) always makes crypto NOWPayments. Crypto never
  * falls back to the sandbox beside a real card provider, and off means checkouts answer
  * 503 `payments_not_configured`. The sandbox's routes exist only when one side uses it.
@@ -80,10 +85,6 @@ export function createPaymentProviders(config: Config): PaymentProviders {
     });
   } else if (cardChoice === 'sandbox') {
     card = useSandbox();
-    if (!localTrial)
-      warnings.push(
-        `PAYMENT_PROVIDER=sandbox on a public address (${new URL(base).host}): anyone signed in can "buy" desires and Premium without paying. Use it only for a demo; configure Stripe for real payments.`,
-      );
   }
 
   let crypto: PaymentProvider | null = null;
@@ -102,6 +103,11 @@ export function createPaymentProviders(config: Config): PaymentProviders {
 
   const byId: PaymentProviders['byId'] = {};
   for (const provider of [card, crypto]) if (provider) byId[provider.id] = provider;
+  // Whatever chose it: a sandbox reachable beyond this machine is said at every start.
+  if (byId.sandbox && !isLoopbackUrl(config.PUBLIC_URL))
+    warnings.push(
+      `PAYMENT_PROVIDER=sandbox on a public address (${new URL(base).host}): anyone signed in can "buy" desires and Premium without paying. Use it only for a demo; configure Stripe for real payments.`,
+    );
   if (!card && !crypto)
     warnings.push(
       `No payment provider is configured and PUBLIC_URL (${new URL(base).host}) is not a local address: buying is off (503 payments_not_configured). Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, NOWPAYMENTS_API_KEY, or PAYMENT_PROVIDER=sandbox for a demo.`,
