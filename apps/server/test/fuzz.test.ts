@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BotCreateSchema } from '@reverie/shared';
+import { payments, subscriptions } from '../src/db/schema.js';
 import { withTextChunks } from '../src/modules/bots/card-png.js';
 import { multipartBody } from './multipart.js';
 import { TtsError } from '../src/providers/tts/index.js';
@@ -57,6 +59,7 @@ type Operation = {
   multipart: 'none' | 'fields' | 'card';
 };
 type Identity = 'guest' | 'user' | 'admin';
+const ADDRESSES: Record<Identity, string> = { guest: '127.0.0.2', user: '127.0.0.3', admin: '127.0.0.4' };
 
 /** Strings that broke or could break something: control characters, sizes, numbers, encodings. */
 const hostileString = fc.oneof(
@@ -461,11 +464,35 @@ beforeAll(async () => {
   operations = operations.sort((a, b) => (a.path + a.method).localeCompare(b.path + b.method));
 });
 
-/** A user (premium, so paid routes run too) with a character, a chat and messages of both roles. */
-async function fixtures(identity: Identity) {
+/**
+ * A user (premium, so paid routes run too) with a character, a chat and messages of both roles.
+ * For the billing routes: the subscription is cancelled (so resume has something to undo), and
+ * `id` of the sandbox checkout routes is a pending sandbox payment of this user (a pack for the
+ * user, a plan for the administrator, whose approval is a refused second subscription).
+ */
+async function fixtures(identity: Identity, op: Operation) {
   const db = t.database.db;
   const owner = await createUser(t.app, db, identity === 'admin' ? { role: 'admin' } : {});
   await createPremium(db, owner.user.id);
+  if (op.path === '/api/subscription/resume')
+    await db
+      .update(subscriptions)
+      .set({ status: 'cancelled', cancelAtPeriodEnd: true })
+      .where(eq(subscriptions.userId, owner.user.id));
+  let paymentId: string | null = null;
+  if (op.path.startsWith('/api/payments/sandbox/checkout/')) {
+    const [payment] = await db
+      .insert(payments)
+      .values({
+        userId: owner.user.id,
+        provider: 'sandbox',
+        plan: identity === 'admin' ? 'monthly' : 'pack_350',
+        amountCents: identity === 'admin' ? 1299 : 199,
+        currency: 'usd',
+      })
+      .returning({ id: payments.id });
+    paymentId = payment!.id;
+  }
   const bot = await createBot(db);
   const chat = await createChat(db, { userId: owner.user.id, botId: bot.id });
   const userMessage = await createMessage(db, chat);
@@ -473,7 +500,7 @@ async function fixtures(identity: Identity) {
   return {
     headers: identity === 'guest' ? {} : owner.auth,
     real: {
-      id: chat.id,
+      id: paymentId ?? chat.id,
       chat_id: chat.id,
       message_id: botMessage.id,
       slug: bot.slug,
@@ -498,7 +525,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const stats = new Map<string, Map<number, number>>();
     for (const identity of ['guest', 'user', 'admin'] as const) {
       for (const op of operations) {
-        const { headers: auth, real } = await fixtures(identity);
+        const { headers: auth, real } = await fixtures(identity, op);
         const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
         const route = `${op.method} ${op.path}`;
         /** Sends one input; a 5xx throws with the route and the request. */
@@ -528,6 +555,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
             url: request.url,
             headers: request.headers,
             payload: request.payload,
+            // One address per identity: the guest's requests do not use up the user's rate limits.
+            remoteAddress: ADDRESSES[identity],
           } as InjectOptions);
           const seen = stats.get(route) ?? new Map<number, number>();
           seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
@@ -539,6 +568,17 @@ describe('fuzzing every route of the OpenAPI document', () => {
             );
           }
         };
+        // First one valid request (the real ids, the valid body), so that every handler runs.
+        try {
+          await send({
+            params: names.map((n) => encodePathPart(real[n] ?? 'x')),
+            query: [],
+            body: { kind: op.multipart === 'card' ? 'card-json' : 'json', value: op.valid },
+            headers: {},
+          });
+        } catch (error) {
+          failures.push((error as Error).message);
+        }
         // Every field of a valid body, one at a time, with NUL, other controls and an unpaired surrogate.
         const slots = countSlots(op.valid);
         for (let at = 0; at < slots; at++) {
@@ -588,6 +628,14 @@ describe('fuzzing every route of the OpenAPI document', () => {
     }
     if (process.env.FUZZ_STATS)
       for (const [route, seen] of stats) console.log(route, JSON.stringify(Object.fromEntries(seen)));
+    // The billing logic was reached, not only its 404s: the payer's sandbox checkout and a resume.
+    for (const route of [
+      'GET /api/payments/sandbox/checkout/{id}',
+      'POST /api/payments/sandbox/checkout/{id}/approve',
+      'POST /api/payments/sandbox/checkout/{id}/decline',
+      'POST /api/subscription/resume',
+    ])
+      expect(stats.get(route)?.get(200) ?? 0, route).toBeGreaterThan(0);
     await t.app.chats.idle();
     await t.app.audio.idle();
     expect(failures, failures.join('\n\n')).toEqual([]);
