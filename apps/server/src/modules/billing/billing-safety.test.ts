@@ -278,12 +278,14 @@ describe('local sandbox: the payer, subscriptions, return paths', async () => {
 
     const cancel = await app.inject({ method: 'POST', url: '/api/subscription/cancel_stripe/', headers: auth });
     expect(cancel.statusCode).toBe(200);
-    expect(cancel.json()).toEqual({ status: 'cancelled', ends_at: live.renews_at });
+    // Cancelled during the free trial, premium ends with the trial: nothing was paid.
+    expect(live.trial_ends_at < live.renews_at).toBe(true);
+    expect(cancel.json()).toEqual({ status: 'cancelled', ends_at: live.trial_ends_at });
     const cancelled = (await app.inject({ method: 'GET', url: '/api/subscription', headers: auth })).json();
     expect(cancelled).toMatchObject({
       status: 'cancelled',
       renews_at: null,
-      ends_at: live.renews_at,
+      ends_at: live.trial_ends_at,
       can_resume: true,
     });
 

@@ -279,8 +279,17 @@ export async function cancelSubscription(
     const provider = providers[current.provider];
     if (provider && !current.cancelAtPeriodEnd)
       await callProvider(provider, 'cancel', () => provider.cancelSubscription(current.providerSubscriptionId), log);
-    // The provider's webhook confirms it later; the state time is kept so that webhook wins.
-    await updateSubscription(db, current.id, { status: 'cancelled', cancelAtPeriodEnd: true });
+    // Cancelled during the trial, premium ends with the trial (nothing was paid; Stripe's own
+    // trial period already ends there). The provider's webhook confirms it later; the state
+    // time is kept so that webhook wins.
+    const trialEnd = current.trialEndsAt && current.trialEndsAt > now ? current.trialEndsAt : null;
+    const endsAt = trialEnd && trialEnd < current.currentPeriodEnd ? trialEnd : current.currentPeriodEnd;
+    const row = await updateSubscription(db, current.id, {
+      status: 'cancelled',
+      cancelAtPeriodEnd: true,
+      currentPeriodEnd: endsAt,
+    });
+    return { status: 'cancelled', ends_at: row.currentPeriodEnd.toISOString() };
   }
   return { status: 'cancelled', ends_at: current.currentPeriodEnd.toISOString() };
 }
@@ -308,6 +317,10 @@ export async function resumeSubscription(
     const row = await updateSubscription(db, current.id, {
       status: trialing ? 'trialing' : 'active',
       cancelAtPeriodEnd: false,
+      // The sandbox's trial includes its first paid period, which a cancel in the trial took away.
+      ...(trialing && current.provider === 'sandbox'
+        ? { currentPeriodEnd: addInterval(current.trialEndsAt!, SUBSCRIPTION_CATALOGUE[current.plan].interval) }
+        : {}),
     });
     return presentSubscriptionDetail(row, now, renews);
   }

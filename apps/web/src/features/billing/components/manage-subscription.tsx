@@ -90,6 +90,8 @@ export function ManageSubscription() {
           ? t('billing.renews_on', { date: date(sub.renews_at) })
           : null;
   const canCancel = sub.ends_at === null && sub.renews_at !== null;
+  // Cancelled during the trial, premium ends with the trial: nothing was paid yet.
+  const endsIfCancelled = sub.status === 'trialing' && sub.trial_ends_at ? sub.trial_ends_at : sub.renews_at;
 
   return (
     <div ref={ref} className="space-y-4" data-testid="subscription-details">
@@ -108,8 +110,10 @@ export function ManageSubscription() {
           {when}
         </p>
       )}
-      {sub.status === 'trialing' && sub.renews_at && sub.ends_at === null && (
-        <p className="text-sm text-muted">{t('billing.renews_on', { date: date(sub.renews_at) })}</p>
+      {sub.status === 'trialing' && sub.trial_ends_at && sub.ends_at === null && (
+        <p className="text-sm text-muted" data-testid="subscription-first-payment">
+          {t('billing.first_payment_on', { date: date(sub.trial_ends_at) })}
+        </p>
       )}
       <div className="flex flex-wrap gap-3">
         {canCancel && (
@@ -136,7 +140,7 @@ export function ManageSubscription() {
       </div>
       <Modal open={confirming} onClose={() => setConfirming(false)} title={t('billing.cancel_title')} size="sm">
         <p className="mb-6 text-sm text-muted">
-          {t('billing.cancel_confirm', { date: sub.renews_at ? date(sub.renews_at) : '' })}
+          {t('billing.cancel_confirm', { date: endsIfCancelled ? date(endsIfCancelled) : '' })}
         </p>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" onClick={() => setConfirming(false)} className={buttonSecondary}>

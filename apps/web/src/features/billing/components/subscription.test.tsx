@@ -96,8 +96,9 @@ describe('Settings → Manage subscription', () => {
       const path = pathOf(input);
       calls.push(`${methodOf(input, init)} ${path}`);
       if (path === '/api/subscription/cancel_stripe/') {
-        state = { ...state, status: 'cancelled', renews_at: null, ends_at: renews, can_resume: true };
-        return json({ status: 'cancelled', ends_at: renews });
+        // Cancelled in the trial: premium ends with the trial.
+        state = { ...state, status: 'cancelled', renews_at: null, ends_at: trialEnds, can_resume: true };
+        return json({ status: 'cancelled', ends_at: trialEnds });
       }
       if (path === '/api/subscription/resume') {
         state = { ...state, status: 'trialing', renews_at: renews, ends_at: null, can_resume: false };
@@ -110,16 +111,21 @@ describe('Settings → Manage subscription', () => {
     expect((await screen.findByTestId('subscription-plan')).textContent).toBe('Premium (monthly)');
     expect(screen.getByTestId('subscription-status').textContent).toBe('Free trial');
     expect(screen.getByTestId('subscription-when').textContent).toBe(`Free trial until ${formatDate(trialEnds, 'en')}`);
+    expect(screen.getByTestId('subscription-first-payment').textContent).toBe(
+      `First payment on ${formatDate(trialEnds, 'en')}`,
+    );
 
     fireEvent.click(screen.getByTestId('cancel-subscription'));
     const dialog = await screen.findByRole('dialog');
     expect(
-      within(dialog).getByText(`Cancel the renewal? Premium stays until ${formatDate(renews, 'en')}.`),
+      within(dialog).getByText(`Cancel the renewal? Premium stays until ${formatDate(trialEnds, 'en')}.`),
     ).toBeTruthy();
     expect(calls).not.toContain('POST /api/subscription/cancel_stripe/');
     fireEvent.click(within(dialog).getByTestId('confirm-cancel-subscription'));
     await waitFor(() =>
-      expect(screen.getByTestId('subscription-when').textContent).toBe(`Premium ends on ${formatDate(renews, 'en')}`),
+      expect(screen.getByTestId('subscription-when').textContent).toBe(
+        `Premium ends on ${formatDate(trialEnds, 'en')}`,
+      ),
     );
     expect(screen.getByTestId('subscription-status').textContent).toBe('Cancelled');
     expect(screen.queryByTestId('cancel-subscription')).toBeNull();
