@@ -49,18 +49,41 @@ export async function findRefreshToken(db: Database, tokenHash: string): Promise
   return row ?? null;
 }
 
-export async function revokeRefreshFamily(db: Database, familyId: string): Promise<void> {
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+/**
+ * Rotation and revocation of one user's refresh tokens are serialised on the user's row:
+ * revoking locks it `FOR UPDATE`, a rotation `FOR KEY SHARE` before it touches the token. On
+ * PostgreSQL a revoke that ran while a rotation was inserting a successor would otherwise
+ * update only the rows its snapshot saw and leave the successor live (the session would
+ * survive log-out or a password reset). With the lock the revoke's UPDATE starts after the
+ * rotation committed and sees the successor; a rotation that starts after the revoke finds
+ * the token revoked.
+ */
+async function lockUserForRevoke(tx: Database, userId: string): Promise<void> {
+  await tx.execute(sql`select 1 from users where id = ${userId} for update`);
 }
 
+/** Revokes every token of the family (log-out, reuse after the grace window). */
+export async function revokeRefreshFamily(db: Database, userId: string, familyId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockUserForRevoke(tx, userId);
+    await tx
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(eq(refreshTokens.familyId, familyId), eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)),
+      );
+  });
+}
+
+/** Revokes every token of the user (password reset, ban). */
 export async function revokeAllRefreshTokens(db: Database, userId: string): Promise<void> {
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  await db.transaction(async (tx) => {
+    await lockUserForRevoke(tx, userId);
+    await tx
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  });
 }
 
 export async function insertEmailToken(
@@ -149,6 +172,8 @@ export async function rotateRefreshToken(
   successor: { tokenHash: string; expiresAt: Date },
 ): Promise<Date | null> {
   return db.transaction(async (tx) => {
+    // Waits for a revoke of this user under way, so it cannot miss the successor (above).
+    await tx.execute(sql`select 1 from users where id = ${row.userId} for key share`);
     const [used] = await tx
       .update(refreshTokens)
       .set({ usedAt: new Date() })

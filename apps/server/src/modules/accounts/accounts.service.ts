@@ -213,7 +213,7 @@ export class AccountsService {
       }
     }
     if (!rotatedHere && Date.now() - rotatedAt.getTime() > REFRESH_GRACE_S * 1000) {
-      await repo.revokeRefreshFamily(db, row.familyId);
+      await repo.revokeRefreshFamily(db, row.userId, row.familyId);
       await this.deps.sessions.endSession(row.familyId);
       this.deps.log.warn({ userId: row.userId }, 'refresh token reused: family revoked');
       throw invalid();
@@ -230,7 +230,7 @@ export class AccountsService {
     const row = await repo.findRefreshToken(this.deps.db, sha256(token));
     if (!row) return;
     if (requesterId && requesterId !== row.userId) return;
-    await repo.revokeRefreshFamily(this.deps.db, row.familyId);
+    await repo.revokeRefreshFamily(this.deps.db, row.userId, row.familyId);
     await this.deps.sessions.endSession(row.familyId);
   }
 
