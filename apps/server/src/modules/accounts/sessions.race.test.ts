@@ -40,7 +40,12 @@ async function session(): Promise<{ familyId: string; refresh: string }> {
 }
 
 const liveTokens = async (where: ReturnType<typeof eq>) =>
-  (await t.database.db.select().from(refreshTokens).where(and(where, isNull(refreshTokens.revokedAt)))).length;
+  (
+    await t.database.db
+      .select()
+      .from(refreshTokens)
+      .where(and(where, isNull(refreshTokens.revokedAt)))
+  ).length;
 
 const ROUNDS = 40;
 
