@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import { rowsOf, type Database } from '../../db/client.js';
 import { emailTokens, refreshTokens, supportReports, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -126,6 +126,23 @@ export async function voidEmailTokens(db: Database, userId: string, purpose: Ema
     .update(emailTokens)
     .set({ usedAt: new Date() })
     .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+}
+
+/**
+ * Voids the user's unused codes of that purpose and stores the new one, in one transaction
+ * that locks the user's row first: two requests at once leave exactly one live code.
+ */
+export async function replaceEmailToken(
+  db: Database,
+  values: { userId: string; purpose: EmailTokenPurpose; tokenHash: string; expiresAt: Date },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const locked = rowsOf(await tx.execute(sql`select 1 from users where id = ${values.userId} for update`));
+    if (locked.length === 0) return false;
+    await voidEmailTokens(tx, values.userId, values.purpose);
+    await insertEmailToken(tx, values);
+    return true;
+  });
 }
 
 export async function insertSupportReport(

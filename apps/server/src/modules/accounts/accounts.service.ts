@@ -326,13 +326,14 @@ export class AccountsService {
     const user = await repo.findUserByEmail(db, email);
     const token = randomBytes(24).toString('base64url');
     if (!user) return;
-    await repo.voidEmailTokens(db, user.id, 'reset');
-    await repo.insertEmailToken(db, {
+    // A new link replaces the old ones atomically: two fast requests leave one valid link.
+    const stored = await repo.replaceEmailToken(db, {
       userId: user.id,
       purpose: 'reset',
       tokenHash: sha256(token),
       expiresAt: new Date(Date.now() + this.deps.resetTtlMinutes * 60_000),
     });
+    if (!stored) return;
     await this.sendEmail(user, 'reset', this.link(`/password?token=${encodeURIComponent(token)}`), {
       minutes: this.deps.resetTtlMinutes,
     });
