@@ -24,7 +24,6 @@ import * as repo from './accounts.repository.js';
 import type { UserRow } from './accounts.repository.js';
 import { deleteUserData, type UserDataDeleter, type UserFileDeleter } from './user-data.js';
 import type { Sessions } from './sessions.js';
-import { banUser, unbanUser } from './ban.js';
 
 /** OWASP password storage cheat sheet: argon2id, m=19 MiB, t=2, p=1. */
 const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -232,19 +231,6 @@ export class AccountsService {
     if (requesterId && requesterId !== row.userId) return;
     await repo.revokeRefreshFamily(this.deps.db, row.userId, row.familyId);
     await this.deps.sessions.endSession(row.familyId);
-  }
-
-  /**
-   * Bans an account: it cannot log in or refresh (log-in says why) and every session ends at
-   * once. The operator CLI (`npm run admin:ban`) and the admin console call this.
-   */
-  async ban(userId: string, reason: string | null): Promise<UserRow> {
-    return banUser(this.deps, userId, reason);
-  }
-
-  /** Lifts a ban; sessions that ended stay ended (the user logs in again). */
-  async unban(userId: string): Promise<UserRow> {
-    return unbanUser(this.deps, userId);
   }
 
   async requireUser(userId: string): Promise<UserRow> {
