@@ -237,6 +237,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     service: accounts,
     ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,
     accountPerMinute: config.AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE,
+    db: database.db,
     billingProfile: (userId) => getBillingProfile(database.db, userId),
   });
   if (!config.isProduction) await app.register(mailboxRoutes, { db: database.db });

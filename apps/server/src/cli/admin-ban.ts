@@ -12,7 +12,10 @@ import { openConfiguredDatabase } from '../runtime.js';
  * `npm run admin:ban -- --email a@b.c [--reason …]` bans an account: it cannot log in (log-in
  * shows the reason) and every session ends at once — running replicas hear it through the
  * same pub/sub as the server (Redis or PostgreSQL). `npm run admin:unban -- --email a@b.c`
- * lifts the ban.
+ * lifts the ban. On PGlite (no DATABASE_URL) there is no pub/sub between processes and two
+ * processes must not open one data directory: the server has to be stopped first (the CLI
+ * says so); a server left running would refuse the user's tokens only when its session cache
+ * expires (20 s).
  */
 const t = (key: string, vars: Record<string, string> = {}) => translate('en', `admin_cli.${key}`, vars);
 
@@ -27,6 +30,8 @@ if (!values.email?.trim()) {
 const email = values.email.trim();
 
 const config = loadConfig();
+// On PGlite the server's pub/sub is in its own process: a running server would not hear this.
+if (!config.DATABASE_URL) console.warn(t('pglite_note'));
 const database = await openConfiguredDatabase(config);
 const pubsub = createPubSub(config, database, (error) => console.error(String(error)));
 try {

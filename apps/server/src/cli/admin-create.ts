@@ -4,14 +4,19 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '@reverie/shared';
 import { loadConfig } from '../config.js';
 import { runMigrations } from '../db/migrate.js';
 import { translate } from '../lib/i18n.js';
-import { findUserByEmail, insertUser, updateUser } from '../modules/accounts/accounts.repository.js';
+import { findUserByEmail, insertUser } from '../modules/accounts/accounts.repository.js';
 import { hashPassword } from '../modules/accounts/accounts.service.js';
+import { promoteToAdmin } from '../modules/accounts/admin-account.js';
+import { Sessions } from '../modules/accounts/sessions.js';
+import { createPubSub } from '../providers/pubsub/index.js';
 import { openConfiguredDatabase } from '../runtime.js';
 
 /**
  * `npm run admin:create -- --email a@b.c [--password …] [--name …]`: promotes an existing
  * account to administrator, or creates a confirmed administrator account (then --password is
- * needed). Idempotent.
+ * needed). Idempotent. A new password for an existing account revokes its refresh tokens and
+ * ends its sessions, published on the server's pub/sub like \`admin:ban\` (on PGlite a running
+ * server does not hear it: stop the server first).
  */
 const t = (key: string, vars: Record<string, string> = {}) => translate('en', `admin_cli.${key}`, vars);
 
@@ -30,16 +35,20 @@ if (!z.email().safeParse(email).success) {
 }
 
 const config = loadConfig();
+if (!config.DATABASE_URL) console.warn(t('pglite_note'));
 const database = await openConfiguredDatabase(config);
+const pubsub = createPubSub(config, database, (error) => console.error(String(error)));
 try {
   await runMigrations(database);
   const existing = await findUserByEmail(database.db, email);
   if (existing) {
-    await updateUser(database.db, existing.id, {
-      role: 'admin',
-      ...(values.password ? { passwordHash: await hashPassword(values.password) } : {}),
+    const sessions = new Sessions({
+      db: database.db,
+      pubsub,
+      log: { warn: (...args: unknown[]) => console.warn(...args) },
     });
-    console.log(t('promoted', { email: existing.email }));
+    const { passwordChanged } = await promoteToAdmin({ db: database.db, sessions }, existing, values.password);
+    console.log(t(passwordChanged ? 'promoted_password' : 'promoted', { email: existing.email }));
   } else {
     const password = values.password ?? '';
     if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
@@ -59,5 +68,6 @@ try {
     }
   }
 } finally {
+  await pubsub.close();
   await database.close();
 }

@@ -13,16 +13,52 @@ export interface SeedReport {
   characters: number;
 }
 
+/** Longest blog post id (the blog cursor's and the post route's `slug` kind allow 120). */
+const BLOG_ID_MAX = 120;
+
+/**
+ * The post id of a blog file: its name as a slug — lower-case letters, digits and single
+ * dashes (`Launch_2025.md` → `launch-2025`, accents dropped), which is exactly what the post
+ * route and the blog cursor accept. Null when nothing of the name is left.
+ */
+export function blogIdOf(file: string): string | null {
+  const id = path
+    .basename(file, '.md')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, BLOG_ID_MAX)
+    .replace(/^-+|-+$/g, '');
+  return id || null;
+}
+
 /** Reads the shipped blog posts (content/blog/*.md with front matter). */
 export async function readShippedBlogPosts(edition: Edition): Promise<NewBlogPost[]> {
-  const dir = path.join(serverRoot(), 'content', 'blog');
+  return readBlogPosts(path.join(serverRoot(), 'content', 'blog'), edition);
+}
+
+/**
+ * Reads the blog posts of a directory (*.md with front matter). Ids come from the file names
+ * (`blogIdOf`); a name that gives no id, or two names that give the same one, stop the seed
+ * with a message naming the files.
+ */
+export async function readBlogPosts(dir: string, edition: Edition): Promise<NewBlogPost[]> {
   const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.md')).sort();
+  const owners = new Map<string, string>();
+  for (const file of files) {
+    const id = blogIdOf(file);
+    if (!id) throw new Error(`Blog post "${file}": the file name gives no id; use letters or digits`);
+    const other = owners.get(id);
+    if (other) throw new Error(`Blog posts "${other}" and "${file}" both give the id "${id}"; rename one`);
+    owners.set(id, file);
+  }
   const posts = await Promise.all(
     files.map(async (file): Promise<NewBlogPost> => {
       const { data, body } = parseFrontMatter(await fs.readFile(path.join(dir, file), 'utf8'));
       const vars = { name: edition.name };
       return {
-        id: path.basename(file, '.md'),
+        id: blogIdOf(file)!,
         title: fillTemplate(data.title ?? path.basename(file, '.md'), vars),
         summary: fillTemplate(data.summary ?? '', vars),
         body: fillTemplate(body.trim(), vars),

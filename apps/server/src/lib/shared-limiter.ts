@@ -82,6 +82,30 @@ export class SharedLimiter {
     return { failures: Number(row?.hits ?? 1), blockedForS: seconds > 0 ? Math.ceil(seconds) : 0 };
   }
 
+  /**
+   * Counts one request of the key in a fixed window of `windowS` seconds that starts with its
+   * first request; allowed while the window holds at most `max` requests. One atomic
+   * statement, so replicas share the count and none is lost. `retryAfterS` is the time left
+   * in the window (for `Retry-After`).
+   */
+  async hit(id: string, max: number, windowS: number): Promise<{ allowed: boolean; retryAfterS: number }> {
+    const expired = sql`r.window_ends_at <= now()`;
+    const result = await this.db.execute(sql`
+      insert into rate_limits as r (key, hits, window_ends_at, blocked_until)
+      values (${this.key(id)}, 1, now() + make_interval(secs => ${windowS}::float8), null)
+      on conflict (key) do update set
+        hits = case when ${expired} then 1 else r.hits + 1 end,
+        window_ends_at = case when ${expired} then now() + make_interval(secs => ${windowS}::float8)
+          else r.window_ends_at end
+      returning hits, greatest(0, extract(epoch from (window_ends_at - now())))::float8 as seconds`);
+    const row = rowsOf<{ hits: number; seconds: number | string }>(result)[0];
+    if (Math.random() < 0.02) await this.purge();
+    return {
+      allowed: Number(row?.hits ?? 1) <= max,
+      retryAfterS: Math.max(1, Math.ceil(Number(row?.seconds ?? windowS))),
+    };
+  }
+
   /** Forgets the key (a success). */
   async reset(id: string): Promise<void> {
     await this.db.execute(sql`delete from rate_limits where key = ${this.key(id)}`);

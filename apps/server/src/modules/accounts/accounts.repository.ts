@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import { rowsOf, type Database } from '../../db/client.js';
 import { emailTokens, refreshTokens, supportReports, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -49,18 +49,41 @@ export async function findRefreshToken(db: Database, tokenHash: string): Promise
   return row ?? null;
 }
 
-export async function revokeRefreshFamily(db: Database, familyId: string): Promise<void> {
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+/**
+ * Rotation and revocation of one user's refresh tokens are serialised on the user's row:
+ * revoking locks it `FOR UPDATE`, a rotation `FOR KEY SHARE` before it touches the token. On
+ * PostgreSQL a revoke that ran while a rotation was inserting a successor would otherwise
+ * update only the rows its snapshot saw and leave the successor live (the session would
+ * survive log-out or a password reset). With the lock the revoke's UPDATE starts after the
+ * rotation committed and sees the successor; a rotation that starts after the revoke finds
+ * the token revoked.
+ */
+async function lockUserForRevoke(tx: Database, userId: string): Promise<void> {
+  await tx.execute(sql`select 1 from users where id = ${userId} for update`);
 }
 
+/** Revokes every token of the family (log-out, reuse after the grace window). */
+export async function revokeRefreshFamily(db: Database, userId: string, familyId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockUserForRevoke(tx, userId);
+    await tx
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(eq(refreshTokens.familyId, familyId), eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)),
+      );
+  });
+}
+
+/** Revokes every token of the user (password reset, ban). */
 export async function revokeAllRefreshTokens(db: Database, userId: string): Promise<void> {
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  await db.transaction(async (tx) => {
+    await lockUserForRevoke(tx, userId);
+    await tx
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  });
 }
 
 export async function insertEmailToken(
@@ -103,6 +126,23 @@ export async function voidEmailTokens(db: Database, userId: string, purpose: Ema
     .update(emailTokens)
     .set({ usedAt: new Date() })
     .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+}
+
+/**
+ * Voids the user's unused codes of that purpose and stores the new one, in one transaction
+ * that locks the user's row first: two requests at once leave exactly one live code.
+ */
+export async function replaceEmailToken(
+  db: Database,
+  values: { userId: string; purpose: EmailTokenPurpose; tokenHash: string; expiresAt: Date },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const locked = rowsOf(await tx.execute(sql`select 1 from users where id = ${values.userId} for update`));
+    if (locked.length === 0) return false;
+    await voidEmailTokens(tx, values.userId, values.purpose);
+    await insertEmailToken(tx, values);
+    return true;
+  });
 }
 
 export async function insertSupportReport(
@@ -149,6 +189,8 @@ export async function rotateRefreshToken(
   successor: { tokenHash: string; expiresAt: Date },
 ): Promise<Date | null> {
   return db.transaction(async (tx) => {
+    // Waits for a revoke of this user under way, so it cannot miss the successor (above).
+    await tx.execute(sql`select 1 from users where id = ${row.userId} for key share`);
     const [used] = await tx
       .update(refreshTokens)
       .set({ usedAt: new Date() })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,7 +25,9 @@ import {
   TokenValidSchema,
   ValidateTokenBodySchema,
 } from '@reverie/shared';
+import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
+import { SharedLimiter } from '../../lib/shared-limiter.js';
 import { translate } from '../../lib/i18n.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { presentPreferences, presentProfile, presentRegistered } from './accounts.presenter.js';
@@ -36,9 +39,14 @@ export interface AccountsRoutesOptions {
   ipPerMinute: number;
   /** Attempts per minute for one account. */
   accountPerMinute: number;
+  /** Where the per-account limits of mail-sending routes are counted (shared by replicas). */
+  db: Database;
   /** The billing part of the profile (balance, premium, next claim). */
   billingProfile?: (userId: string) => Promise<ProfileBilling>;
 }
+
+const rateLimited = (seconds: number) =>
+  new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(Math.max(1, seconds)) } });
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 409: ApiErrorSchema, 429: ApiErrorSchema };
 
@@ -54,9 +62,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     presentProfile(user, await options.billingProfile?.(user.id));
   // Per IP, on every sensitive route (also /password/:token, outside /api).
   const perIp = { rateLimit: { max: options.ipPerMinute, timeWindow: 60_000, allowList: () => false } };
-  // Per account, per minute, in this process. Log-in is keyed by account and IP; failures
+  // Per account, per minute. Log-in is keyed by account and IP, in this process; failures
   // across addresses are slowed down by the shared log-in delays (AccountsService.login).
-  // Mail-sending routes are keyed by account.
   const perAccount = (name: string, key: (request: FastifyRequest) => string) => {
     const limiter = app.createRateLimit({
       max: options.accountPerMinute,
@@ -66,12 +73,20 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     });
     return async (request: FastifyRequest) => {
       const result = await limiter(request);
-      if (!result.isAllowed && result.isExceeded) {
-        throw new AppError('rate_limited', {
-          status: 429,
-          headers: { 'retry-after': String(Math.max(1, result.ttlInSeconds)) },
-        });
-      }
+      if (!result.isAllowed && result.isExceeded) throw rateLimited(result.ttlInSeconds);
+    };
+  };
+  // Mail-sending routes are keyed by account and counted by every replica together (the
+  // `rate_limits` table), so N replicas do not send N times as much mail. The key is a hash:
+  // no address is stored. The answer is the same whether the account exists or not.
+  const shared = new SharedLimiter(options.db, 'account');
+  const perAccountShared = (name: string, key: (request: FastifyRequest) => string) => {
+    return async (request: FastifyRequest) => {
+      const id = createHash('sha256')
+        .update(`${name}:${key(request)}`)
+        .digest('hex');
+      const result = await shared.hit(id, options.accountPerMinute, 60);
+      if (!result.allowed) throw rateLimited(result.retryAfterS);
     };
   };
 
@@ -84,7 +99,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     '/api/register',
     {
       config: perIp,
-      preHandler: perAccount('register', emailOf),
+      preHandler: perAccountShared('register', emailOf),
       schema: {
         tags: ['accounts'],
         summary: 'Create an account',
@@ -234,7 +249,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     '/api/resend_activation',
     {
       config: perIp,
-      preHandler: [requireUser, perAccount('resend', (r) => r.userId ?? r.ip)],
+      preHandler: [requireUser, perAccountShared('resend', (r) => r.userId ?? r.ip)],
       schema: {
         tags: ['accounts'],
         summary: 'Send the verification mail (again with force=1)',
@@ -256,7 +271,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     '/api/password_reset',
     {
       config: perIp,
-      preHandler: perAccount('reset', emailOf),
+      preHandler: perAccountShared('reset', emailOf),
       schema: {
         tags: ['accounts'],
         summary: 'Mail a password reset link',

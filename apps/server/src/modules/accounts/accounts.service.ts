@@ -24,7 +24,6 @@ import * as repo from './accounts.repository.js';
 import type { UserRow } from './accounts.repository.js';
 import { deleteUserData, type UserDataDeleter, type UserFileDeleter } from './user-data.js';
 import type { Sessions } from './sessions.js';
-import { banUser, unbanUser } from './ban.js';
 
 /** OWASP password storage cheat sheet: argon2id, m=19 MiB, t=2, p=1. */
 const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -213,7 +212,7 @@ export class AccountsService {
       }
     }
     if (!rotatedHere && Date.now() - rotatedAt.getTime() > REFRESH_GRACE_S * 1000) {
-      await repo.revokeRefreshFamily(db, row.familyId);
+      await repo.revokeRefreshFamily(db, row.userId, row.familyId);
       await this.deps.sessions.endSession(row.familyId);
       this.deps.log.warn({ userId: row.userId }, 'refresh token reused: family revoked');
       throw invalid();
@@ -230,21 +229,8 @@ export class AccountsService {
     const row = await repo.findRefreshToken(this.deps.db, sha256(token));
     if (!row) return;
     if (requesterId && requesterId !== row.userId) return;
-    await repo.revokeRefreshFamily(this.deps.db, row.familyId);
+    await repo.revokeRefreshFamily(this.deps.db, row.userId, row.familyId);
     await this.deps.sessions.endSession(row.familyId);
-  }
-
-  /**
-   * Bans an account: it cannot log in or refresh (log-in says why) and every session ends at
-   * once. The operator CLI (`npm run admin:ban`) and the admin console call this.
-   */
-  async ban(userId: string, reason: string | null): Promise<UserRow> {
-    return banUser(this.deps, userId, reason);
-  }
-
-  /** Lifts a ban; sessions that ended stay ended (the user logs in again). */
-  async unban(userId: string): Promise<UserRow> {
-    return unbanUser(this.deps, userId);
   }
 
   async requireUser(userId: string): Promise<UserRow> {
@@ -326,13 +312,14 @@ export class AccountsService {
     const user = await repo.findUserByEmail(db, email);
     const token = randomBytes(24).toString('base64url');
     if (!user) return;
-    await repo.voidEmailTokens(db, user.id, 'reset');
-    await repo.insertEmailToken(db, {
+    // A new link replaces the old ones atomically: two fast requests leave one valid link.
+    const stored = await repo.replaceEmailToken(db, {
       userId: user.id,
       purpose: 'reset',
       tokenHash: sha256(token),
       expiresAt: new Date(Date.now() + this.deps.resetTtlMinutes * 60_000),
     });
+    if (!stored) return;
     await this.sendEmail(user, 'reset', this.link(`/password?token=${encodeURIComponent(token)}`), {
       minutes: this.deps.resetTtlMinutes,
     });

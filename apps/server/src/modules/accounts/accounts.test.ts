@@ -442,6 +442,24 @@ describe('password recovery', () => {
     expect(bad.json().errors.email).toEqual(['Enter a valid email address']);
   });
 
+  it('reset requests at once leave exactly one valid link', async () => {
+    for (let round = 0; round < 5; round++) {
+      const user = await signedUp();
+      // They run in the background at the same time (the answers do not wait for them).
+      t.app.accounts.requestPasswordReset(user.email);
+      t.app.accounts.requestPasswordReset(user.email);
+      t.app.accounts.requestPasswordReset(user.email);
+      await t.app.accounts.idle();
+      const live = await t.database.db
+        .select()
+        .from(emailTokens)
+        .where(
+          and(eq(emailTokens.userId, user.id), eq(emailTokens.purpose, 'reset'), sql`${emailTokens.usedAt} is null`),
+        );
+      expect(live).toHaveLength(1);
+    }
+  });
+
   it('refuses expired tokens and a new link voids the old one', async () => {
     const user = await signedUp();
     await t.app.inject({ method: 'POST', url: '/api/password_reset/', payload: { email: user.email } });

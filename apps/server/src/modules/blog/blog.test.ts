@@ -1,7 +1,10 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getEdition } from '@reverie/shared';
 import { createTestApp } from '../../../test/helpers.js';
-import { readShippedBlogPosts, seedDatabase } from '../../db/seed.js';
+import { blogIdOf, readBlogPosts, readShippedBlogPosts, seedDatabase } from '../../db/seed.js';
 import { insertMissingPosts } from './blog.repository.js';
 
 describe('blog', async () => {
@@ -64,5 +67,40 @@ describe('blog', async () => {
     expect(junk.statusCode).toBe(400);
     expect(junk.json().code).toBe('invalid_cursor');
     expect((await app.inject({ url: '/api/blog', query: { size: '0' } })).statusCode).toBe(400);
+  });
+
+  it('derives ids the cursor accepts from any file name, so paging never breaks on one', async () => {
+    expect(blogIdOf('Launch_2025.md')).toBe('launch-2025');
+    expect(blogIdOf('Été  2026 — news!.md')).toBe('ete-2026-news');
+    for (const file of ['how-memory-works.md', 'a.md']) expect(blogIdOf(file)).toBe(path.basename(file, '.md'));
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'reverie-blog-'));
+    try {
+      const post = (date: string) => `---\ntitle: A post\npublished_at: ${date}\n---\nBody`;
+      await fs.writeFile(path.join(dir, 'Launch_2025.md'), post('2031-01-02T00:00:00Z'));
+      await fs.writeFile(path.join(dir, 'Été 2026.md'), post('2031-01-01T00:00:00Z'));
+      const posts = await readBlogPosts(dir, getEdition('reverie'));
+      expect(posts.map((p) => p.id).sort()).toEqual(['ete-2026', 'launch-2025']);
+      await insertMissingPosts(database.db, posts);
+      // Page by one through the newest posts: the cursor carries each of these ids.
+      let cursor: string | null = null;
+      const seen: string[] = [];
+      for (let page = 0; page < 3; page++) {
+        const res = await app.inject({ url: '/api/blog', query: { size: '1', ...(cursor ? { c: cursor } : {}) } });
+        expect(res.statusCode).toBe(200);
+        const body = res.json() as { results: { id: string }[]; next_param: string | null };
+        seen.push(...body.results.map((p) => p.id));
+        cursor = body.next_param;
+      }
+      expect(seen.slice(0, 2)).toEqual(['launch-2025', 'ete-2026']);
+      expect((await app.inject('/api/blog/launch-2025/')).statusCode).toBe(200);
+
+      await fs.writeFile(path.join(dir, 'launch 2025.md'), post('2031-01-03T00:00:00Z'));
+      await expect(readBlogPosts(dir, getEdition('reverie'))).rejects.toThrow(/both give the id "launch-2025"/);
+      await fs.rm(path.join(dir, 'launch 2025.md'));
+      await fs.writeFile(path.join(dir, '___.md'), post('2031-01-03T00:00:00Z'));
+      await expect(readBlogPosts(dir, getEdition('reverie'))).rejects.toThrow(/gives no id/);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

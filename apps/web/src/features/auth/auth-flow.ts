@@ -56,6 +56,17 @@ export function refreshAccessToken(): Promise<boolean> {
     }
     try {
       const pair = await refreshTokenPair(stored.refreshToken);
+      const now = readStoredTokens();
+      if (now.refreshToken !== stored.refreshToken) {
+        // Signed out (or in again) meanwhile, in this tab or another: keeping the new pair
+        // would sign every tab back in. The log-out revoked the family, the pair is dead too.
+        if (now.refreshToken && now.accessToken) {
+          adoptTokens(now.accessToken, now.refreshToken);
+          return true;
+        }
+        if (getSession().refreshToken) clearSession();
+        return false;
+      }
       setTokens(pair.access, pair.refresh);
       return true;
     } catch (error) {
@@ -143,12 +154,17 @@ export async function signUp(body: { username: string; email: string; password: 
 
 export const finishOnboarding = () => storage.remove(ONBOARDING_KEY);
 
-/** Log-out: revokes the refresh token, clears tokens, profile and claim data. */
+/**
+ * Log-out: clears tokens, profile and claim data at once, then revokes the refresh token
+ * while holding the refresh lock, so a refresh under way in any tab has finished first (it
+ * finds storage cleared and keeps nothing) and the revocation reaches the server after it.
+ */
 export async function logout(): Promise<void> {
   const refresh = getSession().refreshToken;
   clearSession();
   analytics().reset();
-  if (refresh) await revokeRefreshToken(refresh).catch(() => undefined);
+  if (!refresh) return;
+  await withRefreshLock(() => revokeRefreshToken(refresh)).catch(() => undefined);
 }
 
 /**

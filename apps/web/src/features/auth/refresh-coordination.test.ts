@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '@reverie/shared';
 import { request } from '../../lib/api-client';
-import { refreshAccessToken } from './auth-flow';
+import { logout, refreshAccessToken } from './auth-flow';
 import { clearSession, getSession, setTokens } from './session';
 
 /**
@@ -49,6 +49,11 @@ function fakeLocks() {
   };
   vi.stubGlobal('navigator', { ...navigator, locks });
   return names;
+}
+
+/** Resolves once the refresh request has reached the (slow) fake server, before it answers. */
+async function onTheWire(refreshes: string[]) {
+  while (refreshes.length === 0) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 describe('one refresh per browser', () => {
@@ -151,5 +156,41 @@ describe('one refresh per browser', () => {
     fakeLocks();
     await expect(request('/api/thing')).rejects.toMatchObject({ status: 401 });
     expect(getSession()).toMatchObject({ accessToken: 'old.access.t', refreshToken: 'old.refresh.t', expired: false });
+  });
+
+  it('a log-out during a refresh wins: the refresh keeps nothing, the revocation goes out after it', async () => {
+    const server = fakeServer();
+    const lockNames = fakeLocks();
+    const calls: string[] = [];
+    const fetchMock = vi.mocked(fetch);
+    const serve = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) => {
+      calls.push(String(input).replace(/^.*\/api\//, '/api/'));
+      return serve(input, init);
+    });
+    const refreshed = refreshAccessToken();
+    // The refresh is on the wire when the user logs out.
+    await onTheWire(server.refreshes);
+    await logout();
+    expect(await refreshed).toBe(false);
+    expect(getSession()).toMatchObject({ accessToken: null, refreshToken: null });
+    expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
+    expect(calls).toEqual(['/api/token/refresh', '/api/token/revoke']);
+    expect(lockNames).toEqual(['reverie-token-refresh', 'reverie-token-refresh']);
+    expect(server.refreshes).toEqual(['old.refresh.t']);
+  });
+
+  it('another tab signing out during a refresh: this tab does not sign everyone back in', async () => {
+    const server = fakeServer();
+    fakeLocks();
+    const refreshed = refreshAccessToken();
+    await onTheWire(server.refreshes);
+    // The other tab's log-out: storage cleared while this tab's refresh is on the wire.
+    localStorage.removeItem(STORAGE_KEYS.accessToken);
+    localStorage.removeItem(STORAGE_KEYS.refreshToken);
+    expect(await refreshed).toBe(false);
+    expect(getSession()).toMatchObject({ accessToken: null, refreshToken: null });
+    expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBeNull();
   });
 });
