@@ -486,11 +486,26 @@ export const messages = pgTable(
     /** Voice message of a bot text (issue 7): null until asked, then processing → ready | error. */
     audioState: text('audio_state', { enum: ['processing', 'ready', 'error'] }),
     audioKey: text('audio_key'),
+    /**
+     * Estimated tokens of `text` (`estimateTokens`), written with the text: the prompt's history
+     * is read up to the context's budget without counting every message again.
+     */
+    tokens: integer('tokens').notNull().default(0),
+    /** A live reply (`streaming`): the replica generating it, and until when it is presumed alive. */
+    owner: text('owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('messages_seq_idx').on(t.seq),
+    /** At most one live reply per chat, across every replica. */
+    uniqueIndex('messages_live_idx')
+      .on(t.chatId)
+      .where(sql`${t.state} = 'streaming'`),
+    index('messages_lease_idx')
+      .on(t.leaseUntil)
+      .where(sql`${t.state} = 'streaming'`),
     index('messages_chat_idx').on(t.chatId, t.seq),
     uniqueIndex('messages_client_idx')
       .on(t.chatId, t.clientId)
