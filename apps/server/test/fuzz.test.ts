@@ -636,7 +636,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
       'POST /api/subscription/resume',
     ])
       expect(stats.get(route)?.get(200) ?? 0, route).toBeGreaterThan(0);
-    await t.app.chats.idle();
+    await t.app.replies.idle();
     await t.app.audio.idle();
     expect(failures, failures.join('\n\n')).toEqual([]);
   });

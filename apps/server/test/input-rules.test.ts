@@ -164,7 +164,7 @@ describe('free text is cleaned: NUL and C0 controls removed, \\n \\r \\t kept', 
     expect(sent.statusCode, sent.body).toBe(200);
     const userMessage = parseSse(sent.body).find((e) => e.event === 'user_message');
     expect(userMessage?.data.text).toBe('Hello there');
-    await t.app.chats.idle();
+    await t.app.replies.idle();
 
     const reply = await createMessage(t.database.db, chat, { role: 'bot', text: 'Hi' });
     const report = await t.app.inject({

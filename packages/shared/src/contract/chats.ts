@@ -142,6 +142,8 @@ export const ModelListSchema = z
  * - `bot_message`: a bot reply — first with state `streaming` (so the client knows its id and
  *   alternative position), again with its final state (`done`, `stopped` or `failed`);
  * - `delta`: more text of a streaming bot reply; `image`: a picture message;
+ * - `status`: `{message_id, status}` — `warming_up`: the model is still loading; the reply
+ *   waits for it (the typing indicator says so);
  * - `error`: `{code, detail, message_id}` — the stream ends after it.
  * Every event that carries a Message replaces the client's copy of that message by id.
  */
@@ -153,5 +155,6 @@ export type StreamEvent =
   | { event: 'delta'; data: z.infer<typeof StreamDeltaSchema> }
   | { event: 'image'; data: Message }
   | { event: 'bot_message'; data: Message }
+  | { event: 'status'; data: { message_id: string; status: 'warming_up' } }
   | { event: 'error'; data: z.infer<typeof StreamErrorSchema> };
 export type StreamEventName = StreamEvent['event'];

@@ -1,6 +1,10 @@
-import { and, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
+import { estimateTokens } from '../../providers/llm/llm.js';
+
+/** Per-turn tokens beyond the text (the prompt builder's MESSAGE_OVERHEAD_TOKENS). */
+const HISTORY_TURN_OVERHEAD = 4;
 
 type BotRow = typeof bots.$inferSelect;
 
@@ -100,37 +104,25 @@ export async function historyPage(
 }
 
 /**
- * The shown messages the prompt is built from, oldest first: the newest `limit` up to and
- * including `throughSeq` (null: all), after the memory summary's `afterSeq`.
+ * The shown messages the prompt is built from, oldest first: the newest up to and including
+ * `throughSeq` (null: all), after the memory summary's `afterSeq` — at most `limit`, and no
+ * more than cover `budget` tokens by the counts stored with each message (so a chat of ten
+ * thousand messages reads what one prompt can hold, like a new one).
  */
-export type PromptRow = Pick<MessageRow, 'id' | 'seq' | 'role' | 'text'>;
+export type PromptRow = Pick<MessageRow, 'id' | 'seq' | 'role' | 'text' | 'tokens'>;
 
 export async function promptHistory(
   db: Database,
   chatId: string,
-  options: { throughSeq: number | null; afterSeq: number; limit: number },
+  options: { throughSeq: number | null; afterSeq: number; limit: number; budget?: number },
 ): Promise<PromptRow[]> {
-  if (options.throughSeq === null) {
-    const latest = await prepared(db).history.execute({
-      chatId,
-      afterSeq: options.afterSeq,
-      limit: options.limit,
-    });
-    return latest.reverse();
-  }
-  const rows = await db
-    .select({ id: messages.id, seq: messages.seq, role: messages.role, text: messages.text })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.chatId, chatId),
-        eq(messages.selected, true),
-        gt(messages.seq, options.afterSeq),
-        options.throughSeq === null ? undefined : lte(messages.seq, options.throughSeq),
-      ),
-    )
-    .orderBy(desc(messages.seq))
-    .limit(options.limit);
+  const rows = await prepared(db).history.execute({
+    chatId,
+    afterSeq: options.afterSeq,
+    throughSeq: options.throughSeq ?? Number.MAX_SAFE_INTEGER,
+    limit: options.limit,
+    budget: options.budget ?? 2 ** 31 - 1,
+  });
   return rows.reverse();
 }
 
@@ -181,7 +173,8 @@ export async function insertMessages(
       () => undefined,
       () => undefined,
     );
-  const [inserted] = await Promise.all([db.insert(messages).values(rows).returning(), touched]);
+  const counted = rows.map((row) => ({ ...row, tokens: estimateTokens(row.text ?? '') }));
+  const [inserted] = await Promise.all([db.insert(messages).values(counted).returning(), touched]);
   return inserted.sort((a, b) => a.seq - b.seq);
 }
 
@@ -230,19 +223,47 @@ function prepareStatements(db: Database) {
       .innerJoin(users, eq(users.id, chats.userId))
       .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.userId, sql.placeholder('userId'))))
       .prepare('chats_context'),
-    history: db
-      .select({ id: messages.id, seq: messages.seq, role: messages.role, text: messages.text })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.chatId, sql.placeholder('chatId')),
-          eq(messages.selected, true),
-          gt(messages.seq, sql.placeholder('afterSeq')),
-        ),
-      )
-      .orderBy(desc(messages.seq))
-      .limit(sql.placeholder('limit'))
-      .prepare('chats_prompt_history'),
+    history: (() => {
+      // The running total of tokens, newest first; rows are kept while what came before them
+      // still fits the budget (so the oldest kept row may overflow it: the builder cuts).
+      const newestFirst = db
+        .select({
+          id: messages.id,
+          seq: messages.seq,
+          role: messages.role,
+          text: messages.text,
+          tokens: messages.tokens,
+          running: sql<number>`sum(${messages.tokens} + ${HISTORY_TURN_OVERHEAD}) over (order by ${messages.seq} desc)`
+            .mapWith(Number)
+            .as('running'),
+        })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.chatId, sql.placeholder('chatId')),
+            eq(messages.selected, true),
+            gt(messages.seq, sql.placeholder('afterSeq')),
+            lte(messages.seq, sql.placeholder('throughSeq')),
+          ),
+        )
+        .orderBy(desc(messages.seq))
+        .limit(sql.placeholder('limit'))
+        .as('h');
+      return db
+        .select({
+          id: newestFirst.id,
+          seq: newestFirst.seq,
+          role: newestFirst.role,
+          text: newestFirst.text,
+          tokens: newestFirst.tokens,
+        })
+        .from(newestFirst)
+        .where(
+          sql`${newestFirst.running} - ${newestFirst.tokens} - ${HISTORY_TURN_OVERHEAD} < ${sql.placeholder('budget')}`,
+        )
+        .orderBy(desc(newestFirst.seq))
+        .prepare('chats_prompt_history');
+    })(),
   };
 }
 
@@ -267,12 +288,23 @@ export async function findChatContext(db: Database, chatId: string, userId: stri
  * Adds a new alternative answering `replyTo` (selected; the others are hidden) in the
  * streaming state, or — for a failed reply — resets that reply in place.
  */
-export async function insertAlternative(db: Database, target: MessageRow): Promise<MessageRow> {
+export async function insertAlternative(
+  db: Database,
+  target: MessageRow,
+  live: { owner: string; leaseMs: number },
+): Promise<MessageRow> {
   return db.transaction(async (tx) => {
     if (target.state === 'failed') {
       const [row] = await tx
         .update(messages)
-        .set({ text: '', state: 'streaming', errorCode: null, updatedAt: new Date() })
+        .set({
+          text: '',
+          tokens: 0,
+          state: 'streaming',
+          errorCode: null,
+          updatedAt: new Date(),
+          ...liveReplyValues(live.owner, live.leaseMs),
+        })
         .where(eq(messages.id, target.id))
         .returning();
       return row!;
@@ -297,6 +329,7 @@ export async function insertAlternative(db: Database, target: MessageRow): Promi
         replyTo: target.replyTo,
         altIndex: (last?.max ?? 0) + 1,
         selected: true,
+        ...liveReplyValues(live.owner, live.leaseMs),
       })
       .returning();
     await tx.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, target.chatId));
@@ -333,24 +366,106 @@ export async function saveReply(
   db: Database,
   messageId: string,
   values: { text: string; state?: MessageRow['state']; errorCode?: string | null },
+  lease?: { leaseMs: number },
 ): Promise<Date> {
   const updatedAt = new Date();
+  const final = values.state !== undefined && values.state !== 'streaming';
   await db
     .update(messages)
-    .set({ ...values, updatedAt })
+    .set({
+      ...values,
+      updatedAt,
+      tokens: estimateTokens(values.text),
+      // A final save ends the live reply; a save while streaming renews its lease.
+      ...(final ? { owner: null, leaseUntil: null } : lease ? { leaseUntil: leaseFromNow(lease.leaseMs) as unknown as Date } : {}),
+    })
     .where(eq(messages.id, messageId));
   return updatedAt;
 }
 
-/** Replies left `streaming` by a process that stopped (crash, restart) before `before`. */
-export async function failStaleStreams(db: Database, before: Date): Promise<number> {
-  const rows = await db
+// ---------------------------------------------------------------------------------------
+// Live replies across replicas (live-replies.ts): owner and lease
+// ---------------------------------------------------------------------------------------
+
+/** `now() + ms` on the database's clock (replicas' clocks may differ). */
+const leaseFromNow = (leaseMs: number) => sql`now() + ${leaseMs} * interval '1 millisecond'`;
+
+/** The owner and lease a new live reply is written with. */
+export const liveReplyValues = (owner: string, leaseMs: number) => ({
+  owner,
+  leaseUntil: leaseFromNow(leaseMs) as unknown as Date,
+});
+
+/** Extends the leases of every live reply of this replica (one statement, however many). */
+export async function renewLeases(db: Database, owner: string, leaseMs: number): Promise<void> {
+  await db
     .update(messages)
-    .set({ state: 'failed', errorCode: 'interrupted', updatedAt: new Date() })
-    .where(and(eq(messages.state, 'streaming'), lt(messages.updatedAt, before)))
-    .returning({ id: messages.id });
-  return rows.length;
+    .set({ leaseUntil: leaseFromNow(leaseMs) as unknown as Date })
+    .where(and(eq(messages.owner, owner), eq(messages.state, 'streaming')));
 }
+
+/** The chat's live reply, if any, and whether its owner's lease still runs. */
+export async function findLiveReply(
+  db: Database,
+  chatId: string,
+): Promise<{ id: string; owner: string | null; alive: boolean } | null> {
+  const [row] = await db
+    .select({
+      id: messages.id,
+      owner: messages.owner,
+      alive: sql<boolean>`coalesce(${messages.leaseUntil} > now(), false)`,
+    })
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), eq(messages.state, 'streaming')));
+  return row ?? null;
+}
+
+/** Whether the reply's owner's lease still runs (false once it ended or expired). */
+export function leaseAlive(db: Database, messageId: string): Promise<boolean> {
+  return db
+    .select({ alive: sql<boolean>`${messages.leaseUntil} > now()` })
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.state, 'streaming')))
+    .then((rows) => rows[0]?.alive === true);
+}
+
+/**
+ * Ends live replies whose owner's lease ran out (the owner died): `failed` with `interrupted`,
+ * their text as last saved. Limited to one chat or one reply when given; answers their ids.
+ */
+export async function failExpiredReplies(
+  db: Database,
+  scope: { chatId?: string; messageId?: string } = {},
+  state: 'failed' | 'stopped' = 'failed',
+): Promise<{ id: string; chatId: string }[]> {
+  return db
+    .update(messages)
+    .set({
+      state,
+      errorCode: state === 'failed' ? 'interrupted' : null,
+      owner: null,
+      leaseUntil: null,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(messages.state, 'streaming'),
+        // No lease at all: written by no live replica (a version before leases).
+        or(isNull(messages.leaseUntil), lt(messages.leaseUntil, sql`now()`)),
+        scope.chatId ? eq(messages.chatId, scope.chatId) : undefined,
+        scope.messageId ? eq(messages.id, scope.messageId) : undefined,
+      ),
+    )
+    .returning({ id: messages.id, chatId: messages.chatId });
+}
+
+/** Whether the chat has a live reply (a swipe waits for it). */
+export async function hasLiveReply(db: Database, chatId: string): Promise<boolean> {
+  return (await findLiveReply(db, chatId)) !== null;
+}
+
+/** The unique index that allows one live reply per chat (a second is a conflict, 409). */
+export const LIVE_REPLY_INDEX = 'messages_live_idx';
 
 export async function updateChat(
   db: Database,

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -21,13 +20,14 @@ import {
   SendMessageBodySchema,
 } from '@reverie/shared';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
-import type { ChatsService, StreamPlan } from './chats.service.js';
-import { EventStream } from './sse.js';
+import type { ChatsService } from './chats.service.js';
+import type { RepliesService } from './replies.service.js';
+import { pipeEvents } from './sse.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The chats service (tests wait on `app.chats.idle()` for background work). */
-    chats: ChatsService;
+    /** Sending and replies (tests wait on `app.replies.idle()` for background work). */
+    replies: RepliesService;
   }
 }
 
@@ -43,33 +43,14 @@ const errors = {
 
 const STREAM_NOTE =
   'Answers `text/event-stream`: `user_message`, `system_message`, `bot_message` (streaming, then final), ' +
-  '`delta` {message_id, text}, `image`, `error` {code, detail, message_id}. Errors before the stream opens are JSON.';
-
-/** Writes a plan's events, follows its live generation, then ends the stream. */
-async function stream(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  service: ChatsService,
-  plan: StreamPlan,
-): Promise<void> {
-  const sse = new EventStream(request, reply);
-  try {
-    for (const event of plan.events) sse.send(event);
-    const generation = plan.generation;
-    if (generation) {
-      if (generation.isFinished) {
-        const final = await service.finalEvent(generation.chatId, generation.messageId);
-        if (final) sse.send(final);
-      } else await sse.follow(generation);
-    }
-  } finally {
-    sse.end();
-  }
-}
+  '`delta` {message_id, text}, `image`, `status` {message_id, status: warming_up}, `error` {code, detail, message_id}. Errors before the stream opens are JSON.';
 
 /** Chats and messages (API.md "Chats and messages", docs/chat.md). */
-export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService }> = async (app, { service }) => {
-  app.addHook('onClose', async () => service.close());
+export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies: RepliesService }> = async (
+  app,
+  { service, replies },
+) => {
+  app.addHook('onClose', async () => replies.close());
 
   app.get(
     '/api/chats/available',
@@ -200,8 +181,8 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService }> = asy
       },
     },
     async (request, reply) => {
-      const plan = await service.send(currentUserId(request), request.params.id, request.body, request.locale);
-      await stream(request, reply, service, plan);
+      const events = await replies.send(currentUserId(request), request.params.id, request.body, request.locale);
+      await pipeEvents(request, reply, events);
     },
   );
 
@@ -218,13 +199,13 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService }> = asy
       },
     },
     async (request, reply) => {
-      const plan = await service.regenerate(
+      const events = await replies.regenerate(
         currentUserId(request),
         request.params.id,
         request.params.message_id,
         request.locale,
       );
-      await stream(request, reply, service, plan);
+      await pipeEvents(request, reply, events);
     },
   );
 
@@ -241,8 +222,13 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService }> = asy
       },
     },
     async (request, reply) => {
-      const plan = await service.attach(currentUserId(request), request.params.id, request.params.message_id);
-      await stream(request, reply, service, plan);
+      const events = await replies.attach(
+        currentUserId(request),
+        request.params.id,
+        request.params.message_id,
+        request.locale,
+      );
+      await pipeEvents(request, reply, events);
     },
   );
 
@@ -258,7 +244,7 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService }> = asy
       },
     },
     async (request, reply) => {
-      await service.stop(currentUserId(request), request.params.id);
+      await replies.stop(currentUserId(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

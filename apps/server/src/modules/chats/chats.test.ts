@@ -220,7 +220,7 @@ describe('sending and streaming', () => {
     const results = await Promise.all([send(auth, chat.id, 'Twice', clientId), send(auth, chat.id, 'Twice', clientId)]);
     // One of them may find the chat busy with the other's reply; neither makes a second message.
     for (const r of results) expect([200, 409]).toContain(r.res.statusCode);
-    await t.app.chats.idle();
+    await t.app.replies.idle();
     const rows = await t.database.db.select().from(messages).where(eq(messages.clientId, clientId));
     expect(rows).toHaveLength(1);
   });
@@ -249,7 +249,7 @@ describe('sending and streaming', () => {
     const stream = await openStream(auth, `/api/chat/${chat.id}/messages`, { client_id: randomUUID(), text: 'Count' });
     await stream.readUntil((e) => e.event === 'delta');
     stream.abort();
-    await t.app.chats.idle();
+    await t.app.replies.idle();
     const [reply] = (await history(auth, chat.id)).results;
     expect(reply).toMatchObject({ role: 'bot', text: 'One two three four', state: 'done' });
   });
@@ -613,7 +613,7 @@ describe('memory, models and personas', () => {
     try {
       llm.script = { mode: 'pieces', pieces: ['The user and the character talked a lot.'] };
       await send(auth, chat.id, 'And now?');
-      await t.app.chats.idle();
+      await t.app.replies.idle();
     } finally {
       llm.catalogue[0]!.contextSize = 4096;
     }

@@ -23,6 +23,11 @@ export interface PromptCharacter {
 export interface PromptMessage {
   role: 'user' | 'bot' | 'system';
   text: string;
+  /**
+   * The text's tokens as stored with the message (an estimate), when the provider's own count
+   * is that same estimate: older turns are then not counted again on every reply.
+   */
+  tokens?: number;
 }
 
 export interface PromptInput {
@@ -301,7 +306,7 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
   const card = input.character;
   const lore = await selectLoreEntries(
     card.lorebook,
-    conversation.map(({ message }) => names(message.text)),
+    card.lorebook ? conversation.map(({ message }) => names(message.text)) : [],
     Math.floor(budget * LORE_BUDGET_SHARE),
     count,
   );
@@ -376,7 +381,7 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
   for (let i = conversation.length - 2; i >= 0; i--) {
     const { message, index } = conversation[i]!;
     const turn = toTurn(message);
-    const turnCost = await cost(turn.content);
+    const turnCost = message.tokens !== undefined ? message.tokens + MESSAGE_OVERHEAD_TOKENS : await cost(turn.content);
     if (used + turnCost > budget) {
       leftOut = true;
       break;

@@ -150,6 +150,30 @@ export function violatesMinorsPolicy(text: string): boolean {
   return detectSexualContentWithMinor(text) !== null;
 }
 
+/**
+ * The minors guard on a reply as it streams, linear in the reply's length: every `every` new
+ * characters it checks only the new text plus the `overlap` before it (a term split between
+ * two pieces, a minor named just before a sexual term), never the whole reply again. Pairs
+ * further apart than the overlap are caught by the check of the complete reply at the end,
+ * which decides what is saved and shown.
+ */
+export class StreamingMinorsGuard {
+  private checkedTo = 0;
+
+  constructor(
+    private readonly every = 64,
+    private readonly overlap = 192,
+  ) {}
+
+  /** True when the text so far must be refused (checks only when enough new text came). */
+  violates(text: string): boolean {
+    if (text.length - this.checkedTo < this.every) return false;
+    const from = Math.max(0, this.checkedTo - this.overlap);
+    this.checkedTo = text.length;
+    return violatesMinorsPolicy(text.slice(from));
+  }
+}
+
 /** What the chat shows instead of a refused message or reply. */
 export function refusalText(locale: Locale): string {
   return translate(locale, 'chat_safety.refusal');

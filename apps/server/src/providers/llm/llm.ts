@@ -55,6 +55,11 @@ export interface LlmProvider {
   generate(request: GenerateRequest): AsyncIterable<string>;
   /** Counts tokens with the model's own tokenizer when it has one; else an estimate. */
   countTokens(model: string, text: string): number | Promise<number>;
+  /**
+   * True when `countTokens` is `estimateTokens` itself: the counts stored with each message are
+   * then as good as counting again, and the prompt builder uses them.
+   */
+  readonly estimatesTokens?: boolean;
   /** Starts loading or downloading (local models); resolves when ready or failed. */
   warmUp?(): Promise<void>;
   close?(): Promise<void>;
@@ -62,7 +67,9 @@ export interface LlmProvider {
 
 /** A cheap token estimate (about 4 characters of Latin text, 1.5 of CJK, per token). */
 export function estimateTokens(text: string): number {
-  let cjk = 0;
-  for (const ch of text) if (/[\u3000-\u9fff\uac00-\ud7af]/.test(ch)) cjk++;
+  if (!text) return 0;
+  const cjk = CJK.test(text) ? (text.match(CJK_ALL)?.length ?? 0) : 0;
   return Math.ceil((text.length - cjk) / 4 + cjk / 1.5);
 }
+const CJK = /[\u3000-\u9fff\uac00-\ud7af]/;
+const CJK_ALL = /[\u3000-\u9fff\uac00-\ud7af]/g;

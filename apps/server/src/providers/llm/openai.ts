@@ -65,6 +65,8 @@ export class OpenAiLlmProvider implements LlmProvider {
     return { ready: true } as const;
   }
 
+  readonly estimatesTokens = true;
+
   countTokens(_model: string, text: string): number {
     return estimateTokens(text);
   }

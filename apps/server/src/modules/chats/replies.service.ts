@@ -1,0 +1,384 @@
+import { randomUUID } from 'node:crypto';
+import type { Locale, Message, SendMessageBody, StreamEvent } from '@reverie/shared';
+import { MessageKind } from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import type { MediaUrls } from '../../lib/media-urls.js';
+import { findBotById } from '../bots/bots.repository.js';
+import {
+  findByClientId,
+  findChatContext,
+  findMessage,
+  findSelectedReply,
+  findUserName,
+  insertAlternative,
+  insertMessages,
+  liveReplyValues,
+  LIVE_REPLY_INDEX,
+  hasLiveReply,
+  promptHistory,
+  recordSafetyEvent,
+  type ChatRow,
+  type MessageRow,
+  type NewMessageRow,
+  type PromptRow,
+} from './chats.repository.js';
+import { presentMessage } from './chats.presenter.js';
+import { requireOwnedChat } from './chats.service.js';
+import { EventQueue, type Generation } from './generations.js';
+import type { LiveReplies } from './live-replies.js';
+import type { GenerationContext, GenerationRunner } from './runner.js';
+import { errorEvent } from './runner.js';
+import type { MemorySummaries } from './summaries.js';
+import {
+  crisisReply,
+  disclosureText,
+  needsDisclosure,
+  refusalText,
+  signalsCrisis,
+  violatesMinorsPolicy,
+} from './safety.js';
+
+/** What the replies need from the pictures module (issue 7), structurally. */
+export interface PictureReplier {
+  isPictureRequest(text: string): boolean;
+  reply(args: { chatId: string; userId: string; botId: string; replyTo: string; locale: string }): Promise<string>;
+}
+
+/** The fair-use limit of chat messages (sends and regenerations), counted for the whole cluster. */
+export interface MessageLimiter {
+  /** Counts one message of the user; answers the seconds to wait when over the limit, else 0. */
+  take(userId: string): Promise<number>;
+}
+
+interface Logger {
+  warn(object: object, message?: string): void;
+}
+
+export interface RepliesDeps {
+  db: Database;
+  urls: MediaUrls;
+  pictures: PictureReplier | null;
+  log: Logger;
+  live: LiveReplies;
+  runner: GenerationRunner;
+  summaries: MemorySummaries;
+  limiter: MessageLimiter;
+  now?: () => Date;
+}
+
+/** The most history messages a prompt is built from (the builder keeps what fits). */
+const PROMPT_HISTORY_LIMIT = 200;
+
+/** The name of the unique index a failed insert violated; null when it was no unique violation. */
+function violatedUniqueIndex(error: unknown): string | null {
+  for (let e = error as { code?: string; constraint_name?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
+    if (e.code === '23505') return e.constraint_name ?? e.constraint ?? '';
+    e = e.cause as typeof e;
+  }
+  return null;
+}
+
+const conflict = () => new AppError('generation_in_progress', { status: 409 });
+
+/**
+ * Sending, regenerating, stopping and attaching (docs/chat.md): every call answers the
+ * events of its stream as an `EventQueue` the route pipes into the SSE writer. The reply is
+ * written by the `GenerationRunner`; who generates it and who may watch or stop it from any
+ * replica is `LiveReplies`' business.
+ */
+export class RepliesService {
+  private readonly background = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: RepliesDeps) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  private present(row: MessageRow): Message {
+    return presentMessage(row, this.deps.urls);
+  }
+
+  private async takeRateLimit(userId: string): Promise<void> {
+    const wait = await this.deps.limiter.take(userId);
+    if (wait > 0) throw new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(wait) } });
+  }
+
+  /**
+   * The final events of a saved reply: the message, then — for a reply that was followed live
+   * and failed — an `error` (a reply found already ended is only its message).
+   */
+  private finalEvents(row: MessageRow, locale: Locale | null): StreamEvent[] {
+    const message = this.present(row);
+    if (row.kind !== MessageKind.Text) return [{ event: 'image', data: message }];
+    const events: StreamEvent[] = [{ event: 'bot_message', data: message }];
+    if (locale && row.state === 'failed') events.push(errorEvent(locale, message));
+    return events;
+  }
+
+  /** Streams a live generation of this process into the queue, from its text so far. */
+  private follow(generation: Generation, queue: EventQueue): void {
+    queue.push({ event: 'bot_message', data: generation.snapshot() });
+    const detach = generation.subscribe((event) => queue.push(event));
+    void generation.done.then(() => queue.end());
+    queue.onClose(detach);
+  }
+
+  /** Streams a saved reply into the queue: live to its end wherever it is generated, or as saved. */
+  private async streamReply(row: MessageRow, queue: EventQueue, locale: Locale): Promise<EventQueue> {
+    const local = this.deps.live.local(row.id);
+    if (local && !local.isFinished) {
+      this.follow(local, queue);
+      return queue;
+    }
+    // Its owner died (lease run out): it ends here, interrupted, with the text last saved.
+    const dead = row.state === 'streaming' && (await this.deps.live.sweep({ messageId: row.id })) > 0;
+    if (dead || row.state !== 'streaming' || row.owner === this.deps.live.instanceId) {
+      const saved = row.state === 'streaming' ? await findMessage(this.deps.db, row.chatId, row.id) : row;
+      for (const event of this.finalEvents(saved ?? row, null)) queue.push(event);
+      queue.end();
+      return queue;
+    }
+    queue.push({ event: 'bot_message', data: this.present(row) });
+    await this.deps.live.watch(row, queue, (saved) => this.finalEvents(saved, locale));
+    return queue;
+  }
+
+  /** The events that replay a message already sent with this `client_id` (no second message). */
+  private async replay(chatId: string, userMessage: MessageRow, locale: Locale): Promise<EventQueue> {
+    const queue = new EventQueue([{ event: 'user_message', data: this.present(userMessage) }]);
+    const reply = await findSelectedReply(this.deps.db, chatId, userMessage.id);
+    if (!reply) {
+      queue.end();
+      return queue;
+    }
+    return this.streamReply(reply, queue, locale);
+  }
+
+  /** Starts generating the reply row just written (owned by this replica), streamed into `queue`. */
+  private start(generation: Generation, reply: Message, queue: EventQueue, context: GenerationContext): void {
+    generation.bind(reply);
+    this.deps.live.register(generation);
+    this.follow(generation, queue);
+    const run = this.deps.runner.run(generation, context);
+    this.background.add(run);
+    void run.finally(() => this.background.delete(run));
+  }
+
+  /**
+   * Inserts rows that hold a new live reply; a chat whose live reply's owner died gets that
+   * reply ended first (one retry); a chat with a live reply answers 409.
+   */
+  private async insertLive<T>(chatId: string, insert: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await insert();
+      } catch (error) {
+        if (violatedUniqueIndex(error) !== LIVE_REPLY_INDEX) throw error;
+        if (attempt > 0 || (await this.deps.live.sweep({ chatId })) === 0) throw conflict();
+      }
+    }
+  }
+
+  async send(userId: string, chatId: string, body: SendMessageBody, locale: Locale): Promise<EventQueue> {
+    const { db, live } = this.deps;
+    const context = await findChatContext(db, chatId, userId).catch(() => null);
+    if (!context) throw notFound();
+    const { chat, bot, userName } = context;
+    await this.takeRateLimit(userId);
+
+    const text = body.text.trim();
+    const now = this.now();
+    const base = { chatId, userId, kind: MessageKind.Text, state: 'done' as const };
+    const userMessageId = randomUUID();
+    const rows: NewMessageRow[] = [];
+    let safetyEvent: 'minors_input' | 'crisis' | null = null;
+    let picture = false;
+    let disclose = false;
+    const liveReply = (): NewMessageRow => ({
+      ...base,
+      role: 'bot',
+      state: 'streaming',
+      text: '',
+      replyTo: userMessageId,
+      ...liveReplyValues(live.instanceId, live.leaseMs),
+    });
+
+    if (violatesMinorsPolicy(text)) {
+      // The minors guard on input: the message is refused and its text is not kept.
+      safetyEvent = 'minors_input';
+      rows.push(
+        {
+          ...base,
+          id: userMessageId,
+          clientId: body.client_id,
+          role: 'user',
+          text: '',
+          state: 'failed',
+          errorCode: 'refused',
+        },
+        { ...base, role: 'system', text: refusalText(locale), notice: 'refusal' },
+      );
+    } else {
+      rows.push({ ...base, id: userMessageId, clientId: body.client_id, role: 'user', text });
+      disclose = needsDisclosure(chat.disclosedAt, chat.updatedAt, now);
+      if (disclose)
+        rows.push({ ...base, role: 'system', text: disclosureText(locale, bot.name), notice: 'ai_disclosure' });
+      if (signalsCrisis(text)) {
+        // The crisis protocol: a fixed reply from the platform, never an improvised one.
+        safetyEvent = 'crisis';
+        rows.push({ ...base, role: 'system', text: crisisReply(locale), notice: 'crisis' });
+      } else {
+        picture = this.deps.pictures?.isPictureRequest(text) === true;
+        if (!picture) rows.push(liveReply());
+      }
+    }
+
+    const wantsReply = rows.some((r) => r.role === 'bot');
+    // No reply of its own: still none while another one is being written.
+    if (!wantsReply && (await hasLiveReply(db, chatId)) && (await live.sweep({ chatId })) === 0) throw conflict();
+    // The prompt's history is read while the new messages are written (one round trip).
+    const earlier = wantsReply
+      ? promptHistory(db, chatId, { throughSeq: null, afterSeq: chat.memoryThroughSeq, limit: PROMPT_HISTORY_LIMIT })
+      : null;
+    earlier?.catch(() => undefined);
+    let inserted: MessageRow[];
+    try {
+      inserted = await this.insertLive(chatId, () =>
+        insertMessages(db, chatId, rows, disclose ? { disclosedAt: now } : {}),
+      );
+    } catch (error) {
+      // The same client_id sent again (or twice at the same moment): the first one made it,
+      // and its reply may still be live (then either unique index may be the one reported).
+      if (violatedUniqueIndex(error) === null && !(error instanceof AppError && error.code === 'generation_in_progress'))
+        throw error;
+      const first = await findByClientId(db, chatId, body.client_id);
+      if (!first) throw error;
+      return this.replay(chatId, first, locale);
+    }
+    if (safetyEvent) {
+      await recordSafetyEvent(db, { userId, kind: safetyEvent, locale });
+      if (safetyEvent === 'minors_input')
+        this.deps.log.warn({ userId, chatId }, 'a message was refused by the minors guard');
+    }
+    const user = inserted[0]!;
+    const queue = new EventQueue([{ event: 'user_message', data: this.present(user) }]);
+    for (const row of inserted.slice(1))
+      if (row.role === 'system') queue.push({ event: 'system_message', data: this.present(row) });
+
+    let reply = inserted.find((r) => r.role === 'bot');
+    let history: Promise<PromptRow[]>;
+    if (earlier) {
+      const ids = new Set(inserted.map((r) => r.id));
+      history = earlier.then((rows) => [...rows.filter((r) => !ids.has(r.id)), user]);
+    } else
+      history = promptHistory(db, chatId, {
+        throughSeq: user.seq,
+        afterSeq: chat.memoryThroughSeq,
+        limit: PROMPT_HISTORY_LIMIT,
+      });
+
+    if (picture) {
+      const image = await this.pictureReply(chat, user, locale);
+      if (image) {
+        queue.push({ event: 'image', data: image });
+        queue.end();
+        return queue;
+      }
+      // No picture could be sent (no gallery, storage failure): the character answers in words.
+      [reply] = await this.insertLive(chatId, () => insertMessages(db, chatId, [liveReply()]));
+    }
+    if (!reply) {
+      queue.end();
+      return queue;
+    }
+    this.start(live.create(chatId, userId), this.present(reply), queue, {
+      chat,
+      bot,
+      userName,
+      locale,
+      history,
+      throughSeq: user.seq,
+    });
+    return queue;
+  }
+
+  private async pictureReply(chat: ChatRow, user: MessageRow, locale: Locale): Promise<Message | null> {
+    try {
+      const id = await this.deps.pictures!.reply({
+        chatId: chat.id,
+        userId: chat.userId,
+        botId: chat.botId,
+        replyTo: user.id,
+        locale,
+      });
+      const row = await findMessage(this.deps.db, chat.id, id);
+      return row ? this.present(row) : null;
+    } catch (error) {
+      this.deps.log.warn({ err: error, chatId: chat.id }, 'the picture reply failed; answering in words');
+      return null;
+    }
+  }
+
+  /** A new alternative of a bot reply (or, for a failed reply, the same reply again). */
+  async regenerate(userId: string, chatId: string, messageId: string, locale: Locale): Promise<EventQueue> {
+    const { db, live } = this.deps;
+    const chat = await requireOwnedChat(db, userId, chatId);
+    const target = await findMessage(db, chatId, messageId).catch(() => null);
+    if (!target || target.role !== 'bot') throw notFound();
+    if (!target.replyTo || target.kind !== MessageKind.Text)
+      throw new AppError('cannot_regenerate', { status: 409, detail: 'This message cannot be regenerated' });
+    if (target.state === 'streaming') throw conflict();
+    await this.takeRateLimit(userId);
+    const userMessage = await findMessage(db, chatId, target.replyTo);
+    if (!userMessage) throw notFound();
+    const bot = (await findBotById(db, chat.botId))!;
+    const reply = await this.insertLive(chatId, () =>
+      insertAlternative(db, target, { owner: live.instanceId, leaseMs: live.leaseMs }),
+    );
+    const fresh = (await findMessage(db, chatId, reply.id))!;
+    const history = promptHistory(db, chatId, {
+      throughSeq: userMessage.seq,
+      afterSeq: chat.memoryThroughSeq,
+      limit: PROMPT_HISTORY_LIMIT,
+    });
+    const userName = await findUserName(db, userId);
+    const queue = new EventQueue();
+    this.start(live.create(chatId, userId), this.present(fresh), queue, {
+      chat,
+      bot,
+      userName,
+      locale,
+      history,
+      throughSeq: userMessage.seq,
+    });
+    return queue;
+  }
+
+  /** Attaches to a reply: live to its end (whichever replica writes it), else as saved. */
+  async attach(userId: string, chatId: string, messageId: string, locale: Locale): Promise<EventQueue> {
+    await requireOwnedChat(this.deps.db, userId, chatId);
+    const message = await findMessage(this.deps.db, chatId, messageId).catch(() => null);
+    if (!message) throw notFound();
+    return this.streamReply(message, new EventQueue(), locale);
+  }
+
+  /** Stops the chat's live reply, on whichever replica it runs; its partial text is kept. */
+  async stop(userId: string, chatId: string): Promise<void> {
+    await requireOwnedChat(this.deps.db, userId, chatId);
+    await this.deps.live.stop(chatId);
+  }
+
+  /** Waits until the replies started here and the summaries are done — for tests. */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+    await this.deps.summaries.idle();
+  }
+
+  /** Ends this replica's live replies (shutdown) and waits until they are saved. */
+  async close(): Promise<void> {
+    await this.deps.live.close();
+    await Promise.allSettled([...this.background]);
+  }
+}

@@ -1,0 +1,99 @@
+import type { Database } from '../../db/client.js';
+import type { LlmProvider } from '../../providers/llm/llm.js';
+import { findChatById, findUserName, promptHistory, updateChat } from './chats.repository.js';
+import { summarise } from './memory.js';
+import type { SummaryRequest } from './runner.js';
+
+interface Logger {
+  warn(object: object, message?: string): void;
+}
+
+/** Runs a job by name with its data; the queue decides where and when (jobs provider). */
+export interface SummaryQueue {
+  send(data: SummaryRequest, key: string): Promise<void>;
+}
+
+export interface SummariesDeps {
+  db: Database;
+  llm: LlmProvider;
+  log: Logger;
+  /** The provider's idle timeout: a summary may take four times as long (at least a minute). */
+  idleTimeoutMs: number;
+  now?: () => Date;
+}
+
+const MEMORY_MAX_CHARS = 4000;
+const SUMMARY_BATCH = 200;
+
+/**
+ * Memory summaries (docs/chat.md "Memory"): after a reply that left older messages out of the
+ * prompt, those messages are folded into the chat's memory by the model, in the background —
+ * one at a time per chat. `request` hands the work to the job queue when one is attached
+ * (`useQueue`), else runs it in this process.
+ */
+export class MemorySummaries {
+  private queue: SummaryQueue | null = null;
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: SummariesDeps) {}
+
+  /** From now on, summaries are jobs on this queue (which calls `run`). */
+  useQueue(queue: SummaryQueue): void {
+    this.queue = queue;
+  }
+
+  request(request: SummaryRequest): void {
+    if (this.queue) {
+      this.queue
+        .send(request, request.chatId)
+        .catch((error: unknown) =>
+          this.deps.log.warn({ err: error, chatId: request.chatId }, 'could not queue a memory summary'),
+        );
+      return;
+    }
+    if (this.running.has(request.chatId)) return;
+    const job = this.run(request)
+      .catch((error: unknown) =>
+        this.deps.log.warn({ err: error, chatId: request.chatId }, 'memory summary failed'),
+      )
+      .finally(() => this.running.delete(request.chatId));
+    this.running.set(request.chatId, job);
+  }
+
+  /** Folds the messages before `beforeSeq` that the memory does not cover into it. */
+  async run(request: SummaryRequest, signal?: AbortSignal): Promise<void> {
+    const { db } = this.deps;
+    const chat = await findChatById(db, request.chatId);
+    if (!chat) return;
+    const rows = (
+      await promptHistory(db, chat.id, {
+        throughSeq: request.beforeSeq - 1,
+        afterSeq: chat.memoryThroughSeq,
+        limit: SUMMARY_BATCH,
+      })
+    ).filter((m) => m.role !== 'system' && m.text.trim());
+    if (rows.length === 0) return;
+    const timeout = AbortSignal.timeout(Math.max(this.deps.idleTimeoutMs * 4, 60_000));
+    const memory = await summarise({
+      llm: this.deps.llm,
+      model: request.model,
+      previousMemory: chat.memory,
+      messages: rows.map((m) => ({ role: m.role, text: m.text })),
+      characterName: request.characterName,
+      userName: await findUserName(db, chat.userId),
+      locale: request.locale,
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      maxChars: MEMORY_MAX_CHARS,
+    });
+    await updateChat(db, chat.id, {
+      memory,
+      memoryUpdatedAt: this.deps.now?.() ?? new Date(),
+      memoryThroughSeq: rows[rows.length - 1]!.seq,
+    });
+  }
+
+  /** Waits for the summaries running in this process (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+  }
+}
