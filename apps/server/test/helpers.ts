@@ -81,6 +81,7 @@ export async function createTestApp(
     images: options.images,
     tts: options.tts,
     pubsub: options.pubsub,
+    liveReplies: options.liveReplies,
   });
   await app.ready();
   cleanups.push(() => app.close());

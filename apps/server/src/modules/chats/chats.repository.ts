@@ -377,7 +377,11 @@ export async function saveReply(
       updatedAt,
       tokens: estimateTokens(values.text),
       // A final save ends the live reply; a save while streaming renews its lease.
-      ...(final ? { owner: null, leaseUntil: null } : lease ? { leaseUntil: leaseFromNow(lease.leaseMs) as unknown as Date } : {}),
+      ...(final
+        ? { owner: null, leaseUntil: null }
+        : lease
+          ? { leaseUntil: leaseFromNow(lease.leaseMs) as unknown as Date }
+          : {}),
     })
     .where(eq(messages.id, messageId));
   return updatedAt;

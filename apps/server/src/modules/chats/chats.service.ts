@@ -202,5 +202,4 @@ export class ChatsService {
     if (!chosen) throw notFound('There is no such alternative');
     return presentMessage((await findMessage(this.deps.db, chatId, chosen))!, this.deps.urls);
   }
-
 }

@@ -12,7 +12,8 @@ import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createBot, createChat, createMessage, createPremium, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { parseSse, ScriptedLlm, type SseEvent } from '../../../test/scripted-llm.js';
+import { parseSse, ScriptedLlm } from '../../../test/scripted-llm.js';
+import { openStream as sharedOpenStream } from '../../../test/sse-client.js';
 
 let t: TestApp;
 const llm = new ScriptedLlm();
@@ -63,35 +64,9 @@ async function history(auth: { authorization: string }, chatId: string, query = 
   return res.json<{ results: Message[]; next_param: string | null }>();
 }
 
-/** Opens a real HTTP stream and reads events as they come. */
-async function openStream(auth: { authorization: string }, path: string, body?: unknown) {
-  const controller = new AbortController();
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: controller.signal,
-  });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const events: SseEvent[] = [];
-  const readUntil = async (predicate: (e: SseEvent) => boolean) => {
-    for (;;) {
-      const found = events.find(predicate);
-      if (found) return found;
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended before the expected event: ${JSON.stringify(events)}`);
-      buffer += decoder.decode(value, { stream: true });
-      const end = buffer.lastIndexOf('\n\n');
-      if (end >= 0) {
-        events.push(...parseSse(buffer.slice(0, end + 2)));
-        buffer = buffer.slice(end + 2);
-      }
-    }
-  };
-  return { response, events, readUntil, abort: () => controller.abort() };
-}
+/** Opens a real HTTP stream on the test app and reads events as they come. */
+const openStream = (auth: { authorization: string }, path: string, body?: unknown) =>
+  sharedOpenStream(baseUrl, auth, path, body);
 
 describe('chats', () => {
   it('a new chat starts with the greeting (names replaced) and the AI disclosure', async () => {

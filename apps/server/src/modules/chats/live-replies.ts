@@ -196,7 +196,7 @@ export class LiveReplies {
     const place = (at: number, piece: string) => {
       pending.set(at, piece);
       // Apply every piece that starts at or before the end of the text we have.
-      for (let progressed = true; progressed; ) {
+      for (let progressed = true; progressed;) {
         progressed = false;
         for (const [start, part] of pending) {
           if (start > text.length) continue;

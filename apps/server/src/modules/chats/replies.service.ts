@@ -72,7 +72,10 @@ const PROMPT_HISTORY_LIMIT = 200;
 
 /** The name of the unique index a failed insert violated; null when it was no unique violation. */
 function violatedUniqueIndex(error: unknown): string | null {
-  for (let e = error as { code?: string; constraint_name?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
+  for (
+    let e = error as { code?: string; constraint_name?: string; constraint?: string; cause?: unknown } | undefined;
+    e;
+  ) {
     if (e.code === '23505') return e.constraint_name ?? e.constraint ?? '';
     e = e.cause as typeof e;
   }
@@ -251,7 +254,10 @@ export class RepliesService {
     } catch (error) {
       // The same client_id sent again (or twice at the same moment): the first one made it,
       // and its reply may still be live (then either unique index may be the one reported).
-      if (violatedUniqueIndex(error) === null && !(error instanceof AppError && error.code === 'generation_in_progress'))
+      if (
+        violatedUniqueIndex(error) === null &&
+        !(error instanceof AppError && error.code === 'generation_in_progress')
+      )
         throw error;
       const first = await findByClientId(db, chatId, body.client_id);
       if (!first) throw error;

@@ -220,9 +220,11 @@ export class GenerationRunner {
         userName: persona?.name ?? context.userName,
         persona: persona ? { name: persona.name, description: persona.description } : null,
         memory: chat.memory,
-        history: history.map(
-          (m): PromptMessage => ({ role: m.role, text: m.text, tokens: storedCounts ? m.tokens : undefined }),
-        ),
+        history: history.map((m): PromptMessage => ({
+          role: m.role,
+          text: m.text,
+          tokens: storedCounts ? m.tokens : undefined,
+        })),
         locale,
         contextSize: model.contextSize,
         maxTokens: this.deps.maxTokens,

@@ -53,9 +53,7 @@ export class MemorySummaries {
     }
     if (this.running.has(request.chatId)) return;
     const job = this.run(request)
-      .catch((error: unknown) =>
-        this.deps.log.warn({ err: error, chatId: request.chatId }, 'memory summary failed'),
-      )
+      .catch((error: unknown) => this.deps.log.warn({ err: error, chatId: request.chatId }, 'memory summary failed'))
       .finally(() => this.running.delete(request.chatId));
     this.running.set(request.chatId, job);
   }

@@ -1,0 +1,306 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { Chat, Message } from '@reverie/shared';
+import { messages } from '../../db/schema.js';
+import { MemoryPubSub } from '../../providers/pubsub/index.js';
+import { createBot, createChat, createMessage, createUser } from '../../../test/factories.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
+import { createTestApp, createTestDatabase, type TestApp } from '../../../test/helpers.js';
+import { ScriptedLlm } from '../../../test/scripted-llm.js';
+import { openStream } from '../../../test/sse-client.js';
+
+/**
+ * Two replicas on one database (docs/chat.md "Live replies across replicas"). On PostgreSQL
+ * each app picks its pub/sub like a real replica (LISTEN/NOTIFY, or Redis when REDIS_URL is
+ * set: both are run); on PGlite (one process only) both share one in-process bus. The owner
+ * killed with SIGKILL runs in a child process (PostgreSQL only).
+ */
+const testDb = inject('testDb');
+const redisUrl = process.env.REDIS_URL;
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Short lease timings, so that a dead owner is found within seconds. */
+const LIVE = { leaseMs: 1500, renewEveryMs: 300, sweepEveryMs: 300, pollEveryMs: 200 };
+
+interface Replica extends TestApp {
+  url: string;
+  llm: ScriptedLlm;
+}
+
+async function replica(base: { database?: TestApp['database']; pubsub?: MemoryPubSub }, env: Record<string, string>) {
+  const llm = new ScriptedLlm();
+  const t = await createTestApp({
+    ...base,
+    llm,
+    env: { LLM_TIMEOUT_S: '30', CHAT_MESSAGES_PER_MINUTE: '100', ...env },
+    liveReplies: LIVE,
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { ...t, llm, url: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` } satisfies Replica;
+}
+
+async function replicas(env: Record<string, string>): Promise<[Replica, Replica]> {
+  const database = await createTestDatabase();
+  const pubsub = testDb.kind === 'pglite' ? new MemoryPubSub() : undefined;
+  return [await replica({ database, pubsub }, env), await replica({ database, pubsub }, env)];
+}
+
+async function newChat(r: Replica) {
+  const { auth, user } = await createUser(r.app, r.database.db);
+  const bot = await createBot(r.database.db);
+  const res = await r.app.inject({
+    method: 'POST',
+    url: '/api/chat/create',
+    headers: auth,
+    payload: { botID: bot.id },
+  });
+  expect(res.statusCode).toBe(201);
+  return { auth, user, bot, chat: res.json<Chat>() };
+}
+
+const isFinal = (e: { event: string; data: { state?: string } }) =>
+  e.event === 'bot_message' && e.data.state !== 'streaming';
+
+async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 5000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function replyRow(r: Replica, id: string) {
+  const [row] = await r.database.db.select().from(messages).where(eq(messages.id, id));
+  return row!;
+}
+
+function scenario(name: string, env: () => Record<string, string>, enabled = true) {
+  describe.runIf(enabled)(name, () => {
+    it('a reply started on A and re-attached on B streams live to the end, the same text', async () => {
+      const [a, b] = await replicas(env());
+      const { auth, chat } = await newChat(a);
+      const pieces = Array.from({ length: 12 }, (_, i) => `w${i} `);
+      a.llm.script = { mode: 'pieces', pieces, delayMs: 60 };
+      const started = await openStream(a.url, auth, `/api/chat/${chat.id}/messages`, {
+        client_id: randomUUID(),
+        text: 'Tell me',
+      });
+      const first = await started.readUntil((e) => e.event === 'delta');
+      const id = first.data.message_id as string;
+      started.abort();
+
+      const attached = await openStream(b.url, auth, `/api/chat/${chat.id}/stream/${id}`);
+      const events = await attached.readAll();
+      const snapshot = events[0]!;
+      expect(snapshot).toMatchObject({ event: 'bot_message', data: { id, state: 'streaming' } });
+      const text =
+        (snapshot.data.text as string) +
+        events
+          .filter((e) => e.event === 'delta')
+          .map((e) => e.data.text as string)
+          .join('');
+      expect(text).toBe(pieces.join(''));
+      expect(events.filter((e) => e.event === 'delta').length).toBeGreaterThan(0);
+      expect(events.at(-1)).toMatchObject({ event: 'bot_message', data: { id, state: 'done', text: pieces.join('') } });
+    });
+
+    it('a send or regenerate on B while A streams in the same chat is a 409; a swipe too', async () => {
+      const [a, b] = await replicas(env());
+      const { auth, chat } = await newChat(a);
+      a.llm.script = { mode: 'then-hang', pieces: ['Thinking'] };
+      const live = await openStream(a.url, auth, `/api/chat/${chat.id}/messages`, {
+        client_id: randomUUID(),
+        text: 'First',
+      });
+      const first = await live.readUntil((e) => e.event === 'delta');
+      const send = await b.app.inject({
+        method: 'POST',
+        url: `/api/chat/${chat.id}/messages`,
+        headers: auth,
+        payload: { client_id: randomUUID(), text: 'Second' },
+      });
+      expect(send.statusCode).toBe(409);
+      expect(send.json()).toMatchObject({ code: 'generation_in_progress' });
+      const greeting = (await b.app.inject({ url: `/api/chat/history/${chat.id}`, headers: auth })).json<{
+        results: Message[];
+      }>().results;
+      const regenerate = await b.app.inject({
+        method: 'POST',
+        url: `/api/chat/${chat.id}/messages/${first.data.message_id}/regenerate`,
+        headers: auth,
+      });
+      expect(regenerate.statusCode).toBe(409);
+      expect(greeting.filter((m) => m.role === 'user')).toHaveLength(1);
+      // One live reply in the chat, by the database's index.
+      const live_ = await a.database.db.select().from(messages).where(eq(messages.state, 'streaming'));
+      expect(live_.filter((m) => m.chatId === chat.id)).toHaveLength(1);
+      await b.app.inject({ method: 'POST', url: `/api/chat/${chat.id}/stop`, headers: auth });
+      live.abort();
+    });
+
+    it('stop on B ends the reply A is writing within a second, its text kept', async () => {
+      const [a, b] = await replicas(env());
+      const { auth, chat } = await newChat(a);
+      a.llm.script = { mode: 'then-hang', pieces: ['Partial', ' text'] };
+      const live = await openStream(a.url, auth, `/api/chat/${chat.id}/messages`, {
+        client_id: randomUUID(),
+        text: 'Talk',
+      });
+      await live.readUntil((e) => e.event === 'delta' && e.data.text.includes('text'));
+      const started = Date.now();
+      const stop = await b.app.inject({ method: 'POST', url: `/api/chat/${chat.id}/stop`, headers: auth });
+      expect(stop.statusCode).toBe(204);
+      expect(Date.now() - started).toBeLessThan(1000);
+      const final = await live.readUntil(isFinal);
+      expect(final.data).toMatchObject({ state: 'stopped', text: 'Partial text' });
+      expect((await replyRow(b, final.data.id as string)).state).toBe('stopped');
+    });
+
+    it('a replica starting while another streams leaves its live reply alone', async () => {
+      const [a] = await replicas(env());
+      const { auth, chat } = await newChat(a);
+      a.llm.script = { mode: 'pieces', pieces: Array.from({ length: 30 }, () => 'x'), delayMs: 100 };
+      const live = await openStream(a.url, auth, `/api/chat/${chat.id}/messages`, {
+        client_id: randomUUID(),
+        text: 'Go on',
+      });
+      const first = await live.readUntil((e) => e.event === 'delta');
+      const pubsub = a.app.pubsub instanceof MemoryPubSub ? a.app.pubsub : undefined;
+      // A new replica comes up on the same database and sweeps a few times meanwhile.
+      const c = await replica({ database: a.database, pubsub }, env());
+      await new Promise((resolve) => setTimeout(resolve, LIVE.sweepEveryMs * 4));
+      expect((await replyRow(c, first.data.message_id as string)).state).toBe('streaming');
+      const final = await live.readUntil(isFinal);
+      expect(final.data).toMatchObject({ state: 'done', text: 'x'.repeat(30) });
+    });
+
+    it("a reply whose owner stopped renewing is ended interrupted by another replica, and a watcher's stream ends", async () => {
+      const [a, b] = await replicas(env());
+      const { auth, user, bot } = await newChat(a);
+      const chat = await createChat(a.database.db, { userId: user.id, botId: bot.id });
+      const asked = await createMessage(a.database.db, chat, { text: 'Hi' });
+      const orphan = await createMessage(a.database.db, chat, {
+        role: 'bot',
+        state: 'streaming',
+        text: 'Half a sen',
+        replyTo: asked.id,
+      });
+      // Owned by a replica that is gone, its lease running for one more second.
+      await a.database.db
+        .update(messages)
+        .set({ owner: randomUUID(), leaseUntil: new Date(Date.now() + 1000) })
+        .where(eq(messages.id, orphan.id));
+      const watcher = await openStream(b.url, auth, `/api/chat/${chat.id}/stream/${orphan.id}`);
+      const started = Date.now();
+      const final = await watcher.readUntil(isFinal);
+      expect(final.data).toMatchObject({ state: 'failed', error_code: 'interrupted', text: 'Half a sen' });
+      expect(Date.now() - started).toBeLessThan(1000 + LIVE.leaseMs + 2000);
+      // The chat is usable again on either replica.
+      b.llm.script = { mode: 'pieces', pieces: ['Back'] };
+      const again = await b.app.inject({
+        method: 'POST',
+        url: `/api/chat/${chat.id}/messages`,
+        headers: auth,
+        payload: { client_id: randomUUID(), text: 'Still there?' },
+      });
+      expect(again.statusCode).toBe(200);
+    });
+  });
+}
+
+scenario('two replicas', () => ({}));
+scenario('two replicas over Redis', () => ({ REDIS_URL: redisUrl! }), testDb.kind === 'postgres' && !!redisUrl);
+
+describe.runIf(testDb.kind === 'postgres')('the owner killed with SIGKILL', () => {
+  let fake: FakeOpenAi;
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await fake?.close();
+  });
+
+  /** Starts a replica in a child process on the database; answers its address. */
+  async function childReplica(
+    databaseUrl: string,
+    env: Record<string, string>,
+  ): Promise<{ url: string; child: ChildProcess }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/replica-process.ts'], {
+      cwd: serverRoot,
+      env: {
+        ...process.env,
+        REPLICA_DATABASE_URL: databaseUrl,
+        REPLICA_ENV: JSON.stringify(env),
+        REPLICA_LIVE: JSON.stringify(LIVE),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening (\d+)/.exec(out);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before listening`)));
+    });
+    return { url: `http://127.0.0.1:${port}`, child };
+  }
+
+  it('its reply is failed (interrupted) within the lease with the text last saved, and the chat is usable on B', async () => {
+    const full = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    fake = await startFakeOpenAi({ behaviour: { mode: 'slow', delayMs: 100, text: full } });
+    const b = await replica({}, { LLM_TIMEOUT_S: '30' });
+    if (b.database.raw.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const env = {
+      LLM_PROVIDER: 'openai',
+      LLM_BASE_URL: fake.url,
+      LLM_MODEL: 'fake-model',
+      JWT_SECRET: b.config.JWT_SECRET!,
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    };
+    const a = await childReplica(b.database.raw.url, env);
+    const { auth, chat } = await newChat(b);
+    const live = await openStream(a.url, auth, `/api/chat/${chat.id}/messages`, {
+      client_id: randomUUID(),
+      text: 'Count for me',
+    });
+    const first = await live.readUntil((e) => e.event === 'delta');
+    const id = first.data.message_id as string;
+    // Let it stream past its first save (every 2 s), then kill it mid-reply.
+    await new Promise((resolve) => setTimeout(resolve, 2600));
+    a.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    live.abort();
+
+    const ended = await waitFor(
+      'the reply to be ended',
+      async () => {
+        const row = await replyRow(b, id);
+        return row.state !== 'streaming' ? row : null;
+      },
+      30_000,
+    );
+    expect(Date.now() - killedAt).toBeLessThan(LIVE.leaseMs + 2 * LIVE.sweepEveryMs + 2000);
+    expect(ended).toMatchObject({ state: 'failed', errorCode: 'interrupted' });
+    // The text streamed before the crash, up to its last save.
+    expect(ended.text.length).toBeGreaterThan(0);
+    expect(full.startsWith(ended.text)).toBe(true);
+
+    b.llm.script = { mode: 'pieces', pieces: ['Here'] };
+    const again = await b.app.inject({
+      method: 'POST',
+      url: `/api/chat/${chat.id}/messages`,
+      headers: auth,
+      payload: { client_id: randomUUID(), text: 'Hello?' },
+    });
+    expect(again.statusCode).toBe(200);
+  }, 60_000);
+});
