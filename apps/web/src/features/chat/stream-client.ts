@@ -8,6 +8,7 @@ const EVENT_NAMES: readonly StreamEventName[] = [
   'bot_message',
   'delta',
   'image',
+  'status',
   'error',
 ];
 

@@ -247,6 +247,7 @@ export function ChatView({
           lastBotId={conversation.lastBotId}
           busy={conversation.busy}
           waitingForReply={conversation.waitingForReply}
+          warmingUpId={conversation.warmingUpId}
           hasOlder={conversation.history.hasOlder}
           isLoadingOlder={conversation.history.isLoadingOlder}
           loadOlder={conversation.history.loadOlder}

@@ -25,6 +25,8 @@ export interface MessageBubbleProps {
   isLastBot: boolean;
   /** A send or generation is under way: actions that start another wait. */
   busy: boolean;
+  /** The model is still loading: the typing indicator says so. */
+  warmingUp?: boolean;
   onRegenerate?: (message: Message) => void;
   onSelectAlternative?: (message: Message, index: number) => void;
   onReport?: (message: Message) => void;
@@ -89,24 +91,26 @@ function ActionButton({
   );
 }
 
-/** Three dots while the character starts to answer. */
-export function TypingIndicator({ name }: { name: string }) {
+/** Three dots while the character starts to answer; with a note while the model loads. */
+export function TypingIndicator({ name, warmingUp = false }: { name: string; warmingUp?: boolean }) {
   const { t } = useTranslation();
   return (
-    <span
-      className="flex items-center gap-1 py-1"
-      role="status"
-      aria-label={t('chat.typing', { name })}
-      data-testid="typing"
-    >
-      {[0, 1, 2].map((i) => (
-        <span
-          key={i}
-          className="h-2 w-2 animate-bounce rounded-full bg-muted"
-          style={{ animationDelay: `${i * 150}ms` }}
-          aria-hidden="true"
-        />
-      ))}
+    <span className="flex flex-col gap-1 py-1" role="status" aria-label={t('chat.typing', { name })} data-testid="typing">
+      <span className="flex items-center gap-1">
+        {[0, 1, 2].map((i) => (
+          <span
+            key={i}
+            className="h-2 w-2 animate-bounce rounded-full bg-muted"
+            style={{ animationDelay: `${i * 150}ms` }}
+            aria-hidden="true"
+          />
+        ))}
+      </span>
+      {warmingUp && (
+        <span className="text-xs text-muted" data-testid="warming-up">
+          {t('chat.warming_up')}
+        </span>
+      )}
     </span>
   );
 }
@@ -135,6 +139,7 @@ export function MessageBubble({
   botAvatar,
   isLastBot,
   busy,
+  warmingUp = false,
   onRegenerate,
   onSelectAlternative,
   onReport,
@@ -263,7 +268,7 @@ export function MessageBubble({
               }`}
             >
               {streaming && !message.text ? (
-                <TypingIndicator name={botName} />
+                <TypingIndicator name={botName} warmingUp={warmingUp} />
               ) : (
                 <span data-testid={message.reply_to === null ? 'greeting' : 'message-text'}>
                   {message.text}

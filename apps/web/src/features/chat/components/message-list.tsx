@@ -19,6 +19,8 @@ export interface MessageListProps extends BubbleActions {
   busy: boolean;
   /** A message was sent and the reply has not started: a typing indicator at the end. */
   waitingForReply: boolean;
+  /** The reply waiting for the model to load: its typing indicator says so. */
+  warmingUpId?: string | null;
   hasOlder: boolean;
   isLoadingOlder: boolean;
   loadOlder: () => void;
@@ -41,6 +43,7 @@ export function MessageList({
   lastBotId,
   busy,
   waitingForReply,
+  warmingUpId = null,
   hasOlder,
   isLoadingOlder,
   loadOlder,
@@ -118,6 +121,7 @@ export function MessageList({
               botAvatar={botAvatar}
               isLastBot={message.id === lastBotId}
               busy={busy}
+              warmingUp={message.id === warmingUpId}
               {...actions}
             />
           ))}

@@ -74,6 +74,8 @@ export function useConversation(chatId: string) {
   const [state, dispatch] = useReducer(messageListReducer, emptyMessageList);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ConversationError | null>(null);
+  /** The reply waiting for the model to load (a `status` event), until its first text. */
+  const [warmingUpId, setWarmingUpId] = useState<string | null>(null);
   const history = useHistory(chatId);
   const mergedPages = useRef(0);
   const stream = useRef<AbortController | null>(null);
@@ -93,9 +95,14 @@ export function useConversation(chatId: string) {
   const handleEvent = useCallback((event: StreamEvent) => {
     switch (event.event) {
       case 'delta':
+        setWarmingUpId(null);
         dispatch({ type: 'delta', messageId: event.data.message_id, text: event.data.text });
         break;
+      case 'status':
+        setWarmingUpId(event.data.status === 'warming_up' ? event.data.message_id : null);
+        break;
       case 'error':
+        setWarmingUpId(null);
         if (event.data.message_id) {
           dispatch({
             type: 'patch',
@@ -270,6 +277,8 @@ export function useConversation(chatId: string) {
     busy: busy || Boolean(streaming),
     /** Waiting for the reply to start (no bot message yet). */
     waitingForReply: busy && !streaming,
+    /** The streaming reply whose model is still loading (the typing indicator says so). */
+    warmingUpId: streaming && streaming.id === warmingUpId ? warmingUpId : null,
     error,
     dismissError: () => setError(null),
     send,
