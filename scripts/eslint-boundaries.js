@@ -40,7 +40,13 @@ function onImports(check) {
     ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
     ImportExpression: (node) => literal(node.source) && check(node.source, node.source.value),
     TSImportType: (node) => {
-      const arg = node.argument?.type === 'TSLiteralType' ? literal(node.argument.literal) : null;
+      // typescript-eslint 8.x: `source` (newer) or `argument` (a TSLiteralType, older).
+      const arg =
+        'source' in node
+          ? literal(node.source)
+          : node.argument?.type === 'TSLiteralType'
+            ? literal(node.argument.literal)
+            : null;
       if (arg) check(arg, arg.value);
     },
     CallExpression: (node) => {
