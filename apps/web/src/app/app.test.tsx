@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTE_MIDDLEWARES, runMiddlewares } from './middleware';
 import { openModalName, safeNext } from './modals';
 import { GLOBAL_MIDDLEWARE, routes } from './router';
-import { setTokens, clearSession, isAuthorized } from '../features/auth/session';
+import { setTokens, clearSession, isAuthorized } from '../lib/session';
 
 const context = (url: string) => ({ request: new Request(url), params: {} });
 

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { STORAGE_KEYS, toLocale } from '@reverie/shared';
-import { clearSession, isAuthorized } from '../features/auth/session';
+import { clearSession, isAuthorized } from '../lib/session';
 import { AnalyticsClient } from '../lib/analytics';
 import { initI18n } from '../lib/i18n';
 import { storage } from '../lib/storage';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { request } from './api-client';
-import { setTokens, clearSession } from '../features/auth/session';
+import { setTokens, clearSession } from './session';
 import { initI18n, i18n } from './i18n';
 
 function fakeFetch(statuses: number[]) {

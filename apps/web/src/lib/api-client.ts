@@ -2,7 +2,7 @@ import { FetchError, ofetch, type FetchOptions } from 'ofetch';
 import type { ApiError } from '@reverie/shared';
 import { API_BASE_URL } from './config';
 import { currentLocale } from './i18n';
-import { getAccessToken } from '../features/auth/session';
+import { getAccessToken } from './session';
 
 /**
  * The one HTTP client. ofetch's default retry policy is the specification's: statuses

@@ -1,5 +1,5 @@
 import type { ApiError } from '@reverie/shared';
-import { getAccessToken } from '../features/auth/session';
+import { getAccessToken } from './session';
 import { apiHeaders, ApiRequestError, refreshAfterUnauthorized } from './api-client';
 import { API_BASE_URL } from './config';
 

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { isValidMediaKey, type MediaStorage } from '../../providers/storage/storage.js';
-import { findBotById } from '../bots/bots.repository.js';
+import { findBotById } from '../bots/index.js';
 
 /**
  * `GET /api/media/{key}`: a file from media storage, only to whoever may see it. Pictures

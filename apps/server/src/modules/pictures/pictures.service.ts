@@ -5,8 +5,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { ImageProvider } from '../../providers/images/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
-import { debitDesires, hasPremium } from '../billing/billing.service.js';
-import { readBalance } from '../billing/ledger.repository.js';
+import { debitDesires, hasPremium, readBalance } from '../billing/index.js';
 import { makeBlurredPreview, normalizePicture } from './blur.js';
 import { isPictureRequest } from './picture-request.js';
 import {

@@ -1,7 +1,7 @@
 import { isValidBotSlug, matchWebRoute, BLOG_ID_PATTERN, type Edition } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
-import { findPublishedPost } from '../blog/blog.repository.js';
-import { findPublicBotBySlug } from '../bots/bots.repository.js';
+import { findPublishedPost } from '../blog/index.js';
+import { findPublicBotBySlug } from '../bots/index.js';
 
 export interface PageMeta {
   title: string;

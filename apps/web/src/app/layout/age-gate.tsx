@@ -4,7 +4,7 @@ import { ShieldCheck } from 'lucide-react';
 import { STORAGE_KEYS } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { currentEdition } from '../../lib/edition';
 import { storage } from '../../lib/storage';
 import { LanguagePicker } from './language-picker';

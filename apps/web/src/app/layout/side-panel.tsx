@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { BookOpen, Plus, Wand2, X } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { useModal } from '../modals';
 import { useRouteHandle } from '../route-meta';
 import { LanguagePicker } from './language-picker';

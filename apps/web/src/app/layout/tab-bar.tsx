@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LogIn } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { useModal } from '../modals';
 import { useRouteHandle } from '../route-meta';
 import { NAV_ITEMS } from './nav-items';

@@ -4,7 +4,7 @@ import { Crown, Flame, Menu } from 'lucide-react';
 import { formatBalance } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { recordSubscribeClick } from '../../features/billing/api/record-subscribe-click';
 import { useModal } from '../modals';
 import { preloadPage } from '../router-preload';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Page, Skeleton } from '../../components/ui/page';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 
 /** `/admin`: administrators only (role set with `npm run admin:create`). */
 export function Component() {

@@ -3,7 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '@reverie/shared';
 import { showAlert } from '../../components/ui/alerts';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { useBot } from '../../features/characters/api/get-bot';
 import { CharacterNotFound } from '../../features/characters/components/character-profile';
 import { useChatForCharacter } from '../../features/chat/api/get-or-create-chat';

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '@reverie/shared';
 import { initI18n } from '../../lib/i18n';
-import { clearSession, setProfile, setTokens } from '../../features/auth/session';
+import { clearSession, setProfile, setTokens } from '../../lib/session';
 import { bot, chat, fakeApi, json, message, renderRoutes } from '../../features/chat/test-helpers';
 import { Component as CharacterChat } from './character-chat';
 import { Component as Chats } from './chats';

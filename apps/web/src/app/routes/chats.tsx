@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../components/ui/page';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { useChats } from '../../features/chat/api/get-chats';
 import { ChatList, ChatListSkeleton } from '../../features/chat/components/chat-list';
 

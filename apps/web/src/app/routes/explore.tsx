@@ -3,7 +3,7 @@ import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Flame, Gift, MessageCircleHeart, Plus } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { DailyClaim } from '../../features/billing/components/daily-claim';
 import { useModal } from '../modals';
 import { CharacterGrid } from '../../features/characters/components/character-grid';

@@ -23,7 +23,7 @@ import { updatePreferences, usePreferences } from '../../features/auth/api/prefe
 import { sendSupportReport } from '../../features/auth/api/support';
 import { updateProfileRequest } from '../../features/auth/api/update-profile';
 import { applyServerErrors, SubmitButton, TextField, useErrorText } from '../../features/auth/components/form';
-import { setProfile, useSession } from '../../features/auth/session';
+import { setProfile, useSession } from '../../lib/session';
 import { ManageSubscription, MANAGE_SUBSCRIPTION_ID } from '../../features/billing/components/manage-subscription';
 import { currentLocale } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';

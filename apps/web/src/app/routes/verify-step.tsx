@@ -9,7 +9,7 @@ import { Skeleton } from '../../components/ui/page';
 import { requestVerification } from '../../features/auth';
 import { activateEmail } from '../../features/auth/api/verification';
 import { FormError } from '../../features/auth/components/form';
-import { updateProfile, useSession } from '../../features/auth/session';
+import { updateProfile, useSession } from '../../lib/session';
 import { ApiRequestError } from '../../lib/api-client';
 import '../../features/auth/texts';
 

@@ -14,7 +14,7 @@ import { Logo } from '../../components/ui/logo';
 import { Skeleton } from '../../components/ui/page';
 import { finishOnboarding } from '../../features/auth';
 import { updatePreferences } from '../../features/auth/api/preferences';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { useRecommendedBots } from '../../features/onboarding/api/get-recommended-bots';
 import { currentLocale } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadProfile } from './auth-flow';
-import { clearSession, getSession, setTokens } from './session';
+import { clearSession, getSession, setTokens } from '../../lib/session';
 
 const profile = { id: 'u1', email: 'a@example.test' };
 

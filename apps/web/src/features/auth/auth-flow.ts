@@ -8,7 +8,7 @@ import { login } from './api/login';
 import { register } from './api/register';
 import { refreshTokenPair, revokeRefreshToken } from './api/tokens';
 import { resendActivation } from './api/verification';
-import { adoptTokens, clearSession, getSession, readStoredTokens, setProfile, setTokens } from './session';
+import { adoptTokens, clearSession, getSession, readStoredTokens, setProfile, setTokens } from '../../lib/session';
 
 const ONBOARDING_KEY = 'onboarding_pending';
 const verificationKey = (userId: string) => `verification_requested_${userId}`;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '@reverie/shared';
 import { request } from '../../lib/api-client';
 import { logout, refreshAccessToken } from './auth-flow';
-import { clearSession, getSession, setTokens } from './session';
+import { clearSession, getSession, setTokens } from '../../lib/session';
 
 /**
  * A fake server: `/api/token/refresh` rotates `valid.refresh` (slowly, so concurrent callers

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StreamEvent } from '@reverie/shared';
 import { ApiRequestError, setUnauthorizedHandler } from '../../lib/api-client';
-import { clearSession, setTokens } from '../auth/session';
+import { clearSession, setTokens } from '../../lib/session';
 import { openEventStream, readEventStream } from './stream-client';
 
 const encoder = new TextEncoder();

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { MailWarning, X } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
-import { useSession } from '../session';
+import { useSession } from '../../../lib/session';
 
 /** Users with an unverified e-mail are prompted to verify (spec §6). */
 export function VerifyEmailBanner() {

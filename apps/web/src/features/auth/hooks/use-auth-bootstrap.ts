@@ -5,7 +5,7 @@ import { PROFILE_REFRESH_MS } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { analytics } from '../../../lib/analytics';
 import { loadProfile, refreshAccessToken } from '../auth-flow';
-import { acknowledgeExpired, useSession } from '../session';
+import { acknowledgeExpired, useSession } from '../../../lib/session';
 
 /**
  * The session's life (spec §4), mounted once in the app layout: a token loads the profile;

@@ -1,6 +1,6 @@
 import type { Profile } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { setProfile } from '../../auth/session';
+import { setProfile } from '../../../lib/session';
 
 /** Reloads the profile after a purchase so the balance and premium show at once. */
 export async function refreshProfile(): Promise<Profile | null> {

@@ -5,7 +5,7 @@ import { DAILY_CLAIM_AMOUNT } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
-import { updateProfile, useSession } from '../../auth/session';
+import { updateProfile, useSession } from '../../../lib/session';
 import { claimDesires } from '../api/claim-desires';
 import { formatCountdown } from '../format';
 

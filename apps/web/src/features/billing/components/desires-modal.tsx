@@ -5,7 +5,7 @@ import type { ModalProps } from '../../../app/modals';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { currentLocale } from '../../../lib/i18n';
-import { useSession } from '../../auth/session';
+import { useSession } from '../../../lib/session';
 import { usePlans } from '../api/get-plans';
 import { formatPrice } from '../format';
 import { PaymentMethodPicker, PaymentsOffNote, usePaymentMethod } from './payment-method-picker';

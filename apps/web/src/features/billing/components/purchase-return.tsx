@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatBalance, PACK_CATALOGUE, PLAN_IDS, type PackId, type PlanId } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
-import { useSession } from '../../auth/session';
+import { useSession } from '../../../lib/session';
 import { refreshProfile } from '../api/refresh-profile';
 import '../texts';
 

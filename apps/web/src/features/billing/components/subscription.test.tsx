@@ -5,7 +5,7 @@ import type { Plans, Profile, Subscription } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
-import { clearSession, setProfile, setTokens } from '../../auth/session';
+import { clearSession, setProfile, setTokens } from '../../../lib/session';
 import { formatDate } from '../format';
 import { ManageSubscription } from './manage-subscription';
 import DesiresModal from './desires-modal';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BotDetail } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { useSession } from '../../auth/session';
+import { useSession } from '../../../lib/session';
 
 export const getBot = (slug: string) => request<BotDetail>(`/api/bot/${encodeURIComponent(slug)}`);
 

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { BOTS_FIRST_PAGE_SIZE, BOTS_NEXT_PAGE_SIZE, type Bot, type BotFilterTag, type BotList } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { useSession } from '../../auth/session';
+import { useSession } from '../../../lib/session';
 
 export const getBots = (tags: BotFilterTag[], cursor: string | null) =>
   request<BotList>('/api/bots/available', {

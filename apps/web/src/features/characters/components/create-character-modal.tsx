@@ -15,7 +15,7 @@ import { Modal } from '../../../components/ui/modal';
 import { Icon } from '../../../components/ui/icon';
 import { showAlert } from '../../../components/ui/alerts';
 import { toApiRequestError } from '../../../lib/api-client';
-import { useSession } from '../../auth/session';
+import { useSession } from '../../../lib/session';
 import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
 import { ChoicePicker } from './choice-picker';

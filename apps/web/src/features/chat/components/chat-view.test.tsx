@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
-import { clearSession, setTokens } from '../../auth/session';
+import { clearSession, setTokens } from '../../../lib/session';
 import { chat, fakeApi, json, liveStream, message, renderRoutes, type Call } from '../test-helpers';
 import { ChatView } from './chat-view';
 

@@ -5,7 +5,7 @@ import type { Profile } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
-import { clearSession, getSession, setProfile, setTokens } from '../../auth/session';
+import { clearSession, getSession, setProfile, setTokens } from '../../../lib/session';
 import { ChatPicture } from './chat-picture';
 
 const profile = (overrides: Partial<Profile> = {}): Profile => ({

@@ -8,7 +8,7 @@ import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
 import { API_BASE_URL } from '../../../lib/config';
-import { getSession, updateProfile, useSession } from '../../auth/session';
+import { getSession, updateProfile, useSession } from '../../../lib/session';
 import { useUnblurImage } from '../api/unblur-image';
 import '../texts';
 

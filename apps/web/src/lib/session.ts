@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS, type Profile } from '@reverie/shared';
-import { storage } from '../../lib/storage';
+import { storage } from './storage';
 
 /**
  * The session (spec §4): an access token present means authorized. Tokens live in local
