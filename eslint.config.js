@@ -45,9 +45,6 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/modules/**/*.ts'],
-    // TODO(i12-chats): chats still imports bots/bots.repository.ts (findBotById, findVisibleBotById,
-    // findVisibleBotBySlug, BotRow); once it imports them from modules/bots/index.ts, remove this line.
-    ignores: ['apps/server/src/modules/chats/**'],
     rules: { 'reverie/no-foreign-repository-imports': 'error' },
   },
 );

@@ -6,8 +6,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { LlmProvider } from '../../providers/llm/llm.js';
 import { hasPremium } from '../billing/billing.service.js';
-import type { BotRow } from '../bots/bots.repository.js';
-import { findBotById, findVisibleBotById, findVisibleBotBySlug } from '../bots/bots.repository.js';
+import { findBotById, findVisibleBotById, findVisibleBotBySlug, type BotRow } from '../bots/index.js';
 import {
   findLatestChatWithBot,
   findMessage,

@@ -4,7 +4,7 @@ import { MessageKind } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
-import { findBotById } from '../bots/bots.repository.js';
+import { findBotById } from '../bots/index.js';
 import {
   findByClientId,
   findChatContext,

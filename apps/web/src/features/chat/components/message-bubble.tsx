@@ -95,7 +95,12 @@ function ActionButton({
 export function TypingIndicator({ name, warmingUp = false }: { name: string; warmingUp?: boolean }) {
   const { t } = useTranslation();
   return (
-    <span className="flex flex-col gap-1 py-1" role="status" aria-label={t('chat.typing', { name })} data-testid="typing">
+    <span
+      className="flex flex-col gap-1 py-1"
+      role="status"
+      aria-label={t('chat.typing', { name })}
+      data-testid="typing"
+    >
       <span className="flex items-center gap-1">
         {[0, 1, 2].map((i) => (
           <span
