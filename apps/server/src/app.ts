@@ -192,7 +192,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       log: app.log,
       maxTokens: config.LLM_MAX_TOKENS,
       temperature: config.LLM_TEMPERATURE,
-      idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
       leaseMs: live.leaseMs,
       metrics: app.metrics,
       onTruncated: (request) => summaries.request(request),

@@ -33,6 +33,11 @@ export class ScriptedLlm implements LlmProvider {
   script: Script = { mode: 'pieces', pieces: ['Hello', ' there', '!'] };
   requests: GenerateRequest[] = [];
   currentStatus: ProviderStatus = { ready: true };
+  /**
+   * Like the real providers' idle timeout: a `then-hang` script fails with `timeout` after this
+   * long without a piece (never by default).
+   */
+  idleTimeoutMs = Number.POSITIVE_INFINITY;
   catalogue: ModelEntry[] = [
     { id: 'test-small', label: 'Test small', provider: 'openai', contextSize: 4096, premium: false },
     { id: 'test-premium', label: 'Test premium', provider: 'openai', contextSize: 8192, premium: true },
@@ -67,7 +72,13 @@ export class ScriptedLlm implements LlmProvider {
       else await Promise.resolve();
       yield piece;
     }
-    if (script.mode === 'then-hang') await sleep(3_600_000, request.signal);
+    if (script.mode === 'then-hang') {
+      if (!Number.isFinite(this.idleTimeoutMs)) await sleep(3_600_000, request.signal);
+      else {
+        await sleep(this.idleTimeoutMs, request.signal);
+        throw new LlmError('timeout', 'The scripted model sent nothing for too long');
+      }
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
@@ -114,11 +114,14 @@ export type PromptRow = Pick<MessageRow, 'id' | 'seq' | 'role' | 'text' | 'token
 export async function promptHistory(
   db: Database,
   chatId: string,
-  options: { throughSeq: number | null; afterSeq: number; limit: number; budget?: number },
+  options: { throughSeq: number | null; afterSeq: number | 'memory'; limit: number; budget?: number },
 ): Promise<PromptRow[]> {
-  const rows = await prepared(db).history.execute({
+  // `memory`: after what the chat's memory covers, read in the same statement (so the history
+  // can be read at the same time as the chat itself).
+  const statement = options.afterSeq === 'memory' ? prepared(db).historyAfterMemory : prepared(db).history;
+  const rows = await statement.execute({
     chatId,
-    afterSeq: options.afterSeq,
+    afterSeq: options.afterSeq === 'memory' ? 0 : options.afterSeq,
     throughSeq: options.throughSeq ?? Number.MAX_SAFE_INTEGER,
     limit: options.limit,
     budget: options.budget ?? 2 ** 31 - 1,
@@ -223,48 +226,58 @@ function prepareStatements(db: Database) {
       .innerJoin(users, eq(users.id, chats.userId))
       .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.userId, sql.placeholder('userId'))))
       .prepare('chats_context'),
-    history: (() => {
-      // The running total of tokens, newest first; rows are kept while what came before them
-      // still fits the budget (so the oldest kept row may overflow it: the builder cuts).
-      const newestFirst = db
-        .select({
-          id: messages.id,
-          seq: messages.seq,
-          role: messages.role,
-          text: messages.text,
-          tokens: messages.tokens,
-          running: sql<number>`sum(${messages.tokens} + ${HISTORY_TURN_OVERHEAD}) over (order by ${messages.seq} desc)`
-            .mapWith(Number)
-            .as('running'),
-        })
-        .from(messages)
-        .where(
-          and(
-            eq(messages.chatId, sql.placeholder('chatId')),
-            eq(messages.selected, true),
-            gt(messages.seq, sql.placeholder('afterSeq')),
-            lte(messages.seq, sql.placeholder('throughSeq')),
-          ),
-        )
-        .orderBy(desc(messages.seq))
-        .limit(sql.placeholder('limit'))
-        .as('h');
-      return db
-        .select({
-          id: newestFirst.id,
-          seq: newestFirst.seq,
-          role: newestFirst.role,
-          text: newestFirst.text,
-          tokens: newestFirst.tokens,
-        })
-        .from(newestFirst)
-        .where(
-          sql`${newestFirst.running} - ${newestFirst.tokens} - ${HISTORY_TURN_OVERHEAD} < ${sql.placeholder('budget')}`,
-        )
-        .orderBy(desc(newestFirst.seq))
-        .prepare('chats_prompt_history');
-    })(),
+    history: historyStatement(db, sql`${sql.placeholder('afterSeq')}`, 'chats_prompt_history'),
+    historyAfterMemory: historyStatement(
+      db,
+      sql`(select ${chats.memoryThroughSeq} from ${chats} where ${chats.id} = ${sql.placeholder('chatId')})`,
+      'chats_prompt_history_after_memory',
+    ),
   };
+}
+
+/** The prompt's history, newest first, after `afterSeq` (a placeholder or a subquery). */
+function historyStatement(db: Database, afterSeq: SQL, name: string) {
+  return (() => {
+    // The running total of tokens, newest first; rows are kept while what came before them
+    // still fits the budget (so the oldest kept row may overflow it: the builder cuts).
+    const newestFirst = db
+      .select({
+        id: messages.id,
+        seq: messages.seq,
+        role: messages.role,
+        text: messages.text,
+        tokens: messages.tokens,
+        running: sql<number>`sum(${messages.tokens} + ${HISTORY_TURN_OVERHEAD}) over (order by ${messages.seq} desc)`
+          .mapWith(Number)
+          .as('running'),
+      })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.chatId, sql.placeholder('chatId')),
+          eq(messages.selected, true),
+          gt(messages.seq, afterSeq),
+          lte(messages.seq, sql.placeholder('throughSeq')),
+        ),
+      )
+      .orderBy(desc(messages.seq))
+      .limit(sql.placeholder('limit'))
+      .as('h');
+    return db
+      .select({
+        id: newestFirst.id,
+        seq: newestFirst.seq,
+        role: newestFirst.role,
+        text: newestFirst.text,
+        tokens: newestFirst.tokens,
+      })
+      .from(newestFirst)
+      .where(
+        sql`${newestFirst.running} - ${newestFirst.tokens} - ${HISTORY_TURN_OVERHEAD} < ${sql.placeholder('budget')}`,
+      )
+      .orderBy(desc(newestFirst.seq))
+      .prepare(name);
+  })();
 }
 
 const preparedByDb = new WeakMap<Database, ReturnType<typeof prepareStatements>>();

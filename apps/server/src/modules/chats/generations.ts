@@ -158,6 +158,14 @@ export class EventQueue implements AsyncIterableIterator<StreamEvent> {
     wake?.();
   }
 
+  /** Takes every event waiting in line now, without waiting (the writer batches them). */
+  takeReady(): StreamEvent[] {
+    const ready = this.items.slice(this.head);
+    this.items = [];
+    this.head = 0;
+    return ready;
+  }
+
   async next(): Promise<IteratorResult<StreamEvent>> {
     for (;;) {
       if (this.head < this.items.length) {

@@ -186,18 +186,28 @@ export class RepliesService {
 
   async send(userId: string, chatId: string, body: SendMessageBody, locale: Locale): Promise<EventQueue> {
     const { db, live } = this.deps;
+    const text = body.text.trim();
+    // What the text alone decides: refused by the minors guard, the crisis protocol, a picture.
+    const refused = violatesMinorsPolicy(text);
+    const crisis = !refused && signalsCrisis(text);
+    const picture = !refused && !crisis && this.deps.pictures?.isPictureRequest(text) === true;
+    const wantsReply = !refused && !crisis && !picture;
+    // The chat and the prompt's history are read at the same time (one round trip); the
+    // history only reaches the prompt once the chat is known to be the user's.
+    const earlier = wantsReply
+      ? promptHistory(db, chatId, { throughSeq: null, afterSeq: 'memory', limit: PROMPT_HISTORY_LIMIT })
+      : null;
+    earlier?.catch(() => undefined);
     const context = await findChatContext(db, chatId, userId).catch(() => null);
     if (!context) throw notFound();
     const { chat, bot, userName } = context;
     await this.takeRateLimit(userId);
 
-    const text = body.text.trim();
     const now = this.now();
     const base = { chatId, userId, kind: MessageKind.Text, state: 'done' as const };
     const userMessageId = randomUUID();
     const rows: NewMessageRow[] = [];
     let safetyEvent: 'minors_input' | 'crisis' | null = null;
-    let picture = false;
     let disclose = false;
     const liveReply = (): NewMessageRow => ({
       ...base,
@@ -208,7 +218,7 @@ export class RepliesService {
       ...liveReplyValues(live.instanceId, live.leaseMs),
     });
 
-    if (violatesMinorsPolicy(text)) {
+    if (refused) {
       // The minors guard on input: the message is refused and its text is not kept.
       safetyEvent = 'minors_input';
       rows.push(
@@ -228,24 +238,15 @@ export class RepliesService {
       disclose = needsDisclosure(chat.disclosedAt, chat.updatedAt, now);
       if (disclose)
         rows.push({ ...base, role: 'system', text: disclosureText(locale, bot.name), notice: 'ai_disclosure' });
-      if (signalsCrisis(text)) {
+      if (crisis) {
         // The crisis protocol: a fixed reply from the platform, never an improvised one.
         safetyEvent = 'crisis';
         rows.push({ ...base, role: 'system', text: crisisReply(locale), notice: 'crisis' });
-      } else {
-        picture = this.deps.pictures?.isPictureRequest(text) === true;
-        if (!picture) rows.push(liveReply());
-      }
+      } else if (!picture) rows.push(liveReply());
     }
 
-    const wantsReply = rows.some((r) => r.role === 'bot');
     // No reply of its own: still none while another one is being written.
     if (!wantsReply && (await hasLiveReply(db, chatId)) && (await live.sweep({ chatId })) === 0) throw conflict();
-    // The prompt's history is read while the new messages are written (one round trip).
-    const earlier = wantsReply
-      ? promptHistory(db, chatId, { throughSeq: null, afterSeq: chat.memoryThroughSeq, limit: PROMPT_HISTORY_LIMIT })
-      : null;
-    earlier?.catch(() => undefined);
     let inserted: MessageRow[];
     try {
       inserted = await this.insertLive(chatId, () =>

@@ -29,8 +29,6 @@ export interface RunnerDeps {
   /** The most tokens a reply may have. */
   maxTokens: number;
   temperature: number;
-  /** A reply fails with `timeout` when the provider sends nothing for this long. */
-  idleTimeoutMs: number;
   /** How often a streaming reply is saved at most (2 s; it is always saved when it ends). */
   saveEveryMs?: number;
   /** The live reply's lease, renewed with each save. */
@@ -172,26 +170,17 @@ export class GenerationRunner {
     const saveEvery = this.deps.saveEveryMs ?? 2000;
     const guard = new StreamingMinorsGuard();
     let outcome: Outcome = 'completed';
-    let timedOut = false;
     let refused = false;
     let truncated = false;
     let oldestIncludedSeq = 0;
     let modelId = '';
     let pendingSave: Promise<unknown> | null = null;
     let lastSave = Date.now();
-    const idle = new AbortController();
-    let idleTimer: NodeJS.Timeout | undefined;
-    const armIdle = () => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => {
-        timedOut = true;
-        idle.abort(new Error('the model sent nothing for too long'));
-      }, this.deps.idleTimeoutMs);
-    };
+    // A model that goes silent is the provider's to notice (its one idle timeout): it throws
+    // an LlmError with the code `timeout`.
     const decide = (error?: unknown): Outcome => {
       if (refused) return 'refused';
       if (generation.stopRequested) return 'stopped';
-      if (timedOut) return 'timeout';
       if (generation.controller.signal.aborted) return 'interrupted';
       if (error !== undefined) return { error: error instanceof LlmError ? error.code : 'provider_error' };
       return generation.text.trim() ? 'completed' : 'empty';
@@ -233,8 +222,7 @@ export class GenerationRunner {
       truncated = prompt.truncated;
       oldestIncludedSeq = history[history.length - prompt.historyIncluded]?.seq ?? context.throughSeq;
 
-      armIdle();
-      const signal = AbortSignal.any([generation.controller.signal, idle.signal]);
+      const signal = generation.controller.signal;
       for await (const piece of llm.generate({
         model: model.id,
         messages: prompt.messages,
@@ -245,7 +233,6 @@ export class GenerationRunner {
         if (signal.aborted) break;
         if (!piece) continue;
         if (!generation.text) this.firstToken?.observe((performance.now() - generation.startedAt) / 1000);
-        armIdle();
         generation.append(piece);
         // Such a reply is stopped at once; the whole reply is checked again at the end.
         if (guard.violates(generation.text)) {
@@ -253,8 +240,9 @@ export class GenerationRunner {
           generation.controller.abort(new Error('refused by the minors guard'));
           break;
         }
-        if (!pendingSave && Date.now() - lastSave >= saveEvery) {
-          lastSave = Date.now();
+        const now = Date.now();
+        if (!pendingSave && now - lastSave >= saveEvery) {
+          lastSave = now;
           pendingSave = saveReply(db, generation.messageId, { text: generation.text }, { leaseMs: this.deps.leaseMs })
             .catch((error: unknown) => log.warn({ err: error }, 'could not save a streaming reply'))
             .finally(() => (pendingSave = null));
@@ -267,8 +255,6 @@ export class GenerationRunner {
       // stream's `error` event carries the code and a generic text (streamErrorText).
       if (typeof outcome === 'object')
         log.warn({ err: error, chatId: chat.id, model: modelId, code: outcome.error }, 'a reply failed');
-    } finally {
-      clearTimeout(idleTimer);
     }
 
     let text = generation.text;
