@@ -55,6 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     if (!dir.startsWith('memory://')) await initPgliteDir(dir);
     client = await PGlite.create(dir);
   }
+  yieldBeforeQueries(client);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   const pg = client;
   return {
@@ -66,6 +67,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       if (!pg.closed) await pg.close();
     },
   };
+}
+
+/**
+ * PGlite runs every query on the event loop, and hands its lock from one query to the next
+ * through promises: under a burst (200 chat replies starting at once) the chain of queries
+ * never lets the event loop reach its I/O phase, and a request as cheap as `/api/health`
+ * waited seconds. Each query first yields one turn of the event loop (`setImmediate`), so
+ * waiting requests are read and answered between queries.
+ */
+function yieldBeforeQueries(client: PGlite): void {
+  const query = client.query.bind(client);
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  client.query = (async (...args: Parameters<PGlite['query']>) => {
+    await turn();
+    return query(...args);
+  }) as PGlite['query'];
 }
 
 /**
