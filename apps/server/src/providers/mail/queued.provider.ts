@@ -5,7 +5,7 @@ import type { MailMessage, MailProvider } from './mail.provider.js';
 export const MAIL_QUEUE = 'mail';
 
 export interface QueuedMailOptions {
-  /** Retries after the first attempt (default 6: with the default delay ≈ 30 min in all). */
+  /** Retries after the first attempt (default 6: with the default delay ½–1 h in all). */
   retryLimit?: number;
   /** Seconds before the first retry, then about twice as long each time (default 30). */
   retryDelaySeconds?: number;
