@@ -44,6 +44,7 @@ import { audioRoutes } from './modules/audio/audio.routes.js';
 import { AudioService } from './modules/audio/audio.service.js';
 import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
 import { createPubSub, type PubSub } from './providers/pubsub/index.js';
+import { createJobQueue, type JobQueue } from './providers/jobs/index.js';
 import { Sessions } from './modules/accounts/sessions.js';
 
 declare module 'fastify' {
@@ -58,6 +59,11 @@ declare module 'fastify' {
     pubsub: PubSub;
     /** Live sessions, cached per process and invalidated on every replica (accounts `sessions.ts`). */
     sessions: Sessions;
+    /**
+     * Durable background jobs shared by the replicas (providers/jobs, pg-boss): modules register
+     * handlers with `work` while the app is built; the workers start when the app is ready.
+     */
+    jobs: JobQueue;
   }
 }
 
@@ -82,6 +88,11 @@ export interface AppDependencies {
   tts?: TtsProvider;
   /** Pub/sub between replicas; by default the one the settings select. One passed in is not closed with the app. */
   pubsub?: PubSub;
+  /**
+   * The job queue; by default pg-boss on the app's database. The app registers its workers on
+   * it and stops it on close, whoever made it (tests give apps sharing a database their own).
+   */
+  jobs?: JobQueue;
 }
 
 /**
@@ -113,6 +124,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(publicUrlCheckPlugin, { publicUrl: config.PUBLIC_URL });
   const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
+  const jobs =
+    deps.jobs ??
+    createJobQueue(database, {
+      maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_S,
+      onError: (error) => app.log.warn({ err: error }, 'job queue error'),
+    });
+  app.decorate('jobs', jobs);
+  // Workers start once every module has registered its handlers (they stop at the end of
+  // buildApp's preClose hooks).
+  app.addHook('onReady', async () => jobs.start());
   const pubsub =
     deps.pubsub ?? createPubSub(config, database, (error) => app.log.warn({ err: error }, 'pub/sub error'));
   app.decorate('pubsub', pubsub);
@@ -180,7 +201,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (failed > 0) app.log.warn({ failed }, 'replies interrupted by a restart were marked failed');
   });
   await app.register(chatsRoutes, { service: chats });
-  // Voice messages (issue 7, docs/voice.md): a background job per message, in this process.
+  // Voice messages (issue 7, docs/voice.md): a durable background job per message, on any replica.
   const audio = new AudioService({
     db: database.db,
     storage,
@@ -190,14 +211,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     timeoutMs: config.TTS_TIMEOUT_S * 1000,
     concurrency: config.TTS_CONCURRENCY,
     mp3Kbps: config.TTS_MP3_KBPS,
+    jobs,
+    retries: config.TTS_RETRIES,
+    retryDelayS: config.TTS_RETRY_DELAY_S,
   });
-  await audio.recover();
   app.decorate('audio', audio);
-  app.addHook('onClose', async () => audio.close());
   await app.register(audioRoutes, { service: audio });
   const payments = deps.payments ?? createPaymentProviders(config);
   for (const warning of payments.warnings) app.log.warn({ payments: true }, warning);
-  const mail = createMailProvider(config, database.db, edition);
+  const mail = createMailProvider(config, database.db, edition, jobs, { log: app.log });
   app.addHook('onClose', async () => mail.close?.());
   const accounts = new AccountsService({
     db: database.db,
@@ -253,6 +275,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: config.PUBLIC_URL,
     distDir: deps.webDistDir ?? null,
   });
+
+  // Last of the preClose hooks (they run in order, before every onClose one — runtime.ts closes
+  // the database in one): mail queued after the answer has been sent to the queue; running jobs
+  // are aborted and retried by a replica that lives (or after the restart).
+  app.addHook('preClose', async () => jobs.stop());
 
   return app;
 }
