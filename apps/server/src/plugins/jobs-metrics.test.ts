@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/helpers.js';
+import { createTestApp, createTestDatabase } from '../../test/helpers.js';
 import { createJobQueue, type JobQueue } from '../providers/jobs/index.js';
 import { registerJobMetrics } from './jobs-metrics.js';
 
@@ -44,4 +44,16 @@ describe('job metrics', () => {
     expect(text).toContain('job_attempts_failed_total{queue="metrics-test"} 1');
     release();
   }, 30_000);
+
+  it("are on the app's /metrics: the voice and mail queues", async () => {
+    const { app } = await createTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    for (const queue of ['voice', 'voice__failed', 'mail', 'mail__failed']) {
+      for (const state of ['queued', 'active', 'failed']) {
+        expect(response.body).toContain(`jobs{queue="${queue}",state="${state}"} 0`);
+      }
+    }
+    expect(response.body).toContain('# TYPE job_attempts_failed_total counter');
+  });
 });
