@@ -10,6 +10,7 @@ import { inputGuardPlugin } from './plugins/input-guard.js';
 import { resolveSecret } from './lib/secrets.js';
 import { TokenSigner } from './lib/tokens.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import { registerJobMetrics } from './plugins/jobs-metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { publicUrlCheckPlugin } from './plugins/public-url.js';
 import { requestContextPlugin } from './plugins/request-context.js';
@@ -148,6 +149,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     token: config.METRICS_TOKEN,
     openWithoutToken: !config.isProduction || config.METRICS_PUBLIC,
   });
+  // Queue depth per queue and state (from the database) and failed attempts on /metrics.
+  registerJobMetrics(app.metrics, jobs);
   await app.register(openApiPlugin, { appName: edition.name, version: serverVersion() });
 
   await app.register(systemRoutes, { config, database, version: serverVersion() });
