@@ -59,6 +59,7 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   start(): Promise<void> {
+    if (this.stopped && !this.starting) return Promise.reject(new Error('the job queue is stopped'));
     this.starting ??= this.open();
     return this.starting;
   }
