@@ -21,8 +21,15 @@ export function pgliteExecutor(client: PGlite): SqlExecutor {
     (target: PGlite | Transaction): ExecuteSql =>
     async (text, values) => {
       if (values && values.length > 0) return target.query(text, values);
-      const results = await target.exec(text);
-      return results[results.length - 1] ?? { rows: [] };
+      try {
+        const results = await target.exec(text);
+        return results[results.length - 1] ?? { rows: [] };
+      } catch (error) {
+        // A text of pg-boss's own `BEGIN; …; COMMIT;` that failed half-way leaves the one
+        // connection in an aborted transaction: every later query of the app would fail.
+        if (target === client) await client.exec('rollback').catch(() => undefined);
+        throw error;
+      }
     };
   return {
     executeSql: run(client),
