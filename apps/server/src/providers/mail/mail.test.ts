@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getEdition } from '@reverie/shared';
 import type { DatabaseHandle } from '../../db/client.js';
-import { createTestDatabase, testConfig } from '../../../test/helpers.js';
+import { createTestApp, createTestDatabase, testConfig } from '../../../test/helpers.js';
 import { createJobQueue, type JobQueue } from '../jobs/index.js';
 import { createMailProvider, type MailMessage } from './index.js';
 import type { QueuedMailOptions } from './queued.provider.js';
@@ -179,6 +179,29 @@ describe('e-mail across restarts and failures', () => {
     expect(final[0]).toContain('"kind":"welcome"');
     expect(log.lines.join('\n')).not.toContain('never@example.test');
     await jobs.stop();
+  }, 40_000);
+});
+
+describe('the app with SMTP_URL', () => {
+  it('sign-up answers at once; its mail reaches the SMTP server through the queue', async () => {
+    const port = await freePort();
+    const smtp = smtpServer();
+    servers.push(smtp);
+    await smtp.listen(port);
+    const { app } = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
+    const email = `signup_${Date.now()}@example.test`;
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: { username: 'Alice', email, password: 'correct-horse-battery-9', age_confirmed: true },
+    });
+    expect(response.statusCode).toBe(201);
+    await until(() => smtp.received.some((m) => m.to.includes(email)));
+    await app.jobs.idle(['mail']);
+    expect(smtp.received.filter((m) => m.to.includes(email)).length).toBeGreaterThanOrEqual(1);
+    // No copy in the outbox: the queue hands it to SMTP only.
+    const outbox = await app.inject({ method: 'GET', url: '/dev/mailbox.json' });
+    expect(JSON.stringify(outbox.json())).not.toContain(email);
   }, 40_000);
 });
 
