@@ -10,6 +10,7 @@ import { inputGuardPlugin } from './plugins/input-guard.js';
 import { resolveSecret } from './lib/secrets.js';
 import { TokenSigner } from './lib/tokens.js';
 import { metricsPlugin } from './plugins/metrics.js';
+import { registerJobMetrics } from './plugins/jobs-metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { publicUrlCheckPlugin } from './plugins/public-url.js';
 import { requestContextPlugin } from './plugins/request-context.js';
@@ -42,12 +43,13 @@ import { ChatsService } from './modules/chats/chats.service.js';
 import { LocalMessageLimiter } from './modules/chats/fair-use.js';
 import { LiveReplies, type LiveRepliesOptions } from './modules/chats/live-replies.js';
 import { RepliesService } from './modules/chats/replies.service.js';
-import { GenerationRunner } from './modules/chats/runner.js';
+import { GenerationRunner, type SummaryRequest } from './modules/chats/runner.js';
 import { MemorySummaries } from './modules/chats/summaries.js';
 import { audioRoutes } from './modules/audio/audio.routes.js';
 import { AudioService } from './modules/audio/audio.service.js';
 import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
 import { createPubSub, type PubSub } from './providers/pubsub/index.js';
+import { createJobQueue, type JobQueue } from './providers/jobs/index.js';
 import { Sessions } from './modules/accounts/sessions.js';
 
 declare module 'fastify' {
@@ -62,6 +64,11 @@ declare module 'fastify' {
     pubsub: PubSub;
     /** Live sessions, cached per process and invalidated on every replica (accounts `sessions.ts`). */
     sessions: Sessions;
+    /**
+     * Durable background jobs shared by the replicas (providers/jobs, pg-boss): modules register
+     * handlers with `work` while the app is built; the workers start when the app is ready.
+     */
+    jobs: JobQueue;
   }
 }
 
@@ -88,6 +95,11 @@ export interface AppDependencies {
   pubsub?: PubSub;
   /** Timings of live replies across replicas (lease, renewal, sweep); tests shorten them. */
   liveReplies?: Pick<LiveRepliesOptions, 'leaseMs' | 'renewEveryMs' | 'sweepEveryMs' | 'pollEveryMs'>;
+  /**
+   * The job queue; by default pg-boss on the app's database. The app registers its workers on
+   * it and stops it on close, whoever made it (tests give apps sharing a database their own).
+   */
+  jobs?: JobQueue;
 }
 
 /**
@@ -119,6 +131,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(publicUrlCheckPlugin, { publicUrl: config.PUBLIC_URL });
   const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
+  const jobs =
+    deps.jobs ??
+    createJobQueue(database, {
+      maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_S,
+      onError: (error) => app.log.warn({ err: error }, 'job queue error'),
+    });
+  app.decorate('jobs', jobs);
+  // Workers start once every module has registered its handlers (they stop at the end of
+  // buildApp's preClose hooks).
+  app.addHook('onReady', async () => jobs.start());
   const pubsub =
     deps.pubsub ?? createPubSub(config, database, (error) => app.log.warn({ err: error }, 'pub/sub error'));
   app.decorate('pubsub', pubsub);
@@ -133,6 +155,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     token: config.METRICS_TOKEN,
     openWithoutToken: !config.isProduction || config.METRICS_PUBLIC,
   });
+  // Queue depth per queue and state (from the database) and failed attempts on /metrics.
+  registerJobMetrics(app.metrics, jobs);
   await app.register(openApiPlugin, { appName: edition.name, version: serverVersion() });
 
   await app.register(systemRoutes, { config, database, version: serverVersion() });
@@ -178,6 +202,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
     idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
   });
+  // Memory summaries are durable jobs: one per chat at a time, retried, finished by any replica.
+  jobs.work<SummaryRequest>('chat-summary', (request, signal) => summaries.run(request, signal), {
+    concurrency: 1,
+    retryLimit: 2,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: Math.max(config.LLM_TIMEOUT_S * 4, 60) + 60,
+  });
+  summaries.useQueue({
+    send: async (request, chatId) => void (await jobs.send('chat-summary', request, { singletonKey: chatId })),
+    idle: () => jobs.idle(['chat-summary']),
+  });
   const replies = new RepliesService({
     db: database.db,
     urls: mediaUrls,
@@ -199,7 +235,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   app.decorate('replies', replies);
   await app.register(chatsRoutes, { service: chats, replies });
-  // Voice messages (issue 7, docs/voice.md): a background job per message, in this process.
+  // Voice messages (issue 7, docs/voice.md): a durable background job per message, on any replica.
   const audio = new AudioService({
     db: database.db,
     storage,
@@ -209,14 +245,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     timeoutMs: config.TTS_TIMEOUT_S * 1000,
     concurrency: config.TTS_CONCURRENCY,
     mp3Kbps: config.TTS_MP3_KBPS,
+    jobs,
+    retries: config.TTS_RETRIES,
+    retryDelayS: config.TTS_RETRY_DELAY_S,
   });
-  await audio.recover();
   app.decorate('audio', audio);
-  app.addHook('onClose', async () => audio.close());
   await app.register(audioRoutes, { service: audio });
   const payments = deps.payments ?? createPaymentProviders(config);
   for (const warning of payments.warnings) app.log.warn({ payments: true }, warning);
-  const mail = createMailProvider(config, database.db, edition);
+  const mail = createMailProvider(config, database.db, edition, jobs, { log: app.log });
   app.addHook('onClose', async () => mail.close?.());
   const accounts = new AccountsService({
     db: database.db,
@@ -272,6 +309,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: config.PUBLIC_URL,
     distDir: deps.webDistDir ?? null,
   });
+
+  // Last of the preClose hooks (they run in order, before every onClose one — runtime.ts closes
+  // the database in one): mail queued after the answer has been sent to the queue; running jobs
+  // are aborted and retried by a replica that lives (or after the restart).
+  app.addHook('preClose', async () => jobs.stop());
 
   return app;
 }

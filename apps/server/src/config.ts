@@ -153,6 +153,15 @@ export const ConfigSchema = z.object({
   TTS_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
   /** Voice messages synthesised at the same time; the others wait in line. */
   TTS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** Attempts after the first one when a voice message fails (the job waits TTS_RETRY_DELAY_S, doubling each time). */
+  TTS_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** Seconds before the first retry of a failed voice message (then doubled, with jitter). */
+  TTS_RETRY_DELAY_S: z.coerce.number().int().min(1).max(3600).default(5),
+  /**
+   * Seconds between the background-job queue's maintenance rounds (one replica at a time): jobs
+   * of a replica that died are retried after their expiry and this interval at most.
+   */
+  JOBS_MAINTENANCE_S: z.coerce.number().int().min(1).max(3600).default(30),
   /** MP3 bit rate (kbit/s) of espeak-ng's speech (22 050 Hz mono: 8–160 in MPEG-2 steps). */
   TTS_MP3_KBPS: z.coerce
     .number()

@@ -6,6 +6,14 @@ import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/client.js';
 import { runMigrations } from '../src/db/migrate.js';
+import { createJobQueue } from '../src/providers/jobs/index.js';
+
+/** The job queue's tables (pg-boss creates them on start) belong in the template too. */
+async function installJobQueue(handle: Awaited<ReturnType<typeof openDatabase>>) {
+  const jobs = createJobQueue(handle, { poolSize: 1 });
+  await jobs.start();
+  await jobs.stop();
+}
 
 /**
  * Runs once per test run: migrates a template database that every test file copies.
@@ -23,6 +31,7 @@ export default async function setup(project: TestProject) {
     const templateUrl = withDatabase(url, template);
     const handle = await openDatabase({ url: templateUrl, poolSize: 1 });
     await runMigrations(handle);
+    await installJobQueue(handle);
     await handle.close();
     project.provide('testDb', { kind: 'postgres', url, template });
     return async () => {
@@ -33,6 +42,7 @@ export default async function setup(project: TestProject) {
   const pglite = await PGlite.create();
   const handle = await openDatabase({ pglite });
   await runMigrations(handle);
+  await installJobQueue(handle);
   const dump = await pglite.dumpDataDir('none');
   await pglite.close();
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-test-')), 'template.tar');

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { createJobQueue } from '../src/providers/jobs/index.js';
 import { withDatabase } from './global-setup.js';
 
 /**
@@ -63,12 +64,29 @@ export interface TestApp {
 
 /** Builds the app on a fresh database; use `app.inject` to call it (no port). */
 export async function createTestApp(
-  options: { env?: Record<string, string>; database?: DatabaseHandle } & Partial<
-    Omit<AppDependencies, 'config' | 'database'>
-  > = {},
+  options: {
+    env?: Record<string, string>;
+    database?: DatabaseHandle;
+    /**
+     * The job queue's schema. Apps on a database of their own use the template's (`pgboss`);
+     * apps given a database another app uses get a schema of their own (so that one app's jobs
+     * are not run by another's fake providers) unless they name one — the same one to act as
+     * replicas of each other.
+     */
+    jobsSchema?: string;
+  } & Partial<Omit<AppDependencies, 'config' | 'database'>> = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const config = testConfig(options.env);
+  const jobsSchema = options.jobsSchema ?? (options.database ? `pgboss_${randomBytes(4).toString('hex')}` : 'pgboss');
+  const jobs =
+    options.jobs ??
+    createJobQueue(database, {
+      schema: jobsSchema,
+      poolSize: 2,
+      maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_S,
+      pollingIntervalSeconds: 0.5,
+    });
   const app = await buildApp({
     config,
     database,
@@ -82,6 +100,7 @@ export async function createTestApp(
     tts: options.tts,
     pubsub: options.pubsub,
     liveReplies: options.liveReplies,
+    jobs,
   });
   await app.ready();
   cleanups.push(() => app.close());

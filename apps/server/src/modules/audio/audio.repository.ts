@@ -70,12 +70,10 @@ export async function finishAudioJob(
   return rows.length === 1;
 }
 
-/** On start: jobs of a previous process are gone; their messages go back to "not asked". */
-export async function resetInterruptedAudio(db: Database) {
-  const rows = await db
+/** A claim whose job could not be queued: back to "not asked". */
+export async function releaseAudioJob(db: Database, messageId: string) {
+  await db
     .update(messages)
     .set({ audioState: null })
-    .where(eq(messages.audioState, 'processing'))
-    .returning({ id: messages.id });
-  return rows.length;
+    .where(and(eq(messages.id, messageId), eq(messages.audioState, 'processing')));
 }

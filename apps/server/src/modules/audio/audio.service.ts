@@ -4,16 +4,16 @@ import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
+import type { JobQueue } from '../../providers/jobs/index.js';
 import { TtsError, type TtsProvider } from '../../providers/tts/index.js';
 import { hasPremium } from '../billing/billing.service.js';
 import {
   claimAudioJob,
   findOwnedMessageForAudio,
   finishAudioJob,
-  resetInterruptedAudio,
+  releaseAudioJob,
   takeAudioError,
 } from './audio.repository.js';
-import { JobQueue } from './job-queue.js';
 import { detectLanguage } from './language.js';
 import { encodeMp3, readMp3Info } from './mp3.js';
 import { isSpeakable, speechText } from './speech-text.js';
@@ -35,6 +35,23 @@ export interface AudioServiceDeps {
   concurrency: number;
   /** MP3 bit rate for PCM from the provider. */
   mp3Kbps: number;
+  /** The durable job queue (providers/jobs); null only where nothing is queued (the benchmark calls `synthesise`). */
+  jobs: JobQueue | null;
+  /** Attempts after the first (TTS_RETRIES). */
+  retries?: number;
+  /** Seconds before the first retry, doubled each time (TTS_RETRY_DELAY_S). */
+  retryDelayS?: number;
+}
+
+/** The voice jobs' queue; one job per message (singleton key = the message's id). */
+export const VOICE_QUEUE = 'voice';
+
+/** A voice job: ids only — the text and the voice are read when it runs. */
+interface VoiceJob {
+  messageId: string;
+  userId: string;
+  /** The asking request's language, the fallback of language detection. */
+  locale: Locale;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,25 +73,22 @@ export interface AudioJobResult {
  * `chats/<user id>/voice-<random>.mp3` (served to the owner, or with a signed URL).
  */
 export class AudioService {
-  private readonly queue: JobQueue;
-
   constructor(private readonly deps: AudioServiceDeps) {
-    this.queue = new JobQueue(deps.concurrency);
+    // Any replica runs any message's job; a job whose replica died is retried by another after
+    // its expiry (the synthesis time limit plus time to encode and store).
+    deps.jobs?.work<VoiceJob>(VOICE_QUEUE, (job, signal) => this.runJob(job, signal), {
+      concurrency: deps.concurrency,
+      retryLimit: deps.retries ?? 2,
+      retryDelaySeconds: deps.retryDelayS ?? 5,
+      retryBackoff: true,
+      expireInSeconds: Math.ceil(deps.timeoutMs / 1000) + 10,
+      onFailed: (job) => this.failJob(job),
+    });
   }
 
-  /** Run once when the app starts: messages left `processing` by a previous process may be asked again. */
-  async recover(): Promise<void> {
-    const reset = await resetInterruptedAudio(this.deps.db);
-    if (reset) this.deps.log.info({ count: reset }, 'voice messages interrupted by a restart were reset');
-  }
-
-  /** Resolves when no voice job is waiting or running (tests, shutdown). */
+  /** Resolves when no voice job is queued or running, on any replica (tests). */
   idle(): Promise<void> {
-    return this.queue.onIdle();
-  }
-
-  close(): Promise<void> {
-    return this.queue.close();
+    return this.deps.jobs?.idle([VOICE_QUEUE]) ?? Promise.resolve();
   }
 
   /** `POST /api/audio/{id}`: the state of the message's voice, starting the job when needed. */
@@ -100,41 +114,47 @@ export class AudioService {
     if (message.audioState === 'error' && (await takeAudioError(db, messageId, userId))) {
       return { state: 'error', audio_url: null };
     }
-    if (message.audioState === 'processing' && this.queue.has(messageId)) {
-      return { state: 'processing', audio_url: null };
-    }
-    // Not asked yet, or a job that no process runs any more: claim it (one request wins).
+    // Not asked yet, or asked so long ago that its job may have been lost (a row left
+    // `processing` by a version without the durable queue): claim it (one request wins). The
+    // job is added once per message: a claim while a job is still queued or running adds none.
     const staleBefore = new Date(Date.now() - this.deps.timeoutMs - 60_000);
     if (await claimAudioJob(db, messageId, userId, staleBefore)) {
       const locale = toLocale(requestLocale) ?? DEFAULT_LOCALE;
-      const voice = message.voice;
-      const text = message.text;
-      if (!this.queue.add(messageId, (signal) => this.runJob({ messageId, userId, text, voice, locale }, signal))) {
-        // The server is shutting down: leave it for the next start.
+      try {
+        if (!this.deps.jobs) throw new Error('no job queue');
+        await this.deps.jobs.send<VoiceJob>(VOICE_QUEUE, { messageId, userId, locale }, { singletonKey: messageId });
+      } catch (error) {
+        // Shutting down, or the database failed: the message is "not asked" again.
+        this.deps.log.warn({ err: error, messageId }, 'voice job could not be queued');
+        await releaseAudioJob(db, messageId).catch(() => undefined);
         throw new AppError('service_unavailable', { status: 503 });
       }
     }
     return { state: 'processing', audio_url: null };
   }
 
-  private async runJob(
-    job: { messageId: string; userId: string; text: string; voice: string; locale: Locale },
-    shutdown: AbortSignal,
-  ): Promise<void> {
+  /** One attempt: a throw (or the signal: expiry, shutdown) is retried while retries are left. */
+  private async runJob(job: VoiceJob, signal: AbortSignal): Promise<void> {
     const { db, storage, log } = this.deps;
+    const message = await findOwnedMessageForAudio(db, job.messageId, job.userId);
+    // Deleted, or no longer waiting for its voice: nothing to do.
+    if (!message || message.audioState !== 'processing') return;
     try {
-      const result = await this.synthesise(job.text, job.voice, job.locale, shutdown, job.userId);
+      const result = await this.synthesise(message.text, message.voice, job.locale, signal, job.userId);
       if (!(await finishAudioJob(db, job.messageId, { state: 'ready', key: result.key }))) {
         // The message was deleted or reset meanwhile: do not leave the file behind.
         await storage.delete(result.key).catch(() => undefined);
       }
     } catch (error) {
-      // Shutting down: the row stays `processing` and is reset on the next start.
-      if (shutdown.aborted) return;
       const code = error instanceof TtsError ? error.code : 'internal_error';
       log.warn({ err: error, provider: this.deps.tts.name, code, messageId: job.messageId }, 'voice message failed');
-      await finishAudioJob(db, job.messageId, { state: 'error' }).catch(() => undefined);
+      throw error;
     }
+  }
+
+  /** The job failed for good (its last attempt threw or its replica died): the row says `error`. */
+  private async failJob(job: VoiceJob): Promise<void> {
+    await finishAudioJob(this.deps.db, job.messageId, { state: 'error' });
   }
 
   /**

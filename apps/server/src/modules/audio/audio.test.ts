@@ -225,7 +225,7 @@ describe('voice jobs that fail', () => {
   };
 
   beforeAll(async () => {
-    failing = await createTestApp({ storage, tts: broken, database: t.database });
+    failing = await createTestApp({ storage, tts: broken, database: t.database, env: { TTS_RETRIES: '0' } });
   });
 
   it('end in error, reported once; asking again retries', async () => {
@@ -250,6 +250,7 @@ describe('voice jobs that fail', () => {
     const counting = await createTestApp({
       storage,
       database: t.database,
+      env: { TTS_RETRIES: '0' },
       tts: {
         name: 'counting',
         synthesise: async () => {
@@ -272,6 +273,7 @@ describe('voice jobs that fail', () => {
     const garbage = await createTestApp({
       storage,
       database: t.database,
+      env: { TTS_RETRIES: '0' },
       tts: { name: 'garbage', synthesise: async () => ({ format: 'mp3', data: Buffer.from('<html>oops</html>') }) },
     });
     const { message, auth } = await botMessage('Hello?', { app: garbage });
@@ -284,7 +286,7 @@ describe('voice jobs that fail', () => {
     const slow = await createTestApp({
       storage,
       database: t.database,
-      env: { TTS_TIMEOUT_S: '1' },
+      env: { TTS_TIMEOUT_S: '1', TTS_RETRIES: '0' },
       tts: {
         name: 'slow',
         synthesise: ({ signal }) =>
@@ -302,11 +304,59 @@ describe('voice jobs that fail', () => {
     expect(aborted).toBe(true);
   });
 
-  it('a restart resets messages left processing, so they can be asked again', async () => {
-    const { message, auth } = await botMessage('Interrupted.', { overrides: { audioState: 'processing' } });
-    await createTestApp({ storage, database: t.database });
-    expect((await row(message.id)).audioState).toBeNull();
-    expect((await ask(message.id, auth)).json().state).toBe('processing');
-    expect((await pollUntilDone(message.id, auth)).json().state).toBe('ready');
-  });
+  it('retry with backoff, then end in error only when the retries are used up', async () => {
+    const attempts: number[] = [];
+    const flaky = await createTestApp({
+      storage,
+      database: t.database,
+      env: { TTS_RETRIES: '2', TTS_RETRY_DELAY_S: '1' },
+      tts: {
+        name: 'flaky',
+        synthesise: async () => {
+          attempts.push(Date.now());
+          throw new TtsError('provider_error', 'try later', 'flaky');
+        },
+      },
+    });
+    const { message, auth } = await botMessage('Third time lucky?', { app: flaky });
+    await ask(message.id, auth, flaky);
+    // While retries are left the message stays `processing`.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await row(message.id, flaky)).audioState).toBe('processing');
+    await flaky.app.audio.idle();
+    expect(attempts).toHaveLength(3);
+    // Backoff with jitter: the first retry waits 1–2 s (PostgreSQL's `now()` rounds), the second 2–4 s.
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(900);
+    expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(1900);
+    expect((await ask(message.id, auth, flaky)).json()).toEqual({ state: 'error', audio_url: null });
+  }, 30_000);
+
+  it('a job left by a stopped app is finished by the next one (nothing lost on a restart)', async () => {
+    const jobsSchema = 'pgboss_restart';
+    let started = () => {};
+    const taken = new Promise<void>((resolve) => (started = resolve));
+    const stopping = await createTestApp({
+      storage,
+      database: t.database,
+      jobsSchema,
+      env: { TTS_RETRY_DELAY_S: '1' },
+      tts: {
+        name: 'hanging',
+        synthesise: ({ signal }) => {
+          started();
+          return new Promise((_, reject) => signal!.addEventListener('abort', () => reject(signal!.reason)));
+        },
+      },
+    });
+    const { message, auth } = await botMessage('Interrupted.', { app: stopping });
+    expect((await ask(message.id, auth, stopping)).json().state).toBe('processing');
+    await taken;
+    await stopping.app.close();
+    expect((await row(message.id)).audioState).toBe('processing');
+    const next = await createTestApp({ storage, database: t.database, jobsSchema });
+    await next.app.audio.idle();
+    const stored = await row(message.id);
+    expect(stored.audioState).toBe('ready');
+    expect((await ask(message.id, auth, next)).json().state).toBe('ready');
+  }, 30_000);
 });

@@ -8,9 +8,12 @@ interface Logger {
   warn(object: object, message?: string): void;
 }
 
-/** Runs a job by name with its data; the queue decides where and when (jobs provider). */
+/** Where summaries run as jobs: `chat-summary` on the job queue (providers/jobs). */
 export interface SummaryQueue {
+  /** Queues one summary; one per chat at a time (the chat id is the key). */
   send(data: SummaryRequest, key: string): Promise<void>;
+  /** Resolves when no summary is queued or running (tests). */
+  idle(): Promise<void>;
 }
 
 export interface SummariesDeps {
@@ -90,8 +93,9 @@ export class MemorySummaries {
     });
   }
 
-  /** Waits for the summaries running in this process (tests, shutdown). */
+  /** Waits for the summaries queued or running (tests). */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+    await this.queue?.idle();
   }
 }
