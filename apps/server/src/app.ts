@@ -222,6 +222,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     live,
     summaries,
     limiter: new LocalMessageLimiter(config.CHAT_MESSAGES_PER_MINUTE),
+    historyBudget: Math.max(...llm.models().map((model) => model.contextSize)),
     runner: new GenerationRunner({
       db: database.db,
       llm,

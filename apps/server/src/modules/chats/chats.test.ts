@@ -671,6 +671,64 @@ describe('memory, models and personas', () => {
   });
 });
 
+describe('a model still loading', () => {
+  it('a message sent while the model loads waits for it (status warming_up), then is answered', async () => {
+    const { auth } = await member();
+    const { chat } = await newChat(auth);
+    llm.currentStatus = { ready: false, code: 'model_loading', detail: 'Loading the model' };
+    const stream = await openStream(auth, `/api/chat/${chat.id}/messages`, { client_id: randomUUID(), text: 'Hi' });
+    const status = await stream.readUntil((e) => e.event === 'status');
+    const started = stream.events.find((e) => e.event === 'bot_message')!;
+    expect(status.data).toEqual({ message_id: started.data.id, status: 'warming_up' });
+    llm.currentStatus = { ready: true };
+    const final = await stream.readUntil((e) => e.event === 'bot_message' && e.data.state !== 'streaming');
+    expect(final.data).toMatchObject({ state: 'done', text: 'Hello there!' });
+    expect(stream.events.some((e) => e.event === 'error')).toBe(false);
+  });
+});
+
+describe('the prompt history', () => {
+  it('is read newest first only as far as the stored token counts fit, however long the chat', async () => {
+    const { user } = await member();
+    const bot = await createBot(t.database.db);
+    const chat = await createChat(t.database.db, { userId: user.id, botId: bot.id });
+    const text = 'x'.repeat(400); // 100 tokens by the estimate
+    await t.database.db.insert(messages).values(
+      Array.from({ length: 500 }, (_, i) => ({
+        chatId: chat.id,
+        userId: user.id,
+        role: i % 2 ? ('bot' as const) : ('user' as const),
+        text,
+        tokens: 100,
+      })),
+    );
+    const { promptHistory } = await import('./chats.repository.js');
+    const bounded = await promptHistory(t.database.db, chat.id, {
+      throughSeq: null,
+      afterSeq: 0,
+      limit: 200,
+      budget: 1000,
+    });
+    // 104 tokens a turn: nine fit under 1000, the tenth crosses it (the builder cuts there).
+    expect(bounded).toHaveLength(10);
+    expect(bounded.every((row) => row.tokens === 100)).toBe(true);
+    expect(bounded[0]!.seq).toBeLessThan(bounded[9]!.seq);
+    const all = await promptHistory(t.database.db, chat.id, { throughSeq: null, afterSeq: 0, limit: 200 });
+    expect(all).toHaveLength(200);
+  });
+
+  it('a sent message and its reply are saved with their token estimates', async () => {
+    const { auth } = await member();
+    const { chat } = await newChat(auth);
+    const { events } = await send(auth, chat.id, 'a'.repeat(40));
+    const userMessage = events[0]!.data.id as string;
+    const reply = events.at(-1)!.data.id as string;
+    const rows = await t.database.db.select().from(messages).where(eq(messages.chatId, chat.id));
+    expect(rows.find((r) => r.id === userMessage)!.tokens).toBe(10);
+    expect(rows.find((r) => r.id === reply)!.tokens).toBe(3); // "Hello there!"
+  });
+});
+
 describe('fair use', () => {
   it('limits messages per user per minute with a 429 and Retry-After', async () => {
     const limited = await createTestApp({ llm, env: { CHAT_MESSAGES_PER_MINUTE: '2' } });

@@ -64,6 +64,8 @@ export interface RepliesDeps {
   runner: GenerationRunner;
   summaries: MemorySummaries;
   limiter: MessageLimiter;
+  /** The most tokens a prompt can hold (the largest context in the catalogue): the history read stops there. */
+  historyBudget: number;
   now?: () => Date;
 }
 
@@ -195,7 +197,12 @@ export class RepliesService {
     // The chat and the prompt's history are read at the same time (one round trip); the
     // history only reaches the prompt once the chat is known to be the user's.
     const earlier = wantsReply
-      ? promptHistory(db, chatId, { throughSeq: null, afterSeq: 'memory', limit: PROMPT_HISTORY_LIMIT })
+      ? promptHistory(db, chatId, {
+          throughSeq: null,
+          afterSeq: 'memory',
+          limit: PROMPT_HISTORY_LIMIT,
+          budget: this.deps.historyBudget,
+        })
       : null;
     earlier?.catch(() => undefined);
     const context = await findChatContext(db, chatId, userId).catch(() => null);
@@ -284,6 +291,7 @@ export class RepliesService {
         throughSeq: user.seq,
         afterSeq: chat.memoryThroughSeq,
         limit: PROMPT_HISTORY_LIMIT,
+        budget: this.deps.historyBudget,
       });
 
     if (picture) {
@@ -349,6 +357,7 @@ export class RepliesService {
       throughSeq: userMessage.seq,
       afterSeq: chat.memoryThroughSeq,
       limit: PROMPT_HISTORY_LIMIT,
+      budget: this.deps.historyBudget,
     });
     const userName = await findUserName(db, userId);
     const queue = new EventQueue();

@@ -163,6 +163,7 @@ export class StreamingMinorsGuard {
   constructor(
     private readonly every = 64,
     private readonly overlap = 192,
+    private readonly check: (text: string) => boolean = violatesMinorsPolicy,
   ) {}
 
   /** True when the text so far must be refused (checks only when enough new text came). */
@@ -170,7 +171,7 @@ export class StreamingMinorsGuard {
     if (text.length - this.checkedTo < this.every) return false;
     const from = Math.max(0, this.checkedTo - this.overlap);
     this.checkedTo = text.length;
-    return violatesMinorsPolicy(text.slice(from));
+    return this.check(text.slice(from));
   }
 }
 

@@ -1,0 +1,102 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import type { StreamEvent } from '@reverie/shared';
+import { EventQueue } from './generations.js';
+import { StreamingMinorsGuard } from './safety.js';
+import * as safety from './safety.js';
+
+const delta = (text: string, id = 'm1'): StreamEvent => ({ event: 'delta', data: { message_id: id, text } });
+
+describe('EventQueue', () => {
+  it('hands events over in order and merges the deltas of one message waiting in line', async () => {
+    const queue = new EventQueue();
+    queue.push(delta('Hel'));
+    queue.push(delta('lo'));
+    queue.push(delta('!', 'm2'));
+    queue.push({ event: 'error', data: { code: 'timeout', detail: 'x', message_id: 'm2' } });
+    queue.end();
+    const seen: StreamEvent[] = [];
+    for await (const event of queue) seen.push(event);
+    expect(seen).toEqual([delta('Hello'), delta('!', 'm2'), expect.objectContaining({ event: 'error' })]);
+  });
+
+  it('wakes a waiting reader and runs its cleanup once when the reader leaves', async () => {
+    const queue = new EventQueue();
+    const cleanup = vi.fn();
+    queue.onClose(cleanup);
+    const next = queue.next();
+    queue.push(delta('a'));
+    expect(await next).toEqual({ value: delta('a'), done: false });
+    await queue.return();
+    await queue.return();
+    expect(cleanup).toHaveBeenCalledTimes(1);
+    queue.push(delta('b'));
+    expect(await queue.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('a slow reader costs one merged delta, not one entry per piece', () => {
+    const queue = new EventQueue();
+    for (let i = 0; i < 10_000; i++) queue.push(delta('x'));
+    const ready = queue.takeReady();
+    expect(ready).toHaveLength(1);
+    expect(ready[0]).toEqual(delta('x'.repeat(10_000)));
+  });
+});
+
+describe('StreamingMinorsGuard', () => {
+  it('reads each character a bounded number of times: linear in the length of the reply', () => {
+    let read = 0;
+    const guard = new StreamingMinorsGuard(64, 192, (checked) => {
+      read += checked.length;
+      return safety.violatesMinorsPolicy(checked);
+    });
+    let text = '';
+    for (let i = 0; i < 5000; i++) {
+      text += 'word ';
+      expect(guard.violates(text)).toBe(false);
+    }
+    // Every 64 new characters it reads them and the 192 before: 4 × the reply at most.
+    expect(read).toBeLessThanOrEqual(4 * text.length + 256);
+    expect(read).toBeGreaterThanOrEqual(text.length - 64);
+  });
+
+  it('stops a reply where a minor and a sexual term meet, even split between pieces', () => {
+    const guard = new StreamingMinorsGuard(8, 192);
+    let text = 'It was a long day at the office and then. ';
+    let refused = false;
+    for (const piece of ['She is a 12-year', '-old girl and they', ' had sex together.']) {
+      text += piece;
+      refused ||= guard.violates(text);
+    }
+    expect(refused).toBe(true);
+  });
+});
+
+describe('pipeEvents', () => {
+  it('waits for drain when the socket is full and sends what came meanwhile in one write', async () => {
+    const { pipeEvents } = await import('./sse.js');
+    const raw = new PassThrough({ highWaterMark: 16 });
+    const written: string[] = [];
+    const headers: Record<string, unknown> = {};
+    Object.assign(raw, {
+      writeHead: (_status: number, h: Record<string, unknown>) => Object.assign(headers, h),
+      flushHeaders: () => undefined,
+    });
+    const request = { raw: new PassThrough() } as never;
+    const reply = { raw, hijack: () => undefined, getHeaders: () => ({ 'x-request-id': 'r1' }) } as never;
+    const queue = new EventQueue();
+    const piping = pipeEvents(request, reply, queue);
+    queue.push(delta('first piece, long enough to fill the socket'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The socket is full (nobody reads): these wait in the queue and merge.
+    for (const piece of ['a', 'b', 'c']) queue.push(delta(piece));
+    queue.end();
+    raw.on('data', (chunk: Buffer) => written.push(chunk.toString()));
+    await piping;
+    const body = written.join('');
+    expect(headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(headers['x-request-id']).toBe('r1');
+    expect(body.match(/event: delta/g)).toHaveLength(2);
+    expect(body).toContain('"text":"abc"');
+  });
+});
