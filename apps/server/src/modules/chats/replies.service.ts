@@ -105,8 +105,8 @@ export class RepliesService {
     return presentMessage(row, this.deps.urls);
   }
 
-  private async takeRateLimit(userId: string): Promise<void> {
-    const wait = await this.deps.limiter.take(userId);
+  private async takeRateLimit(userId: string, counted?: Promise<number>): Promise<void> {
+    const wait = await (counted ?? this.deps.limiter.take(userId));
     if (wait > 0) throw new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(wait) } });
   }
 
@@ -205,10 +205,13 @@ export class RepliesService {
         })
       : null;
     earlier?.catch(() => undefined);
+    // The fair-use limit is counted meanwhile too (a round trip to Redis or PostgreSQL).
+    const counted = this.deps.limiter.take(userId);
+    counted.catch(() => undefined);
     const context = await findChatContext(db, chatId, userId).catch(() => null);
     if (!context) throw notFound();
     const { chat, bot, userName } = context;
-    await this.takeRateLimit(userId);
+    await this.takeRateLimit(userId, counted);
 
     const now = this.now();
     const base = { chatId, userId, kind: MessageKind.Text, state: 'done' as const };
