@@ -44,6 +44,12 @@ import { audioRoutes } from './modules/audio/audio.routes.js';
 import { AudioService } from './modules/audio/audio.service.js';
 import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
 import { createPubSub, type PubSub } from './providers/pubsub/index.js';
+import {
+  createWindowCounter,
+  sharedRateLimitStore,
+  WindowLimiter,
+  type WindowCounter,
+} from './providers/limits/index.js';
 import { Sessions } from './modules/accounts/sessions.js';
 
 declare module 'fastify' {
@@ -82,6 +88,8 @@ export interface AppDependencies {
   tts?: TtsProvider;
   /** Pub/sub between replicas; by default the one the settings select. One passed in is not closed with the app. */
   pubsub?: PubSub;
+  /** The cluster's shared limit counters; by default the ones the settings select. One passed in is not closed with the app. */
+  limits?: WindowCounter;
 }
 
 /**
@@ -105,7 +113,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(requestContextPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
+  // Every limit counts once for the cluster (providers/limits): Redis, the database or in process.
+  const limits =
+    deps.limits ?? createWindowCounter(config, database, (error) => app.log.warn({ err: error }, 'shared limits error'));
+  if (!deps.limits) app.addHook('onClose', async () => limits.close());
   await app.register(securityPlugin, {
+    store: sharedRateLimitStore(limits),
     webOrigins: config.WEB_ORIGIN,
     ratePerMinute: config.RATE_LIMIT_PER_MINUTE,
     scriptOrigins: config.REWARDFUL_API_KEY ? [REWARDFUL_ORIGIN] : [],
@@ -170,7 +183,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     maxTokens: config.LLM_MAX_TOKENS,
     temperature: config.LLM_TEMPERATURE,
     idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
-    messagesPerMinute: config.CHAT_MESSAGES_PER_MINUTE,
+    limiter: new WindowLimiter(limits, 'chat', config.CHAT_MESSAGES_PER_MINUTE, 60_000),
     metrics: app.metrics,
   });
   app.decorate('chats', chats);

@@ -40,7 +40,7 @@ import {
   type PromptBot,
 } from './chats.repository.js';
 import { presentChat, presentMessage } from './chats.presenter.js';
-import { type Generation, GenerationRegistry, UserRateLimiter } from './generations.js';
+import { type Generation, GenerationRegistry } from './generations.js';
 import { summarise } from './memory.js';
 import { buildPrompt, replaceNames, type PromptMessage } from './prompt.js';
 import {
@@ -75,8 +75,11 @@ export interface ChatsDeps {
   temperature: number;
   /** A reply fails with `timeout` when the provider sends nothing for this long. */
   idleTimeoutMs: number;
-  /** Fair-use limit: messages (sends and regenerations) per user per minute. */
-  messagesPerMinute: number;
+  /**
+   * Fair-use limit of messages (sends and regenerations) per user per minute, counted for
+   * the whole cluster: `take` counts one and answers the seconds to wait, or 0.
+   */
+  limiter: { take(userId: string): Promise<number> };
   /** How often a streaming reply is saved at most (it is always saved when it ends). */
   saveEveryMs?: number;
   now?: () => Date;
@@ -125,7 +128,6 @@ const isUniqueViolation = (error: unknown) =>
  */
 export class ChatsService {
   readonly generations = new GenerationRegistry();
-  private readonly limiter: UserRateLimiter;
   private readonly summarising = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
 
@@ -133,7 +135,6 @@ export class ChatsService {
   private readonly replies?: Counter<'state'>;
 
   constructor(private readonly deps: ChatsDeps) {
-    this.limiter = new UserRateLimiter(deps.messagesPerMinute);
     if (deps.metrics) {
       this.firstToken = new Histogram({
         name: 'reverie_chat_first_token_seconds',
@@ -310,8 +311,8 @@ export class ChatsService {
   // Sending, streaming, stop, regenerate
   // ---------------------------------------------------------------------------------------
 
-  private takeRateLimit(userId: string): void {
-    const wait = this.limiter.take(userId);
+  private async takeRateLimit(userId: string): Promise<void> {
+    const wait = await this.deps.limiter.take(userId);
     if (wait > 0) throw new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(wait) } });
   }
 
@@ -342,7 +343,7 @@ export class ChatsService {
     }
     let started = false;
     try {
-      this.takeRateLimit(userId);
+      await this.takeRateLimit(userId);
       const text = body.text.trim();
       const now = this.now();
       const base = { chatId, userId, kind: MessageKind.Text, state: 'done' as const };
@@ -469,7 +470,7 @@ export class ChatsService {
     if (!generation) throw new AppError('generation_in_progress', { status: 409 });
     let started = false;
     try {
-      this.takeRateLimit(userId);
+      await this.takeRateLimit(userId);
       const userMessage = await findMessage(this.deps.db, chatId, target.replyTo);
       if (!userMessage) throw notFound();
       const bot = (await findBotById(this.deps.db, chat.botId))!;

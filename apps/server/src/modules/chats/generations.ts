@@ -124,31 +124,3 @@ export class GenerationRegistry {
     await Promise.all(running.map((g) => g.done));
   }
 }
-
-/** A fixed-window per-user counter for the fair-use limit of chat messages. */
-export class UserRateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  constructor(
-    private readonly perMinute: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Counts one use; returns the seconds to wait when over the limit, else 0. */
-  take(userId: string): number {
-    const now = this.now();
-    const window = this.windows.get(userId);
-    if (!window || now - window.start >= 60_000) {
-      if (this.windows.size > 10_000) this.prune(now);
-      this.windows.set(userId, { start: now, count: 1 });
-      return 0;
-    }
-    if (window.count >= this.perMinute) return Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
-    window.count++;
-    return 0;
-  }
-
-  private prune(now: number): void {
-    for (const [key, window] of this.windows) if (now - window.start >= 60_000) this.windows.delete(key);
-  }
-}
