@@ -115,7 +115,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(inputGuardPlugin);
   // Every limit counts once for the cluster (providers/limits): Redis, the database or in process.
   const limits =
-    deps.limits ?? createWindowCounter(config, database, (error) => app.log.warn({ err: error }, 'shared limits error'));
+    deps.limits ??
+    createWindowCounter(config, database, (error) => app.log.warn({ err: error }, 'shared limits error'));
   if (!deps.limits) app.addHook('onClose', async () => limits.close());
   await app.register(securityPlugin, {
     store: sharedRateLimitStore(limits),
@@ -250,7 +251,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     service: accounts,
     ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,
     accountPerMinute: config.AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE,
-    db: database.db,
+    limits,
     billingProfile: (userId) => getBillingProfile(database.db, userId),
   });
   if (!config.isProduction) await app.register(mailboxRoutes, { db: database.db });

@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 /** A fresh client address per test: Redis outlives the test database. */
-const freshIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const freshIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 const backends: [string, Record<string, string>, boolean][] = [
   ['the database or in process', {}, true],

@@ -42,7 +42,8 @@ describe.skipIf(target.kind !== 'postgres')('replicas starting together (Postgre
       expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
       const db = postgres(withDatabase(url, name), { max: 1, onnotice: () => {} });
       try {
-        const [bots] = await db`select count(*)::int as n, count(distinct slug)::int as slugs from bots where is_official`;
+        const [bots] =
+          await db`select count(*)::int as n, count(distinct slug)::int as slugs from bots where is_official`;
         expect(bots).toEqual({ n: OFFICIAL_CHARACTERS.length, slugs: OFFICIAL_CHARACTERS.length });
         const [posts] = await db`select count(*)::int as n from blog_posts`;
         expect(posts!.n).toBe((await readShippedBlogPosts(getEdition(config.APP_NAME))).length);

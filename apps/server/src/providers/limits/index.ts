@@ -26,8 +26,10 @@ export function createWindowCounter(
   database: Pick<DatabaseHandle, 'raw' | 'db'>,
   onError: (error: unknown) => void = () => {},
 ): WindowCounter {
-  if (settings.REDIS_URL) return new ResilientWindowCounter(new RedisWindowCounter(settings.REDIS_URL, onError), onError);
-  if (database.raw.kind === 'postgres') return new ResilientWindowCounter(new PostgresWindowCounter(database.db), onError);
+  if (settings.REDIS_URL)
+    return new ResilientWindowCounter(new RedisWindowCounter(settings.REDIS_URL, onError), onError);
+  if (database.raw.kind === 'postgres')
+    return new ResilientWindowCounter(new PostgresWindowCounter(database.db), onError);
   let counter = pgliteCounters.get(database.raw.client);
   if (!counter) {
     counter = new MemoryWindowCounter();

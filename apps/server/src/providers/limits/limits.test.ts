@@ -54,7 +54,10 @@ const backends: [string, Pair, boolean][] = [
     'Redis',
     () => {
       const prefix = `reverie-test:${randomUUID()}:`;
-      return [keep(new RedisWindowCounter(redisUrl!, () => {}, prefix)), keep(new RedisWindowCounter(redisUrl!, () => {}, prefix))];
+      return [
+        keep(new RedisWindowCounter(redisUrl!, () => {}, prefix)),
+        keep(new RedisWindowCounter(redisUrl!, () => {}, prefix)),
+      ];
     },
     Boolean(redisUrl),
   ],
@@ -94,34 +97,37 @@ describe.each(backends)('window counter: %s', (_name, pair, enabled) => {
     expect(fresh.ttlMs).toBeGreaterThan(200);
   });
 
-  it.runIf(enabled)('backs a @fastify/rate-limit limit shared by two apps, per route, whose window resets', async () => {
-    const [a, b] = pair();
-    const build = async (counter: WindowCounter) => {
-      const app = Fastify();
-      apps.push(app);
-      await app.register(rateLimit, { max: 3, timeWindow: 500, store: sharedRateLimitStore(counter) });
-      app.get('/global', async () => 'ok');
-      app.get('/strict', { config: { rateLimit: { max: 1, timeWindow: 500 } } }, async () => 'ok');
-      await app.ready();
-      return app;
-    };
-    const one = await build(a);
-    const two = await build(b);
-    // A fresh address per run: Redis outlives the test database.
-    const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-    const get = (app: FastifyInstance, url: string) => app.inject({ url, remoteAddress: ip });
-    const statuses: number[] = [];
-    for (const app of [one, two, one, two, one]) statuses.push((await get(app, '/global')).statusCode);
-    expect(statuses).toEqual([200, 200, 200, 429, 429]);
-    // Another route with its own limit keeps its own count.
-    expect((await get(two, '/strict')).statusCode).toBe(200);
-    const refused = await get(one, '/strict');
-    expect(refused.statusCode).toBe(429);
-    expect(Number(refused.headers['retry-after'])).toBe(1);
-    await sleep(600);
-    expect((await get(two, '/global')).statusCode).toBe(200);
-    expect((await get(one, '/strict')).statusCode).toBe(200);
-  });
+  it.runIf(enabled)(
+    'backs a @fastify/rate-limit limit shared by two apps, per route, whose window resets',
+    async () => {
+      const [a, b] = pair();
+      const build = async (counter: WindowCounter) => {
+        const app = Fastify();
+        apps.push(app);
+        await app.register(rateLimit, { max: 3, timeWindow: 500, store: sharedRateLimitStore(counter) });
+        app.get('/global', async () => 'ok');
+        app.get('/strict', { config: { rateLimit: { max: 1, timeWindow: 500 } } }, async () => 'ok');
+        await app.ready();
+        return app;
+      };
+      const one = await build(a);
+      const two = await build(b);
+      // A fresh address per run: Redis outlives the test database.
+      const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const get = (app: FastifyInstance, url: string) => app.inject({ url, remoteAddress: ip });
+      const statuses: number[] = [];
+      for (const app of [one, two, one, two, one]) statuses.push((await get(app, '/global')).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      // Another route with its own limit keeps its own count.
+      expect((await get(two, '/strict')).statusCode).toBe(200);
+      const refused = await get(one, '/strict');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBe(1);
+      await sleep(600);
+      expect((await get(two, '/global')).statusCode).toBe(200);
+      expect((await get(one, '/strict')).statusCode).toBe(200);
+    },
+  );
 
   it.runIf(enabled)('limits with WindowLimiter: the seconds to wait once over', async () => {
     const [a, b] = pair();
