@@ -26,10 +26,11 @@ const MAX_DOUBLINGS = 20;
 
 /**
  * Growing delays after failures (log-ins), shared by every replica, in the `rate_limits`
- * table (key, hits, window_ends_at, blocked_until). Plain per-window limits use the shared
- * counters of `providers/limits` instead. Each change is one atomic statement (`INSERT … ON CONFLICT … DO UPDATE …
- * RETURNING`), so concurrent failures on any number of replicas are all counted, none is
- * lost; the database's clock is the only clock. Keys carry a prefix per use (`login:`).
+ * table (key, hits, window_ends_at, blocked_until); plain per-window limits use the shared
+ * counters of `providers/limits` instead. Each change is one atomic statement (`INSERT … ON
+ * CONFLICT … DO UPDATE … RETURNING`), so concurrent failures on any number of replicas are
+ * all counted, none is lost; the database's clock is the only clock. Keys carry a prefix per
+ * use (`login:`).
  */
 export class SharedLimiter {
   constructor(
