@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '@reverie/shared';
-import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { sql } from 'drizzle-orm';
+import { openDatabase, rowsOf, type DatabaseHandle } from '../src/db/client.js';
 import { createBot, createUser } from './factories.js';
 import { createTestApp, createTestDatabase, type TestApp } from './helpers.js';
 import { ScriptedLlm } from './scripted-llm.js';
@@ -99,6 +100,11 @@ describe.each(backends)('one limit across two replicas (%s)', (_name, extra, ena
     expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
     // Another address has its own count.
     expect((await two.app.inject({ url: '/api/blog', remoteAddress: freshIp() })).statusCode).toBe(200);
+    // Counted under a hash: no address in the table.
+    const keys = rowsOf<{ key: string }>(await database.db.execute(sql`select key from rate_limits`));
+    expect(keys.filter((row) => row.key.includes(ip))).toEqual([]);
+    if (database.raw.kind === 'postgres' && !extra.REDIS_URL)
+      expect(keys.some((row) => row.key.startsWith('rl:global:'))).toBe(true);
   });
 
   it.runIf(enabled)("a route's own limit (config.rateLimit: log-in per IP) counts both replicas", async () => {

@@ -1,5 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { WindowCounter } from './window-counter.js';
+
+/**
+ * The plugin's keys are addresses (and e-mail|address for log-in): the shared backends keep
+ * a hash of them instead, so no address or e-mail lies in the table or in Redis.
+ */
+const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 32);
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -14,6 +21,7 @@ interface ChildOptions {
  * `child` per route with its own `config.rateLimit` (and per `app.createRateLimit`); a
  * child's keys carry the route's method and path, so each route keeps its own count as with
  * the plugin's in-process store. `incr` is given the window and the maximum of its limit.
+ * Keys are hashed (no address or e-mail is stored).
  */
 export function sharedRateLimitStore(counter: WindowCounter): FastifyRateLimitStoreCtor {
   class SharedRateLimitStore {
@@ -23,7 +31,7 @@ export function sharedRateLimitStore(counter: WindowCounter): FastifyRateLimitSt
     ) {}
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      counter.hit(`${this.scope}:${key}`, timeWindow).then(
+      counter.hit(`${this.scope}:${hashed(key)}`, timeWindow).then(
         ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );
@@ -31,7 +39,7 @@ export function sharedRateLimitStore(counter: WindowCounter): FastifyRateLimitSt
 
     /** `{ increment: false }` of `createRateLimit`: the state without counting. */
     read(key: string, callback: Callback): void {
-      counter.peek(`${this.scope}:${key}`).then(
+      counter.peek(`${this.scope}:${hashed(key)}`).then(
         ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );
