@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '@reverie/shared';
 import { sql } from 'drizzle-orm';
-import { openDatabase, rowsOf, type DatabaseHandle } from '../src/db/client.js';
+import { rowsOf, type DatabaseHandle } from '../src/db/client.js';
 import { createBot, createUser } from './factories.js';
-import { createTestApp, createTestDatabase, type TestApp } from './helpers.js';
+import { createTestApp, createTestDatabase, openReplicaDatabase, type TestApp } from './helpers.js';
 import { ScriptedLlm } from './scripted-llm.js';
 
 /**
@@ -25,11 +25,7 @@ let database: DatabaseHandle;
 let second: DatabaseHandle;
 beforeAll(async () => {
   database = await createTestDatabase();
-  // A second replica: on PostgreSQL its own connection pool to the same database.
-  second = database.raw.kind === 'postgres' ? await openDatabase({ url: database.raw.url, poolSize: 5 }) : database;
-});
-afterAll(async () => {
-  if (second !== database) await second.close();
+  second = await openReplicaDatabase(database);
 });
 
 /** A fresh client address per test: Redis outlives the test database. */
