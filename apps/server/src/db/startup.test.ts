@@ -61,5 +61,5 @@ describe.skipIf(target.kind !== 'postgres')('replicas starting together (Postgre
     } finally {
       for (const result of results) if (result.status === 'fulfilled') await result.value.app.close();
     }
-  });
+  }, 180_000);
 });
