@@ -26,8 +26,16 @@ export function createWindowCounter(
   database: Pick<DatabaseHandle, 'raw' | 'db'>,
   onError: (error: unknown) => void = () => {},
 ): WindowCounter {
-  if (settings.REDIS_URL)
-    return new ResilientWindowCounter(new RedisWindowCounter(settings.REDIS_URL, onError), onError);
+  if (settings.REDIS_URL) {
+    // The client reports each failed reconnection: at most one line a minute while Redis is away.
+    let last = -Infinity;
+    const onClientError = (error: unknown) => {
+      if (Date.now() - last < 60_000) return;
+      last = Date.now();
+      onError(error);
+    };
+    return new ResilientWindowCounter(new RedisWindowCounter(settings.REDIS_URL, onClientError), onError);
+  }
   if (database.raw.kind === 'postgres')
     return new ResilientWindowCounter(new PostgresWindowCounter(database.db), onError);
   let counter = pgliteCounters.get(database.raw.client);
