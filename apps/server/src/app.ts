@@ -40,7 +40,6 @@ import { createImageProvider, type ImageProvider } from './providers/images/inde
 import { createLlmProvider, type LlmProvider } from './providers/llm/index.js';
 import { chatsRoutes } from './modules/chats/chats.routes.js';
 import { ChatsService } from './modules/chats/chats.service.js';
-import { LocalMessageLimiter } from './modules/chats/fair-use.js';
 import { LiveReplies, type LiveRepliesOptions } from './modules/chats/live-replies.js';
 import { RepliesService } from './modules/chats/replies.service.js';
 import { GenerationRunner, type SummaryRequest } from './modules/chats/runner.js';
@@ -50,6 +49,12 @@ import { AudioService } from './modules/audio/audio.service.js';
 import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
 import { createPubSub, type PubSub } from './providers/pubsub/index.js';
 import { createJobQueue, type JobQueue } from './providers/jobs/index.js';
+import {
+  createWindowCounter,
+  sharedRateLimitStore,
+  WindowLimiter,
+  type WindowCounter,
+} from './providers/limits/index.js';
 import { Sessions } from './modules/accounts/sessions.js';
 
 declare module 'fastify' {
@@ -100,6 +105,8 @@ export interface AppDependencies {
    * it and stops it on close, whoever made it (tests give apps sharing a database their own).
    */
   jobs?: JobQueue;
+  /** The cluster's shared limit counters; by default the ones the settings select. One passed in is not closed with the app. */
+  limits?: WindowCounter;
 }
 
 /**
@@ -123,7 +130,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(requestContextPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
+  // Every limit counts once for the cluster (providers/limits): Redis, the database or in process.
+  const limits =
+    deps.limits ??
+    createWindowCounter(config, database, (error) => app.log.warn({ err: error }, 'shared limits error'));
+  if (!deps.limits) app.addHook('onClose', async () => limits.close());
   await app.register(securityPlugin, {
+    store: sharedRateLimitStore(limits),
     webOrigins: config.WEB_ORIGIN,
     ratePerMinute: config.RATE_LIMIT_PER_MINUTE,
     scriptOrigins: config.REWARDFUL_API_KEY ? [REWARDFUL_ORIGIN] : [],
@@ -221,7 +234,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
     live,
     summaries,
-    limiter: new LocalMessageLimiter(config.CHAT_MESSAGES_PER_MINUTE),
+    limiter: new WindowLimiter(limits, 'chat', config.CHAT_MESSAGES_PER_MINUTE, 60_000),
     historyBudget: Math.max(...llm.models().map((model) => model.contextSize)),
     runner: new GenerationRunner({
       db: database.db,
@@ -294,7 +307,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     service: accounts,
     ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,
     accountPerMinute: config.AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE,
-    db: database.db,
+    limits,
     billingProfile: (userId) => getBillingProfile(database.db, userId),
   });
   if (!config.isProduction) await app.register(mailboxRoutes, { db: database.db });

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/client.js';
-import { runMigrations } from './db/migrate.js';
+import { applyMigrations, withStartupLock } from './db/migrate.js';
 import { seedDatabase } from './db/seed.js';
 import { loggerOptions } from './lib/logger.js';
 import { repoRoot } from './lib/paths.js';
@@ -28,7 +28,9 @@ export function defaultWebDistDir(config: Config): string | null {
 
 /**
  * Opens the database, migrates, seeds and builds the app: everything `server.ts` does
- * before it listens (benchmarks and end-to-end tests start the server the same way).
+ * before it listens (benchmarks and end-to-end tests start the server the same way). On
+ * PostgreSQL the migrations and the seed run under an advisory lock (`withStartupLock`), so
+ * any number of replicas may start at once.
  */
 export async function prepareServer(config: Config): Promise<{ app: FastifyInstance; database: DatabaseHandle }> {
   const mark = (() => {
@@ -43,21 +45,32 @@ export async function prepareServer(config: Config): Promise<{ app: FastifyInsta
   const database = await openConfiguredDatabase(config);
   const phases: Record<string, number> = { open_database_ms: mark() };
   try {
-    await runMigrations(database);
-    phases.migrate_ms = mark();
-    const app = await buildApp({
-      config,
-      database,
-      logger: loggerOptions(config),
-      webDistDir: defaultWebDistDir(config),
-    });
-    phases.build_app_ms = mark();
-    if (config.SEED_ON_START) {
-      await seedDatabase(database.db, getEdition(config.APP_NAME), (message) => app.log.info(message), {
-        storage: createMediaStorage(config),
+    // Migrations, building and the seed run under the startup lock: replicas started
+    // together on a new database take turns, so none meets another's half-done seed.
+    const app = await withStartupLock(database, async (session) => {
+      phases.startup_lock_ms = mark();
+      await applyMigrations(database, session);
+      phases.migrate_ms = mark();
+      const built = await buildApp({
+        config,
+        database,
+        logger: loggerOptions(config),
+        webDistDir: defaultWebDistDir(config),
       });
-    }
-    phases.seed_ms = mark();
+      phases.build_app_ms = mark();
+      try {
+        if (config.SEED_ON_START) {
+          await seedDatabase(database.db, getEdition(config.APP_NAME), (message) => built.log.info(message), {
+            storage: createMediaStorage(config),
+          });
+        }
+      } catch (error) {
+        await built.close().catch(() => {});
+        throw error;
+      }
+      phases.seed_ms = mark();
+      return built;
+    });
     app.log.info(phases, 'prepared');
     app.addHook('onClose', async () => database.close());
     return { app, database };

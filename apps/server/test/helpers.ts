@@ -45,6 +45,18 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   return handle;
 }
 
+/**
+ * The same database as a second replica sees it: on PostgreSQL its own connection pool
+ * (closed after the file's tests), on PGlite the same handle (one process). Build a second
+ * app on it with `createTestApp({ database: replica })`.
+ */
+export async function openReplicaDatabase(database: DatabaseHandle): Promise<DatabaseHandle> {
+  if (database.raw.kind !== 'postgres') return database;
+  const replica = await openDatabase({ url: database.raw.url, poolSize: 5 });
+  cleanups.push(() => replica.close());
+  return replica;
+}
+
 /** Settings for tests: defaults plus the given overrides, never the machine's environment. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({

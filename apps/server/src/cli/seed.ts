@@ -1,6 +1,6 @@
 import { getEdition } from '@reverie/shared';
 import { loadConfig } from '../config.js';
-import { runMigrations } from '../db/migrate.js';
+import { applyMigrations, withStartupLock } from '../db/migrate.js';
 import { seedDatabase } from '../db/seed.js';
 import { openConfiguredDatabase } from '../runtime.js';
 import { createMediaStorage } from '../providers/storage/index.js';
@@ -9,9 +9,12 @@ import { createMediaStorage } from '../providers/storage/index.js';
 const config = loadConfig();
 const database = await openConfiguredDatabase(config);
 try {
-  await runMigrations(database);
-  const report = await seedDatabase(database.db, getEdition(config.APP_NAME), (line) => console.log(line), {
-    storage: createMediaStorage(config),
+  // Under the startup lock, like a starting server (replicas may be starting now).
+  const report = await withStartupLock(database, async (session) => {
+    await applyMigrations(database, session);
+    return seedDatabase(database.db, getEdition(config.APP_NAME), (line) => console.log(line), {
+      storage: createMediaStorage(config),
+    });
   });
   console.log('seed complete', report);
 } finally {

@@ -8,25 +8,56 @@ import postgres from 'postgres';
 import { rowsOf, type DatabaseHandle } from './client.js';
 import { migrationsDir } from '../lib/paths.js';
 
-/** An arbitrary, fixed key for the advisory lock that serialises concurrent migrators. */
-const MIGRATION_LOCK_KEY = 727_311_204;
+/**
+ * An arbitrary, fixed key for the advisory lock under which a replica migrates and seeds (the
+ * key migrations always used, so older builds starting beside this one wait for it too).
+ */
+const STARTUP_LOCK_KEY = 727_311_204;
 
-/** Applies every pending drizzle-kit migration. Safe to run from several instances at once. */
+/**
+ * Runs `run` while this process holds the startup lock: a session-level
+ * `pg_advisory_lock` on one connection of its own (postgres.js pools connections, and a
+ * session lock belongs to the connection that took it). Replicas started together on a new
+ * database thus migrate and seed one after the other: the first does the work, the others
+ * wait, then find it done. The lock ends with `run`, or with the connection if the process
+ * dies. `run` is given that connection (migrations use it). PGlite is one process: no lock.
+ */
+export async function withStartupLock<T>(
+  handle: DatabaseHandle,
+  run: (session: postgres.Sql | null) => Promise<T>,
+): Promise<T> {
+  if (handle.raw.kind === 'pglite') return run(null);
+  const session = postgres(handle.raw.url, {
+    max: 1,
+    onnotice: () => {},
+    connection: { application_name: 'reverie-startup' },
+  });
+  try {
+    await session`select pg_advisory_lock(${STARTUP_LOCK_KEY})`;
+    return await run(session);
+  } finally {
+    await session`select pg_advisory_unlock(${STARTUP_LOCK_KEY})`.catch(() => {});
+    await session.end({ timeout: 5 });
+  }
+}
+
+/**
+ * Applies every pending drizzle-kit migration. Safe to run from several instances at once:
+ * it takes the startup lock (`withStartupLock`).
+ */
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {
+  await withStartupLock(handle, (session) => applyMigrations(handle, session));
+}
+
+/** Applies the pending migrations; on PostgreSQL through `session`, which holds the startup lock. */
+export async function applyMigrations(handle: DatabaseHandle, session: postgres.Sql | null): Promise<void> {
   const migrationsFolder = migrationsDir();
   if (handle.raw.kind === 'pglite') {
     await migratePglite(handle.db as never, { migrationsFolder });
     return;
   }
-  // A single-connection client holds the advisory lock for the whole run.
-  const client = postgres(handle.raw.url, { max: 1, onnotice: () => {} });
-  try {
-    await client`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
-    await migratePostgres(drizzlePostgres(client), { migrationsFolder });
-  } finally {
-    await client`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
-    await client.end({ timeout: 5 });
-  }
+  if (!session) throw new Error('applyMigrations: PostgreSQL migrates on the startup lock session');
+  await migratePostgres(drizzlePostgres(session), { migrationsFolder });
 }
 
 /** How many migrations ship with this build. */

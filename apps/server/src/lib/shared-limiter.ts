@@ -25,10 +25,12 @@ export interface FailureOutcome {
 const MAX_DOUBLINGS = 20;
 
 /**
- * Counters shared by every replica, in the `rate_limits` table (key, hits, window_ends_at,
- * blocked_until). Each change is one atomic statement (`INSERT … ON CONFLICT … DO UPDATE …
- * RETURNING`), so concurrent failures on any number of replicas are all counted, none is
- * lost; the database's clock is the only clock. Keys carry a prefix per use (`login:`).
+ * Growing delays after failures (log-ins), shared by every replica, in the `rate_limits`
+ * table (key, hits, window_ends_at, blocked_until); plain per-window limits use the shared
+ * counters of `providers/limits` instead. Each change is one atomic statement (`INSERT … ON
+ * CONFLICT … DO UPDATE … RETURNING`), so concurrent failures on any number of replicas are
+ * all counted, none is lost; the database's clock is the only clock. Keys carry a prefix per
+ * use (`login:`).
  */
 export class SharedLimiter {
   constructor(
@@ -80,30 +82,6 @@ export class SharedLimiter {
     if (Math.random() < 0.02) await this.purge();
     const seconds = Number(row?.seconds ?? 0);
     return { failures: Number(row?.hits ?? 1), blockedForS: seconds > 0 ? Math.ceil(seconds) : 0 };
-  }
-
-  /**
-   * Counts one request of the key in a fixed window of `windowS` seconds that starts with its
-   * first request; allowed while the window holds at most `max` requests. One atomic
-   * statement, so replicas share the count and none is lost. `retryAfterS` is the time left
-   * in the window (for `Retry-After`).
-   */
-  async hit(id: string, max: number, windowS: number): Promise<{ allowed: boolean; retryAfterS: number }> {
-    const expired = sql`r.window_ends_at <= now()`;
-    const result = await this.db.execute(sql`
-      insert into rate_limits as r (key, hits, window_ends_at, blocked_until)
-      values (${this.key(id)}, 1, now() + make_interval(secs => ${windowS}::float8), null)
-      on conflict (key) do update set
-        hits = case when ${expired} then 1 else r.hits + 1 end,
-        window_ends_at = case when ${expired} then now() + make_interval(secs => ${windowS}::float8)
-          else r.window_ends_at end
-      returning hits, greatest(0, extract(epoch from (window_ends_at - now())))::float8 as seconds`);
-    const row = rowsOf<{ hits: number; seconds: number | string }>(result)[0];
-    if (Math.random() < 0.02) await this.purge();
-    return {
-      allowed: Number(row?.hits ?? 1) <= max,
-      retryAfterS: Math.max(1, Math.ceil(Number(row?.seconds ?? windowS))),
-    };
   }
 
   /** Forgets the key (a success). */

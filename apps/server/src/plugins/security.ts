@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 
@@ -16,9 +16,18 @@ export interface SecurityOptions {
    * a local install must stay reachable.
    */
   hsts?: boolean;
+  /**
+   * Where every `@fastify/rate-limit` limit counts (the global one, each route's
+   * `config.rateLimit`, `app.createRateLimit`): the cluster's shared counters
+   * (providers/limits). Without it, each process counts on its own.
+   */
+  store?: FastifyRateLimitStoreCtor;
 }
 
-/** Security headers, CORS for a separately hosted web app, and a global per-IP rate limit. */
+/**
+ * Security headers, CORS for a separately hosted web app, and a global per-IP rate limit
+ * (counted once for the cluster when a shared `store` is given).
+ */
 export const securityPlugin = fp<SecurityOptions>(
   async (app, options) => {
     await app.register(helmet, {
@@ -55,6 +64,7 @@ export const securityPlugin = fp<SecurityOptions>(
       global: true,
       max: options.ratePerMinute,
       timeWindow: 60_000,
+      store: options.store,
       // Static files and probes are not rate limited; the API is.
       allowList: (request) => !request.url.startsWith('/api/') || request.url.startsWith('/api/health'),
       errorResponseBuilder: (_request, context) =>

@@ -25,9 +25,8 @@ import {
   TokenValidSchema,
   ValidateTokenBodySchema,
 } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
-import { SharedLimiter } from '../../lib/shared-limiter.js';
+import { WindowLimiter, type WindowCounter } from '../../providers/limits/index.js';
 import { translate } from '../../lib/i18n.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { presentPreferences, presentProfile, presentRegistered } from './accounts.presenter.js';
@@ -39,8 +38,8 @@ export interface AccountsRoutesOptions {
   ipPerMinute: number;
   /** Attempts per minute for one account. */
   accountPerMinute: number;
-  /** Where the per-account limits of mail-sending routes are counted (shared by replicas). */
-  db: Database;
+  /** The cluster's shared counters (providers/limits), for the per-account limits of mail-sending routes. */
+  limits: WindowCounter;
   /** The billing part of the profile (balance, premium, next claim). */
   billingProfile?: (userId: string) => Promise<ProfileBilling>;
 }
@@ -62,8 +61,9 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     presentProfile(user, await options.billingProfile?.(user.id));
   // Per IP, on every sensitive route (also /password/:token, outside /api).
   const perIp = { rateLimit: { max: options.ipPerMinute, timeWindow: 60_000, allowList: () => false } };
-  // Per account, per minute. Log-in is keyed by account and IP, in this process; failures
-  // across addresses are slowed down by the shared log-in delays (AccountsService.login).
+  // Per account, per minute. Log-in is keyed by account and IP (counted once for the cluster,
+  // like every @fastify/rate-limit limit); failures across addresses are slowed down by the
+  // shared log-in delays (AccountsService.login).
   const perAccount = (name: string, key: (request: FastifyRequest) => string) => {
     const limiter = app.createRateLimit({
       max: options.accountPerMinute,
@@ -77,16 +77,16 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     };
   };
   // Mail-sending routes are keyed by account and counted by every replica together (the
-  // `rate_limits` table), so N replicas do not send N times as much mail. The key is a hash:
-  // no address is stored. The answer is the same whether the account exists or not.
-  const shared = new SharedLimiter(options.db, 'account');
+  // shared counters), so N replicas do not send N times as much mail. The key is a hash: no
+  // address is stored. The answer is the same whether the account exists or not.
+  const shared = new WindowLimiter(options.limits, 'account', options.accountPerMinute, 60_000);
   const perAccountShared = (name: string, key: (request: FastifyRequest) => string) => {
     return async (request: FastifyRequest) => {
       const id = createHash('sha256')
         .update(`${name}:${key(request)}`)
         .digest('hex');
-      const result = await shared.hit(id, options.accountPerMinute, 60);
-      if (!result.allowed) throw rateLimited(result.retryAfterS);
+      const wait = await shared.take(id);
+      if (wait > 0) throw rateLimited(wait);
     };
   };
 

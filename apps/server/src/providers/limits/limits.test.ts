@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/client.js';
+import { createTestDatabase, openReplicaDatabase } from '../../../test/helpers.js';
+import {
+  createWindowCounter,
+  MemoryWindowCounter,
+  PostgresWindowCounter,
+  RedisWindowCounter,
+  ResilientWindowCounter,
+  sharedRateLimitStore,
+  WindowLimiter,
+  type WindowCounter,
+} from './index.js';
+
+const redisUrl = process.env.REDIS_URL;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let database: DatabaseHandle;
+/** A second replica's connection pool to the same database (the same handle on PGlite). */
+let second: DatabaseHandle;
+const opened: WindowCounter[] = [];
+const apps: FastifyInstance[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  second = await openReplicaDatabase(database);
+});
+afterAll(async () => {
+  for (const app of apps.splice(0)) await app.close();
+  for (const counter of opened.splice(0)) await counter.close();
+});
+
+const keep = <T extends WindowCounter>(counter: T) => {
+  opened.push(counter);
+  return counter;
+};
+
+/** Two counters that share their backend, as two replicas would. */
+type Pair = () => [WindowCounter, WindowCounter];
+
+const memory = new MemoryWindowCounter();
+const backends: [string, Pair, boolean][] = [
+  ['in process', () => [memory, memory], true],
+  [
+    'PostgreSQL (rate_limits)',
+    () => [new PostgresWindowCounter(database.db), new PostgresWindowCounter(second.db)],
+    true,
+  ],
+  [
+    'Redis',
+    () => {
+      const prefix = `reverie-test:${randomUUID()}:`;
+      return [
+        keep(new RedisWindowCounter(redisUrl!, () => {}, prefix)),
+        keep(new RedisWindowCounter(redisUrl!, () => {}, prefix)),
+      ];
+    },
+    Boolean(redisUrl),
+  ],
+];
+
+describe.each(backends)('window counter: %s', (_name, pair, enabled) => {
+  it.runIf(enabled)('counts the hits of both replicas in one window; keys apart', async () => {
+    const [a, b] = pair();
+    const key = `k-${randomUUID()}`;
+    const counts: number[] = [];
+    for (const counter of [a, b, a, b, a]) counts.push((await counter.hit(key, 60_000)).count);
+    expect(counts).toEqual([1, 2, 3, 4, 5]);
+    const last = await b.hit(key, 60_000);
+    expect(last.ttlMs).toBeGreaterThan(50_000);
+    expect(last.ttlMs).toBeLessThanOrEqual(60_000);
+    expect((await a.hit(`other-${key}`, 60_000)).count).toBe(1);
+    expect(await b.peek(key)).toMatchObject({ count: 6 });
+    expect(await b.peek(`never-${key}`)).toEqual({ count: 0, ttlMs: 0 });
+  });
+
+  it.runIf(enabled)('counts every one of many concurrent hits', async () => {
+    const [a, b] = pair();
+    const key = `c-${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).hit(key, 60_000)));
+    expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  });
+
+  it.runIf(enabled)('starts a new window once the old one ended', async () => {
+    const [a, b] = pair();
+    const key = `w-${randomUUID()}`;
+    await a.hit(key, 1000);
+    expect((await b.hit(key, 1000)).count).toBe(2);
+    await sleep(1100);
+    expect(await a.peek(key)).toEqual({ count: 0, ttlMs: 0 });
+    const fresh = await b.hit(key, 1000);
+    expect(fresh.count).toBe(1);
+    expect(fresh.ttlMs).toBeGreaterThan(500);
+  });
+
+  it.runIf(enabled)(
+    'backs a @fastify/rate-limit limit shared by two apps, per route, whose window resets',
+    async () => {
+      const [a, b] = pair();
+      const build = async (counter: WindowCounter) => {
+        const app = Fastify();
+        apps.push(app);
+        await app.register(rateLimit, { max: 3, timeWindow: 3000, store: sharedRateLimitStore(counter) });
+        app.get('/global', async () => 'ok');
+        app.get('/strict', { config: { rateLimit: { max: 1, timeWindow: 3000 } } }, async () => 'ok');
+        await app.ready();
+        return app;
+      };
+      const one = await build(a);
+      const two = await build(b);
+      // A fresh address per run: Redis outlives the test database.
+      const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const get = (app: FastifyInstance, url: string) => app.inject({ url, remoteAddress: ip });
+      const statuses: number[] = [];
+      for (const app of [one, two, one, two, one]) statuses.push((await get(app, '/global')).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      // Another route with its own limit keeps its own count.
+      expect((await get(two, '/strict')).statusCode).toBe(200);
+      const refused = await get(one, '/strict');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3);
+      await sleep(3100);
+      expect((await get(two, '/global')).statusCode).toBe(200);
+      expect((await get(one, '/strict')).statusCode).toBe(200);
+    },
+  );
+
+  it.runIf(enabled)('limits with WindowLimiter: the seconds to wait once over', async () => {
+    const [a, b] = pair();
+    const id = randomUUID();
+    const limiters = [new WindowLimiter(a, 'test', 2, 60_000), new WindowLimiter(b, 'test', 2, 60_000)];
+    expect(await limiters[0]!.take(id)).toBe(0);
+    expect(await limiters[1]!.take(id)).toBe(0);
+    const wait = await limiters[0]!.take(id);
+    expect(wait).toBeGreaterThan(50);
+    expect(wait).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('createWindowCounter', () => {
+  it('chooses Redis with REDIS_URL, the database on PostgreSQL, one in-process counter per PGlite', async () => {
+    if (redisUrl) {
+      const counter = keep(createWindowCounter({ REDIS_URL: redisUrl }, database));
+      expect(counter.kind).toBe('redis');
+    }
+    const chosen = createWindowCounter({}, database);
+    if (database.raw.kind === 'postgres') expect(chosen.kind).toBe('postgres');
+    else {
+      expect(chosen.kind).toBe('memory');
+      // Apps built on the same PGlite database (one process) count together.
+      expect(createWindowCounter({}, database)).toBe(chosen);
+      const other = await createTestDatabase();
+      expect(createWindowCounter({}, other)).not.toBe(chosen);
+    }
+  });
+});
+
+describe('ResilientWindowCounter', () => {
+  it('counts in process while the shared backend fails, and reports it once', async () => {
+    const failing: WindowCounter = {
+      kind: 'redis',
+      hit: () => Promise.reject(new Error('down')),
+      peek: () => Promise.reject(new Error('down')),
+      close: async () => {},
+    };
+    const errors: unknown[] = [];
+    const counter = new ResilientWindowCounter(failing, (error) => errors.push(error));
+    expect((await counter.hit('k', 60_000)).count).toBe(1);
+    expect((await counter.hit('k', 60_000)).count).toBe(2);
+    expect((await counter.peek('k')).count).toBe(2);
+    expect(errors).toHaveLength(1);
+    expect(counter.kind).toBe('redis');
+  });
+
+  it('answers what the shared backend answers while it works', async () => {
+    const counter = new ResilientWindowCounter(new PostgresWindowCounter(database.db));
+    const key = randomUUID();
+    await counter.hit(key, 60_000);
+    expect((await new PostgresWindowCounter(second.db).hit(key, 60_000)).count).toBe(2);
+  });
+});
+
+describe('PostgresWindowCounter.purge', () => {
+  it('deletes ended windows of its own prefix only', async () => {
+    const counter = new PostgresWindowCounter(database.db, 'purge-test:');
+    await counter.hit('ended', 1);
+    await counter.hit('open', 60_000);
+    await sleep(20);
+    expect(await counter.purge()).toBe(1);
+    expect((await counter.peek('open')).count).toBe(1);
+  });
+});

@@ -1,0 +1,68 @@
+import { Redis } from 'ioredis';
+import type { WindowCount, WindowCounter } from './window-counter.js';
+
+/**
+ * One hit: INCR, and PEXPIRE when the key is new (its window starts). A key that somehow has
+ * no expiry gets one, so no counter can block forever. Answers {hits, ms left}.
+ */
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  return {count, tonumber(ARGV[1])}
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+type HitCommand = (key: string, windowMs: number) => Promise<[number, number]>;
+
+/**
+ * Counters in Redis (`REDIS_URL`): a small Lua script makes each hit atomic on the Redis
+ * server, whose clock times the windows. Its own connection (pub/sub holds one in subscriber
+ * mode); a command fails after one reconnection attempt or a second, and the caller then
+ * counts in process (`ResilientWindowCounter`).
+ */
+export class RedisWindowCounter implements WindowCounter {
+  readonly kind = 'redis' as const;
+  private readonly client: Redis;
+  private closed = false;
+
+  constructor(
+    url: string,
+    onError: (error: unknown) => void = () => {},
+    /** Prefixes every key, so that one Redis may serve several installations. */
+    private readonly prefix = 'reverie:rl:',
+  ) {
+    this.client = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
+    this.client.on('error', onError);
+    this.client.defineCommand('reverieHit', { numberOfKeys: 1, lua: HIT });
+  }
+
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
+    const hit = (this.client as unknown as { reverieHit: HitCommand }).reverieHit.bind(this.client);
+    const [count, ttlMs] = await hit(this.prefix + key, Math.max(1, Math.ceil(windowMs)));
+    return { count: Number(count), ttlMs: Number(ttlMs) };
+  }
+
+  async peek(key: string): Promise<WindowCount> {
+    const [[, count], [, ttl]] = (await this.client
+      .multi()
+      .get(this.prefix + key)
+      .pttl(this.prefix + key)
+      .exec()) as [[unknown, string | null], [unknown, number]];
+    if (count === null || ttl <= 0) return { count: 0, ttlMs: 0 };
+    return { count: Number(count), ttlMs: ttl };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.client.quit().catch(() => undefined);
+    this.client.disconnect();
+  }
+}

@@ -1,0 +1,20 @@
+/** Hits of one key in its current window, and the milliseconds left in that window. */
+export interface WindowCount {
+  count: number;
+  ttlMs: number;
+}
+
+/**
+ * Fixed-window counters shared by every replica (docs/ARCHITECTURE.md "Shared limits"). A
+ * key's window starts with its first hit and lasts `windowMs`; the next hit after it ended
+ * starts a new one at 1. Each hit is one atomic step of the backend, so hits from any
+ * number of replicas at once are all counted.
+ */
+export interface WindowCounter {
+  readonly kind: 'redis' | 'postgres' | 'memory';
+  /** Counts one hit of `key`: the hits so far in its window (this one included) and the time left. */
+  hit(key: string, windowMs: number): Promise<WindowCount>;
+  /** The same without counting; `{count: 0, ttlMs: 0}` when no window is open. */
+  peek(key: string): Promise<WindowCount>;
+  close(): Promise<void>;
+}

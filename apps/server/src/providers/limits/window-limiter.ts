@@ -1,0 +1,18 @@
+import type { WindowCounter } from './window-counter.js';
+
+/** At most `max` uses per key in a fixed window, counted on a shared `WindowCounter`. */
+export class WindowLimiter {
+  constructor(
+    private readonly counter: WindowCounter,
+    /** Keeps this limit's keys apart from other limits on the same counter. */
+    private readonly name: string,
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Counts one use; answers the seconds to wait when it is over the limit, else 0. */
+  async take(id: string): Promise<number> {
+    const { count, ttlMs } = await this.counter.hit(`${this.name}:${id}`, this.windowMs);
+    return count > this.max ? Math.max(1, Math.ceil(ttlMs / 1000)) : 0;
+  }
+}
