@@ -210,10 +210,19 @@ export class LiveReplies {
         }
       }
     };
+    const sync = () => {
+      if (row.owner) this.publish(ownerChannel(row.owner), { t: 'sync', id: row.id, from: text.length });
+    };
     const finish = async () => {
       if (finished) return;
       finished = true;
       const saved = await findMessage(this.db, row.chatId, row.id).catch(() => null);
+      if (saved?.state === 'streaming') {
+        // Asked before its owner had registered it (a few milliseconds after the send): ask again.
+        finished = false;
+        setTimeout(sync, 100).unref();
+        return;
+      }
       if (saved) for (const event of finalEvents(saved)) queue.push(event);
       queue.end();
     };
@@ -242,7 +251,7 @@ export class LiveReplies {
       clearInterval(poll);
       void unsubscribe();
     });
-    if (row.owner) this.publish(ownerChannel(row.owner), { t: 'sync', id: row.id, from: text.length });
+    sync();
     // It may have ended between the read and the subscription.
     await check();
   }
