@@ -595,6 +595,15 @@ describe('memory, models and personas', () => {
       llm.script = { mode: 'pieces', pieces: ['The user and the character talked a lot.'] };
       await send(auth, chat.id, 'And now?');
       await t.app.replies.idle();
+      // The summary left room: the next messages are answered without asking for another one.
+      const summaries = () =>
+        llm.requests.filter((r) => String(r.messages[0]?.content).includes('long-term memory')).length;
+      const after = summaries();
+      expect(after).toBeGreaterThan(0);
+      await send(auth, chat.id, 'Tell me more.');
+      await send(auth, chat.id, 'And then?');
+      await t.app.replies.idle();
+      expect(summaries()).toBe(after);
     } finally {
       llm.catalogue[0]!.contextSize = 4096;
     }

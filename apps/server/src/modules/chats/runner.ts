@@ -172,7 +172,7 @@ export class GenerationRunner {
     let outcome: Outcome = 'completed';
     let refused = false;
     let truncated = false;
-    let oldestIncludedSeq = 0;
+    let foldBeforeSeq = 0;
     let modelId = '';
     let pendingSave: Promise<unknown> | null = null;
     let lastSave = Date.now();
@@ -220,7 +220,11 @@ export class GenerationRunner {
         countTokens: (text) => llm.countTokens(model.id, text),
       });
       truncated = prompt.truncated;
-      oldestIncludedSeq = history[history.length - prompt.historyIncluded]?.seq ?? context.throughSeq;
+      // When older messages were left out, the summary folds them and the older half of what
+      // still fitted: the next replies then have room again instead of asking for a summary
+      // after every message.
+      const keep = Math.max(2, Math.ceil(prompt.historyIncluded / 2));
+      foldBeforeSeq = history[history.length - keep]?.seq ?? context.throughSeq;
 
       const signal = generation.controller.signal;
       for await (const piece of llm.generate({
@@ -285,7 +289,7 @@ export class GenerationRunner {
         characterName: bot.name,
         locale,
         model: modelId,
-        beforeSeq: oldestIncludedSeq,
+        beforeSeq: foldBeforeSeq,
       });
   }
 }
