@@ -50,6 +50,7 @@ import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
 import { createPubSub, type PubSub } from './providers/pubsub/index.js';
 import { createJobQueue, type JobQueue } from './providers/jobs/index.js';
 import {
+  BatchedWindowCounter,
   createWindowCounter,
   sharedRateLimitStore,
   WindowLimiter,
@@ -135,8 +136,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     deps.limits ??
     createWindowCounter(config, database, (error) => app.log.warn({ err: error }, 'shared limits error'));
   if (!deps.limits) app.addHook('onClose', async () => limits.close());
+  // The global per-address limit is hit by every request: counted here and added to the shared
+  // counter four times a second (no database write per request); the others count exactly.
+  const globalLimits = limits.kind === 'memory' ? limits : new BatchedWindowCounter(limits);
+  if (globalLimits !== limits) app.addHook('onClose', async () => globalLimits.close());
   await app.register(securityPlugin, {
-    store: sharedRateLimitStore(limits),
+    store: sharedRateLimitStore(limits, globalLimits),
     webOrigins: config.WEB_ORIGIN,
     ratePerMinute: config.RATE_LIMIT_PER_MINUTE,
     scriptOrigins: config.REWARDFUL_API_KEY ? [REWARDFUL_ORIGIN] : [],

@@ -90,6 +90,9 @@ describe.each(backends)('one limit across two replicas (%s)', (_name, extra, ena
       const res = await (i % 2 ? two : one).app.inject({ url: '/api/blog', remoteAddress: ip });
       statuses.push(res.statusCode);
       if (res.statusCode === 429) refused ??= res;
+      // Each replica adds its hits of the global limit to the shared counter every 250 ms
+      // (BatchedWindowCounter): the other hears of them within that time.
+      await new Promise((resolve) => setTimeout(resolve, 400));
     }
     expect(statuses).toEqual([...Array(6).fill(200), 429, 429]);
     expect(refused!.json().code).toBe('rate_limited');

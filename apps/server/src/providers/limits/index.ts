@@ -11,6 +11,7 @@ export { PostgresWindowCounter } from './postgres.counter.js';
 export { RedisWindowCounter } from './redis.counter.js';
 export { ResilientWindowCounter } from './resilient.counter.js';
 export { WindowLimiter } from './window-limiter.js';
+export { BatchedWindowCounter } from './batched.counter.js';
 export { sharedRateLimitStore } from './rate-limit-store.js';
 
 /** The in-process counters of each PGlite database: apps built on one (tests) count together. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { createTestDatabase, openReplicaDatabase } from '../../../test/helpers.js';
 import {
+  BatchedWindowCounter,
   createWindowCounter,
   MemoryWindowCounter,
   PostgresWindowCounter,
@@ -76,6 +77,37 @@ describe.each(backends)('window counter: %s', (_name, pair, enabled) => {
     expect(await b.peek(key)).toMatchObject({ count: 6 });
     expect(await b.peek(`never-${key}`)).toEqual({ count: 0, ttlMs: 0 });
   });
+
+  it.runIf(enabled)('counts hits by more than one (a batch)', async () => {
+    const [a, b] = pair();
+    const key = `batch-${randomUUID()}`;
+    expect((await a.hit(key, 60_000, 5)).count).toBe(5);
+    expect((await b.hit(key, 60_000, 3)).count).toBe(8);
+    expect((await a.hit(key, 60_000)).count).toBe(9);
+  });
+
+  it.runIf(enabled)(
+    'batched (the global limit): every replica hit counted, each learns the others within a flush',
+    async () => {
+      const [sharedA, sharedB] = pair();
+      const a = new BatchedWindowCounter(sharedA, 60_000);
+      const b = new BatchedWindowCounter(sharedB, 60_000);
+      const key = `batched-${randomUUID()}`;
+      expect((await a.hit(key, 60_000)).count).toBe(1); // the first hit asks the shared counter
+      expect((await b.hit(key, 60_000)).count).toBe(2);
+      for (let i = 0; i < 4; i++) await a.hit(key, 60_000);
+      expect((await a.hit(key, 60_000)).count).toBe(6); // 1 heard + 5 of its own, none written yet
+      expect(await sharedB.peek(key)).toMatchObject({ count: 2 });
+      await a.flush();
+      expect(await sharedB.peek(key)).toMatchObject({ count: 7 });
+      await b.flush(); // nothing pending on B
+      expect((await b.hit(key, 60_000)).count).toBe(3); // B has not heard yet: it counts its own
+      await b.flush();
+      expect((await b.hit(key, 60_000)).count).toBe(9); // …and after its flush, the cluster's
+      await a.close();
+      await b.close();
+    },
+  );
 
   it.runIf(enabled)('counts every one of many concurrent hits', async () => {
     const [a, b] = pair();

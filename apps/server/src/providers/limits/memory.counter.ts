@@ -10,20 +10,20 @@ export class MemoryWindowCounter implements WindowCounter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
-    return this.hitNow(key, windowMs);
+  async hit(key: string, windowMs: number, by = 1): Promise<WindowCount> {
+    return this.hitNow(key, windowMs, by);
   }
 
   /** The synchronous step (also the fallback of a shared counter that failed). */
-  hitNow(key: string, windowMs: number): WindowCount {
+  hitNow(key: string, windowMs: number, by = 1): WindowCount {
     const now = this.now();
     const window = this.windows.get(key);
     if (!window || window.endsAt <= now) {
       if (!window && this.windows.size >= PRUNE_ABOVE) this.prune(now);
-      this.windows.set(key, { count: 1, endsAt: now + windowMs });
-      return { count: 1, ttlMs: windowMs };
+      this.windows.set(key, { count: by, endsAt: now + windowMs });
+      return { count: by, ttlMs: windowMs };
     }
-    window.count++;
+    window.count += by;
     return { count: window.count, ttlMs: window.endsAt - now };
   }
 

@@ -20,14 +20,14 @@ export class PostgresWindowCounter implements WindowCounter {
     private readonly prefix = 'rl:',
   ) {}
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, by = 1): Promise<WindowCount> {
     const ended = sql`r.window_ends_at <= now()`;
     const length = sql`make_interval(secs => ${windowMs / 1000}::float8)`;
     const result = await this.db.execute(sql`
       insert into rate_limits as r (key, hits, window_ends_at)
-      values (${this.prefix + key}, 1, now() + ${length})
+      values (${this.prefix + key}, ${by}::int, now() + ${length})
       on conflict (key) do update set
-        hits = case when ${ended} then 1 else r.hits + 1 end,
+        hits = case when ${ended} then ${by}::int else r.hits + ${by}::int end,
         window_ends_at = case when ${ended} then now() + ${length} else r.window_ends_at end
       returning hits, greatest(0, extract(epoch from (window_ends_at - now())) * 1000)::float8 as ms`);
     const row = rowsOf<{ hits: number | string; ms: number | string }>(result)[0];

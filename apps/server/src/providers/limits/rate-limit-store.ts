@@ -23,7 +23,11 @@ interface ChildOptions {
  * the plugin's in-process store. `incr` is given the window and the maximum of its limit.
  * Keys are hashed (no address or e-mail is stored).
  */
-export function sharedRateLimitStore(counter: WindowCounter): FastifyRateLimitStoreCtor {
+export function sharedRateLimitStore(
+  counter: WindowCounter,
+  /** The counter of the global limit, hit by every request (a `BatchedWindowCounter`). */
+  globalCounter: WindowCounter = counter,
+): FastifyRateLimitStoreCtor {
   class SharedRateLimitStore {
     constructor(
       _options?: unknown,
@@ -31,7 +35,7 @@ export function sharedRateLimitStore(counter: WindowCounter): FastifyRateLimitSt
     ) {}
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      counter.hit(`${this.scope}:${hashed(key)}`, timeWindow).then(
+      (this.scope === 'global' ? globalCounter : counter).hit(`${this.scope}:${hashed(key)}`, timeWindow).then(
         ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );

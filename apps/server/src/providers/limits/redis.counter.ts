@@ -2,12 +2,12 @@ import { Redis } from 'ioredis';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /**
- * One hit: INCR, and PEXPIRE when the key is new (its window starts). A key that somehow has
+ * One hit (or ARGV[2] hits): INCRBY, and PEXPIRE when the key is new (its window starts). A key that somehow has
  * no expiry gets one, so no counter can block forever. Answers {hits, ms left}.
  */
 const HIT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if count == tonumber(ARGV[2]) then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   return {count, tonumber(ARGV[1])}
 end
@@ -19,7 +19,7 @@ end
 return {count, ttl}
 `;
 
-type HitCommand = (key: string, windowMs: number) => Promise<[number, number]>;
+type HitCommand = (key: string, windowMs: number, by: number) => Promise<[number, number]>;
 
 /**
  * Counters in Redis (`REDIS_URL`): a small Lua script makes each hit atomic on the Redis
@@ -43,9 +43,9 @@ export class RedisWindowCounter implements WindowCounter {
     this.client.defineCommand('reverieHit', { numberOfKeys: 1, lua: HIT });
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, by = 1): Promise<WindowCount> {
     const hit = (this.client as unknown as { reverieHit: HitCommand }).reverieHit.bind(this.client);
-    const [count, ttlMs] = await hit(this.prefix + key, Math.max(1, Math.ceil(windowMs)));
+    const [count, ttlMs] = await hit(this.prefix + key, Math.max(1, Math.ceil(windowMs)), by);
     return { count: Number(count), ttlMs: Number(ttlMs) };
   }
 

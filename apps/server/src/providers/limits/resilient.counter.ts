@@ -22,12 +22,12 @@ export class ResilientWindowCounter implements WindowCounter {
     return this.shared.kind;
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, by = 1): Promise<WindowCount> {
     try {
-      return await this.shared.hit(key, windowMs);
+      return await this.shared.hit(key, windowMs, by);
     } catch (error) {
       this.report(error);
-      return this.local.hitNow(key, windowMs);
+      return this.local.hitNow(key, windowMs, by);
     }
   }
 

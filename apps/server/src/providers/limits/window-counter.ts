@@ -12,8 +12,11 @@ export interface WindowCount {
  */
 export interface WindowCounter {
   readonly kind: 'redis' | 'postgres' | 'memory';
-  /** Counts one hit of `key`: the hits so far in its window (this one included) and the time left. */
-  hit(key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Counts `by` hits (one by default) of `key`: the hits so far in its window (these included)
+   * and the time left.
+   */
+  hit(key: string, windowMs: number, by?: number): Promise<WindowCount>;
   /** The same without counting; `{count: 0, ttlMs: 0}` when no window is open. */
   peek(key: string): Promise<WindowCount>;
   close(): Promise<void>;
