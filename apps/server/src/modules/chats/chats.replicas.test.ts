@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import type { Chat, Message } from '@reverie/shared';
 import { messages } from '../../db/schema.js';
 import { MemoryPubSub } from '../../providers/pubsub/index.js';
@@ -40,12 +40,22 @@ async function replica(base: { database?: TestApp['database']; pubsub?: MemoryPu
     env: { LLM_TIMEOUT_S: '30', CHAT_MESSAGES_PER_MINUTE: '100', ...env },
     liveReplies: LIVE,
   });
+  open.push(t);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { ...t, llm, url: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` } satisfies Replica;
 }
 
+/** Apps of the running test: closed after it, so that PostgreSQL's connections suffice. */
+const open: TestApp[] = [];
+afterEach(async () => {
+  for (const t of open.splice(0)) await t.app.close().catch(() => undefined);
+});
+
+/** One database for all the tests (each test has chats of its own). */
+let shared: TestApp['database'] | undefined;
+
 async function replicas(env: Record<string, string>): Promise<[Replica, Replica]> {
-  const database = await createTestDatabase();
+  const database = (shared ??= await createTestDatabase());
   const pubsub = testDb.kind === 'pglite' ? new MemoryPubSub() : undefined;
   return [await replica({ database, pubsub }, env), await replica({ database, pubsub }, env)];
 }

@@ -37,6 +37,8 @@ const SUMMARY_BATCH = 200;
 export class MemorySummaries {
   private queue: SummaryQueue | null = null;
   private readonly running = new Map<string, Promise<void>>();
+  /** Summaries being handed to the queue (so that `idle` finds them queued). */
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(private readonly deps: SummariesDeps) {}
 
@@ -47,11 +49,13 @@ export class MemorySummaries {
 
   request(request: SummaryRequest): void {
     if (this.queue) {
-      this.queue
+      const sending = this.queue
         .send(request, request.chatId)
         .catch((error: unknown) =>
           this.deps.log.warn({ err: error, chatId: request.chatId }, 'could not queue a memory summary'),
-        );
+        )
+        .finally(() => this.sending.delete(sending));
+      this.sending.add(sending);
       return;
     }
     if (this.running.has(request.chatId)) return;
@@ -95,7 +99,8 @@ export class MemorySummaries {
 
   /** Waits for the summaries queued or running (tests). */
   async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+    while (this.running.size > 0 || this.sending.size > 0)
+      await Promise.allSettled([...this.running.values(), ...this.sending]);
     await this.queue?.idle();
   }
 }

@@ -44,7 +44,7 @@ export function pgliteExecutor(client: PGlite): SqlExecutor {
  * node-postgres: its types and multi-statement texts); the app's queries keep postgres.js.
  */
 export function postgresExecutor(url: string, max: number, onError: (error: unknown) => void): SqlExecutor {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: 'reverie-jobs' });
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, application_name: 'reverie-jobs' });
   pool.on('error', onError);
   return {
     executeSql: (text, values) => pool.query(text, values as unknown[]),
