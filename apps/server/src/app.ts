@@ -214,23 +214,23 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const chats = new ChatsService({ db: database.db, llm, urls: mediaUrls });
   const live = new LiveReplies({ db: database.db, pubsub, log: app.log, ...deps.liveReplies });
   await live.start();
+  // Memory summaries are durable jobs: one per chat at a time, retried, finished by any replica.
   const summaries = new MemorySummaries({
     db: database.db,
     llm,
     log: app.log,
     idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
+    queue: {
+      send: async (request, chatId) => void (await jobs.send('chat-summary', request, { singletonKey: chatId })),
+      idle: () => jobs.idle(['chat-summary']),
+    },
   });
-  // Memory summaries are durable jobs: one per chat at a time, retried, finished by any replica.
   jobs.work<SummaryRequest>('chat-summary', (request, signal) => summaries.run(request, signal), {
     concurrency: 1,
     retryLimit: 2,
     retryDelaySeconds: 30,
     retryBackoff: true,
     expireInSeconds: Math.max(config.LLM_TIMEOUT_S * 4, 60) + 60,
-  });
-  summaries.useQueue({
-    send: async (request, chatId) => void (await jobs.send('chat-summary', request, { singletonKey: chatId })),
-    idle: () => jobs.idle(['chat-summary']),
   });
   const replies = new RepliesService({
     db: database.db,

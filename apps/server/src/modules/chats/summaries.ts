@@ -20,6 +20,8 @@ export interface SummariesDeps {
   db: Database;
   llm: LlmProvider;
   log: Logger;
+  /** The job queue the summaries run on (the app registers `run` as the `chat-summary` worker). */
+  queue: SummaryQueue;
   /** The provider's idle timeout: a summary may take four times as long (at least a minute). */
   idleTimeoutMs: number;
   now?: () => Date;
@@ -30,39 +32,23 @@ const SUMMARY_BATCH = 200;
 
 /**
  * Memory summaries (docs/chat.md "Memory"): after a reply that left older messages out of the
- * prompt, those messages are folded into the chat's memory by the model, in the background —
- * one at a time per chat. `request` hands the work to the job queue when one is attached
- * (`useQueue`), else runs it in this process.
+ * prompt, those messages are folded into the chat's memory by the model, as a durable
+ * `chat-summary` job — one at a time per chat, retried, run by any replica.
  */
 export class MemorySummaries {
-  private queue: SummaryQueue | null = null;
-  private readonly running = new Map<string, Promise<void>>();
   /** Summaries being handed to the queue (so that `idle` finds them queued). */
   private readonly sending = new Set<Promise<void>>();
 
   constructor(private readonly deps: SummariesDeps) {}
 
-  /** From now on, summaries are jobs on this queue (which calls `run`). */
-  useQueue(queue: SummaryQueue): void {
-    this.queue = queue;
-  }
-
   request(request: SummaryRequest): void {
-    if (this.queue) {
-      const sending = this.queue
-        .send(request, request.chatId)
-        .catch((error: unknown) =>
-          this.deps.log.warn({ err: error, chatId: request.chatId }, 'could not queue a memory summary'),
-        )
-        .finally(() => this.sending.delete(sending));
-      this.sending.add(sending);
-      return;
-    }
-    if (this.running.has(request.chatId)) return;
-    const job = this.run(request)
-      .catch((error: unknown) => this.deps.log.warn({ err: error, chatId: request.chatId }, 'memory summary failed'))
-      .finally(() => this.running.delete(request.chatId));
-    this.running.set(request.chatId, job);
+    const sending = this.deps.queue
+      .send(request, request.chatId)
+      .catch((error: unknown) =>
+        this.deps.log.warn({ err: error, chatId: request.chatId }, 'could not queue a memory summary'),
+      )
+      .finally(() => this.sending.delete(sending));
+    this.sending.add(sending);
   }
 
   /** Folds the messages before `beforeSeq` that the memory does not cover into it. */
@@ -99,8 +85,7 @@ export class MemorySummaries {
 
   /** Waits for the summaries queued or running (tests). */
   async idle(): Promise<void> {
-    while (this.running.size > 0 || this.sending.size > 0)
-      await Promise.allSettled([...this.running.values(), ...this.sending]);
-    await this.queue?.idle();
+    while (this.sending.size > 0) await Promise.allSettled([...this.sending]);
+    await this.deps.queue.idle();
   }
 }
