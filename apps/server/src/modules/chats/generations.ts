@@ -138,7 +138,8 @@ export class EventQueue implements AsyncIterableIterator<StreamEvent> {
 
   /** Runs `fn` when the queue ends or its reader goes away. */
   onClose(fn: () => void): void {
-    if (this.ended && this.head >= this.items.length) fn();
+    // Once ended, the cleanups have run: a later one runs at once.
+    if (this.ended) fn();
     else this.cleanups.push(fn);
   }
 

@@ -57,7 +57,8 @@ export class LiveReplies {
   readonly leaseMs: number;
   private readonly byChat = new Map<string, Generation>();
   private readonly byMessage = new Map<string, Generation>();
-  private readonly timers: NodeJS.Timeout[] = [];
+  private renewTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | null = null;
   private closed = false;
 
@@ -75,25 +76,23 @@ export class LiveReplies {
       this.onOwnerMessage(raw),
     );
     const renewEvery = this.options.renewEveryMs ?? 5_000;
-    const renew = setInterval(() => {
+    this.renewTimer = setInterval(() => {
       if (this.byMessage.size === 0) return;
       renewLeases(this.db, this.instanceId, this.leaseMs).catch((error: unknown) =>
         this.options.log.warn({ err: error }, 'could not renew the leases of live replies'),
       );
     }, renewEvery);
-    renew.unref();
-    this.timers.push(renew);
+    this.renewTimer.unref();
     const sweepEvery = this.options.sweepEveryMs ?? 5_000;
     const sweep = () => {
       if (this.closed) return;
-      const timer = setTimeout(
+      this.sweepTimer = setTimeout(
         () => {
           void this.sweep().finally(sweep);
         },
         sweepEvery * (0.8 + Math.random() * 0.4),
       );
-      timer.unref();
-      this.timers[1] = timer;
+      this.sweepTimer.unref();
     };
     sweep();
   }
@@ -285,7 +284,8 @@ export class LiveReplies {
   /** Aborts this process's generations (shutdown), waits until they have saved, stops listening. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    clearInterval(this.renewTimer);
+    clearTimeout(this.sweepTimer);
     const running = [...this.byMessage.values()];
     for (const generation of running) generation.controller.abort(new Error('server shutting down'));
     await Promise.all(running.map((generation) => generation.done));

@@ -32,6 +32,10 @@ describe('EventQueue', () => {
     expect(cleanup).toHaveBeenCalledTimes(1);
     queue.push(delta('b'));
     expect(await queue.next()).toEqual({ value: undefined, done: true });
+    // A cleanup added after the end runs at once (it would never run otherwise).
+    const late = vi.fn();
+    queue.onClose(late);
+    expect(late).toHaveBeenCalledTimes(1);
   });
 
   it('a slow reader costs one merged delta, not one entry per piece', () => {
