@@ -19,6 +19,8 @@ export const VALIDATION_MESSAGES = {
   too_many_items: 'Too many items',
   control_characters: 'This field cannot contain control or invisible characters',
   too_long: 'This text is too long',
+  /** An age under 18 (a user's own, in Settings): says why rather than "Invalid value". */
+  age_min_18: 'You must be 18 or older to use this site',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { STORAGE_KEYS, toLocale } from '@reverie/shared';
-import { clearSession, isAuthorized } from '../lib/session';
+import { clearSession, isAuthorized, wasAuthorizedOnce } from '../lib/session';
 import { AnalyticsClient } from '../lib/analytics';
 import { initI18n } from '../lib/i18n';
 import { storage } from '../lib/storage';
@@ -19,12 +19,15 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
  * them; a middleware that refuses throws a redirect.
  */
 export const ROUTE_MIDDLEWARES: Record<string, RouteMiddleware> = {
-  /** Guests are sent to the login modal, then back to where they wanted to go. */
+  /**
+   * Guests are sent to the log-in modal (sign-up on a device where nobody ever logged in),
+   * then back to where they wanted to go.
+   */
   auth: ({ request }) => {
     if (isAuthorized()) return;
     const url = new URL(request.url);
     const next = url.pathname + url.search;
-    throw redirect(`/?login=1&next=${encodeURIComponent(next)}`);
+    throw redirect(`/?${wasAuthorizedOnce() ? 'login' : 'signup'}=1&next=${encodeURIComponent(next)}`);
   },
   /** The interface texts of the chosen language are loaded before the page shows. */
   ready: async () => {

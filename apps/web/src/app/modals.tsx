@@ -1,6 +1,8 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { withChunkReload } from '../lib/chunk-reload';
+import { currentReturnPath, safeNextPath } from '../lib/return-path';
+import { wasAuthorizedOnce } from '../lib/session';
 
 /**
  * Modals are opened by query flags (spec §2) — one mechanism for all of them:
@@ -19,6 +21,11 @@ export interface ModalProps {
   next: string | null;
   /** Opens another modal in place of this one (login ↔ signup). */
   switchTo: (name: ModalName, params?: Record<string, string>) => void;
+  /**
+   * For a guest: opens sign-up or log-in (`authModalName`) in place of this modal, with
+   * `next` set to this page with this modal open again, so they carry on where they were.
+   */
+  requireAuth: () => void;
 }
 
 type ModalComponent = ComponentType<ModalProps>;
@@ -36,10 +43,17 @@ export function openModalName(params: URLSearchParams): ModalName | null {
   return MODAL_FLAGS.find((flag) => params.get(flag) === '1') ?? null;
 }
 
-/** Keeps `next` to same-site paths so a link cannot send the user elsewhere. */
-export function safeNext(value: string | null): string | null {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
-}
+/**
+ * Keeps `next` to same-site paths so a link cannot send the user elsewhere (no `//host`,
+ * scheme, backslash, dot segment or encoded slash: `lib/return-path.ts`).
+ */
+export const safeNext = (value: string | null): string | null => safeNextPath(value);
+
+/**
+ * The modal a "log in to continue" moment opens: sign-up for a visitor who has never logged
+ * in on this device, log-in for someone who has (the other is one tap away in each).
+ */
+export const authModalName = (): 'login' | 'signup' => (wasAuthorizedOnce() ? 'login' : 'signup');
 
 /** Opening and closing modals by query flag. */
 export function useModal() {
@@ -63,23 +77,37 @@ export function useModal() {
       { replace: true },
     );
   };
-  return { name: openModalName(params), params, open, close };
+  /**
+   * "Log in to continue": opens sign-up or log-in (`authModalName`) with `next`, by default
+   * the page the visitor is on, so that they come back to it once signed in.
+   */
+  const requireAuth = (next: string = currentReturnPath(), extra: Record<string, string> = {}) => {
+    const safe = safeNextPath(next);
+    open(authModalName(), { ...extra, ...(safe ? { next: safe } : {}) });
+  };
+  return { name: openModalName(params), params, open, close, requireAuth };
 }
 
 export function ModalHost() {
-  const { name, params, open, close } = useModal();
+  const { name, params, open, close, requireAuth } = useModal();
+  const { pathname } = useLocation();
   if (!name) return null;
   const Component = registry[name];
+  const next = safeNextPath(params.get('next'));
+  const here = new URLSearchParams(params);
+  here.delete('next');
+  const hereWithModal = `${pathname}?${here.toString()}`;
+  // Log-in ↔ sign-up keep where the visitor came from (the chat's wording) and where to go.
+  const from: Record<string, string> = params.get('from') ? { from: params.get('from')! } : {};
   return (
     <Suspense fallback={null}>
       <Component
         key={name}
         onClose={close}
         from={params.get('from')}
-        next={safeNext(params.get('next'))}
-        switchTo={(target, extra) =>
-          open(target, { ...extra, ...(params.get('next') ? { next: params.get('next')! } : {}) })
-        }
+        next={next}
+        switchTo={(target, extra) => open(target, { ...from, ...extra, ...(next ? { next } : {}) })}
+        requireAuth={() => requireAuth(hereWithModal)}
       />
     </Suspense>
   );

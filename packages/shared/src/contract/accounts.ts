@@ -82,7 +82,7 @@ export const ProfileUpdateBodySchema = z
     age: z
       .number({ error: 'invalid_value' })
       .int('invalid_value')
-      .min(18, 'invalid_value')
+      .min(18, 'age_min_18')
       .max(120, 'invalid_value')
       .nullable()
       .optional(),

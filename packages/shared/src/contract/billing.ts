@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DAILY_CLAIM_AMOUNT, FREE_TRIAL_DAYS, PREMIUM_GRANT_AMOUNT } from '../constants.js';
+import { isSafeReturnPath, RETURN_PATH_MAX } from '../return-path.js';
 
 /** Everything that can be bought (API.md "Desires, premium and payments"). */
 export const PLAN_IDS = ['monthly', 'annual', 'pack_350', 'pack_1000', 'pack_3000'] as const;
@@ -71,37 +72,6 @@ export const PlansSchema = z
   })
   .meta({ id: 'BillingPlans' });
 export type Plans = z.infer<typeof PlansSchema>;
-
-export const RETURN_PATH_MAX = 512;
-
-/**
- * A path of this site to come back to after a checkout: relative, same-origin, no scheme,
- * no host (`//evil.example`, `/\\evil.example`), no control characters. Never an open redirect.
- *
- * Accepted only when it is already in the form a URL parser gives back — so no dot segments
- * (`/..//evil.example` would normalise to `//evil.example`, a protocol-relative address) — and
- * without encoded dots, slashes or backslashes (`%2e`, `%2f`, `%5c`), which a later decoding
- * step could turn into the same.
- */
-export function isSafeReturnPath(value: string): boolean {
-  if (value.length === 0 || value.length > RETURN_PATH_MAX) return false;
-  if (!value.startsWith('/') || value.startsWith('//')) return false;
-  // Backslashes, spaces and control characters: browsers may read them as a host separator.
-  for (const char of value) {
-    const code = char.charCodeAt(0);
-    if (code <= 0x20 || code === 0x7f || char === '\\') return false;
-  }
-  if (/%(2e|2f|5c)/i.test(value)) return false;
-  try {
-    const probe = 'http://return-path.invalid';
-    const url = new URL(value, probe);
-    if (url.origin !== probe || url.pathname.startsWith('//')) return false;
-    // Exactly what the parser gives back: nothing was normalised away.
-    return `${url.pathname}${url.search}${url.hash}` === value;
-  } catch {
-    return false;
-  }
-}
 
 export const ReturnPathSchema = z
   .string()

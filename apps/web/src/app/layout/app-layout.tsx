@@ -11,6 +11,7 @@ import { preloadPage } from '../router-preload';
 import { useAuthBootstrap, VerifyEmailBanner } from '../../features/auth';
 import { useRouteHandle } from '../route-meta';
 import { AgeGate } from './age-gate';
+import { ShowNavigationProvider } from './layout-mode';
 import { Footer } from './footer';
 import { NewsBanner } from './news-banner';
 import { TabBar } from './tab-bar';
@@ -64,7 +65,10 @@ function usePreloadMainPages() {
  */
 export function AppLayout() {
   const { t } = useTranslation();
-  const { immersive } = useRouteHandle();
+  const handle = useRouteHandle();
+  // A page not found inside an immersive route (`/{slug}` of no character) keeps the bars.
+  const [navigationShown, setNavigationShown] = useState(false);
+  const immersive = handle.immersive && !navigationShown;
   const navigation = useNavigation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [menuUsed, setMenuUsed] = useState(false);
@@ -109,7 +113,9 @@ export function AppLayout() {
           </>
         )}
         <main id="main" className="flex-1">
-          <Outlet />
+          <ShowNavigationProvider value={setNavigationShown}>
+            <Outlet />
+          </ShowNavigationProvider>
         </main>
         {!immersive && <Footer />}
         {!immersive && <TabBar />}

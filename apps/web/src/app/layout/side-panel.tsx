@@ -56,7 +56,7 @@ export function SidePanel({ open, onClose }: { open: boolean; onClose: () => voi
                   className={linkClass}
                   onClick={() => {
                     onClose();
-                    modal.open('login', { next: item.to });
+                    modal.requireAuth(item.to);
                   }}
                 >
                   <Icon icon={item.icon} size="lg" />
@@ -69,7 +69,8 @@ export function SidePanel({ open, onClose }: { open: boolean; onClose: () => voi
               className={linkClass}
               onClick={() => {
                 onClose();
-                modal.open(isAuthorized ? 'create' : 'login', isAuthorized ? {} : { next: '/?create=1' });
+                if (isAuthorized) modal.open('create');
+                else modal.requireAuth('/?create=1');
               }}
             >
               <Icon icon={Plus} size="lg" />

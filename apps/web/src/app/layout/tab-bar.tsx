@@ -36,12 +36,7 @@ export function TabBar() {
         }
         if (!isAuthorized && item.membersOnly) {
           return (
-            <button
-              key={item.tab}
-              type="button"
-              className={itemClass}
-              onClick={() => modal.open('login', { next: item.to })}
-            >
+            <button key={item.tab} type="button" className={itemClass} onClick={() => modal.requireAuth(item.to)}>
               <Icon icon={item.icon} size="lg" />
               {t(item.labelKey)}
             </button>

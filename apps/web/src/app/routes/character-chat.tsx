@@ -5,13 +5,13 @@ import type { Message } from '@reverie/shared';
 import { showAlert } from '../../components/ui/alerts';
 import { useSession } from '../../lib/session';
 import { useBot } from '../../features/characters/api/get-bot';
-import { CharacterNotFound } from '../../features/characters/components/character-profile';
 import { useChatForCharacter } from '../../features/chat/api/get-or-create-chat';
 import { ChatView, ChatViewSkeleton, GuestChatView } from '../../features/chat/components/chat-view';
 import { ChatPicture } from '../../features/media/components/chat-picture';
 import { VoiceButton } from '../../features/voice';
 import { ApiRequestError } from '../../lib/api-client';
 import { useModal } from '../modals';
+import { ErrorView } from './error-page';
 
 /** Back to where the user came from, else to the chats list (members) or Explore (guests). */
 function useBack(fallback: string) {
@@ -42,13 +42,14 @@ function GuestChat({ slug }: { slug: string }) {
   const back = useBack('/');
   const bot = useBot(slug);
   if (bot.isPending) return <ChatViewSkeleton />;
-  if (bot.isError || !bot.data) return <CharacterNotFound />;
+  // No visible character has this slug: the site's 404 (the server answers 404 too).
+  if (bot.isError || !bot.data) return <ErrorView status={404} />;
   return (
     <GuestChatView
       bot={bot.data}
       gallery={bot.data.gallery}
       onBack={back}
-      onLoginRequired={() => modal.open('login', { next: `/${slug}` })}
+      onLoginRequired={() => modal.requireAuth(`/${slug}`, { from: 'chat' })}
     />
   );
 }
@@ -67,7 +68,7 @@ function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
 
   if (chat.isPending) return <ChatViewSkeleton />;
   if (chat.isError) {
-    if (!failed) return <CharacterNotFound />;
+    if (!failed) return <ErrorView status={404} />;
     return (
       <div className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 px-4 text-center">
         <p className="text-lg" role="alert">

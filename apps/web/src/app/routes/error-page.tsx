@@ -1,8 +1,11 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Compass } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { isChunkLoadError, reloadAfterChunkError } from '../../lib/chunk-reload';
+import { currentEdition } from '../../lib/edition';
+import { useShowNavigation } from '../layout/layout-mode';
 
 /**
  * The error page: "Page Not Found" for a 404 — "Page not found: {path}" when no route
@@ -18,22 +21,33 @@ export function ErrorPage() {
   return <ErrorView status={is404 ? 404 : 500} noMatch={noMatch} />;
 }
 
-/** The error page's content, also shown by pages whose data turns out to be missing. */
+/**
+ * The error page's content, also shown by pages whose data turns out to be missing (`/{slug}`
+ * of no visible character): always with the site's navigation, and the page's title.
+ */
 export function ErrorView({ status, noMatch = false }: { status: 404 | 500; noMatch?: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const is404 = status === 404;
+  useShowNavigation();
+  const title = is404 ? t('errors.page_not_found_title') : t('errors.server_error_title');
+  useEffect(() => {
+    const before = document.title;
+    document.title = `${title} — ${currentEdition().name}`;
+    return () => {
+      document.title = before;
+    };
+  }, [title]);
   return (
     <div
       className="mx-auto flex min-h-[60dvh] max-w-xl flex-col items-center justify-center gap-4 px-6 py-16 text-center"
       data-testid="error-page"
+      data-status={status}
     >
       <p className="bg-gradient-to-r from-primary to-secondary bg-clip-text text-7xl font-bold text-transparent">
         {is404 ? '404' : '500'}
       </p>
-      <h1 className="text-2xl font-semibold">
-        {is404 ? t('errors.page_not_found_title') : t('errors.server_error_title')}
-      </h1>
+      <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="text-muted">
         {is404
           ? t(noMatch ? 'errors.no_route' : 'errors.page_not_found', { path: pathname })

@@ -57,7 +57,7 @@ export function Component() {
         <h2 className="text-lg font-semibold sm:text-xl">{t('explore.title')}</h2>
         <button
           type="button"
-          onClick={() => (isAuthorized ? modal.open('create') : modal.open('login', { next: '/?create=1' }))}
+          onClick={() => (isAuthorized ? modal.open('create') : modal.requireAuth('/?create=1'))}
           className="flex shrink-0 items-center gap-1.5 rounded-full border border-white/15 bg-surface px-3 py-2 text-sm font-medium whitespace-nowrap hover:border-primary sm:px-4"
         >
           <Icon icon={Plus} size="sm" />

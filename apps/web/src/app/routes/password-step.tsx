@@ -19,6 +19,8 @@ function RequestStep() {
   const [sent, setSent] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<{ email: string }>({
     resolver: zodResolver(RequestSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     defaultValues: { email: '' },
   });
   const onSubmit = handleSubmit(async ({ email }) => {
@@ -67,6 +69,8 @@ function SetStep({ token }: { token: string }) {
   const [doneText, setDoneText] = useState('');
   const { register, handleSubmit, setError, formState } = useForm<PasswordSetBody>({
     resolver: zodResolver(PasswordSetBodySchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     defaultValues: { password: '', password_confirm: '' },
   });
   useEffect(() => {

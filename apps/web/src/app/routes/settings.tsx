@@ -55,6 +55,8 @@ function ProfileForm() {
   const { profile } = useSession();
   const { register, handleSubmit, setError, formState } = useForm<ProfileUpdateBody>({
     resolver: zodResolver(ProfileUpdateBodySchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     values: { name: profile?.name ?? '', age: profile?.age ?? null },
   });
   const onSubmit = handleSubmit(async (values) => {
@@ -102,6 +104,8 @@ function ReportForm() {
   const errorText = useErrorText();
   const { register, handleSubmit, reset, watch, formState } = useForm<{ text: string }>({
     resolver: zodResolver(ReportSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     defaultValues: { text: '' },
   });
   const length = watch('text').length;

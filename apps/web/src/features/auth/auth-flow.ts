@@ -137,17 +137,23 @@ export async function loginWithPassword(email: string, password: string): Promis
 }
 
 /**
- * Signs up, then logs in automatically. Returns where to go next: the onboarding after a
- * first sign-up, or the login modal when the automatic login failed. Registration errors throw.
+ * Signs up, then logs in automatically. Returns where to go next: `next` (the page the
+ * visitor signed up from, already checked to be a path of this site) when given, else the
+ * onboarding after a first sign-up; the log-in modal (keeping `next`) when the automatic
+ * log-in failed. Registration errors throw.
  */
-export async function signUp(body: { username: string; email: string; password: string }): Promise<string> {
+export async function signUp(
+  body: { username: string; email: string; password: string },
+  next: string | null = null,
+): Promise<string> {
   await register({ ...body, age_confirmed: true, locale: currentLocale() });
   storage.set(STORAGE_KEYS.ageConfirmed, '1');
   try {
     await loginWithPassword(body.email, body.password);
   } catch {
-    return '/?login=1';
+    return next ? `/?login=1&next=${encodeURIComponent(next)}` : '/?login=1';
   }
+  if (next) return next;
   storage.set(ONBOARDING_KEY, '1');
   return '/welcome';
 }

@@ -10,11 +10,14 @@ import { applyServerErrors, FormError, SubmitButton, TextField } from './form';
 import '../texts';
 
 /** `?login=1`: e-mail and password. */
-export default function LoginModal({ onClose, next, switchTo }: ModalProps) {
+export default function LoginModal({ onClose, from, next, switchTo }: ModalProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { register, handleSubmit, setError, formState } = useForm<LoginBody>({
     resolver: zodResolver(LoginBodySchema),
+    // Checked on submit, then again on every change: an error goes as soon as the field is right.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     defaultValues: { email: '', password: '' },
   });
 
@@ -29,7 +32,12 @@ export default function LoginModal({ onClose, next, switchTo }: ModalProps) {
   });
 
   return (
-    <Modal open onClose={onClose} title={t('modal.login_title')} description={t('auth.login_subtitle')}>
+    <Modal
+      open
+      onClose={onClose}
+      title={t('modal.login_title')}
+      description={t(from === 'chat' ? 'auth.login_subtitle_chat' : 'auth.login_subtitle')}
+    >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
         <TextField
           label={t('auth.email')}

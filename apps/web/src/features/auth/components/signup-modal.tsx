@@ -10,18 +10,24 @@ import { applyServerErrors, FormError, SubmitButton, TextField, useErrorText } f
 import '../texts';
 
 /** `?signup=1`: username, e-mail, password and the 18+ confirmation; then an automatic log-in. */
-export default function SignupModal({ onClose, switchTo }: ModalProps) {
+export default function SignupModal({ onClose, from, next, switchTo }: ModalProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const navigate = useNavigate();
   const { register, handleSubmit, setError, formState } = useForm<SignupForm>({
     resolver: zodResolver(SignupFormSchema),
+    // Checked on submit, then again on every change: an error goes as soon as the field is right.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     defaultValues: { username: '', email: '', password: '', age_confirmed: false },
   });
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const destination = await signUp({ username: values.username, email: values.email, password: values.password });
+      const destination = await signUp(
+        { username: values.username, email: values.email, password: values.password },
+        next,
+      );
       navigate(destination, { replace: true });
     } catch (error) {
       applyServerErrors(
@@ -35,7 +41,12 @@ export default function SignupModal({ onClose, switchTo }: ModalProps) {
 
   const ageError = errorText(formState.errors.age_confirmed?.message);
   return (
-    <Modal open onClose={onClose} title={t('modal.signup_title')} description={t('auth.signup_subtitle')}>
+    <Modal
+      open
+      onClose={onClose}
+      title={t('modal.signup_title')}
+      description={t(from === 'chat' ? 'auth.signup_subtitle_chat' : 'auth.signup_subtitle')}
+    >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="signup-form">
         <TextField
           label={t('auth.username')}

@@ -13,10 +13,10 @@ import { useCheckout } from './use-checkout';
 import '../texts';
 
 /** Buy desires (`?pw=1&from=counter`): the 60% offer first, then the other packs. */
-export default function DesiresModal({ onClose }: ModalProps) {
+export default function DesiresModal({ onClose, requireAuth }: ModalProps) {
   const { t } = useTranslation();
   const locale = currentLocale();
-  const { profile } = useSession();
+  const { profile, isAuthorized } = useSession();
   const { data: plans } = usePlans();
   const { method, setMethod, available, enabled } = usePaymentMethod(plans);
   const checkout = useCheckout();
@@ -58,7 +58,7 @@ export default function DesiresModal({ onClose }: ModalProps) {
             <button
               type="button"
               disabled={cannotBuy}
-              onClick={() => void checkout.start(offer.id, method)}
+              onClick={() => (isAuthorized ? void checkout.start(offer.id, method) : requireAuth())}
               data-testid={`buy-${offer.id}`}
               className="mt-4 flex w-full items-center justify-center gap-2 rounded-xl bg-primary px-4 py-3 font-semibold text-on-primary shadow-lg shadow-primary/25 hover:brightness-110 disabled:opacity-60"
             >
@@ -84,7 +84,7 @@ export default function DesiresModal({ onClose }: ModalProps) {
                 <button
                   type="button"
                   disabled={cannotBuy}
-                  onClick={() => void checkout.start(pack.id, method)}
+                  onClick={() => (isAuthorized ? void checkout.start(pack.id, method) : requireAuth())}
                   data-testid={`buy-${pack.id}`}
                   className="flex items-center gap-2 rounded-full bg-surface px-4 py-2 text-sm font-semibold ring-1 ring-white/15 hover:ring-primary disabled:opacity-60"
                 >

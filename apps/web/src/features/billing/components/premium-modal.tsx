@@ -27,11 +27,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const MANAGE_SUBSCRIPTION_PATH = '/settings#manage-subscription';
 
 /** The premium purchase (`?premium=1&from=get-premium`): plans, the trial, benefits, card or crypto. */
-export default function PremiumModal({ onClose }: ModalProps) {
+export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
   const { t } = useTranslation();
   const locale = currentLocale();
   const navigate = useNavigate();
-  const { profile, isPremium } = useSession();
+  const { profile, isPremium, isAuthorized } = useSession();
   const { data: plans } = usePlans();
   const [plan, setPlan] = useState<SubscriptionPlanId>('annual');
   const { method, setMethod, available, enabled } = usePaymentMethod(plans);
@@ -147,7 +147,7 @@ export default function PremiumModal({ onClose }: ModalProps) {
         <button
           type="button"
           disabled={checkout.pending !== null || !enabled}
-          onClick={() => void checkout.start(plan, method)}
+          onClick={() => (isAuthorized ? void checkout.start(plan, method) : requireAuth())}
           data-testid="start-trial"
           className="flex w-full items-center justify-center gap-2 rounded-xl bg-gradient-to-r from-primary to-secondary px-4 py-3.5 font-semibold text-on-primary shadow-lg shadow-primary/25 hover:brightness-110 disabled:opacity-60"
         >

@@ -65,7 +65,7 @@ const plans = (overrides: Partial<Plans> = {}): Plans => ({
   ...overrides,
 });
 
-const modalProps = { onClose: () => {}, from: null, next: null, switchTo: () => {} };
+const modalProps = { onClose: () => {}, from: null, next: null, switchTo: () => {}, requireAuth: () => {} };
 const pathOf = (input: RequestInfo | URL) =>
   new URL(String(input instanceof Request ? input.url : input), 'http://x').pathname;
 const methodOf = (input: RequestInfo | URL, init?: RequestInit) =>

@@ -41,7 +41,7 @@ const choicesOf = (value: { picked: string[]; text: string }) =>
   value.text.trim() ? [value.text.trim()] : value.picked;
 
 /** Create a character or persona (`?create=1`), or import a community character card. */
-export default function CreateCharacterModal({ onClose }: ModalProps) {
+export default function CreateCharacterModal({ onClose, requireAuth }: ModalProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { isAuthorized } = useSession();
@@ -59,7 +59,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
   const [scenario, setScenario] = useState('');
   const [style, setStyle] = useState<'anime' | 'realistic'>('realistic');
   const [visibility, setVisibility] = useState<'private' | 'public'>('private');
-  const [errors, setErrors] = useState<Errors>({});
+  /** Errors the server gave, per field; one goes as soon as its field is changed. */
+  const [serverErrors, setServerErrors] = useState<Errors>({});
+  /** After the first submit the form's own checks run on every change. */
+  const [submitted, setSubmitted] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const photoInput = useRef<HTMLInputElement>(null);
   const cardInput = useRef<HTMLInputElement>(null);
@@ -71,12 +74,28 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
     return () => URL.revokeObjectURL(url);
   }, [photo]);
 
+  /** The form's own checks (what the server would refuse anyway), with their messages. */
+  const checkFields = (): Errors => {
+    const found: Errors = {};
+    if (!name.trim()) found.name = t('validation.name_required');
+    const ageNumber = Number(age);
+    if (!Number.isInteger(ageNumber) || ageNumber < MIN_CHARACTER_AGE) found.age = t('create_character.age_min');
+    if (!description.trim()) found.description = t('validation.required');
+    return found;
+  };
+  // An error shows from the first submit on, and goes as soon as the field is valid.
+  const errors: Errors = { ...serverErrors, ...(submitted ? checkFields() : {}) };
+  /** A field the user changes loses the server's error for it (the next submit checks again). */
+  const edited = (field: string) =>
+    setServerErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+
   const choosePhoto = (file: File | undefined) => {
     if (!file) return;
     if (!file.type.startsWith('image/'))
-      return setErrors((e) => ({ ...e, photo: t('create_character.photo_not_image') }));
-    if (file.size > IMAGE_MAX_BYTES) return setErrors((e) => ({ ...e, photo: t('create_character.photo_too_big') }));
-    setErrors((e) => ({ ...e, photo: undefined }));
+      return setServerErrors((e) => ({ ...e, photo: t('create_character.photo_not_image') }));
+    if (file.size > IMAGE_MAX_BYTES)
+      return setServerErrors((e) => ({ ...e, photo: t('create_character.photo_too_big') }));
+    setServerErrors((e) => ({ ...e, photo: undefined }));
     setPhoto(file);
   };
 
@@ -91,7 +110,7 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
     if (apiError.status === 422 || apiError.code === 'inappropriate_content')
       return setFormError(t('errors.inappropriate_content'));
     if (apiError.status === 400 && Object.keys(apiError.fieldErrors).length) {
-      setErrors(Object.fromEntries(Object.entries(apiError.fieldErrors).map(([k, v]) => [k, v[0]])));
+      setServerErrors(Object.fromEntries(Object.entries(apiError.fieldErrors).map(([k, v]) => [k, v[0]])));
       return setFormError(null);
     }
     if (apiError.code === 'invalid_card' || apiError.code === 'invalid_image') return setFormError(apiError.message);
@@ -101,13 +120,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFormError(null);
-    const next: Errors = {};
-    if (!name.trim()) next.name = t('validation.name_required');
+    setSubmitted(true);
+    setServerErrors({});
+    if (Object.keys(checkFields()).length) return;
     const ageNumber = Number(age);
-    if (!Number.isInteger(ageNumber) || ageNumber < MIN_CHARACTER_AGE) next.age = t('create_character.age_min');
-    if (!description.trim()) next.description = t('validation.required');
-    setErrors(next);
-    if (Object.keys(next).length) return;
     create.mutate(
       {
         name: name.trim(),
@@ -142,6 +158,14 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
     return (
       <Modal open onClose={onClose} title={t('create_character.title')}>
         <p className="text-muted">{t('create_character.login_required')}</p>
+        <button
+          type="button"
+          onClick={requireAuth}
+          className="mt-4 w-full rounded-full bg-primary px-6 py-3 font-semibold text-on-primary"
+          data-testid="create-character-auth"
+        >
+          {t('create_character.login_to_create')}
+        </button>
       </Modal>
     );
   }
@@ -218,7 +242,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
               value={name}
               maxLength={80}
               placeholder={t('create_character.name_placeholder')}
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => {
+                setName(e.target.value);
+                edited('name');
+              }}
             />
           </Field>
           <Field label={t('create_character.age')} error={errors.age}>
@@ -229,7 +256,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
               min={MIN_CHARACTER_AGE}
               max={200}
               value={age}
-              onChange={(e) => setAge(e.target.value)}
+              onChange={(e) => {
+                setAge(e.target.value);
+                edited('age');
+              }}
             />
           </Field>
         </div>
@@ -239,7 +269,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
           options={OCCUPATION_OPTIONS}
           labelPrefix="create_character.occupations"
           value={occupation}
-          onChange={setOccupation}
+          onChange={(value) => {
+            setOccupation(value);
+            edited('occupation');
+          }}
           error={errors.occupation}
         />
         <ChoicePicker
@@ -247,7 +280,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
           options={PERSONALITY_OPTIONS}
           labelPrefix="create_character.personalities"
           value={personality}
-          onChange={setPersonality}
+          onChange={(value) => {
+            setPersonality(value);
+            edited('personality');
+          }}
           error={errors.personality}
         />
 
@@ -258,7 +294,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
             value={description}
             maxLength={4000}
             placeholder={t('create_character.description_placeholder')}
-            onChange={(e) => setDescription(e.target.value)}
+            onChange={(e) => {
+              setDescription(e.target.value);
+              edited('description');
+            }}
           />
         </Field>
         {kind === 'character' && (
@@ -270,7 +309,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
                 value={greeting}
                 maxLength={2000}
                 placeholder={t('create_character.greeting_placeholder')}
-                onChange={(e) => setGreeting(e.target.value)}
+                onChange={(e) => {
+                  setGreeting(e.target.value);
+                  edited('greeting');
+                }}
               />
             </Field>
             <Field label={t('create_character.scenario')} error={errors.scenario}>
@@ -280,7 +322,10 @@ export default function CreateCharacterModal({ onClose }: ModalProps) {
                 value={scenario}
                 maxLength={4000}
                 placeholder={t('create_character.scenario_placeholder')}
-                onChange={(e) => setScenario(e.target.value)}
+                onChange={(e) => {
+                  setScenario(e.target.value);
+                  edited('scenario');
+                }}
               />
             </Field>
             <div className="grid gap-3 sm:grid-cols-2">

@@ -1,5 +1,5 @@
 import '../texts';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TriangleAlert, X } from 'lucide-react';
 import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
@@ -10,6 +10,7 @@ import { Skeleton } from '../../../components/ui/page';
 import { useCreateChat } from '../api/create-chat';
 import { downloadCard } from '../api/download-card';
 import { useConversation, type ConversationError } from '../hooks/use-conversation';
+import { draftKeyOf, keepPendingMessage, takePendingMessage } from '../pending-message';
 import { ChatHeader, CHAT_MENU_ICONS, type ChatMenuItem } from './chat-header';
 import { Composer } from './composer';
 import { MemoriesDialog } from './memories-dialog';
@@ -185,6 +186,18 @@ export function ChatView({
   const createChat = useCreateChat(bot.slug, viewer);
   const [dialog, setDialog] = useState<'memories' | 'model' | 'persona' | null>(null);
   const [reporting, setReporting] = useState<string | null>(null);
+  const [composerKey, setComposerKey] = useState(0);
+
+  // The message a guest wrote before signing up (or logging in) is sent once the chat is open.
+  const { send, busy } = conversation;
+  const historyReady = !conversation.history.isPending && !conversation.history.isError;
+  useEffect(() => {
+    if (!historyReady || busy) return;
+    const pending = takePendingMessage(bot.slug);
+    if (!pending) return;
+    setComposerKey((key) => key + 1);
+    send(pending.text, pending.clientId);
+  }, [historyReady, busy, bot.slug, send]);
 
   const startNewChat = async () => {
     try {
@@ -262,8 +275,9 @@ export function ChatView({
       )}
       {conversation.error && <ErrorBanner error={conversation.error} onDismiss={conversation.dismissError} />}
       <Composer
+        key={composerKey}
         botName={bot.name}
-        draftKey={`chat-draft:${bot.slug}`}
+        draftKey={draftKeyOf(bot.slug)}
         busy={conversation.busy}
         onSend={conversation.send}
         onStop={() => void conversation.stop()}
@@ -295,11 +309,14 @@ export interface GuestChatViewProps {
   /** The character's gallery pictures (URLs), shown under the intro. */
   gallery?: string[];
   onBack: () => void;
-  /** Sending asks the guest to log in (the page opens the login modal). */
+  /** Sending asks the guest to sign up or log in (the page opens the modal); the text is kept. */
   onLoginRequired: () => void;
 }
 
-/** A guest sees the character and the greeting; sending asks them to log in. */
+/**
+ * A guest sees the character and the greeting; sending keeps the message (`pending-message.ts`)
+ * and asks them to sign up or log in — the member chat then sends it.
+ */
 export function GuestChatView({ bot, gallery, onBack, onLoginRequired }: GuestChatViewProps) {
   const { t } = useTranslation();
   const messages = useMemo<Message[]>(() => {
@@ -346,9 +363,10 @@ export function GuestChatView({ bot, gallery, onBack, onLoginRequired }: GuestCh
       </p>
       <Composer
         botName={bot.name}
-        draftKey={`chat-draft:${bot.slug}`}
+        draftKey={draftKeyOf(bot.slug)}
         busy={false}
-        onSend={() => {
+        onSend={(text) => {
+          keepPendingMessage(bot.slug, text);
           onLoginRequired();
           return false;
         }}

@@ -199,12 +199,15 @@ export function useConversation(chatId: string) {
     [chatId, run],
   );
 
-  /** Sends a message (trimmed); false when it cannot be sent now. */
+  /**
+   * Sends a message (trimmed); false when it cannot be sent now. A message kept from before
+   * (a guest's, across the sign-up) brings its own client id: the server takes it once.
+   */
   const send = useCallback(
-    (text: string) => {
+    (text: string, clientId: string = newClientId()) => {
       const trimmed = text.trim();
       if (!trimmed || busy) return false;
-      void sendWithClientId(newClientId(), trimmed);
+      void sendWithClientId(clientId, trimmed);
       return true;
     },
     [busy, sendWithClientId],
