@@ -16,8 +16,12 @@ describe('route middlewares', () => {
     expect(GLOBAL_MIDDLEWARE).toEqual(['validate-with-local-storage', 'generate', 'ready']);
   });
 
-  it('auth sends guests to the login modal and lets members through', async () => {
+  it('auth sends guests to sign-up (log-in on a device used before) and lets members through', async () => {
     clearSession();
+    window.localStorage.removeItem('authorized_once');
+    const first = await runMiddlewares(['auth'], context('http://x/chat?x=1')).catch((r: unknown) => r);
+    expect((first as Response).headers.get('Location')).toBe('/?signup=1&next=%2Fchat%3Fx%3D1');
+    window.localStorage.setItem('authorized_once', '1');
     const refused = await runMiddlewares(['auth'], context('http://x/chat?x=1')).catch((r: unknown) => r);
     expect(refused).toBeInstanceOf(Response);
     expect((refused as Response).headers.get('Location')).toBe('/?login=1&next=%2Fchat%3Fx%3D1');
@@ -80,5 +84,8 @@ describe('modal flags', () => {
     expect(safeNext('/chat')).toBe('/chat');
     expect(safeNext('//evil.example')).toBeNull();
     expect(safeNext('https://evil.example')).toBeNull();
+    expect(safeNext('/%2f%2fevil.example')).toBeNull();
+    expect(safeNext('/\\evil.example')).toBeNull();
+    expect(safeNext('/?create=1')).toBe('/?create=1');
   });
 });

@@ -312,6 +312,8 @@ describe('profile', () => {
       payload: { name: 'A', age: 12 },
     });
     expect(young.statusCode).toBe(400);
+    // An age under 18 says why, not "Invalid value".
+    expect(young.json().errors.age).toEqual(['You must be 18 or older to use this site']);
     expect(
       (await t.app.inject({ method: 'PATCH', url: '/api/profile/update', payload: { name: 'A' } })).statusCode,
     ).toBe(401);

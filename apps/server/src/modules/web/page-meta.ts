@@ -4,6 +4,8 @@ import { findPublishedPost } from '../blog/index.js';
 import { findPublicBotBySlug } from '../bots/index.js';
 
 export interface PageMeta {
+  /** 404 for a path no web route matches, or `/{slug}` of no visible character. */
+  status: 200 | 404;
   title: string;
   description: string;
   image: string | null;
@@ -28,8 +30,10 @@ function absolute(publicUrl: string, pathOrUrl: string | null): string | null {
 }
 
 /**
- * Title, description and Open Graph data for a page: a character's page and a blog post
- * get their own; every other page the edition's.
+ * Status, title, description and Open Graph data for a page: a character's page and a blog
+ * post get their own; every other page the edition's. 404 ("Page Not Found") for a path no
+ * web route matches, `/{slug}` of no character visible to anyone and `/blog/{id}` of no
+ * published post.
  */
 export async function resolvePageMeta(
   db: Database,
@@ -38,6 +42,7 @@ export async function resolvePageMeta(
   const { edition, publicUrl, pathname } = options;
   const url = absolute(publicUrl, pathname) ?? publicUrl;
   const fallback: PageMeta = {
+    status: 200,
     title: `${edition.name} — ${edition.tagline}`,
     description: clip(
       `${edition.name}: chat with AI characters by text, pictures and voice, or create your own. For adults (18+).`,
@@ -46,33 +51,43 @@ export async function resolvePageMeta(
     type: 'website',
     url,
   };
+  const notFound: PageMeta = { ...fallback, status: 404, title: `Page Not Found — ${edition.name}` };
   const match = matchWebRoute(pathname);
-  if (!match) return { ...fallback, title: `Page Not Found — ${edition.name}` };
+  if (!match) return notFound;
 
-  if (match.pattern === '/blog/:id' && match.params.id && BLOG_ID_PATTERN.test(match.params.id)) {
-    const post = await findPublishedPost(db, match.params.id);
-    if (post) {
-      return {
-        title: `${post.title} — ${edition.name}`,
-        description: clip(post.summary),
-        image: absolute(publicUrl, post.coverUrl) ?? fallback.image,
-        type: 'article',
-        url,
-      };
-    }
+  if (match.pattern === '/blog/:id') {
+    const post =
+      match.params.id && BLOG_ID_PATTERN.test(match.params.id) ? await findPublishedPost(db, match.params.id) : null;
+    // The web app shows its "page not found" for a post that is not published either.
+    if (!post) return notFound;
+    return {
+      status: 200,
+      title: `${post.title} — ${edition.name}`,
+      description: clip(post.summary),
+      image: absolute(publicUrl, post.coverUrl) ?? fallback.image,
+      type: 'article',
+      url,
+    };
   }
   if (match.pattern === '/blog') return { ...fallback, title: `Blog — ${edition.name}` };
-  if (match.pattern === '/:slug' && match.params.slug && isValidBotSlug(match.params.slug)) {
-    const bot = await findPublicBotBySlug(db, match.params.slug);
-    if (bot) {
-      return {
-        title: `${bot.name} — ${edition.name}`,
-        description: clip(bot.description || bot.greeting || fallback.description),
-        image: absolute(publicUrl, bot.avatarUrl) ?? fallback.image,
-        type: 'profile',
-        url,
-      };
-    }
+  if (match.pattern === '/:slug') {
+    // A page request carries no credentials (tokens live in the browser's storage), so the
+    // character must be visible to anyone: any other slug — unknown, or another user's
+    // private character — is a 404, which also tells nothing of a private one's existence.
+    // The web app still opens an author's own private character with its token.
+    const bot =
+      match.params.slug && isValidBotSlug(match.params.slug)
+        ? await findPublicBotBySlug(db, match.params.slug)
+        : null;
+    if (!bot) return notFound;
+    return {
+      status: 200,
+      title: `${bot.name} — ${edition.name}`,
+      description: clip(bot.description || bot.greeting || fallback.description),
+      image: absolute(publicUrl, bot.avatarUrl) ?? fallback.image,
+      type: 'profile',
+      url,
+    };
   }
   return fallback;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { LOCALE_HTML_LANG, matchWebRoute, negotiateLocale, toLocale, type Edition } from '@reverie/shared';
+import { LOCALE_HTML_LANG, negotiateLocale, toLocale, type Edition } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { renderIndexHtml, resolvePageMeta } from './page-meta.js';
@@ -59,7 +59,7 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       siteName: options.edition.name,
     });
     return reply
-      .status(matchWebRoute(url.pathname) ? 200 : 404)
+      .status(meta.status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .send(html);

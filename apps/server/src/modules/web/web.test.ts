@@ -67,10 +67,27 @@ describe('serving the web app', async () => {
     expect(res.body).toContain('<meta property="og:url" content="https://reverie.example/luna-star" />');
   });
 
-  it('keeps private characters out of link previews', async () => {
+  it('keeps private characters out of link previews: their page answers 404 like an unknown one', async () => {
     const res = await app.inject('/secret-one');
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('Secret —');
+    expect(res.body).toContain('<title>Page Not Found — Amoura</title>');
+  });
+
+  it('answers 404 with the app (its navigation) for /{slug} of no character, 200 for a real one', async () => {
+    const unknown = await app.inject('/no-such-character-xyz');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toContain('text/html');
+    expect(unknown.body).toContain('<div id="root">');
+    expect(unknown.body).toContain('<title>Page Not Found — Amoura</title>');
+    expect(unknown.body).not.toContain('og:type" content="profile"');
+    // HEAD and a query string do not change the answer.
+    expect((await app.inject({ method: 'HEAD', url: '/no-such-character-xyz?source=menu' })).statusCode).toBe(404);
+    // Known pages stay 200; a real character keeps its own meta.
+    expect((await app.inject('/luna-star')).statusCode).toBe(200);
+    for (const page of ['/', '/blog', '/settings', '/welcome', '/chat'])
+      expect((await app.inject(page)).statusCode, page).toBe(200);
+    expect((await app.inject('/blog/no-such-post')).statusCode).toBe(404);
   });
 
   it('writes a blog post title into /blog/{id}', async () => {

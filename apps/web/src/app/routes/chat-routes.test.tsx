@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterEach(() => clearSession());
 
 describe('/{slug}', () => {
-  it('shows a guest the character and greeting; sending opens the login modal', async () => {
+  it('shows a guest the character and greeting; sending offers sign-up on a new device', async () => {
     const calls = fakeApi((call) => (call.path === '/api/bot/aiko' ? json(detail) : undefined));
     const router = renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko?source=menu');
     expect((await screen.findByTestId('greeting')).textContent).toBe('Hi! Coffee or tea?');
@@ -45,9 +45,10 @@ describe('/{slug}', () => {
     const field = screen.getByPlaceholderText('Message Aiko…') as HTMLTextAreaElement;
     fireEvent.change(field, { target: { value: 'Hello there' } });
     fireEvent.keyDown(field, { key: 'Enter' });
-    await waitFor(() => expect(router.state.location.search).toContain('login=1'));
+    await waitFor(() => expect(router.state.location.search).toContain('signup=1'));
     const params = new URLSearchParams(router.state.location.search);
     expect(params.get('next')).toBe('/aiko');
+    expect(params.get('from')).toBe('chat');
     expect(field.value).toBe('Hello there');
     expect(calls.some((c) => c.path.startsWith('/api/chat'))).toBe(false);
   });
