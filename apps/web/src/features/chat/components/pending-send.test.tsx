@@ -47,7 +47,12 @@ describe("the guest's first message survives sign-up", () => {
       return undefined;
     });
     renderRoutes(
-      [{ path: '/aiko', element: <ChatView chat={chat()} viewer="u1" onBack={() => {}} onRequirePremium={() => {}} /> }],
+      [
+        {
+          path: '/aiko',
+          element: <ChatView chat={chat()} viewer="u1" onBack={() => {}} onRequirePremium={() => {}} />,
+        },
+      ],
       '/aiko',
     );
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/chat/c1/messages')).toHaveLength(1));
@@ -75,10 +80,17 @@ describe("the guest's first message survives sign-up", () => {
     setTokens('a.b.c', 'd.e.f');
     keepPendingMessage('luna', 'For Luna only');
     const calls = fakeApi((call) =>
-      call.method === 'GET' && call.path === '/api/chat/history/c1' ? json({ results: [], next_param: null }) : undefined,
+      call.method === 'GET' && call.path === '/api/chat/history/c1'
+        ? json({ results: [], next_param: null })
+        : undefined,
     );
     renderRoutes(
-      [{ path: '/aiko', element: <ChatView chat={chat()} viewer="u1" onBack={() => {}} onRequirePremium={() => {}} /> }],
+      [
+        {
+          path: '/aiko',
+          element: <ChatView chat={chat()} viewer="u1" onBack={() => {}} onRequirePremium={() => {}} />,
+        },
+      ],
       '/aiko',
     );
     await waitFor(() => expect(calls.some((c) => c.path === '/api/chat/history/c1')).toBe(true));
