@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../apps/server/test/fake-openai';
-import { readLocaleText } from './harness';
+import { artifactsDir, readLocaleText } from './harness';
 import { launchChromium, startPgApp, type PgApp } from './support/pg-app';
 
 /**
@@ -36,6 +38,12 @@ afterAll(async () => {
   await model?.close();
 });
 
+/** A picture of the page in e2e/artifacts/ (for a person to look at; not compared). */
+async function snapshot(page: Page, name: string) {
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, `signup-from-chat-${name}.png`) });
+}
+
 async function visitorPage(viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'UTC' });
   context.setDefaultTimeout(20_000);
@@ -61,6 +69,7 @@ describe('sign-up from where the visitor is', () => {
     expect(await page.getByText(readLocaleText('en', 'auth.login_subtitle')!).count()).toBe(0);
     expect(await page.getByText(readLocaleText('en', 'auth.signup_subtitle_chat')!).count()).toBe(1);
     expect(await signup.getByRole('button', { name: 'Log in' }).count()).toBe(1);
+    await snapshot(page, 'offered-signup-390');
     const url = new URL(page.url());
     expect(url.pathname).toBe('/nora-e2e');
     expect(url.searchParams.get('next')).toBe('/nora-e2e');
@@ -85,6 +94,7 @@ describe('sign-up from where the visitor is', () => {
     await expect.poll(() => page.getByTestId('message-user').last().innerText()).toContain(text);
     await expect.poll(() => page.getByTestId('message-text').last().innerText(), { timeout: 30_000 }).toBe(REPLY);
     expect(await page.getByTestId('composer').locator('textarea').inputValue()).toBe('');
+    await snapshot(page, 'answered-390');
 
     // Sent once, never twice — not even after a reload.
     await page.reload();
@@ -128,8 +138,9 @@ describe('sign-up from where the visitor is', () => {
 describe('a real 404', () => {
   it('an unknown path answers HTTP 404 and shows the page-not-found page with the navigation', async () => {
     for (const viewport of [
-      { width: 390, height: 844, nav: 'tab-bar' },
-      { width: 1280, height: 800, nav: 'burger' },
+      // The phone's tab bar; the desktop's top bar with its links.
+      { width: 390, height: 844, nav: '[data-testid="tab-bar"]' },
+      { width: 1280, height: 800, nav: 'header nav' },
     ]) {
       const page = await visitorPage(viewport);
       const response = await page.goto(`${app.baseUrl}/no-such-character-xyz`);
@@ -138,7 +149,9 @@ describe('a real 404', () => {
       await notFound.waitFor();
       expect(await notFound.getAttribute('data-status')).toBe('404');
       expect(await page.getByRole('heading', { name: 'Page Not Found' }).count()).toBe(1);
-      expect(await page.getByTestId(viewport.nav).isVisible()).toBe(true);
+      await page.locator(viewport.nav).waitFor({ state: 'visible' });
+      expect(await page.getByRole('link', { name: readLocaleText('en', 'errors.go_home')! }).isVisible()).toBe(true);
+      await snapshot(page, `not-found-${viewport.width}`);
       expect(await page.title()).toMatch(/^Page Not Found — /);
       // A real character is still 200 with its own title.
       const real = await page.goto(`${app.baseUrl}/nora-e2e`);

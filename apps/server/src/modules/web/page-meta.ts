@@ -76,9 +76,7 @@ export async function resolvePageMeta(
     // private character — is a 404, which also tells nothing of a private one's existence.
     // The web app still opens an author's own private character with its token.
     const bot =
-      match.params.slug && isValidBotSlug(match.params.slug)
-        ? await findPublicBotBySlug(db, match.params.slug)
-        : null;
+      match.params.slug && isValidBotSlug(match.params.slug) ? await findPublicBotBySlug(db, match.params.slug) : null;
     if (!bot) return notFound;
     return {
       status: 200,
