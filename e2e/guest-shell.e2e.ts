@@ -116,12 +116,17 @@ describe('on a phone (390×844)', () => {
 });
 
 describe('members-only pages', () => {
-  it('sends a guest from /chat to the login modal, remembering where to go next', async () => {
+  it('sends a guest from /chat to sign-up (log-in on a device used before), remembering where to go next', async () => {
     const page = await browser.page({ ageConfirmed: true });
     await page.goto('/chat');
+    await page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('signup') === '1');
+    expect(new URL(page.url()).search).toBe('?signup=1&next=%2Fchat');
+    await page.getByRole('dialog', { name: 'Create account' }).waitFor();
+
+    await page.evaluate(() => localStorage.setItem('authorized_once', '1'));
+    await page.goto('/chat');
     await page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('login') === '1');
-    const url = new URL(page.url());
-    expect(url.search).toBe('?login=1&next=%2Fchat');
+    expect(new URL(page.url()).search).toBe('?login=1&next=%2Fchat');
     await page.getByRole('dialog', { name: 'Log in' }).waitFor();
   });
 });
