@@ -7,6 +7,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
+import { wasAuthorizedOnce } from '../../../lib/session';
 import { useCreateChat } from '../api/create-chat';
 import { downloadCard } from '../api/download-card';
 import { useConversation, type ConversationError } from '../hooks/use-conversation';
@@ -359,7 +360,7 @@ export function GuestChatView({ bot, gallery, onBack, onLoginRequired }: GuestCh
         intro={<CharacterIntro bot={bot} gallery={gallery} />}
       />
       <p className="mx-auto w-full max-w-3xl px-4 pb-1 text-center text-xs text-muted">
-        {t('chat.guest_hint', { name: bot.name })}
+        {t(wasAuthorizedOnce() ? 'chat.guest_hint' : 'chat.guest_hint_signup', { name: bot.name })}
       </p>
       <Composer
         botName={bot.name}

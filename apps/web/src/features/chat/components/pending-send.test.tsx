@@ -26,6 +26,8 @@ describe("the guest's first message survives sign-up", () => {
       '/aiko',
     );
     await screen.findByText('Hi! Coffee or tea?');
+    // A new device is told that sending creates an account, not to "log in".
+    expect(screen.getByText("Type a message to Aiko — you'll create a free account when you send it.")).toBeTruthy();
     fireEvent.change(field(), { target: { value: 'Tea, please' } });
     fireEvent.keyDown(field(), { key: 'Enter' });
     expect(asked).toBe(1);
