@@ -88,6 +88,10 @@ describe('serving the web app', async () => {
     for (const page of ['/', '/blog', '/settings', '/welcome', '/chat'])
       expect((await app.inject(page)).statusCode, page).toBe(200);
     expect((await app.inject('/blog/no-such-post')).statusCode).toBe(404);
+    // In the visitor's language.
+    const german = await app.inject({ url: '/no-such-character-xyz', headers: { 'accept-language': 'de' } });
+    expect(german.statusCode).toBe(404);
+    expect(german.body).toContain('<title>Seite nicht gefunden — Amoura</title>');
   });
 
   it('writes a blog post title into /blog/{id}', async () => {
