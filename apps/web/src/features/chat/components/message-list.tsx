@@ -84,10 +84,21 @@ export function MessageList({
     if (messages.length && hasOlder && !isLoadingOlder && element.scrollHeight <= element.clientHeight) loadOlder();
   }, [messages, lastText, waitingForReply, hasOlder, isLoadingOlder, loadOlder, remember]);
 
+  // A picture (or avatar) that finishes loading grows the content: stay at the bottom if the
+  // user was there, so a requested picture comes into view.
+  const onLoadCapture = () => {
+    const element = container.current;
+    if (element && atBottom.current) {
+      element.scrollTop = element.scrollHeight;
+      remember();
+    }
+  };
+
   return (
     <div
       ref={container}
       onScroll={onScroll}
+      onLoadCapture={onLoadCapture}
       className="flex-1 overflow-y-auto overscroll-contain"
       data-testid="message-scroller"
     >
