@@ -1,5 +1,5 @@
 import '../texts';
-import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loader2 } from 'lucide-react';
 import type { Message } from '@reverie/shared';
@@ -85,20 +85,24 @@ export function MessageList({
   }, [messages, lastText, waitingForReply, hasOlder, isLoadingOlder, loadOlder, remember]);
 
   // A picture (or avatar) that finishes loading grows the content: stay at the bottom if the
-  // user was there, so a requested picture comes into view.
-  const onLoadCapture = () => {
+  // user was there, so a requested picture comes into view. `load` does not bubble: listened
+  // to in the capture phase on the scroll box.
+  useEffect(() => {
     const element = container.current;
-    if (element && atBottom.current) {
+    if (!element) return;
+    const onLoad = (event: Event) => {
+      if (!(event.target instanceof HTMLImageElement) || !atBottom.current) return;
       element.scrollTop = element.scrollHeight;
       remember();
-    }
-  };
+    };
+    element.addEventListener('load', onLoad, true);
+    return () => element.removeEventListener('load', onLoad, true);
+  }, [remember]);
 
   return (
     <div
       ref={container}
       onScroll={onScroll}
-      onLoadCapture={onLoadCapture}
       className="flex-1 overflow-y-auto overscroll-contain"
       data-testid="message-scroller"
     >
