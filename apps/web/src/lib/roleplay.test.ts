@@ -41,8 +41,10 @@ describe('roleplay text', () => {
   it('while streaming, an open marker at the end is closed by the end (no flash of asterisks)', () => {
     expect(parseRoleplay('Hi *she pours', { open: true })).toEqual(['Hi ', em('she pours')]);
     expect(parseRoleplay('*she says **no', { open: true })).toEqual([em('she says ', strong('no'))]);
-    // A marker just typed, with nothing after it yet, stays as it is.
-    expect(parseRoleplay('Hi *', { open: true })).toEqual(['Hi *']);
+    // A marker being written (nothing after it yet, or half of a `**` closer) waits for the next piece.
+    expect(parseRoleplay('Hi *', { open: true })).toEqual(['Hi ']);
+    expect(parseRoleplay('So **very*', { open: true })).toEqual(['So ', strong('very')]);
+    expect(parseRoleplay('So **very**', { open: true })).toEqual(['So ', strong('very')]);
     // Finished text: the same stays literal.
     expect(parseRoleplay('Hi *she pours')).toEqual(['Hi *she pours']);
   });

@@ -11,7 +11,8 @@
  * - An opener without its closer stays literal (`5* hotel`, `*unfinished`) — except in
  *   `open` mode (a reply still streaming in), where markers still open at the end are taken
  *   as closed by the end, so a half-written action shows in italics at once instead of
- *   flashing its asterisk until the closer arrives.
+ *   flashing its asterisk until the closer arrives; asterisks at the very end wait for the
+ *   next piece.
  */
 export type RoleplayNode = string | { type: 'em' | 'strong'; children: RoleplayNode[] };
 
@@ -27,8 +28,11 @@ type Marker = '*' | '**';
 const isSpace = (char: string | undefined) => char === undefined || /\s/.test(char);
 
 /** Parses `text` into strings and `em`/`strong` nodes; adjacent strings are merged. */
-export function parseRoleplay(text: string, options: RoleplayOptions = {}): RoleplayNode[] {
+export function parseRoleplay(source: string, options: RoleplayOptions = {}): RoleplayNode[] {
   const open = options.open ?? false;
+  // While streaming, asterisks at the very end are a marker being written (an opener or a
+  // closer whose second `*` has not arrived): shown once the next piece says which.
+  const text = open ? source.replace(/\*+$/, '') : source;
   const length = text.length;
 
   /** The marker at `i` (`**` before `*`), or null. */
