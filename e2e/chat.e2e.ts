@@ -162,6 +162,44 @@ describe('chat journey', () => {
         timeout: 30_000,
       })
       .toBeGreaterThan(0.5);
+    // The playback bar: position and duration, and seeking works (the media is served with
+    // Range, which Chromium needs to seek).
+    const seek = reply.getByTestId('voice-seek');
+    await expect.poll(() => seek.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => reply.getByTestId('voice-time').innerText()).toMatch(/^\d:\d\d \/ \d:\d\d$/);
+    await expect
+      .poll(() => audio.evaluate((el: HTMLAudioElement) => (el.seekable.length ? el.seekable.end(0) : 0)))
+      .toBeGreaterThan(0.5);
+    await audio.evaluate((el: HTMLAudioElement) => {
+      el.pause();
+      el.currentTime = el.duration / 2;
+    });
+    await expect
+      .poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime / el.duration))
+      .toBeGreaterThan(0.4);
+    await context.close();
+  });
+
+  it('a greeting with *actions* shows them as emphasis, without asterisks, and **bold** as bold', async () => {
+    const [bot] = await app.sql`
+      insert into bots (slug, name, age, description, greeting, tags, visibility, review_state, is_official, voice)
+      values ('lena-e2e', 'Lena', 29, 'A bartender with a story for every glass.',
+              '*She pours a glass of red and slides it over.* Here you go, **darling**. <b>Cheers</b>',
+              ${['realistic']}, 'public', 'approved', true, 'en-gb+f4')
+      returning slug`;
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    context.setDefaultTimeout(20_000);
+    await context.addInitScript(() => localStorage.setItem('age_confirmed', '1'));
+    const page = await context.newPage();
+    await page.goto(`${app.baseUrl}/${bot!.slug}`);
+    const greeting = page.getByTestId('greeting');
+    await expect.poll(() => greeting.innerText()).toContain('Here you go');
+    expect(await greeting.locator('em').innerText()).toBe('She pours a glass of red and slides it over.');
+    expect(await greeting.locator('strong').innerText()).toBe('darling');
+    expect(await greeting.innerText()).not.toContain('*');
+    // Markup in a character's text stays text.
+    expect(await greeting.innerText()).toContain('<b>Cheers</b>');
+    expect(await greeting.locator('b').count()).toBe(0);
     await context.close();
   });
 });

@@ -149,6 +149,10 @@ export const ConfigSchema = z.object({
   TTS_MODEL: z.string().optional(),
   /** The provider's voice for characters whose voice is an espeak-ng voice: alloy (openai) by default; a voice id (elevenlabs, required). */
   TTS_VOICE: z.string().optional(),
+  /** The provider's voice for characters with a female espeak-ng variant (`+f1`…): nova (openai) by default, else TTS_VOICE. */
+  TTS_VOICE_FEMALE: z.string().optional(),
+  /** The provider's voice for characters with a male espeak-ng variant (`+m1`…): onyx (openai) by default, else TTS_VOICE. */
+  TTS_VOICE_MALE: z.string().optional(),
   /** Seconds one voice message may take to synthesise before it ends in `error`. */
   TTS_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
   /** Voice messages synthesised at the same time; the others wait in line. */

@@ -66,6 +66,7 @@ export const ERROR_MESSAGES = {
   interrupted: 'The reply was interrupted. Try again.',
   refused: 'This message breaks the content rules and was not sent.',
   json_too_deep: 'The request is nested too deeply',
+  range_not_satisfiable: 'The requested part of the file is outside the file',
   invalid_cursor: 'This page link is no longer valid. Reload the list.',
   voice_unavailable: "Only the character's finished text messages can be played as voice",
 } as const;

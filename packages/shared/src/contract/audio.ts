@@ -12,6 +12,11 @@ export const AudioResponseSchema = z
     state: z.enum(AUDIO_STATES),
     /** The MP3's signed, expiring URL when ready; else null. */
     audio_url: z.string().nullable(),
+    /**
+     * While `processing`: how far along the voice probably is, 0–1 (an estimate from the time
+     * since it was asked and the text's length; never 1 before it is ready). Absent otherwise.
+     */
+    progress: z.number().min(0).max(1).optional(),
   })
   .meta({ id: 'AudioResponse' });
 export type AudioResponse = z.infer<typeof AudioResponseSchema>;

@@ -11,6 +11,7 @@ import { TtsError, type TtsProvider } from '../../providers/tts/index.js';
 import { createBot, createChat, createMessage, createPremium, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { hasAudio } from './audio.presenter.js';
+import { estimateVoiceProgress, expectedVoiceMs } from './audio.service.js';
 import { readMp3Info } from './mp3.js';
 
 let t: TestApp;
@@ -91,7 +92,7 @@ describe('POST /api/audio/{message_id}', () => {
       const { message, auth } = await botMessage(sentence);
       const first = await ask(message.id, auth);
       expect(first.statusCode).toBe(200);
-      expect(first.json()).toEqual({ state: 'processing', audio_url: null });
+      expect(first.json()).toEqual({ state: 'processing', audio_url: null, progress: 0 });
       expect((await row(message.id)).audioState).toBe('processing');
 
       const done = await pollUntilDone(message.id, auth);
@@ -267,6 +268,43 @@ describe('voice jobs that fail', () => {
     await counting.app.audio.idle();
     expect(started).toBe(1);
     expect((await row(message.id, counting)).audioState).toBe('error');
+  });
+
+  it('report an estimated progress while processing: 0 at first, growing with time, never 1', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = await createTestApp({
+      storage,
+      database: t.database,
+      env: { TTS_RETRIES: '0' },
+      tts: {
+        name: 'slow',
+        synthesise: async () => {
+          await gate;
+          throw new TtsError('provider_error', 'no voice today', 'slow');
+        },
+      },
+    });
+    const { message, auth } = await botMessage('A sentence that takes a while to say.', { app: slow });
+    expect((await ask(message.id, auth, slow)).json()).toEqual({ state: 'processing', audio_url: null, progress: 0 });
+    // Asked 2 s ago (the expected time for this text with a remote provider is ≈ 3 s).
+    await slow.database.db
+      .update(messages)
+      .set({ updatedAt: new Date(Date.now() - 2000) })
+      .where(eq(messages.id, message.id));
+    const later = (await ask(message.id, auth, slow)).json();
+    expect(later.state).toBe('processing');
+    expect(later.progress).toBeGreaterThan(0.4);
+    expect(later.progress).toBeLessThan(0.95);
+    await slow.database.db
+      .update(messages)
+      .set({ updatedAt: new Date(Date.now() - 50_000) })
+      .where(eq(messages.id, message.id));
+    expect((await ask(message.id, auth, slow)).json().progress).toBe(0.95);
+    release();
+    await slow.app.audio.idle();
+    expect(expectedVoiceMs('espeak', 100)).toBeLessThan(expectedVoiceMs('openai', 100));
+    expect(estimateVoiceProgress(-5, 1000)).toBe(0);
   });
 
   it('end in error when the provider answers something that is not MP3', async () => {

@@ -2,31 +2,49 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
-import { notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { isValidMediaKey, type MediaStorage } from '../../providers/storage/storage.js';
 import { findBotById } from '../bots/index.js';
+import { isNotModified, rangeOf } from './http-file.js';
+
+/** Pictures of listed characters: a day in any cache, then revalidated by ETag. */
+const PUBLIC_MAX_AGE_S = 86_400;
+/** Private media asked for with the owner's token: an hour in the browser's cache only. */
+const PRIVATE_MAX_AGE_S = 3600;
 
 /**
  * `GET /api/media/{key}`: a file from media storage, only to whoever may see it. Pictures
  * of listed characters are public; others need a valid signature (from the API's URLs) or
  * their author's token. Unknown owners answer 404, never 403, so nothing leaks.
+ *
+ * Files are streamed from storage (never read whole into memory) with `Accept-Ranges:
+ * bytes` — one byte range is a 206 (an `<audio>` element seeks with it), a range past the end
+ * a 416 — and validators: `ETag` and `Last-Modified`, with `If-None-Match` /
+ * `If-Modified-Since` answered 304.
  */
 export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaStorage; urls: MediaUrls }> = async (
   app,
   { db, storage, urls },
 ) => {
-  app.get(
-    '/api/media/*',
-    {
-      schema: {
-        tags: ['media'],
-        summary: 'A media file',
-        querystring: z.object({ exp: z.string().max(20).optional(), sig: z.string().max(100).optional() }),
-        response: { 200: z.any().describe('the file'), 404: ApiErrorSchema },
+  // GET and HEAD in one route: Fastify's automatic HEAD route would read the whole stream and
+  // answer no Content-Length.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/api/media/*',
+    schema: {
+      tags: ['media'],
+      summary: 'A media file (byte ranges, ETag and Last-Modified validators)',
+      querystring: z.object({ exp: z.string().max(20).optional(), sig: z.string().max(100).optional() }),
+      response: {
+        200: z.any().describe('the file'),
+        206: z.any().describe('the requested byte range of the file'),
+        304: z.any().describe('not modified: the copy the client holds is current'),
+        404: ApiErrorSchema,
+        416: ApiErrorSchema,
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const key = (request.params as { '*': string })['*'];
       if (!isValidMediaKey(key)) throw notFound();
       const signed = urls.verify(key, request.query.exp, request.query.sig);
@@ -39,20 +57,48 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
         const isAuthor = Boolean(request.userId && bot.authorId === request.userId);
         if (!isPublic && !signed && !isAuthor && request.userRole !== 'admin') throw notFound();
       } else if (scope === 'chats') {
-        // Pictures in a user's chats: the owner, or a signed URL. A blurred picture's
-        // original lives under originals/ and is served with a signed URL only.
+        // Pictures and voice messages in a user's chats: the owner, or a signed URL. A blurred
+        // picture's original lives under originals/ and is served with a signed URL only.
         const isOwner = Boolean(request.userId && ownerId === request.userId);
         if (!signed && !isOwner) throw notFound();
       } else if (!signed) {
         throw notFound();
       }
-      const file = await storage.get(key);
+      const file = await storage.stat(key);
       if (!file) throw notFound();
-      return reply
+
+      // A signed URL stops working at its expiry: no cache keeps it longer.
+      const untilExpiry = signed ? Math.max(0, Number(request.query.exp) - Math.floor(Date.now() / 1000)) : Infinity;
+      const cacheControl = isPublic
+        ? `public, max-age=${PUBLIC_MAX_AGE_S}`
+        : `private, max-age=${Math.min(untilExpiry, signed ? PUBLIC_MAX_AGE_S : PRIVATE_MAX_AGE_S)}`;
+      const validators = {
+        etag: file.etag,
+        'last-modified': file.lastModified.toUTCString(),
+        'cache-control': cacheControl,
+        'accept-ranges': 'bytes',
+      };
+      if (isNotModified(request.headers as Record<string, string | undefined>, file)) {
+        return reply.code(304).headers(validators).send();
+      }
+      const asked = rangeOf(request.headers as Record<string, string | undefined>, file);
+      if (asked.kind === 'unsatisfiable') {
+        throw new AppError('range_not_satisfiable', {
+          status: 416,
+          headers: { 'content-range': `bytes */${file.size}`, 'accept-ranges': 'bytes' },
+        });
+      }
+      const range = asked.kind === 'partial' ? asked.range : undefined;
+      // Opened before any header is set: a file deleted meanwhile is a plain 404.
+      const stream = request.method === 'HEAD' ? null : await storage.stream(key, range);
+      if (!stream && request.method !== 'HEAD') throw notFound();
+      reply
+        .headers(validators)
         .header('content-type', file.contentType)
         .header('x-content-type-options', 'nosniff')
-        .header('cache-control', isPublic ? 'public, max-age=86400' : 'private, max-age=3600')
-        .send(file.data);
+        .header('content-length', String(range ? range.end - range.start + 1 : file.size));
+      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+      return reply.send(stream ?? undefined);
     },
-  );
+  });
 };

@@ -1,6 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CONTENT_TYPE_BY_EXTENSION, isValidMediaKey, type MediaStorage } from './storage.js';
+import type { Readable } from 'node:stream';
+import {
+  CONTENT_TYPE_BY_EXTENSION,
+  isValidMediaKey,
+  type ByteRange,
+  type MediaFileInfo,
+  type MediaStorage,
+} from './storage.js';
+
+const contentTypeOf = (key: string) =>
+  CONTENT_TYPE_BY_EXTENSION[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 
 /** Media as files under `${DATA_DIR}/media`. */
 export class LocalMediaStorage implements MediaStorage {
@@ -22,11 +32,28 @@ export class LocalMediaStorage implements MediaStorage {
   async get(key: string): Promise<{ data: Buffer; contentType: string } | null> {
     try {
       const data = await fs.readFile(this.file(key));
-      const ext = key.split('.').pop()?.toLowerCase() ?? '';
-      return { data, contentType: CONTENT_TYPE_BY_EXTENSION[ext] ?? 'application/octet-stream' };
+      return { data, contentType: contentTypeOf(key) };
     } catch {
       return null;
     }
+  }
+
+  async stat(key: string): Promise<MediaFileInfo | null> {
+    const file = this.file(key);
+    const stats = await fs.stat(file).catch(() => null);
+    if (!stats?.isFile()) return null;
+    // Files are replaced whole (written aside, then renamed): size and modification time
+    // (microseconds) identify a version.
+    const etag = `"${stats.size.toString(16)}-${Math.round(stats.mtimeMs * 1000).toString(16)}"`;
+    return { size: stats.size, contentType: contentTypeOf(key), etag, lastModified: stats.mtime };
+  }
+
+  async stream(key: string, range?: ByteRange): Promise<Readable | null> {
+    // Opened before answering, so a file deleted meanwhile is a 404, not a broken stream; the
+    // stream closes the handle when it ends or is destroyed (the client went away).
+    const handle = await fs.open(this.file(key), 'r').catch(() => null);
+    if (!handle) return null;
+    return handle.createReadStream({ start: range?.start, end: range?.end, autoClose: true });
   }
 
   async exists(key: string): Promise<boolean> {

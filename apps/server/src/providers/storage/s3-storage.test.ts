@@ -61,7 +61,23 @@ function fakeS3() {
           res.writeHead(404, { 'content-type': 'application/xml' });
           return res.end(req.method === 'GET' ? '<Error><Code>NoSuchKey</Code></Error>' : undefined);
         }
-        res.writeHead(200, { 'content-type': object.type, 'content-length': object.data.length });
+        const headers = {
+          'content-type': object.type,
+          etag: `"etag-${object.data.length}"`,
+          'last-modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+        };
+        const range = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ''));
+        if (req.method === 'GET' && range) {
+          const start = Number(range[1]);
+          const end = Math.min(Number(range[2]), object.data.length - 1);
+          res.writeHead(206, {
+            ...headers,
+            'content-range': `bytes ${start}-${end}/${object.data.length}`,
+            'content-length': end - start + 1,
+          });
+          return res.end(object.data.subarray(start, end + 1));
+        }
+        res.writeHead(200, { ...headers, 'content-length': object.data.length });
         return res.end(req.method === 'GET' ? object.data : undefined);
       }
       if (req.method === 'DELETE') {
@@ -108,6 +124,52 @@ describe('S3 media storage', () => {
     await store.delete('chats/u1/abc.webp');
     expect(await store.exists('chats/u1/abc.webp')).toBe(false);
     await store.delete('chats/u1/abc.webp');
+  });
+
+  it('reports size, type and validators (HEAD) and streams a byte range with a ranged GET', async () => {
+    const store = storage();
+    const data = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    await store.put('chats/u3/voice-1.mp3', data, 'audio/mpeg');
+    expect(await store.stat('chats/u3/voice-1.mp3')).toEqual({
+      size: 5000,
+      contentType: 'audio/mpeg',
+      etag: '"etag-5000"',
+      lastModified: new Date('2026-11-20T10:00:00Z'),
+    });
+    expect(await store.stat('chats/u3/none.mp3')).toBeNull();
+    const read = async (stream: NodeJS.ReadableStream | null) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream!) chunks.push(Buffer.from(chunk as Buffer));
+      return Buffer.concat(chunks);
+    };
+    const seen: string[] = [];
+    const spying = storage({
+      fetch: async (input) => {
+        seen.push((input as Request).headers.get('range') ?? '');
+        return fetch(input as Request);
+      },
+    });
+    expect(
+      (await read(await spying.stream('chats/u3/voice-1.mp3', { start: 100, end: 1099 }))).equals(
+        data.subarray(100, 1100),
+      ),
+    ).toBe(true);
+    expect(seen).toEqual(['bytes=100-1099']);
+    expect((await read(await store.stream('chats/u3/voice-1.mp3'))).equals(data)).toBe(true);
+    expect(await store.stream('chats/u3/none.mp3')).toBeNull();
+
+    // A service that ignores Range answers 200 with everything: the range is cut out here.
+    const ignoring = storage({
+      fetch: async (input) => {
+        const request = input as Request;
+        return fetch(request.url, { headers: { authorization: request.headers.get('authorization')! } });
+      },
+    });
+    expect(
+      (await read(await ignoring.stream('chats/u3/voice-1.mp3', { start: 4990, end: 4999 }))).equals(
+        data.subarray(4990),
+      ),
+    ).toBe(true);
   });
 
   it('deletes every key under a prefix across list pages, and nothing else', async () => {

@@ -1,5 +1,26 @@
+import { pipeline, Readable, Transform } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AwsClient } from 'aws4fetch';
-import { CONTENT_TYPE_BY_EXTENSION, isValidMediaKey, type MediaStorage } from './storage.js';
+import {
+  CONTENT_TYPE_BY_EXTENSION,
+  isValidMediaKey,
+  type ByteRange,
+  type MediaFileInfo,
+  type MediaStorage,
+} from './storage.js';
+
+/** Passes bytes `start`…`end` of what flows through (a service that ignored `Range`). */
+function slice(start: number, end: number): Transform {
+  let position = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const from = Math.max(0, start - position);
+      const to = Math.min(chunk.length, end + 1 - position);
+      position += chunk.length;
+      done(null, to > from ? chunk.subarray(from, to) : undefined);
+    },
+  });
+}
 
 export interface S3StorageOptions {
   endpoint: string;
@@ -79,6 +100,45 @@ export class S3MediaStorage implements MediaStorage {
     const contentType =
       CONTENT_TYPE_BY_EXTENSION[ext] ?? response.headers.get('content-type') ?? 'application/octet-stream';
     return { data, contentType };
+  }
+
+  /** HEAD: the object's size, type, ETag and Last-Modified as the service reports them. */
+  async stat(key: string): Promise<MediaFileInfo | null> {
+    const response = await this.send(this.objectUrl(key), { method: 'HEAD' });
+    await response.body?.cancel();
+    if (response.status === 404) return null;
+    if (!response.ok) await S3MediaStorage.fail(response, `HEAD ${key}`);
+    const size = Number(response.headers.get('content-length'));
+    if (!Number.isSafeInteger(size) || size < 0) throw new Error(`S3 HEAD ${key} failed: no content length`);
+    const ext = key.split('.').pop()?.toLowerCase() ?? '';
+    const given = response.headers.get('etag');
+    const modified = new Date(response.headers.get('last-modified') ?? '');
+    const lastModified = Number.isNaN(modified.getTime()) ? new Date(0) : modified;
+    return {
+      size,
+      contentType: CONTENT_TYPE_BY_EXTENSION[ext] ?? response.headers.get('content-type') ?? 'application/octet-stream',
+      // S3's ETag is quoted already; a service without one gets size and date.
+      etag: given ?? `"${size.toString(16)}-${lastModified.getTime().toString(16)}"`,
+      lastModified,
+    };
+  }
+
+  /** A ranged GET (`Range: bytes=start-end`); the body is passed on as it arrives. */
+  async stream(key: string, range?: ByteRange): Promise<Readable | null> {
+    const response = await this.send(this.objectUrl(key), {
+      method: 'GET',
+      headers: range ? { range: `bytes=${range.start}-${range.end}` } : {},
+    });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (!response.ok) await S3MediaStorage.fail(response, `GET ${key}`);
+    if (!response.body) return Readable.from([]);
+    const body = Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
+    // 206 is the range; a 200 is the whole object (a service that ignores ranges).
+    if (range && response.status !== 206) return pipeline(body, slice(range.start, range.end), () => undefined);
+    return body;
   }
 
   async exists(key: string): Promise<boolean> {

@@ -1,3 +1,20 @@
+import type { Readable } from 'node:stream';
+
+/** What the media route needs to answer with validators and ranges, before reading a byte. */
+export interface MediaFileInfo {
+  size: number;
+  contentType: string;
+  /** A strong validator of this version of the file, quoted (`"…"`), for `ETag`. */
+  etag: string;
+  lastModified: Date;
+}
+
+/** Bytes `start`…`end` of a file, both included (HTTP's `Range: bytes=start-end`). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /**
  * Where media files (character pictures, uploads) live. Local files by default; an
  * S3-compatible store can implement the same interface.
@@ -6,6 +23,13 @@ export interface MediaStorage {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
   /** The file and its type, or null when it does not exist. */
   get(key: string): Promise<{ data: Buffer; contentType: string } | null>;
+  /** Size, type and validators of a file, or null when it does not exist. */
+  stat(key: string): Promise<MediaFileInfo | null>;
+  /**
+   * The file (or the range of it) as a stream, read as it is sent — never whole into memory;
+   * null when it does not exist (any more).
+   */
+  stream(key: string, range?: ByteRange): Promise<Readable | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   /** Deletes every file whose key starts with `prefix/` (a character's pictures, a user's uploads). */

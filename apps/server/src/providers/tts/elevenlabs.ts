@@ -1,21 +1,29 @@
-import { isEspeakVoice, toTtsError, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
+import {
+  remoteVoiceFor,
+  toTtsError,
+  type RemoteVoices,
+  type Speech,
+  type SpeechRequest,
+  type TtsProvider,
+} from './tts-provider.js';
 import { readMp3Answer } from './remote-audio.js';
 
 /**
  * ElevenLabs (`POST {base}/v1/text-to-speech/{voice_id}`, key in `xi-api-key`), MP3 at
  * 22 050 Hz / 32 kbps. A character whose voice is an espeak-ng voice speaks with the
- * configured default voice id; the multilingual models pick the language from the text.
+ * configured voice id of its sex (`TTS_VOICE_FEMALE`/`TTS_VOICE_MALE`, else `TTS_VOICE`); the
+ * multilingual models pick the language from the text.
  */
 export class ElevenLabsTtsProvider implements TtsProvider {
   readonly name = 'elevenlabs';
   private readonly base: string;
 
-  constructor(private readonly options: { baseUrl: string; apiKey: string; model: string; voice: string }) {
+  constructor(private readonly options: { baseUrl: string; apiKey: string; model: string; voices: RemoteVoices }) {
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
   async synthesise({ text, voice, signal }: SpeechRequest): Promise<Speech> {
-    const voiceId = voice && !isEspeakVoice(voice) ? voice : this.options.voice;
+    const voiceId = remoteVoiceFor(voice, this.options.voices);
     try {
       const response = await fetch(
         `${this.base}/v1/text-to-speech/${encodeURIComponent(voiceId)}?output_format=mp3_22050_32`,

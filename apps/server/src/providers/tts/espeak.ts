@@ -10,6 +10,11 @@ const LANGUAGE_VOICES: Record<Locale, string> = { en: 'en-us', de: 'de', es: 'es
 /** Base voices a character may keep when the message is in that language (`en-gb` for English…). */
 const SAME_LANGUAGE = /^(?:en|de|es|ru|cmn)(?:-[a-z0-9]+)*$/;
 const VARIANT = /^[a-z0-9_]{1,20}$/i;
+/**
+ * Names espeak-ng's data does not know under the name characters use: British English is
+ * `en` (`en-gb` fails to load, and the synthesis fell back to the American male voice).
+ */
+const ALIASES: Record<string, string> = { 'en-gb': 'en' };
 
 /**
  * The espeak-ng voice for a message: the language's voice with the character's variant
@@ -20,7 +25,8 @@ export function espeakVoiceFor(characterVoice: string, language: Locale): string
   const [rawBase = '', rawVariant] = characterVoice.trim().toLowerCase().split('+', 2);
   const languageVoice = LANGUAGE_VOICES[language];
   const family = languageVoice.split('-')[0]!;
-  const base = SAME_LANGUAGE.test(rawBase) && rawBase.split('-')[0] === family ? rawBase : languageVoice;
+  const kept = SAME_LANGUAGE.test(rawBase) && rawBase.split('-')[0] === family ? rawBase : languageVoice;
+  const base = ALIASES[kept] ?? kept;
   return rawVariant && VARIANT.test(rawVariant) ? `${base}+${rawVariant}` : base;
 }
 
@@ -58,7 +64,9 @@ export class EspeakTtsProvider implements TtsProvider {
           type: 'speak',
           pieces: splitForSpeech(text),
           voice: espeakVoiceFor(voice, language),
-          fallbackVoice: LANGUAGE_VOICES[language],
+          // The language's voice with the same variant: a base voice espeak-ng lacks never
+          // turns a woman's voice into the default male one.
+          fallbackVoice: espeakVoiceFor(voice.replace(/^[^+]*/, ''), language),
         },
         this.name,
         signal,

@@ -4,7 +4,7 @@ import { EspeakTtsProvider } from './espeak.js';
 import { OpenAiSpeechProvider } from './openai-speech.js';
 import type { TtsProvider } from './tts-provider.js';
 
-export { TtsError, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
+export { TtsError, voiceGender, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
 
 /** The text-to-speech provider the settings select (`TTS_PROVIDER`, docs/voice.md). */
 export function createTtsProvider(config: Config): TtsProvider {
@@ -14,7 +14,13 @@ export function createTtsProvider(config: Config): TtsProvider {
         baseUrl: config.TTS_BASE_URL ?? 'https://api.openai.com/v1',
         apiKey: config.TTS_API_KEY,
         model: config.TTS_MODEL ?? 'gpt-4o-mini-tts',
-        voice: config.TTS_VOICE ?? 'alloy',
+        // OpenAI's own voices by default; an operator who names TTS_VOICE (a local server with
+        // other voice names) gets it for everyone unless the per-sex voices are named too.
+        voices: {
+          voice: config.TTS_VOICE ?? 'alloy',
+          female: config.TTS_VOICE_FEMALE ?? config.TTS_VOICE ?? 'nova',
+          male: config.TTS_VOICE_MALE ?? config.TTS_VOICE ?? 'onyx',
+        },
       });
     case 'elevenlabs': {
       const missing = (['TTS_API_KEY', 'TTS_VOICE'] as const).filter((name) => !config[name]);
@@ -23,7 +29,11 @@ export function createTtsProvider(config: Config): TtsProvider {
         baseUrl: config.TTS_BASE_URL ?? 'https://api.elevenlabs.io',
         apiKey: config.TTS_API_KEY!,
         model: config.TTS_MODEL ?? 'eleven_multilingual_v2',
-        voice: config.TTS_VOICE!,
+        voices: {
+          voice: config.TTS_VOICE!,
+          female: config.TTS_VOICE_FEMALE ?? config.TTS_VOICE!,
+          male: config.TTS_VOICE_MALE ?? config.TTS_VOICE!,
+        },
       });
     }
     default:

@@ -1,16 +1,24 @@
-import { isEspeakVoice, toTtsError, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
+import {
+  remoteVoiceFor,
+  toTtsError,
+  type RemoteVoices,
+  type Speech,
+  type SpeechRequest,
+  type TtsProvider,
+} from './tts-provider.js';
 import { readMp3Answer } from './remote-audio.js';
 
 /**
  * An OpenAI-compatible speech endpoint (`POST {base}/audio/speech`): OpenAI, or a local
  * server with the same API (Kokoro-FastAPI, openedai-speech, LocalAI…). Asks for MP3.
- * A character whose voice is an espeak-ng voice speaks with the configured default voice.
+ * A character whose voice is an espeak-ng voice speaks with the configured voice of its sex
+ * (`nova` for `+f…` variants and `onyx` for `+m…` by default), else the default voice.
  */
 export class OpenAiSpeechProvider implements TtsProvider {
   readonly name = 'openai';
   private readonly base: string;
 
-  constructor(private readonly options: { baseUrl: string; apiKey?: string; model: string; voice: string }) {
+  constructor(private readonly options: { baseUrl: string; apiKey?: string; model: string; voices: RemoteVoices }) {
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
@@ -26,7 +34,7 @@ export class OpenAiSpeechProvider implements TtsProvider {
         body: JSON.stringify({
           model: this.options.model,
           input: text,
-          voice: voice && !isEspeakVoice(voice) ? voice : this.options.voice,
+          voice: remoteVoiceFor(voice, this.options.voices),
           response_format: 'mp3',
         }),
         signal,

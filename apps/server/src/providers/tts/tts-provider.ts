@@ -88,3 +88,39 @@ const ESPEAK_LANGUAGE_CODES = new Set([
   'ja',
   'ko',
 ]);
+
+/**
+ * The sex an espeak-ng voice's variant gives (`en-us+f3` female, `de+m1` male; the named
+ * variants of female and male speakers too), or null (no variant, or a provider's own voice).
+ */
+export function voiceGender(voice: string): 'female' | 'male' | null {
+  if (!isEspeakVoice(voice)) return null;
+  const variant = voice.trim().toLowerCase().split('+', 2)[1];
+  if (!variant) return null;
+  if (/^f\d+$/.test(variant) || FEMALE_VARIANTS.has(variant)) return 'female';
+  if (/^m\d+$/.test(variant) || MALE_VARIANTS.has(variant)) return 'male';
+  return null;
+}
+
+/** espeak-ng's named variants of a female or male speaker (voices/!v). */
+const FEMALE_VARIANTS = new Set(['alicia', 'andrea', 'anika', 'annie', 'aunty', 'belinda', 'grandma', 'linda']);
+const MALE_VARIANTS = new Set(['adam', 'alex', 'benjamin', 'boris', 'caleb', 'david', 'edward', 'grandpa', 'john']);
+
+/** A remote provider's voices for characters whose voice is an espeak-ng voice, by its sex. */
+export interface RemoteVoices {
+  /** The default (a voice without a variant, or one of no clear sex). */
+  voice: string;
+  female: string;
+  male: string;
+}
+
+/**
+ * The remote provider's voice for a character: its own voice when it names one of the
+ * provider's (`nova`, an ElevenLabs voice id); for an espeak-ng voice, the configured voice
+ * of the variant's sex (`en-us+f3` → female), else the default.
+ */
+export function remoteVoiceFor(characterVoice: string, voices: RemoteVoices): string {
+  if (characterVoice && !isEspeakVoice(characterVoice)) return characterVoice;
+  const gender = voiceGender(characterVoice);
+  return gender === 'female' ? voices.female : gender === 'male' ? voices.male : voices.voice;
+}

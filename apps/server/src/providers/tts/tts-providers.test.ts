@@ -7,7 +7,7 @@ import { ElevenLabsTtsProvider } from './elevenlabs.js';
 import { EspeakTtsProvider, espeakVoiceFor, splitForSpeech } from './espeak.js';
 import { createTtsProvider } from './index.js';
 import { OpenAiSpeechProvider } from './openai-speech.js';
-import { isEspeakVoice, TtsError } from './tts-provider.js';
+import { isEspeakVoice, remoteVoiceFor, TtsError, voiceGender } from './tts-provider.js';
 
 interface Seen {
   method: string;
@@ -63,7 +63,12 @@ describe('voices', () => {
     expect(espeakVoiceFor('en-us+f3', 'ru')).toBe('ru+f3');
     expect(espeakVoiceFor('en-us+f3', 'ch')).toBe('cmn+f3');
     expect(espeakVoiceFor('en-us+m1', 'de')).toBe('de+m1');
-    expect(espeakVoiceFor('en-gb+m1', 'en')).toBe('en-gb+m1');
+    // British English is `en` in espeak-ng's data (`en-gb` does not load: it fell back to the
+    // American male voice, so British women spoke as men).
+    expect(espeakVoiceFor('en-gb+m1', 'en')).toBe('en+m1');
+    expect(espeakVoiceFor('en-gb+f4', 'en')).toBe('en+f4');
+    expect(espeakVoiceFor('en-gb+f4', 'ru')).toBe('ru+f4');
+    expect(espeakVoiceFor('en-gb-scotland+f2', 'en')).toBe('en-gb-scotland+f2');
     expect(espeakVoiceFor('de', 'es')).toBe('es');
     expect(espeakVoiceFor('ru+f2', 'en')).toBe('en-us+f2');
     expect(espeakVoiceFor('en-us+../../x', 'en')).toBe('en-us');
@@ -75,6 +80,19 @@ describe('voices', () => {
       expect(isEspeakVoice(voice), voice).toBe(false);
   });
 
+  it("gives remote providers a voice of the character's sex", () => {
+    expect(voiceGender('en-us+f3')).toBe('female');
+    expect(voiceGender('en-gb+m1')).toBe('male');
+    expect(voiceGender('de+Annie')).toBe('female');
+    expect(voiceGender('en-us')).toBeNull();
+    expect(voiceGender('nova')).toBeNull();
+    const voices = { voice: 'alloy', female: 'nova', male: 'onyx' };
+    expect(remoteVoiceFor('en-us+f3', voices)).toBe('nova');
+    expect(remoteVoiceFor('fr+m3', voices)).toBe('onyx');
+    expect(remoteVoiceFor('de', voices)).toBe('alloy');
+    expect(remoteVoiceFor('shimmer', voices)).toBe('shimmer');
+  });
+
   it('splits long texts at sentence ends', () => {
     const text = 'One sentence here. Another one! A third? '.repeat(20);
     const pieces = splitForSpeech(text, 100);
@@ -84,7 +102,45 @@ describe('voices', () => {
   });
 });
 
+/** The median pitch (Hz) of voiced 40 ms frames, by autocorrelation between 70 and 500 Hz. */
+function medianPitch(samples: Int16Array, rate: number): number {
+  const frame = Math.round(rate * 0.04);
+  const pitches: number[] = [];
+  for (let offset = 0; offset + frame * 2 < samples.length; offset += frame) {
+    let energy = 0;
+    for (let i = 0; i < frame; i += 1) energy += samples[offset + i]! ** 2;
+    if (energy / frame < 1e5) continue;
+    let best = 0;
+    let bestLag = 0;
+    for (let lag = Math.floor(rate / 500); lag < Math.floor(rate / 70); lag += 1) {
+      let sum = 0;
+      for (let i = 0; i < frame; i += 1) sum += samples[offset + i]! * samples[offset + i + lag]!;
+      if (sum > best) [best, bestLag] = [sum, lag];
+    }
+    if (bestLag) pitches.push(rate / bestLag);
+  }
+  pitches.sort((a, b) => a - b);
+  return pitches[Math.floor(pitches.length / 2)] ?? 0;
+}
+
 describe('espeak-ng (WebAssembly)', () => {
+  it("speaks a woman's voice for female variants and a man's for male ones, British English too", async () => {
+    const espeak = new EspeakTtsProvider();
+    const pitch = async (voice: string, language: 'en' | 'ru') => {
+      const speech = await espeak.synthesise({
+        text: language === 'en' ? 'I have been waiting for you all evening.' : 'Я ждала тебя весь вечер.',
+        voice,
+        language,
+      });
+      if (speech.format !== 'pcm16') throw new Error('pcm expected');
+      return medianPitch(speech.samples, speech.sampleRate);
+    };
+    for (const voice of ['en-us+f3', 'en-gb+f4', 'en-gb+f2', 'ru+f2'])
+      expect(await pitch(voice, 'en'), voice).toBeGreaterThan(150);
+    expect(await pitch('en-gb+f4', 'ru')).toBeGreaterThan(150);
+    for (const voice of ['en-us+m3', 'en-gb+m1']) expect(await pitch(voice, 'en'), voice).toBeLessThan(140);
+  });
+
   it('speaks 22 050 Hz PCM and stops when aborted', async () => {
     const espeak = new EspeakTtsProvider();
     const speech = await espeak.synthesise({ text: 'Hallo, wie geht es dir?', voice: 'en-us+f3', language: 'de' });
@@ -108,7 +164,7 @@ describe('OpenAI-compatible /audio/speech', () => {
       baseUrl: `${fake.url}/v1/`,
       apiKey: 'sk-test',
       model: 'tts-1',
-      voice: 'alloy',
+      voices: { voice: 'alloy', female: 'shimmer', male: 'onyx' },
     });
     const speech = await provider.synthesise({ text: 'Hi there', voice: 'nova', language: 'en' });
     expect(speech).toEqual({ format: 'mp3', data: mp3 });
@@ -120,9 +176,13 @@ describe('OpenAI-compatible /audio/speech', () => {
       voice: 'nova',
       response_format: 'mp3',
     });
-    // A character with an espeak-ng voice speaks with the configured voice.
+    // A character with an espeak-ng voice speaks with the configured voice of its sex.
     await provider.synthesise({ text: 'Hola', voice: 'en-us+f3', language: 'es' });
-    expect(JSON.parse(fake.seen[1]!.body).voice).toBe('alloy');
+    expect(JSON.parse(fake.seen[1]!.body).voice).toBe('shimmer');
+    await provider.synthesise({ text: 'Hola', voice: 'es+m2', language: 'es' });
+    expect(JSON.parse(fake.seen[2]!.body).voice).toBe('onyx');
+    await provider.synthesise({ text: 'Hola', voice: 'es', language: 'es' });
+    expect(JSON.parse(fake.seen[3]!.body).voice).toBe('alloy');
   });
 
   it('turns an error answer into a TtsError with the status', async () => {
@@ -130,7 +190,11 @@ describe('OpenAI-compatible /audio/speech', () => {
       res.writeHead(401, { 'content-type': 'application/json' });
       res.end('{"error":{"message":"Incorrect API key"}}');
     });
-    const provider = new OpenAiSpeechProvider({ baseUrl: fake.url, model: 'tts-1', voice: 'alloy' });
+    const provider = new OpenAiSpeechProvider({
+      baseUrl: fake.url,
+      model: 'tts-1',
+      voices: { voice: 'alloy', female: 'nova', male: 'onyx' },
+    });
     const failure = await provider.synthesise({ text: 'Hi', voice: 'alloy', language: 'en' }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TtsError);
     expect(failure).toMatchObject({ code: 'provider_error', provider: 'openai' });
@@ -139,14 +203,22 @@ describe('OpenAI-compatible /audio/speech', () => {
 
   it('gives up with a timeout error when the endpoint hangs', async () => {
     const fake = await fakeServer(() => undefined);
-    const provider = new OpenAiSpeechProvider({ baseUrl: fake.url, model: 'tts-1', voice: 'alloy' });
+    const provider = new OpenAiSpeechProvider({
+      baseUrl: fake.url,
+      model: 'tts-1',
+      voices: { voice: 'alloy', female: 'nova', male: 'onyx' },
+    });
     await expect(
       provider.synthesise({ text: 'Hi', voice: 'alloy', language: 'en', signal: AbortSignal.timeout(200) }),
     ).rejects.toMatchObject({ code: 'timeout' });
   });
 
   it('is a network failure, not a crash, when nothing listens', async () => {
-    const provider = new OpenAiSpeechProvider({ baseUrl: 'http://127.0.0.1:9', model: 'tts-1', voice: 'alloy' });
+    const provider = new OpenAiSpeechProvider({
+      baseUrl: 'http://127.0.0.1:9',
+      model: 'tts-1',
+      voices: { voice: 'alloy', female: 'nova', male: 'onyx' },
+    });
     await expect(provider.synthesise({ text: 'Hi', voice: 'alloy', language: 'en' })).rejects.toMatchObject({
       code: 'provider_error',
     });
@@ -161,7 +233,7 @@ describe('ElevenLabs', () => {
       baseUrl: fake.url,
       apiKey: 'xi-test',
       model: 'eleven_multilingual_v2',
-      voice: 'defaultVoiceId',
+      voices: { voice: 'defaultVoiceId', female: 'defaultVoiceId', male: 'maleVoiceId' },
     });
     const speech = await provider.synthesise({ text: 'Привет!', voice: 'en-us+f3', language: 'ru' });
     expect(speech).toEqual({ format: 'mp3', data: mp3 });
@@ -170,11 +242,18 @@ describe('ElevenLabs', () => {
     expect(JSON.parse(fake.seen[0]!.body)).toEqual({ text: 'Привет!', model_id: 'eleven_multilingual_v2' });
     await provider.synthesise({ text: 'Hi', voice: 'CharacterVoice01', language: 'en' });
     expect(fake.seen[1]!.url).toMatch(/^\/v1\/text-to-speech\/CharacterVoice01\?/);
+    await provider.synthesise({ text: 'Hi', voice: 'en-us+m3', language: 'en' });
+    expect(fake.seen[2]!.url).toMatch(/^\/v1\/text-to-speech\/maleVoiceId\?/);
   });
 
   it('reports an empty answer as empty_output', async () => {
     const fake = await fakeServer(mp3Answer(Buffer.alloc(0)));
-    const provider = new ElevenLabsTtsProvider({ baseUrl: fake.url, apiKey: 'k', model: 'm', voice: 'v' });
+    const provider = new ElevenLabsTtsProvider({
+      baseUrl: fake.url,
+      apiKey: 'k',
+      model: 'm',
+      voices: { voice: 'v', female: 'v', male: 'v' },
+    });
     await expect(provider.synthesise({ text: 'Hi', voice: 'v', language: 'en' })).rejects.toMatchObject({
       code: 'empty_output',
       provider: 'elevenlabs',
@@ -191,6 +270,20 @@ describe('settings', () => {
       'elevenlabs',
     );
     expect(() => testConfig({ TTS_MP3_KBPS: '33' })).toThrow(/TTS_MP3_KBPS/);
+  });
+
+  it('give OpenAI nova and onyx by sex unless the operator names voices', async () => {
+    const fake = await fakeServer(mp3Answer(await toneMp3()));
+    const voiceOf = async (env: Record<string, string>, voice: string) => {
+      const provider = createTtsProvider(testConfig({ TTS_PROVIDER: 'openai', TTS_BASE_URL: fake.url, ...env }));
+      await provider.synthesise({ text: 'Hi', voice, language: 'en' });
+      return JSON.parse(fake.seen.at(-1)!.body).voice as string;
+    };
+    expect(await voiceOf({}, 'en-us+f3')).toBe('nova');
+    expect(await voiceOf({}, 'en-us+m3')).toBe('onyx');
+    expect(await voiceOf({}, 'en-us')).toBe('alloy');
+    expect(await voiceOf({ TTS_VOICE: 'af_bella' }, 'en-us+m3')).toBe('af_bella');
+    expect(await voiceOf({ TTS_VOICE: 'af_bella', TTS_VOICE_MALE: 'am_adam' }, 'en-us+m3')).toBe('am_adam');
   });
 });
 

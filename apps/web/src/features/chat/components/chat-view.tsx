@@ -7,6 +7,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
+import { RoleplayText } from '../../../components/ui/roleplay-text';
 import { wasAuthorizedOnce } from '../../../lib/session';
 import { useCreateChat } from '../api/create-chat';
 import { downloadCard } from '../api/download-card';
@@ -78,7 +79,11 @@ function CharacterIntro({ bot, gallery = [] }: { bot: ChatCharacter; gallery?: s
         {bot.name}
         <span className="ml-2 text-sm font-normal text-muted">{t('chat.age', { age: bot.age })}</span>
       </p>
-      {bot.description && <p className="line-clamp-3 max-w-md text-sm text-muted">{bot.description}</p>}
+      {bot.description && (
+        <p className="line-clamp-3 max-w-md text-sm text-muted">
+          <RoleplayText text={bot.description} />
+        </p>
+      )}
       <GalleryStrip name={bot.name} pictures={gallery} />
     </div>
   );

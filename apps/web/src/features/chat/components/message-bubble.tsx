@@ -1,5 +1,5 @@
 import '../texts';
-import { useRef, type ReactNode, type TouchEvent } from 'react';
+import { useRef, useState, type ReactNode, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ChevronLeft,
@@ -16,6 +16,8 @@ import {
 import { MessageKind, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
+import { RoleplayText } from '../../../components/ui/roleplay-text';
+import { formatMessageDateTime, formatMessageTime } from '../../../lib/message-time';
 
 export interface MessageBubbleProps {
   message: Message;
@@ -91,6 +93,27 @@ function ActionButton({
   );
 }
 
+/**
+ * When the message was sent: always in the accessibility tree, shown on hover or focus within
+ * the message (desktop) and toggled by a tap on the bubble (phone).
+ */
+function MessageTime({ iso, shown, hiddenClass }: { iso: string; shown: boolean; hiddenClass: string }) {
+  const { i18n } = useTranslation();
+  const text = formatMessageTime(iso, i18n.language);
+  if (!text) return null;
+  return (
+    <time
+      dateTime={iso}
+      title={formatMessageDateTime(iso, i18n.language)}
+      data-testid="message-time"
+      data-shown={shown || undefined}
+      className={`px-1 text-[0.7rem] whitespace-nowrap text-muted tabular-nums transition-opacity ${shown ? '' : hiddenClass}`}
+    >
+      {text}
+    </time>
+  );
+}
+
 /** Three dots while the character starts to answer; with a note while the model loads. */
 export function TypingIndicator({ name, warmingUp = false }: { name: string; warmingUp?: boolean }) {
   const { t } = useTranslation();
@@ -154,6 +177,8 @@ export function MessageBubble({
 }: MessageBubbleProps) {
   const { t } = useTranslation();
   const touchStart = useRef<{ x: number; y: number } | null>(null);
+  const [timeShown, setTimeShown] = useState(false);
+  const toggleTime = () => setTimeShown((shown) => !shown);
   if (message.role === 'system') return <SystemNotice message={message} />;
 
   const copy = async () => {
@@ -173,11 +198,12 @@ export function MessageBubble({
       <li className="group flex flex-col items-end gap-1 pl-10" data-testid="message-user" data-state={message.state}>
         {message.text && (
           <p
+            onClick={toggleTime}
             className={`max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap text-on-primary sm:max-w-[70%] ${
               sending ? 'opacity-70' : ''
             }`}
           >
-            {message.text}
+            <RoleplayText text={message.text} />
           </p>
         )}
         {refused ? (
@@ -201,8 +227,17 @@ export function MessageBubble({
             )}
           </p>
         ) : (
-          <div className="hidden transition-opacity sm:flex sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">
-            {!sending && <ActionButton icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
+          <div className="flex items-center">
+            {!sending && (
+              <MessageTime
+                iso={message.created_at}
+                shown={timeShown}
+                hiddenClass="max-sm:sr-only sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100"
+              />
+            )}
+            <div className="hidden transition-opacity sm:flex sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">
+              {!sending && <ActionButton icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
+            </div>
           </div>
         )}
       </li>
@@ -249,7 +284,12 @@ export function MessageBubble({
     </div>
   );
   return (
-    <li className="flex flex-col gap-1 pr-6" data-testid="message-bot" data-state={message.state} data-id={message.id}>
+    <li
+      className="group flex flex-col gap-1 pr-6"
+      data-testid="message-bot"
+      data-state={message.state}
+      data-id={message.id}
+    >
       <div className="flex items-end gap-2">
         {botAvatar ? (
           <img src={botAvatar} alt="" className="h-8 w-8 shrink-0 rounded-full object-cover" />
@@ -266,6 +306,7 @@ export function MessageBubble({
           {bubbleShown && (
             <div
               aria-busy={streaming || undefined}
+              onClick={toggleTime}
               onTouchStart={swipe ? onTouchStart : undefined}
               onTouchEnd={swipe ? onTouchEnd : undefined}
               className={`max-w-full rounded-2xl rounded-bl-sm border px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-xl ${
@@ -276,7 +317,7 @@ export function MessageBubble({
                 <TypingIndicator name={botName} warmingUp={warmingUp} />
               ) : (
                 <span data-testid={message.reply_to === null ? 'greeting' : 'message-text'}>
-                  {message.text}
+                  <RoleplayText text={message.text} streaming={streaming} />
                   {streaming && (
                     <span
                       className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-fg/60 align-middle"
@@ -334,6 +375,11 @@ export function MessageBubble({
               />
             )}
             {renderMessageExtras?.(message)}
+            <MessageTime
+              iso={message.created_at}
+              shown={timeShown}
+              hiddenClass="opacity-0 group-focus-within:opacity-100 group-hover:opacity-100"
+            />
           </div>
         )}
       </div>

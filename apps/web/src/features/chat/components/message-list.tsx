@@ -1,5 +1,5 @@
 import '../texts';
-import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loader2 } from 'lucide-react';
 import type { Message } from '@reverie/shared';
@@ -83,6 +83,21 @@ export function MessageList({
     // A short history that does not fill the view: fetch further back at once.
     if (messages.length && hasOlder && !isLoadingOlder && element.scrollHeight <= element.clientHeight) loadOlder();
   }, [messages, lastText, waitingForReply, hasOlder, isLoadingOlder, loadOlder, remember]);
+
+  // A picture (or avatar) that finishes loading grows the content: stay at the bottom if the
+  // user was there, so a requested picture comes into view. `load` does not bubble: listened
+  // to in the capture phase on the scroll box.
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const onLoad = (event: Event) => {
+      if (!(event.target instanceof HTMLImageElement) || !atBottom.current) return;
+      element.scrollTop = element.scrollHeight;
+      remember();
+    };
+    element.addEventListener('load', onLoad, true);
+    return () => element.removeEventListener('load', onLoad, true);
+  }, [remember]);
 
   return (
     <div

@@ -141,4 +141,16 @@ describe('ChatPicture', () => {
     const full = await screen.findByTestId('chat-picture-full');
     expect(full.getAttribute('src')).toBe('/api/media/bots/b1/gallery-0.png');
   });
+
+  it('reserves a 3:4 box before the file arrives (clear and blurred), so the list does not jump', () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile());
+    renderPicture({ id: 'm3', kind: 2, img_url: '/api/media/bots/b1/gallery-1.png' });
+    renderPicture({ ...blurred, id: 'm4' });
+    for (const img of screen.getAllByRole('img')) {
+      expect(img.getAttribute('width')).toBe('256');
+      expect(img.getAttribute('height')).toBe('341');
+      expect(img.className).toContain('aspect-[3/4]');
+    }
+  });
 });

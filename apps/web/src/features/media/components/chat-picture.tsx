@@ -64,6 +64,8 @@ export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
         <img
           src={mediaSrc(src)}
           alt={t('pictures.blurred_alt')}
+          width={256}
+          height={341}
           className="block aspect-[3/4] w-full scale-105 object-cover"
           draggable={false}
         />
@@ -100,7 +102,16 @@ export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
         data-testid="chat-picture"
         className="block w-64 max-w-full overflow-hidden rounded-2xl border border-white/10 bg-surface focus-visible:outline-2 focus-visible:outline-primary"
       >
-        <img src={mediaSrc(src)} alt={t('pictures.picture_alt')} className="block w-full object-cover" loading="lazy" />
+        {/* The API gives no picture size: a fixed 3:4 box (the blurred preview's too) keeps the
+            conversation from jumping when the file arrives; the full size opens on click. */}
+        <img
+          src={mediaSrc(src)}
+          alt={t('pictures.picture_alt')}
+          width={256}
+          height={341}
+          className="block aspect-[3/4] h-auto w-full bg-white/5 object-cover"
+          loading="lazy"
+        />
       </button>
       <Modal open={fullSize} onClose={() => setFullSize(false)} title={t('pictures.full_title')} size="lg">
         <img

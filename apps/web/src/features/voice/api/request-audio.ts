@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { AudioResponse } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
@@ -41,17 +41,21 @@ const wait = (ms: number, signal?: AbortSignal) =>
  */
 export async function pollAudioUrl(
   messageId: string,
-  options: { signal?: AbortSignal; intervalMs?: number } = {},
+  options: { signal?: AbortSignal; intervalMs?: number; onProgress?: (progress: number | null) => void } = {},
 ): Promise<string> {
   for (;;) {
     const answer = await requestAudio(messageId, options.signal);
     if (answer.state === 'ready' && answer.audio_url) return answer.audio_url;
     if (answer.state === 'error') throw new VoiceFailedError();
+    // The server's estimate (0–1) when it gives one; null: unknown (an indeterminate spinner).
+    options.onProgress?.(typeof answer.progress === 'number' ? answer.progress : null);
     await wait(options.intervalMs ?? AUDIO_POLL_MS, options.signal);
   }
 }
 
 export const audioUrlKey = (messageId: string) => ['voice', 'audio-url', messageId] as const;
+/** How far the voice of a message being prepared is (0–1), or null when the server gives no estimate. */
+export const audioProgressKey = (messageId: string) => ['voice', 'progress', messageId] as const;
 
 /**
  * The audio URLs, cached per message id in the query cache (cleared on sign-out): `cached`
@@ -71,7 +75,11 @@ export function useAudioUrls() {
     (messageId: string) =>
       queryClient.fetchQuery({
         queryKey: audioUrlKey(messageId),
-        queryFn: () => pollAudioUrl(messageId),
+        queryFn: () =>
+          pollAudioUrl(messageId, {
+            // Every button of the message reads it (one request loop for all of them).
+            onProgress: (progress) => queryClient.setQueryData(audioProgressKey(messageId), { progress }),
+          }),
         staleTime: CACHE_MS,
         gcTime: CACHE_MS,
         retry: false,
@@ -79,4 +87,16 @@ export function useAudioUrls() {
     [queryClient],
   );
   return { cached, load };
+}
+
+/** The progress of a message's voice being prepared, as the polling loop last heard it. */
+export function useAudioProgress(messageId: string): number | null {
+  const { data } = useQuery({
+    queryKey: audioProgressKey(messageId),
+    queryFn: () => ({ progress: null as number | null }),
+    enabled: false,
+    staleTime: Infinity,
+    gcTime: 60_000,
+  });
+  return data?.progress ?? null;
 }

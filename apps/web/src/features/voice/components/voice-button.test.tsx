@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { AppProviders } from '../../../app/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
-import { VoiceButton } from './voice-button';
+import { formatClock, VoiceButton } from './voice-button';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -136,6 +136,70 @@ describe('VoiceButton', () => {
     fireEvent.click(button);
     await waitFor(() => expect(played).toEqual([url]));
     expect(calls).toHaveLength(3);
+  });
+
+  it("shows the server's progress while the voice is made: a filled ring and a status text", async () => {
+    mockFetch([
+      () => json({ state: 'processing', audio_url: null, progress: 0 }),
+      () => json({ state: 'processing', audio_url: null, progress: 0.5 }),
+      () => json({ state: 'ready', audio_url: url }),
+    ]);
+    renderButton('m5');
+    fireEvent.click(screen.getByTestId('voice-button'));
+    await waitFor(() => expect(screen.getByTestId('voice-progress').getAttribute('aria-valuenow')).toBe('0'));
+    expect(screen.getByRole('status').textContent).toBe('Preparing the voice… 0%');
+    await waitFor(() => expect(screen.getByTestId('voice-progress').getAttribute('aria-valuenow')).toBe('50'), {
+      timeout: 3000,
+    });
+    expect(screen.getByRole('progressbar', { name: 'Preparing the voice message…' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Preparing the voice… 50%');
+    await waitFor(() => expect(played).toEqual([url]), { timeout: 3000 });
+    expect(screen.queryByTestId('voice-progress')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('');
+  }, 10_000);
+
+  it('turns an indeterminate ring when the server gives no estimate', async () => {
+    mockFetch([() => json({ state: 'processing', audio_url: null }), () => json({ state: 'ready', audio_url: url })]);
+    renderButton('m6');
+    fireEvent.click(screen.getByTestId('voice-button'));
+    const ring = await screen.findByTestId('voice-progress');
+    expect(ring.getAttribute('data-progress')).toBe('indeterminate');
+    expect(ring.hasAttribute('aria-valuenow')).toBe(false);
+    expect(ring.getAttribute('class')).toContain('animate-spin');
+    expect(screen.getByRole('status').textContent).toBe('Preparing the voice…');
+    await waitFor(() => expect(played).toEqual([url]), { timeout: 3000 });
+  });
+
+  it('shows a playback bar once ready: position and duration, seeking with the slider', async () => {
+    mockFetch([() => json({ state: 'ready', audio_url: url })]);
+    renderButton('m7');
+    expect(screen.queryByTestId('voice-player')).toBeNull();
+    fireEvent.click(screen.getByTestId('voice-button'));
+    await waitFor(() => expect(played).toEqual([url]));
+    const audio = screen.getByTestId('voice-audio') as HTMLAudioElement;
+    Object.defineProperty(audio, 'duration', { configurable: true, value: 12.4 });
+    fireEvent(audio, new Event('loadedmetadata'));
+    audio.currentTime = 3.2;
+    fireEvent(audio, new Event('timeupdate'));
+    const slider = await screen.findByRole('slider', { name: 'Position in the voice message' });
+    expect(screen.getByTestId('voice-time').textContent).toBe('0:03 / 0:12');
+    expect(slider.getAttribute('aria-valuetext')).toBe('0:03 of 0:12');
+    expect(slider.getAttribute('max')).toBe('12.4');
+    // Tap or drag on the bar: the audio jumps there.
+    fireEvent.change(slider, { target: { value: '8' } });
+    expect(audio.currentTime).toBe(8);
+    expect(screen.getByTestId('voice-time').textContent).toBe('0:08 / 0:12');
+    // At the end the bar stays, back at the start, ready to play again.
+    fireEvent(audio, new Event('ended'));
+    expect(screen.getByTestId('voice-time').textContent).toBe('0:00 / 0:12');
+    expect(screen.getByTestId('voice-button').getAttribute('data-status')).toBe('idle');
+  });
+
+  it('formats clock times', () => {
+    expect(formatClock(0)).toBe('0:00');
+    expect(formatClock(65.9)).toBe('1:05');
+    expect(formatClock(Number.NaN)).toBe('0:00');
+    expect(formatClock(Infinity)).toBe('0:00');
   });
 
   it("shows the API's error for a message that has no voice", async () => {

@@ -1,0 +1,75 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '@reverie/shared';
+import { initI18n } from '../../../lib/i18n';
+import { formatMessageTime } from '../../../lib/message-time';
+import { message } from '../test-helpers';
+import { MessageBubble } from './message-bubble';
+
+const renderBubble = (m: Message) =>
+  render(
+    <ol>
+      <MessageBubble message={m} botName="Aiko" botAvatar={null} isLastBot={false} busy={false} />
+    </ol>,
+  );
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+
+describe('MessageBubble: roleplay text', () => {
+  it("renders a greeting's *action* as <em> without asterisks and **bold** as <strong>", () => {
+    const { container } = renderBubble(
+      message('g1', { text: '*She pours a glass* Here, **for you**. <img src=x onerror="alert(1)">' }),
+    );
+    const greeting = screen.getByTestId('greeting');
+    const action = greeting.querySelector('em');
+    expect(action?.textContent).toBe('She pours a glass');
+    expect(greeting.querySelector('strong')?.textContent).toBe('for you');
+    expect(greeting.textContent).not.toContain('*');
+    // No HTML passes through: the tag is text, no <img> element exists.
+    expect(greeting.textContent).toContain('<img src=x onerror="alert(1)">');
+    expect(container.querySelector('img')).toBeNull();
+  });
+
+  it("renders the user's own *actions* too, and keeps unbalanced asterisks", () => {
+    renderBubble(message('u1', { role: 'user', text: '*hugs you* a 5* day', reply_to: null }));
+    const item = screen.getByTestId('message-user');
+    expect(item.querySelector('em')?.textContent).toBe('hugs you');
+    expect(item.textContent).toContain('a 5* day');
+  });
+
+  it('shows an action in italics while the reply is still streaming in', () => {
+    renderBubble(message('r1', { text: 'Sure. *She reaches for', state: 'streaming', reply_to: 'u1' }));
+    expect(screen.getByTestId('message-text').querySelector('em')?.textContent).toBe('She reaches for');
+  });
+});
+
+describe('MessageBubble: time', () => {
+  it("has a <time dateTime> in the locale's format, revealed by a tap on the bubble", () => {
+    const iso = '2026-11-20T18:05:00.000Z';
+    renderBubble(message('r1', { text: 'Hello', created_at: iso, reply_to: 'u1' }));
+    const time = screen.getByTestId('message-time');
+    expect(time.tagName).toBe('TIME');
+    expect(time.getAttribute('datetime')).toBe(iso);
+    expect(time.textContent).toBe(formatMessageTime(iso, 'en'));
+    expect(time.className).toContain('opacity-0');
+    fireEvent.click(screen.getByTestId('message-text'));
+    expect(screen.getByTestId('message-time').dataset.shown).toBe('true');
+    expect(screen.getByTestId('message-time').className).not.toContain('opacity-0');
+  });
+
+  it('formats today as a time and older messages with their date', () => {
+    const now = new Date(2026, 10, 23, 15, 0);
+    const today = new Date(2026, 10, 23, 9, 7).toISOString();
+    const older = new Date(2026, 10, 2, 9, 7).toISOString();
+    const lastYear = new Date(2025, 0, 2, 9, 7).toISOString();
+    expect(formatMessageTime(today, 'en', now)).toBe('9:07 AM');
+    expect(formatMessageTime(today, 'de', now)).toBe('09:07');
+    expect(formatMessageTime(older, 'en', now)).toBe('Nov 2, 9:07 AM');
+    expect(formatMessageTime(older, 'ru', now)).toMatch(/^2 нояб\.?,? (в )?9:07$/);
+    expect(formatMessageTime(lastYear, 'en', now)).toBe('Jan 2, 2025, 9:07 AM');
+    expect(formatMessageTime(today, 'ch', now)).toMatch(/9:07|09:07/);
+    expect(formatMessageTime('', 'en', now)).toBe('');
+  });
+});
