@@ -19,6 +19,7 @@ export const VALIDATION_MESSAGES = {
   too_many_items: 'Too many items',
   control_characters: 'This field cannot contain control or invisible characters',
   too_long: 'This text is too long',
+  chat_title_max: 'A chat title can have at most 80 characters',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
