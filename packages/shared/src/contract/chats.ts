@@ -106,8 +106,7 @@ export type SendMessageBody = z.infer<typeof SendMessageBodySchema>;
 
 /** A chat's title: trimmed, 1..80 characters (null clears it). */
 export const CHAT_TITLE_MAX = 80;
-export const chatTitleField = () =>
-  singleLine().trim().min(1, 'required').max(CHAT_TITLE_MAX, 'chat_title_max');
+export const chatTitleField = () => singleLine().trim().min(1, 'required').max(CHAT_TITLE_MAX, 'chat_title_max');
 
 /** PATCH /api/chat/{id}: the chat's persona, model and title. */
 export const ChatUpdateBodySchema = z.object({

@@ -72,7 +72,7 @@ describe('a chat by its id', () => {
     }
   });
 
-  it('`bot_id` lists one character\'s chats (the chat menu\'s history), newest first', async () => {
+  it("`bot_id` lists one character's chats (the chat menu's history), newest first", async () => {
     const { auth } = await createUser(t.app, t.database.db);
     const { chat: first, bot } = await newChat(auth);
     const second = await chatWith(auth, bot.id);
@@ -95,7 +95,7 @@ describe('rename', () => {
     expect(cleared.json<Chat>().title).toBeNull();
   });
 
-  it('refuses an empty, a too long or a multi-line title with a field message in the user\'s language', async () => {
+  it("refuses an empty, a too long or a multi-line title with a field message in the user's language", async () => {
     const { auth } = await createUser(t.app, t.database.db);
     const { chat } = await newChat(auth);
     const empty = await patch(auth, chat.id, { title: '   ' });

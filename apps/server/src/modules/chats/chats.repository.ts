@@ -147,7 +147,11 @@ export async function deleteChat(
         and(
           eq(messages.chatId, chatId),
           eq(messages.userId, userId),
-          or(sql`${messages.mediaKey} is not null`, sql`${messages.originalKey} is not null`, sql`${messages.audioKey} is not null`),
+          or(
+            sql`${messages.mediaKey} is not null`,
+            sql`${messages.originalKey} is not null`,
+            sql`${messages.audioKey} is not null`,
+          ),
         ),
       );
     const deleted = await tx
@@ -565,10 +569,7 @@ export async function updateChat(
   db: Database,
   chatId: string,
   values: Partial<
-    Pick<
-      ChatRow,
-      'personaId' | 'modelId' | 'title' | 'memory' | 'memoryUpdatedAt' | 'memoryThroughSeq' | 'disclosedAt'
-    >
+    Pick<ChatRow, 'personaId' | 'modelId' | 'title' | 'memory' | 'memoryUpdatedAt' | 'memoryThroughSeq' | 'disclosedAt'>
   >,
 ): Promise<ChatRow> {
   const [row] = await db.update(chats).set(values).where(eq(chats.id, chatId)).returning();

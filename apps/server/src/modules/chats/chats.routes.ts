@@ -76,7 +76,7 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
       preHandler: requireUser,
       schema: {
         tags: ['chats'],
-        summary: 'One of the user\'s chats (another user\'s is a 404)',
+        summary: "One of the user's chats (another user's is a 404)",
         params: ChatIdParamsSchema,
         response: { 200: ChatSchema, ...errors },
       },
@@ -91,7 +91,7 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
       schema: {
         tags: ['chats'],
         summary: 'Delete a chat: its messages, pictures and voice files go too',
-        description: 'A reply still being written is stopped first. Another user\'s chat is a 404.',
+        description: "A reply still being written is stopped first. Another user's chat is a 404.",
         params: ChatIdParamsSchema,
         response: { 204: z.null(), ...errors },
       },

@@ -117,7 +117,8 @@ describe('/chat', () => {
     const names = screen.getAllByTestId('chat-row-name').map((n) => n.textContent);
     expect(names).toEqual(['Mara', 'Aiko']);
     const rows = screen.getAllByTestId('chat-row');
-    expect(rows[0]!.getAttribute('href')).toBe('/mara');
+    expect(rows[0]!.getAttribute('href')).toBe('/mara?chat=c2');
+    expect(rows[1]!.getAttribute('href')).toBe('/aiko?chat=c1');
     expect(rows[0]!.textContent).toContain('You: Good night!');
     expect(rows[0]!.textContent).toContain('5 min. ago');
     expect(rows[1]!.textContent).toContain('See you tomorrow');
