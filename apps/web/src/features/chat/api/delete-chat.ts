@@ -12,10 +12,14 @@ export function useDeleteChat(viewer: string) {
   return useMutation({
     mutationFn: deleteChat,
     onSuccess: (_nothing, chatId) => {
-      client.removeQueries({ queryKey: chatKeys.detail(viewer, chatId) });
-      client.removeQueries({ queryKey: chatKeys.history(chatId) });
-      client.removeQueries({ queryKey: chatKeys.memory(chatId) });
       void client.invalidateQueries({ queryKey: chatKeys.lists(viewer) });
+      // Dropped once the page has left the chat (a query removed under a mounted page would
+      // be asked for again, and answer 404).
+      setTimeout(() => {
+        client.removeQueries({ queryKey: chatKeys.detail(viewer, chatId) });
+        client.removeQueries({ queryKey: chatKeys.history(chatId) });
+        client.removeQueries({ queryKey: chatKeys.memory(chatId) });
+      }, 0);
     },
   });
 }
