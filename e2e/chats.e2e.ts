@@ -104,6 +104,7 @@ describe('chats by id', () => {
       await page.getByTestId('chat-title-field').fill('First storm');
       await page.getByTestId('chat-title-save').click();
       await expect.poll(() => page.getByTestId('chat-title').innerText()).toBe('First storm');
+      await page.screenshot({ path: path.join(artifactsDir, `chats-renamed-${viewport.name}.png`) });
 
       // The chats list: two rows, two links, each opening its own chat.
       await page.goto(`${app.baseUrl}/chat`);
