@@ -21,6 +21,7 @@ export const VALIDATION_MESSAGES = {
   too_long: 'This text is too long',
   /** An age under 18 (a user's own, in Settings): says why rather than "Invalid value". */
   age_min_18: 'You must be 18 or older to use this site',
+  chat_title_max: 'A chat title can have at most 80 characters',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;

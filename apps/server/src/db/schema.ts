@@ -435,6 +435,8 @@ export const chats = pgTable(
     personaId: uuid('persona_id').references(() => bots.id, { onDelete: 'set null' }),
     /** A model id of the catalogue; null for the default model. */
     modelId: text('model_id'),
+    /** The user's name for the chat (1..80 characters); null: the list shows the character's name. */
+    title: text('title'),
     /** The summary of older messages (Memories panel); written in the background, editable. */
     memory: text('memory').notNull().default(''),
     memoryUpdatedAt: timestamp('memory_updated_at', { withTimezone: true }),

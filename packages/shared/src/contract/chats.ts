@@ -61,11 +61,21 @@ export const ChatSchema = z
     persona_id: z.string().nullable(),
     /** The catalogue model of this chat; null for the default. */
     model_id: z.string().nullable(),
+    /** The user's name for the chat (PATCH `title`); null: shown by the character's name. */
+    title: z.string().nullable(),
   })
   .meta({ id: 'Chat' });
 export type Chat = z.infer<typeof ChatSchema>;
 
 export const ChatListSchema = z.array(ChatSchema).meta({ id: 'ChatList' });
+
+/** GET /api/chats/available: `q` finds chats by character name, title or message text; `bot_id` keeps one character's chats. */
+export const CHAT_SEARCH_MAX = 100;
+export const ChatListQuerySchema = z.object({
+  q: singleLine().trim().max(CHAT_SEARCH_MAX, 'too_long').optional(),
+  bot_id: singleLine().min(1).max(100).optional(),
+});
+export type ChatListQuery = z.infer<typeof ChatListQuerySchema>;
 
 /** An id or slug in a path or body: one line, bounded (unknown ones are 404, never 500). */
 const idField = () => singleLine().min(1).max(100);
@@ -94,10 +104,15 @@ export const SendMessageBodySchema = z.object({
 });
 export type SendMessageBody = z.infer<typeof SendMessageBodySchema>;
 
-/** PATCH /api/chat/{id}: the chat's persona and model. */
+/** A chat's title: trimmed, 1..80 characters (null clears it). */
+export const CHAT_TITLE_MAX = 80;
+export const chatTitleField = () => singleLine().trim().min(1, 'required').max(CHAT_TITLE_MAX, 'chat_title_max');
+
+/** PATCH /api/chat/{id}: the chat's persona, model and title. */
 export const ChatUpdateBodySchema = z.object({
   persona_id: idField().nullable().optional(),
   model_id: idField().nullable().optional(),
+  title: chatTitleField().nullable().optional(),
 });
 
 /** GET/PUT /api/chat/{id}/memory: the summary of older messages the character remembers. */

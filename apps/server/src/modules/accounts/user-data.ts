@@ -62,6 +62,41 @@ export const CORE_FILE_DELETERS: UserFileDeleter[] = [
   (user, dataDir) => fs.rm(userMediaDir(dataDir, user.id), { recursive: true, force: true }),
 ];
 
+/**
+ * Where a user's chat media lives in storage (modules/pictures, modules/audio): pictures and
+ * voice files under `chats/<user id>/`, blurred pictures' originals under `originals/<user id>/`.
+ */
+export const userChatMediaPrefixes = (userId: string): string[] => [`chats/${userId}`, `originals/${userId}`];
+
+/**
+ * The user's own files among messages' media keys (picture, original, voice file). A picture
+ * sent from a character's gallery points at the character's file (`bots/<id>/…`): never one
+ * of the user's, so it is left alone.
+ */
+export function ownedChatMediaKeys(
+  userId: string,
+  rows: { mediaKey: string | null; originalKey: string | null; audioKey: string | null }[],
+): string[] {
+  const prefixes = userChatMediaPrefixes(userId).map((prefix) => `${prefix}/`);
+  const keys = new Set<string>();
+  for (const row of rows)
+    for (const key of [row.mediaKey, row.originalKey, row.audioKey])
+      if (key && prefixes.some((prefix) => key.startsWith(prefix))) keys.add(key);
+  return [...keys];
+}
+
+/**
+ * Removes the files of some of the user's messages (one chat deleted): each key once; a file
+ * already gone is not an error.
+ */
+export async function deleteChatMedia(
+  storage: MediaStorage,
+  userId: string,
+  rows: { mediaKey: string | null; originalKey: string | null; audioKey: string | null }[],
+): Promise<void> {
+  for (const key of ownedChatMediaKeys(userId, rows)) await storage.delete(key);
+}
+
 /** Deletes every row of the user in one transaction, then the user's files. */
 export async function deleteUserData(
   db: Database,
@@ -83,8 +118,7 @@ export async function deleteUserData(
   for (const remove of [...CORE_FILE_DELETERS, ...(options.fileDeleters ?? [])]) await remove(user, options.dataDir);
   if (options.storage) {
     for (const bot of authored) await options.storage.deletePrefix(`bots/${bot.id}`);
-    // Pictures of the user's chats and their private originals (modules/pictures).
-    await options.storage.deletePrefix(`chats/${user.id}`);
-    await options.storage.deletePrefix(`originals/${user.id}`);
+    // Pictures and voice files of the user's chats, and the pictures' private originals.
+    for (const prefix of userChatMediaPrefixes(user.id)) await options.storage.deletePrefix(prefix);
   }
 }

@@ -37,5 +37,6 @@ export function presentChat(chat: ChatRow, bot: BotRow, last: MessageWithAlts | 
     updated_at: chat.updatedAt.toISOString(),
     persona_id: chat.personaId,
     model_id: chat.modelId,
+    title: chat.title,
   };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, gt, ilike, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
@@ -59,26 +59,107 @@ export async function insertChat(
   });
 }
 
-/** The user's chats, newest activity first, with their characters. */
-export async function listChats(db: Database, userId: string, limit: number) {
+/** `%`, `_` and `\\` taken literally in an ILIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The user's chats, newest activity first, with their characters. `search` keeps the chats
+ * whose character name, title or a shown user or character message contains it (any case);
+ * `botId` keeps one character's chats.
+ */
+export async function listChats(
+  db: Database,
+  userId: string,
+  limit: number,
+  filter: { search?: string; botId?: string } = {},
+) {
+  const pattern = filter.search ? `%${likeLiteral(filter.search)}%` : null;
   return db
     .select({ chat: chats, bot: bots })
     .from(chats)
     .innerJoin(bots, eq(bots.id, chats.botId))
-    .where(eq(chats.userId, userId))
+    .where(
+      and(
+        eq(chats.userId, userId),
+        filter.botId ? eq(chats.botId, filter.botId) : undefined,
+        pattern
+          ? or(
+              ilike(bots.name, pattern),
+              ilike(chats.title, pattern),
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(messages)
+                  .where(
+                    and(
+                      eq(messages.chatId, chats.id),
+                      eq(messages.userId, userId),
+                      ne(messages.role, 'system'),
+                      eq(messages.selected, true),
+                      ilike(messages.text, pattern),
+                    ),
+                  ),
+              ),
+            )
+          : undefined,
+      ),
+    )
     .orderBy(desc(chats.updatedAt), desc(chats.id))
     .limit(limit);
 }
 
-/** The newest shown message of each chat. */
+/**
+ * The newest real message of each chat, for previews: a shown user or character message
+ * (pictures included, by their caption) — never a platform notice (role system, kind 9999).
+ */
 export async function lastMessages(db: Database, chatIds: string[]): Promise<Map<string, MessageWithAlts>> {
   if (chatIds.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([messages.chatId], { message: messages, altCount })
     .from(messages)
-    .where(and(inArray(messages.chatId, chatIds), eq(messages.selected, true)))
+    .where(
+      and(
+        inArray(messages.chatId, chatIds),
+        eq(messages.selected, true),
+        ne(messages.role, 'system'),
+        ne(messages.kind, 9999),
+      ),
+    )
     .orderBy(messages.chatId, desc(messages.seq));
   return new Map(rows.map((r) => [r.message.chatId, { ...r.message, altCount: r.altCount }]));
+}
+
+/**
+ * Deletes the user's chat and its messages (they cascade) in one transaction; answers the
+ * media keys its messages held (pictures, originals, voice files) so the caller can remove
+ * the files, or null when the chat is not the user's.
+ */
+export async function deleteChat(
+  db: Database,
+  chatId: string,
+  userId: string,
+): Promise<{ mediaKey: string | null; originalKey: string | null; audioKey: string | null }[] | null> {
+  return db.transaction(async (tx) => {
+    const media = await tx
+      .select({ mediaKey: messages.mediaKey, originalKey: messages.originalKey, audioKey: messages.audioKey })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.chatId, chatId),
+          eq(messages.userId, userId),
+          or(
+            sql`${messages.mediaKey} is not null`,
+            sql`${messages.originalKey} is not null`,
+            sql`${messages.audioKey} is not null`,
+          ),
+        ),
+      );
+    const deleted = await tx
+      .delete(chats)
+      .where(and(eq(chats.id, chatId), eq(chats.userId, userId)))
+      .returning({ id: chats.id });
+    return deleted.length > 0 ? media : null;
+  });
 }
 
 /** One page of the history, newest first: only the shown alternative of each reply. */
@@ -488,7 +569,7 @@ export async function updateChat(
   db: Database,
   chatId: string,
   values: Partial<
-    Pick<ChatRow, 'personaId' | 'modelId' | 'memory' | 'memoryUpdatedAt' | 'memoryThroughSeq' | 'disclosedAt'>
+    Pick<ChatRow, 'personaId' | 'modelId' | 'title' | 'memory' | 'memoryUpdatedAt' | 'memoryThroughSeq' | 'disclosedAt'>
   >,
 ): Promise<ChatRow> {
   const [row] = await db.update(chats).set(values).where(eq(chats.id, chatId)).returning();

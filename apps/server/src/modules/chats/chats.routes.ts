@@ -5,6 +5,7 @@ import {
   ChatCreateBodySchema,
   ChatGetOrCreateBodySchema,
   ChatIdParamsSchema,
+  ChatListQuerySchema,
   ChatListSchema,
   ChatMemoryBodySchema,
   ChatMemorySchema,
@@ -59,10 +60,48 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
       schema: {
         tags: ['chats'],
         summary: "The user's chats, newest activity first",
-        response: { 200: ChatListSchema, 401: ApiErrorSchema },
+        description:
+          '`q` keeps the chats whose character name, title or message text contains it (any case); ' +
+          "`bot_id` keeps one character's chats (the chat menu's history).",
+        querystring: ChatListQuerySchema,
+        response: { 200: ChatListSchema, 400: ApiErrorSchema, 401: ApiErrorSchema },
       },
     },
-    async (request) => service.list(currentUserId(request)),
+    async (request) => service.list(currentUserId(request), request.query),
+  );
+
+  app.get(
+    '/api/chat/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "One of the user's chats (another user's is a 404)",
+        params: ChatIdParamsSchema,
+        response: { 200: ChatSchema, ...errors },
+      },
+    },
+    async (request) => service.get(currentUserId(request), request.params.id),
+  );
+
+  app.delete(
+    '/api/chat/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'Delete a chat: its messages, pictures and voice files go too',
+        description: "A reply still being written is stopped first. Another user's chat is a 404.",
+        params: ChatIdParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUserId(request);
+      await replies.stop(userId, request.params.id);
+      await service.delete(userId, request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 
   app.post(
@@ -117,7 +156,7 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
       preHandler: requireUser,
       schema: {
         tags: ['chats'],
-        summary: "The chat's persona and model (premium models need premium)",
+        summary: "The chat's persona, model (premium models need premium) and title (1..80 characters, null clears it)",
         params: ChatIdParamsSchema,
         body: ChatUpdateBodySchema,
         response: { 200: ChatSchema, ...errors },

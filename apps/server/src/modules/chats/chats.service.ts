@@ -5,9 +5,12 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { LlmProvider } from '../../providers/llm/llm.js';
+import type { MediaStorage } from '../../providers/storage/storage.js';
+import { deleteChatMedia } from '../accounts/user-data.js';
 import { hasPremium } from '../billing/billing.service.js';
 import { findBotById, findVisibleBotById, findVisibleBotBySlug, type BotRow } from '../bots/index.js';
 import {
+  deleteChat,
   findLatestChatWithBot,
   findMessage,
   findOwnedChat,
@@ -32,10 +35,15 @@ export interface ChatsDeps {
   db: Database;
   llm: LlmProvider;
   urls: MediaUrls;
+  /** Where chat pictures and voice files live (removed with their chat). */
+  storage?: MediaStorage;
+  /** Warnings that lose no request (a file that could not be removed). */
+  log?: { warn(details: object, message: string): void };
   now?: () => Date;
 }
 
 const HISTORY_PAGE = 30;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CHAT_LIST_LIMIT = 200;
 
 /** The user's chat; anyone else's (or an unknown id) is a 404. */
@@ -100,8 +108,11 @@ export class ChatsService {
     return presentChat(chat, bot, last, this.deps.urls);
   }
 
-  async list(userId: string): Promise<Chat[]> {
-    const rows = await listChats(this.deps.db, userId, CHAT_LIST_LIMIT);
+  async list(userId: string, filter: { q?: string; bot_id?: string } = {}): Promise<Chat[]> {
+    const search = filter.q?.trim() || undefined;
+    // An id that is not a UUID names no chat's character (never a database error).
+    if (filter.bot_id !== undefined && !UUID.test(filter.bot_id)) return [];
+    const rows = await listChats(this.deps.db, userId, CHAT_LIST_LIMIT, { search, botId: filter.bot_id });
     const last = await lastMessages(
       this.deps.db,
       rows.map((r) => r.chat.id),
@@ -111,6 +122,32 @@ export class ChatsService {
 
   private ownedChat(userId: string, chatId: string): Promise<ChatRow> {
     return requireOwnedChat(this.deps.db, userId, chatId);
+  }
+
+  /** One of the user's chats by its id (the web addresses chats by id). */
+  async get(userId: string, chatId: string): Promise<Chat> {
+    const chat = await this.ownedChat(userId, chatId);
+    const bot = await findBotById(this.deps.db, chat.botId);
+    if (!bot) throw notFound();
+    const last = (await lastMessages(this.deps.db, [chat.id])).get(chat.id) ?? null;
+    return presentChat(chat, bot, last, this.deps.urls);
+  }
+
+  /**
+   * Deletes the user's chat with its messages, then its pictures, originals and voice files
+   * in storage (the caller has stopped its live reply first). Another user's chat is a 404.
+   */
+  async delete(userId: string, chatId: string): Promise<void> {
+    await this.ownedChat(userId, chatId);
+    const media = await deleteChat(this.deps.db, chatId, userId);
+    if (!media) throw notFound();
+    if (!this.deps.storage || media.length === 0) return;
+    try {
+      await deleteChatMedia(this.deps.storage, userId, media);
+    } catch (error) {
+      // The chat is gone; a file left behind is the operator's to clear, not the user's error.
+      this.deps.log?.warn({ err: error, files: media.length }, 'chat deleted; some of its files were not removed');
+    }
   }
 
   async history(userId: string, chatId: string, cursor: string | undefined, size = HISTORY_PAGE) {
@@ -126,10 +163,11 @@ export class ChatsService {
   async update(
     userId: string,
     chatId: string,
-    body: { persona_id?: string | null; model_id?: string | null },
+    body: { persona_id?: string | null; model_id?: string | null; title?: string | null },
   ): Promise<Chat> {
     const chat = await this.ownedChat(userId, chatId);
-    const values: { personaId?: string | null; modelId?: string | null } = {};
+    const values: { personaId?: string | null; modelId?: string | null; title?: string | null } = {};
+    if (body.title !== undefined) values.title = body.title === null ? null : body.title.trim();
     if (body.persona_id !== undefined) {
       if (body.persona_id !== null) {
         const persona = await findOwnPersona(this.deps.db, body.persona_id, userId).catch(() => null);

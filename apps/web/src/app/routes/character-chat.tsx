@@ -1,11 +1,13 @@
 import { useCallback, useEffect } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '@reverie/shared';
 import { showAlert } from '../../components/ui/alerts';
 import { useSession } from '../../lib/session';
 import { useBot } from '../../features/characters/api/get-bot';
-import { useChatForCharacter } from '../../features/chat/api/get-or-create-chat';
+import { chatPath } from '../../features/chat/api/chat-path';
+import { useChat } from '../../features/chat/api/get-chat';
+import { useLatestChat } from '../../features/chat/api/get-or-create-chat';
 import { ChatView, ChatViewSkeleton, GuestChatView } from '../../features/chat/components/chat-view';
 import { ChatPicture } from '../../features/media/components/chat-picture';
 import { VoiceButton } from '../../features/voice';
@@ -54,39 +56,92 @@ function GuestChat({ slug }: { slug: string }) {
   );
 }
 
-function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
+/** The chat could not be opened: why, and a way on. */
+function ChatUnavailable({ text, children }: { text: string; children: React.ReactNode }) {
+  return (
+    <div className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 px-4 text-center">
+      <p className="text-lg" role="alert">
+        {text}
+      </p>
+      <div className="flex flex-wrap justify-center gap-2">{children}</div>
+    </div>
+  );
+}
+
+const secondaryButton = 'rounded-full border border-white/15 px-5 py-2 text-sm';
+const primaryButton = 'rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary';
+
+/** `/{slug}` alone: the latest chat with the character (or a new one), then its address by id. */
+function LatestChat({ slug, viewer }: { slug: string; viewer: string }) {
   const { t } = useTranslation();
-  const modal = useModal();
+  const navigate = useNavigate();
+  const location = useLocation();
   const back = useBack('/chat');
-  const chat = useChatForCharacter(slug, viewer);
-  const detail = useBot(slug);
+  const chat = useLatestChat(slug, viewer);
   const failed = chat.isError && !(chat.error instanceof ApiRequestError && chat.error.status === 404);
 
   useEffect(() => {
     if (failed) showAlert(t('errors.chat_start_failed'), { type: 'error' });
   }, [failed, t]);
 
-  if (chat.isPending) return <ChatViewSkeleton />;
+  useEffect(() => {
+    if (!chat.data) return;
+    // One address per chat: the page moves to it (the menu's `source` is not kept).
+    const params = new URLSearchParams(location.search);
+    params.delete('source');
+    params.delete('chat');
+    const rest = params.toString();
+    navigate(`${chatPath(chat.data)}${rest ? `&${rest}` : ''}`, { replace: true });
+  }, [chat.data, location.search, navigate]);
+
   if (chat.isError) {
     if (!failed) return <ErrorView status={404} />;
     return (
-      <div className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 px-4 text-center">
-        <p className="text-lg" role="alert">
-          {t('errors.chat_start_failed')}
-        </p>
-        <div className="flex gap-2">
-          <button type="button" onClick={back} className="rounded-full border border-white/15 px-5 py-2 text-sm">
-            {t('chat.back')}
+      <ChatUnavailable text={t('errors.chat_start_failed')}>
+        <button type="button" onClick={back} className={secondaryButton}>
+          {t('chat.back')}
+        </button>
+        <button type="button" onClick={() => void chat.refetch()} className={primaryButton}>
+          {t('chat.try_again')}
+        </button>
+      </ChatUnavailable>
+    );
+  }
+  return <ChatViewSkeleton />;
+}
+
+/** `/{slug}?chat=<id>`: that chat. */
+function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; viewer: string }) {
+  const { t } = useTranslation();
+  const modal = useModal();
+  const navigate = useNavigate();
+  const back = useBack('/chat');
+  const chat = useChat(chatId, viewer);
+  const detail = useBot(slug);
+  const gone = chat.error instanceof ApiRequestError && chat.error.status === 404;
+
+  // A link whose character part is out of date still opens the chat, at its own address.
+  useEffect(() => {
+    if (chat.data && chat.data.bot.slug !== slug) navigate(chatPath(chat.data), { replace: true });
+  }, [chat.data, slug, navigate]);
+
+  if (chat.isPending) return <ChatViewSkeleton />;
+  if (chat.isError) {
+    return (
+      <ChatUnavailable text={gone ? t('chat.errors.not_found') : t('chat.load_failed')}>
+        <button type="button" onClick={back} className={secondaryButton}>
+          {t('chat.back')}
+        </button>
+        {gone ? (
+          <button type="button" onClick={() => navigate(`/${slug}`, { replace: true })} className={primaryButton}>
+            {t('chat.open_latest')}
           </button>
-          <button
-            type="button"
-            onClick={() => void chat.refetch()}
-            className="rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary"
-          >
+        ) : (
+          <button type="button" onClick={() => void chat.refetch()} className={primaryButton}>
             {t('chat.try_again')}
           </button>
-        </div>
-      </div>
+        )}
+      </ChatUnavailable>
     );
   }
   return (
@@ -100,13 +155,23 @@ function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
       onCreatePersona={() => modal.open('create')}
       renderPicture={renderPicture}
       renderMessageExtras={renderMessageExtras}
+      onOpenChat={(next) => navigate(chatPath(next))}
+      onDeleted={() => navigate('/chat', { replace: true })}
     />
   );
 }
 
+function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
+  const [params] = useSearchParams();
+  const chatId = params.get('chat');
+  if (!chatId) return <LatestChat slug={slug} viewer={viewer} />;
+  return <ChatById key={chatId} slug={slug} chatId={chatId} viewer={viewer} />;
+}
+
 /**
- * `/{slug}` (spec §2; the menu link adds `?source=menu`): a member's conversation with the
- * character, opened or started on arrival; a guest sees the character and the greeting and
+ * `/{slug}?chat=<id>` (one address per chat, API.md): that chat of a member. `/{slug}` alone
+ * (spec §2; the menu link adds `?source=menu`) opens the member's latest chat with the
+ * character, or starts one, and moves to its address; a guest sees the character and the greeting and
  * is asked to log in on sending.
  */
 export function Component() {

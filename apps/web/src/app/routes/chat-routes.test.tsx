@@ -73,11 +73,39 @@ describe('/{slug}', () => {
         return json({ results: [message('g1', { text: 'Hi! Coffee or tea?' })], next_param: null });
       return undefined;
     });
-    renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko');
+    const router = renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko?source=menu');
     await screen.findByTestId('chat-view');
     expect((await screen.findByTestId('greeting')).textContent).toBe('Hi! Coffee or tea?');
     expect(calls.find((c) => c.path === '/api/chat/get_or_create')?.body).toEqual({ slug: 'aiko' });
     expect(screen.getByTestId('chat-menu')).toBeTruthy();
+    // One address per chat: the page moved to the chat's id, without asking for it again.
+    expect(router.state.location.pathname + router.state.location.search).toBe('/aiko?chat=c1');
+    expect(calls.some((c) => c.path === '/api/chat/c1')).toBe(false);
+  });
+
+  it('opens a chat by its id; two chats with one character are two addresses', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile);
+    const calls = fakeApi((call) => {
+      if (call.path === '/api/chat/c2') return json(chat({ id: 'c2', title: 'Second' }));
+      if (call.path === '/api/chat/history/c2')
+        return json({ results: [message('g2', { chat_id: 'c2', text: 'Welcome back' })], next_param: null });
+      return undefined;
+    });
+    renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko?chat=c2');
+    expect((await screen.findByTestId('chat-title')).textContent).toBe('Second');
+    await screen.findByText('Welcome back');
+    expect(calls.some((c) => c.path === '/api/chat/get_or_create')).toBe(false);
+  });
+
+  it('says a deleted chat no longer exists and offers the latest one', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile);
+    fakeApi(() => undefined);
+    const router = renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko?chat=gone');
+    expect((await screen.findByRole('alert')).textContent).toBe('This chat no longer exists.');
+    fireEvent.click(screen.getByText('Open the latest chat'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
   it('says "Failed to start a new chat" when the chat cannot be opened', async () => {
@@ -118,10 +146,30 @@ describe('/chat', () => {
     const names = screen.getAllByTestId('chat-row-name').map((n) => n.textContent);
     expect(names).toEqual(['Mara', 'Aiko']);
     const rows = screen.getAllByTestId('chat-row');
-    expect(rows[0]!.getAttribute('href')).toBe('/mara');
+    expect(rows[0]!.getAttribute('href')).toBe('/mara?chat=c2');
+    expect(rows[1]!.getAttribute('href')).toBe('/aiko?chat=c1');
     expect(rows[0]!.textContent).toContain('You: Good night!');
     expect(rows[0]!.textContent).toContain('5 min. ago');
     expect(rows[1]!.textContent).toContain('See you tomorrow');
+  });
+
+  it('searches on the server as the user types', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    setProfile(profile);
+    const found = chat({ id: 'c9', title: 'Harbour plans' });
+    const calls = fakeApi((call) => {
+      if (call.path !== '/api/chats/available') return undefined;
+      const q = new URLSearchParams(call.search).get('q');
+      return json(q === null ? [chat(), found] : q === 'harbour' ? [found] : []);
+    });
+    renderRoutes([{ path: '/chat', element: <Chats /> }], '/chat');
+    await waitFor(() => expect(screen.getAllByTestId('chat-row')).toHaveLength(2));
+    fireEvent.change(screen.getByTestId('chats-search'), { target: { value: 'harbour' } });
+    await waitFor(() => expect(screen.getAllByTestId('chat-row')).toHaveLength(1));
+    expect(screen.getByTestId('chat-row-name').textContent).toBe('Harbour plans');
+    expect(calls.filter((c) => c.search.includes('q=')).map((c) => c.search)).toEqual(['?q=harbour']);
+    fireEvent.change(screen.getByTestId('chats-search'), { target: { value: 'nothing' } });
+    expect((await screen.findByTestId('chats-no-results')).textContent).toBe('No chats match your search.');
   });
 
   it('shows an empty state that leads to Explore', async () => {

@@ -1,18 +1,45 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Search } from 'lucide-react';
+import { Icon } from '../../components/ui/icon';
 import { Page } from '../../components/ui/page';
 import { useSession } from '../../lib/session';
 import { useChats } from '../../features/chat/api/get-chats';
 import { ChatList, ChatListSkeleton } from '../../features/chat/components/chat-list';
 
-/** `/chat`: the user's chats, newest activity first. */
+/** `/chat`: the user's chats, newest activity first; searched on the server (name, title, messages). */
 export function Component() {
   const { t } = useTranslation();
   const { profile } = useSession();
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  // The server is asked once typing pauses (300 ms), not on every key.
+  useEffect(() => {
+    const timer = setTimeout(() => setQ(search.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [search]);
   // One fetch per user: the list waits for the profile (loaded at start) to key it.
-  const chats = useChats(profile?.id ?? null);
+  const chats = useChats(profile?.id ?? null, { q });
   return (
     <Page title={t('pages.chats_title')}>
       <div className="max-w-2xl">
+        <form role="search" onSubmit={(event) => event.preventDefault()} className="relative mb-4">
+          <Icon
+            icon={Search}
+            size="md"
+            className="pointer-events-none absolute top-1/2 left-3.5 -translate-y-1/2 text-muted"
+          />
+          <input
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            maxLength={100}
+            aria-label={t('chats.search_label')}
+            placeholder={t('chats.search_placeholder')}
+            data-testid="chats-search"
+            className="w-full rounded-full border border-white/10 bg-surface py-2.5 pr-4 pl-11 text-sm focus:border-primary/60 focus:outline-none"
+          />
+        </form>
         {chats.isPending ? (
           <ChatListSkeleton />
         ) : chats.isError ? (
@@ -27,7 +54,7 @@ export function Component() {
             </button>
           </div>
         ) : (
-          <ChatList chats={chats.data} />
+          <ChatList chats={chats.data} viewer={profile?.id ?? ''} searching={q !== ''} />
         )}
       </div>
     </Page>

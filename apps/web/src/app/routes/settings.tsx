@@ -23,6 +23,7 @@ import { updatePreferences, usePreferences } from '../../features/auth/api/prefe
 import { sendSupportReport } from '../../features/auth/api/support';
 import { updateProfileRequest } from '../../features/auth/api/update-profile';
 import { applyServerErrors, SubmitButton, TextField, useErrorText } from '../../features/auth/components/form';
+import { profileKeys } from '../../lib/query-keys';
 import { setProfile, useSession } from '../../lib/session';
 import { ManageSubscription, MANAGE_SUBSCRIPTION_ID } from '../../features/billing/components/manage-subscription';
 import { currentLocale } from '../../lib/i18n';
@@ -224,7 +225,7 @@ export function Component() {
 
   const toggleMarketing = async (value: boolean) => {
     try {
-      queryClient.setQueryData(['profile', 'preferences'], await updatePreferences({ marketing_emails: value }));
+      queryClient.setQueryData(profileKeys.preferences(), await updatePreferences({ marketing_emails: value }));
     } catch {
       showAlert(t('errors.something_went_wrong'), { type: 'error' });
     }

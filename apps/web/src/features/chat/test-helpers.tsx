@@ -53,6 +53,7 @@ export const chat = (changes: Partial<Chat> = {}): Chat => ({
   updated_at: '2026-11-23T10:00:00.000Z',
   persona_id: null,
   model_id: null,
+  title: null,
   ...changes,
 });
 

@@ -1,5 +1,6 @@
-import { chat, chats } from '@reverie/shared/locales/en.json';
+import { chat, chats, validation } from '@reverie/shared/locales/en.json';
 import { addEnglishTexts } from '../../lib/i18n';
 
 // The chat's English texts travel with the chat's chunk, not with the landing page.
-addEnglishTexts({ chat, chats });
+// `validation`: the rename field's messages.
+addEnglishTexts({ chat, chats, validation });

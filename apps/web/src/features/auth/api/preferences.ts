@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Preferences, PreferencesBody } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { profileKeys } from '../../../lib/query-keys';
 
 export const getPreferences = () => request<Preferences>('/api/profile/preferences');
 
@@ -9,5 +10,5 @@ export const updatePreferences = (body: PreferencesBody) =>
   request<Preferences>('/api/profile/preferences', { method: 'PATCH', body });
 
 export function usePreferences(enabled: boolean) {
-  return useQuery({ queryKey: ['profile', 'preferences'], queryFn: getPreferences, enabled });
+  return useQuery({ queryKey: profileKeys.preferences(), queryFn: getPreferences, enabled });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BotCreateInput, BotDetail } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { botKeys } from '../../../lib/query-keys';
 import { prependCreatedBot } from './get-bots';
 
 export type CreateBotInput = Omit<BotCreateInput, 'occupation' | 'personality' | 'tags'> & {
@@ -29,7 +30,7 @@ export function useCreateBot() {
     mutationFn: createBot,
     onSuccess: (bot) => {
       if (bot.kind === 'character') prependCreatedBot(client, bot);
-      void client.invalidateQueries({ queryKey: ['bots', 'mine'] });
+      void client.invalidateQueries({ queryKey: botKeys.mine() });
     },
   });
 }

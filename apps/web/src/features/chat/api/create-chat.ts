@@ -6,14 +6,14 @@ import { chatKeys } from './keys';
 /** POST /api/chat/create: a new chat with the character (greeting and AI disclosure first). */
 export const createChat = (botID: string) => request<Chat>('/api/chat/create', { method: 'POST', body: { botID } });
 
-/** Starts a new chat; the character page shows it at once (its cached chat is replaced). */
-export function useCreateChat(slug: string, viewer: string) {
+/** Starts a new chat: cached by its id (the page opens it at once); the lists load again. */
+export function useCreateChat(viewer: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createChat,
     onSuccess: (chat) => {
-      client.setQueryData(chatKeys.bySlug(slug, viewer), chat);
-      void client.invalidateQueries({ queryKey: chatKeys.available(viewer) });
+      client.setQueryData(chatKeys.detail(viewer, chat.id), chat);
+      void client.invalidateQueries({ queryKey: chatKeys.lists(viewer) });
     },
   });
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Chat } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 import { chatKeys } from './keys';
@@ -7,13 +7,22 @@ import { chatKeys } from './keys';
 export const getOrCreateChat = (slug: string) =>
   request<Chat>('/api/chat/get_or_create', { method: 'POST', body: { slug } });
 
-/** The chat for a character page; `viewer` (the user id) keeps users' chats apart. */
-export function useChatForCharacter(slug: string, viewer: string | null) {
+/**
+ * `/{slug}` alone: resolves the user's latest chat with the character (the page then moves to
+ * its address by id). Never kept: the next visit asks again, as another chat may be newer.
+ */
+export function useLatestChat(slug: string, viewer: string | null) {
+  const client = useQueryClient();
   return useQuery({
-    queryKey: chatKeys.bySlug(slug, viewer ?? 'guest'),
-    queryFn: () => getOrCreateChat(slug),
+    queryKey: chatKeys.latest(viewer ?? 'guest', slug),
+    queryFn: async () => {
+      const chat = await getOrCreateChat(slug);
+      // Its address by id finds it loaded.
+      if (viewer) client.setQueryData(chatKeys.detail(viewer, chat.id), chat);
+      return chat;
+    },
     enabled: Boolean(viewer),
-    staleTime: Infinity,
+    gcTime: 0,
     retry: false,
     refetchOnWindowFocus: false,
   });

@@ -6,21 +6,22 @@ import { chatKeys } from './keys';
 export interface ChatUpdate {
   persona_id?: string | null;
   model_id?: string | null;
+  /** 1..80 characters; null clears it. */
+  title?: string | null;
 }
 
-/** PATCH /api/chat/{id}: the chat's persona and model. */
+/** PATCH /api/chat/{id}: the chat's persona, model and title. */
 export const updateChat = (chatId: string, changes: ChatUpdate) =>
   request<Chat>(`/api/chat/${encodeURIComponent(chatId)}`, { method: 'PATCH', body: changes });
 
-/** Saves the change and puts the answer in every cached copy of that chat. */
-export function useUpdateChat(chatId: string) {
+/** Saves the change: the chat's query holds the answer; the lists (title, order) load again. */
+export function useUpdateChat(chatId: string, viewer: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (changes: ChatUpdate) => updateChat(chatId, changes),
     onSuccess: (chat) => {
-      client.setQueriesData<Chat>({ queryKey: [...chatKeys.all, 'by-slug'] }, (cached) =>
-        cached?.id === chat.id ? chat : cached,
-      );
+      client.setQueryData(chatKeys.detail(viewer, chat.id), chat);
+      void client.invalidateQueries({ queryKey: chatKeys.lists(viewer) });
     },
   });
 }

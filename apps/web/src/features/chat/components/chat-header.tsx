@@ -1,7 +1,19 @@
 import '../texts';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowLeft, Brain, Cpu, Download, EllipsisVertical, Phone, SquarePen, UserRound } from 'lucide-react';
+import {
+  ArrowLeft,
+  Brain,
+  Cpu,
+  Download,
+  EllipsisVertical,
+  History,
+  Pencil,
+  Phone,
+  SquarePen,
+  Trash2,
+  UserRound,
+} from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
 import { useMenu } from '../../../components/ui/use-menu';
 
@@ -14,6 +26,8 @@ export interface ChatMenuItem {
 
 export interface ChatHeaderProps {
   name: string;
+  /** The chat's own title (renamed by the user): shown above the character's name. */
+  title?: string | null;
   avatarUrl: string | null;
   onBack: () => void;
   /** The call page for this character (`/audio?slug=…`). */
@@ -27,6 +41,9 @@ export const CHAT_MENU_ICONS = {
   model: Cpu,
   persona: UserRound,
   newChat: SquarePen,
+  history: History,
+  rename: Pencil,
+  delete: Trash2,
   card: Download,
 } as const;
 
@@ -79,7 +96,7 @@ function ChatMenu({ items }: { items: ChatMenuItem[] }) {
 }
 
 /** The chat's top bar: back, the character's avatar and name, call and the menu. */
-export function ChatHeader({ name, avatarUrl, onBack, callHref, menu }: ChatHeaderProps) {
+export function ChatHeader({ name, title, avatarUrl, onBack, callHref, menu }: ChatHeaderProps) {
   const { t } = useTranslation();
   return (
     <header className="sticky top-0 z-30 border-b border-white/10 bg-bg/90 pt-[env(safe-area-inset-top)] backdrop-blur">
@@ -99,9 +116,20 @@ export function ChatHeader({ name, avatarUrl, onBack, callHref, menu }: ChatHead
           ) : (
             <span className="h-9 w-9 shrink-0 rounded-full bg-surface" aria-hidden="true" />
           )}
-          <h1 className="truncate text-base font-semibold" data-testid="chat-title">
-            {name}
-          </h1>
+          {title ? (
+            <div className="flex min-w-0 flex-col">
+              <h1 className="truncate text-base leading-tight font-semibold" data-testid="chat-title">
+                {title}
+              </h1>
+              <span className="truncate text-xs text-muted" data-testid="chat-character-name">
+                {name}
+              </span>
+            </div>
+          ) : (
+            <h1 className="truncate text-base font-semibold" data-testid="chat-title">
+              {name}
+            </h1>
+          )}
         </div>
         <Link
           to={callHref}

@@ -1,53 +1,82 @@
 import '../texts';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Compass, ImageIcon, MessageCircle } from 'lucide-react';
-import { LOCALE_HTML_LANG, MessageKind, type Chat } from '@reverie/shared';
+import { Compass, EllipsisVertical, ImageIcon, MessageCircle, Pencil, Trash2 } from 'lucide-react';
+import { LOCALE_HTML_LANG, type Chat } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
+import { useMenu } from '../../../components/ui/use-menu';
 import { currentLocale } from '../../../lib/i18n';
+import { chatPath } from '../api/chat-path';
+import { DeleteChatDialog, RenameChatDialog } from './chat-dialogs';
+import { chatPreview, relativeTime } from './chat-preview';
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 24 * 3600],
-  ['month', 30 * 24 * 3600],
-  ['week', 7 * 24 * 3600],
-  ['day', 24 * 3600],
-  ['hour', 3600],
-  ['minute', 60],
-];
+export { relativeTime } from './chat-preview';
 
-/** "5 minutes ago", "yesterday", "3 weeks ago" in the interface language. */
-export function relativeTime(iso: string, locale: string, now = Date.now()): string {
-  const time = Date.parse(iso);
-  if (Number.isNaN(time)) return '';
-  const seconds = Math.round((time - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
-  }
-  return format.format(0, 'second');
+/** A row's menu: rename, delete. */
+function RowMenu({ chat, onRename, onDelete }: { chat: Chat; onRename: () => void; onDelete: () => void }) {
+  const { t } = useTranslation();
+  const { open, setOpen, root, itemRef, onKeyDown } = useMenu(2);
+  const name = chat.title ?? chat.bot.name;
+  const items = [
+    { id: 'rename', label: t('chat.rename'), icon: Pencil, onSelect: onRename },
+    { id: 'delete', label: t('chat.delete'), icon: Trash2, onSelect: onDelete },
+  ];
+  return (
+    <div ref={root} className="relative" onKeyDown={onKeyDown}>
+      <button
+        type="button"
+        aria-label={t('chats.row_menu', { name })}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((value) => !value)}
+        data-testid="chat-row-menu"
+        className="rounded-full p-2.5 text-muted hover:bg-white/10 hover:text-fg"
+      >
+        <Icon icon={EllipsisVertical} size="md" />
+      </button>
+      {open && (
+        <div
+          role="menu"
+          aria-label={t('chats.row_menu', { name })}
+          className="absolute right-0 z-40 mt-1 min-w-44 rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl"
+        >
+          {items.map((item, i) => (
+            <button
+              key={item.id}
+              ref={itemRef(i)}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => {
+                setOpen(false);
+                item.onSelect();
+              }}
+              data-testid={`chat-row-${item.id}`}
+              className="flex w-full items-center gap-3 rounded-xl px-3 py-2.5 text-left text-sm outline-none hover:bg-white/10 focus:bg-white/10"
+            >
+              <Icon icon={item.icon} size="md" className="text-muted" />
+              {item.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
 }
 
-function preview(chat: Chat, t: (key: string) => string): { text: string; picture: boolean } {
-  const last = chat.last_message;
-  if (!last) return { text: t('chats.no_messages'), picture: false };
-  if (last.kind === MessageKind.Image || last.kind === MessageKind.BlurImage)
-    return { text: last.text || t('chats.picture'), picture: true };
-  const text = last.role === 'user' ? `${t('chats.you')}: ${last.text}` : last.text;
-  return { text, picture: false };
-}
-
-function ChatRow({ chat }: { chat: Chat }) {
+function ChatRow({ chat, onRename, onDelete }: { chat: Chat; onRename: () => void; onDelete: () => void }) {
   const { t } = useTranslation();
   const locale = LOCALE_HTML_LANG[currentLocale()];
   const when = chat.last_message?.created_at ?? chat.updated_at;
-  const { text, picture } = preview(chat, t);
+  const { text, picture } = chatPreview(chat, t);
   return (
-    <li>
+    <li className="flex items-center gap-1">
       <Link
-        to={`/${chat.bot.slug}`}
+        to={chatPath(chat)}
         data-testid="chat-row"
-        className="flex items-center gap-3 rounded-2xl px-3 py-3 hover:bg-white/5 focus-visible:bg-white/5"
+        className="flex min-w-0 flex-1 items-center gap-3 rounded-2xl px-3 py-3 hover:bg-white/5 focus-visible:bg-white/5"
       >
         {chat.bot.avatar_url ? (
           <img src={chat.bot.avatar_url} alt="" className="h-14 w-14 shrink-0 rounded-full object-cover" />
@@ -57,25 +86,45 @@ function ChatRow({ chat }: { chat: Chat }) {
         <span className="flex min-w-0 flex-1 flex-col gap-0.5">
           <span className="flex items-baseline justify-between gap-2">
             <span className="truncate font-semibold" data-testid="chat-row-name">
-              {chat.bot.name}
+              {chat.title ?? chat.bot.name}
             </span>
             <time dateTime={when} className="shrink-0 text-xs text-muted">
               {relativeTime(when, locale)}
             </time>
           </span>
+          {chat.title && (
+            <span className="truncate text-xs text-muted" data-testid="chat-row-character">
+              {chat.bot.name}
+            </span>
+          )}
           <span className="flex items-center gap-1 truncate text-sm text-muted">
             {picture && <Icon icon={ImageIcon} size="sm" className="shrink-0" />}
-            <span className="truncate">{text}</span>
+            <span className="truncate" data-testid="chat-row-preview">
+              {text}
+            </span>
           </span>
         </span>
       </Link>
+      <RowMenu chat={chat} onRename={onRename} onDelete={onDelete} />
     </li>
   );
 }
 
-/** The user's chats, newest activity first, each opening the chat with its character. */
-export function ChatList({ chats }: { chats: Chat[] }) {
+/**
+ * The user's chats, newest activity first, each opening that chat by its id; each row's menu
+ * renames or deletes it. `searching`: the list answers a search (no empty state then).
+ */
+export function ChatList({ chats, viewer, searching = false }: { chats: Chat[]; viewer: string; searching?: boolean }) {
   const { t } = useTranslation();
+  const [renaming, setRenaming] = useState<Chat | null>(null);
+  const [deleting, setDeleting] = useState<Chat | null>(null);
+  if (!chats.length && searching) {
+    return (
+      <p className="py-12 text-center text-muted" data-testid="chats-no-results">
+        {t('chats.no_results')}
+      </p>
+    );
+  }
   if (!chats.length) {
     return (
       <div
@@ -96,11 +145,15 @@ export function ChatList({ chats }: { chats: Chat[] }) {
     );
   }
   return (
-    <ul className="-mx-3 flex flex-col" aria-label={t('chats.list_label')} data-testid="chat-list">
-      {chats.map((chat) => (
-        <ChatRow key={chat.id} chat={chat} />
-      ))}
-    </ul>
+    <>
+      <ul className="-mx-3 flex flex-col" aria-label={t('chats.list_label')} data-testid="chat-list">
+        {chats.map((chat) => (
+          <ChatRow key={chat.id} chat={chat} onRename={() => setRenaming(chat)} onDelete={() => setDeleting(chat)} />
+        ))}
+      </ul>
+      <RenameChatDialog chat={renaming} viewer={viewer} onClose={() => setRenaming(null)} />
+      <DeleteChatDialog chat={deleting} viewer={viewer} onClose={() => setDeleting(null)} />
+    </>
   );
 }
 

@@ -24,7 +24,14 @@ function renderChat(
       {
         path: '/aiko',
         element: (
-          <ChatView chat={chat()} viewer="u1" onBack={() => {}} onRequirePremium={() => premium.push('model')} />
+          <ChatView
+            chat={chat()}
+            viewer="u1"
+            onBack={() => {}}
+            onRequirePremium={() => premium.push('model')}
+            onOpenChat={() => {}}
+            onDeleted={() => {}}
+          />
         ),
       },
     ],
@@ -285,7 +292,16 @@ describe('ChatView', () => {
       [
         {
           path: '/aiko',
-          element: <ChatView chat={chat()} viewer="u1" onBack={() => {}} onRequirePremium={() => {}} />,
+          element: (
+            <ChatView
+              chat={chat()}
+              viewer="u1"
+              onBack={() => {}}
+              onRequirePremium={() => {}}
+              onOpenChat={() => {}}
+              onDeleted={() => {}}
+            />
+          ),
         },
       ],
       '/aiko',
@@ -428,6 +444,8 @@ describe('ChatView', () => {
               viewer="u1"
               onBack={() => {}}
               onRequirePremium={() => {}}
+              onOpenChat={() => {}}
+              onDeleted={() => {}}
               renderPicture={(m) => <img data-testid="picture" alt="" src={m.img_url ?? ''} data-kind={m.kind} />}
               renderMessageExtras={(m) => <span data-testid="extras">{m.id}</span>}
             />

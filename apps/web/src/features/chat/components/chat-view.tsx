@@ -15,6 +15,7 @@ import { useConversation, type ConversationError } from '../hooks/use-conversati
 import { draftKeyOf, keepPendingMessage, takePendingMessage } from '../pending-message';
 import { ChatHeader, CHAT_MENU_ICONS, type ChatMenuItem } from './chat-header';
 import { Composer } from './composer';
+import { ChatHistoryDialog, DeleteChatDialog, NewChatDialog, RenameChatDialog } from './chat-dialogs';
 import { MemoriesDialog } from './memories-dialog';
 import { MessageList } from './message-list';
 import { ModelDialog } from './model-dialog';
@@ -133,12 +134,14 @@ function ErrorBanner({ error, onDismiss }: { error: ConversationError; onDismiss
 /** The chat's full-height frame with its header (back, the character, call, the menu). */
 function ChatFrame({
   bot,
+  title,
   onBack,
   menu,
   children,
   testId,
 }: {
   bot: ChatCharacter;
+  title?: string | null;
   onBack: () => void;
   menu: ChatMenuItem[];
   children: ReactNode;
@@ -148,6 +151,7 @@ function ChatFrame({
     <div className="flex h-dvh flex-col bg-bg" data-testid={testId}>
       <ChatHeader
         name={bot.name}
+        title={title}
         avatarUrl={bot.avatar_url}
         onBack={onBack}
         callHref={`/audio?slug=${encodeURIComponent(bot.slug)}`}
@@ -173,6 +177,10 @@ export interface ChatViewProps {
   renderPicture?: (message: Message, update: (changes: Partial<Message>) => void) => ReactNode;
   /** More actions under a bot reply (e.g. play it as voice). */
   renderMessageExtras?: (message: Message) => ReactNode;
+  /** Opens another chat (a new one, after "New chat"): the page moves to its address. */
+  onOpenChat: (chat: Chat) => void;
+  /** This chat was deleted: the page leaves it. */
+  onDeleted: () => void;
 }
 
 /** A member's conversation with a character. */
@@ -185,12 +193,16 @@ export function ChatView({
   onCreatePersona,
   renderPicture,
   renderMessageExtras,
+  onOpenChat,
+  onDeleted,
 }: ChatViewProps) {
   const { t } = useTranslation();
   const bot = chat.bot;
   const conversation = useConversation(chat.id);
-  const createChat = useCreateChat(bot.slug, viewer);
-  const [dialog, setDialog] = useState<'memories' | 'model' | 'persona' | null>(null);
+  const createChat = useCreateChat(viewer);
+  const [dialog, setDialog] = useState<
+    'memories' | 'model' | 'persona' | 'history' | 'new' | 'rename' | 'delete' | null
+  >(null);
   const [reporting, setReporting] = useState<string | null>(null);
   const [composerKey, setComposerKey] = useState(0);
 
@@ -205,9 +217,14 @@ export function ChatView({
     send(pending.text, pending.clientId);
   }, [historyReady, busy, bot.slug, send]);
 
+  const close = () => setDialog(null);
+
+  // "New chat" asks first; the chat left behind stays in the menu's history and the list.
   const startNewChat = async () => {
     try {
-      await createChat.mutateAsync(bot.id);
+      const created = await createChat.mutateAsync(bot.id);
+      close();
+      onOpenChat(created);
     } catch {
       showAlert(t('errors.chat_start_failed'), { type: 'error' });
     }
@@ -222,7 +239,9 @@ export function ChatView({
     },
     { id: 'model', label: t('chat.model'), icon: CHAT_MENU_ICONS.model, onSelect: () => setDialog('model') },
     { id: 'persona', label: t('chat.persona'), icon: CHAT_MENU_ICONS.persona, onSelect: () => setDialog('persona') },
-    { id: 'new', label: t('chat.new_chat'), icon: CHAT_MENU_ICONS.newChat, onSelect: () => void startNewChat() },
+    { id: 'history', label: t('chat.history'), icon: CHAT_MENU_ICONS.history, onSelect: () => setDialog('history') },
+    { id: 'new', label: t('chat.new_chat'), icon: CHAT_MENU_ICONS.newChat, onSelect: () => setDialog('new') },
+    { id: 'rename', label: t('chat.rename'), icon: CHAT_MENU_ICONS.rename, onSelect: () => setDialog('rename') },
     {
       id: 'card',
       label: t('chat.export_card'),
@@ -230,6 +249,7 @@ export function ChatView({
       onSelect: () =>
         void downloadCard(bot.slug).catch(() => showAlert(t('errors.something_went_wrong'), { type: 'error' })),
     },
+    { id: 'delete', label: t('chat.delete'), icon: CHAT_MENU_ICONS.delete, onSelect: () => setDialog('delete') },
   ];
 
   const { patch } = conversation;
@@ -240,7 +260,7 @@ export function ChatView({
   );
 
   return (
-    <ChatFrame testId="chat-view" bot={bot} onBack={onBack} menu={menu}>
+    <ChatFrame testId="chat-view" bot={bot} title={chat.title} onBack={onBack} menu={menu}>
       {conversation.history.isPending ? (
         <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col justify-end gap-3 px-4 py-4" aria-busy="true">
           <Skeleton className="h-12 w-2/3" />
@@ -306,6 +326,21 @@ export function ChatView({
         onCreatePersona={onCreatePersona}
       />
       <ReportDialog chatId={chat.id} messageId={reporting} onClose={() => setReporting(null)} />
+      <ChatHistoryDialog open={dialog === 'history'} current={chat} viewer={viewer} onClose={close} />
+      <NewChatDialog
+        open={dialog === 'new'}
+        name={bot.name}
+        pending={createChat.isPending}
+        onConfirm={() => void startNewChat()}
+        onClose={close}
+      />
+      <RenameChatDialog chat={dialog === 'rename' ? chat : null} viewer={viewer} onClose={close} />
+      <DeleteChatDialog
+        chat={dialog === 'delete' ? chat : null}
+        viewer={viewer}
+        onClose={close}
+        onDeleted={onDeleted}
+      />
     </ChatFrame>
   );
 }

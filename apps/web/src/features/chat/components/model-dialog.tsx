@@ -31,7 +31,7 @@ export function ModelDialog({
 }) {
   const { t } = useTranslation();
   const models = useModels(viewer, open);
-  const update = useUpdateChat(chatId);
+  const update = useUpdateChat(chatId, viewer);
   const current = modelId ?? models.data?.default_id ?? null;
 
   const choose = async (model: ModelInfo) => {

@@ -52,7 +52,16 @@ describe("the guest's first message survives sign-up", () => {
       [
         {
           path: '/aiko',
-          element: <ChatView chat={chat()} viewer="u1" onBack={() => {}} onRequirePremium={() => {}} />,
+          element: (
+            <ChatView
+              chat={chat()}
+              viewer="u1"
+              onBack={() => {}}
+              onRequirePremium={() => {}}
+              onOpenChat={() => {}}
+              onDeleted={() => {}}
+            />
+          ),
         },
       ],
       '/aiko',
@@ -90,7 +99,16 @@ describe("the guest's first message survives sign-up", () => {
       [
         {
           path: '/aiko',
-          element: <ChatView chat={chat()} viewer="u1" onBack={() => {}} onRequirePremium={() => {}} />,
+          element: (
+            <ChatView
+              chat={chat()}
+              viewer="u1"
+              onBack={() => {}}
+              onRequirePremium={() => {}}
+              onOpenChat={() => {}}
+              onDeleted={() => {}}
+            />
+          ),
         },
       ],
       '/aiko',

@@ -27,7 +27,7 @@ export function PersonaDialog({
 }) {
   const { t } = useTranslation();
   const personas = useMyPersonas(viewer, open);
-  const update = useUpdateChat(chatId);
+  const update = useUpdateChat(chatId, viewer);
 
   const choose = async (id: string | null, name: string) => {
     if (id === personaId) return onClose();

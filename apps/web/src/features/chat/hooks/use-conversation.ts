@@ -177,7 +177,7 @@ export function useConversation(chatId: string) {
         if (stream.current === controller) {
           stream.current = null;
           setBusy(false);
-          void client.invalidateQueries({ queryKey: [...chatKeys.all, 'available'] });
+          void client.invalidateQueries({ queryKey: chatKeys.allLists });
         }
       }
     },

@@ -1,0 +1,277 @@
+import '../texts';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Check } from 'lucide-react';
+import { CHAT_TITLE_MAX, LOCALE_HTML_LANG, type Chat } from '@reverie/shared';
+import { showAlert } from '../../../components/ui/alerts';
+import { Icon } from '../../../components/ui/icon';
+import { Modal } from '../../../components/ui/modal';
+import { Skeleton } from '../../../components/ui/page';
+import { ApiRequestError } from '../../../lib/api-client';
+import { currentLocale } from '../../../lib/i18n';
+import { chatPath } from '../api/chat-path';
+import { useDeleteChat } from '../api/delete-chat';
+import { useChats } from '../api/get-chats';
+import { useUpdateChat } from '../api/update-chat';
+import { chatPreview, relativeTime } from './chat-preview';
+
+const buttonRow = 'mt-5 flex justify-end gap-2';
+const secondary = 'rounded-full px-4 py-2 text-sm text-muted hover:text-fg';
+const primary = 'rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary disabled:opacity-50';
+const danger = 'rounded-full bg-red-500 px-5 py-2 text-sm font-semibold text-white disabled:opacity-50';
+
+/** "New chat" asks first: the current chat is kept and stays in the history. */
+export function NewChatDialog({
+  open,
+  name,
+  pending,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  name: string;
+  pending: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={t('chat.new_chat_title')}
+      description={t('chat.new_chat_text', { name })}
+      size="sm"
+    >
+      <div className={buttonRow}>
+        <button type="button" onClick={onClose} className={secondary}>
+          {t('chat.cancel')}
+        </button>
+        <button type="button" onClick={onConfirm} disabled={pending} className={primary} data-testid="new-chat-confirm">
+          {t('chat.new_chat_confirm')}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/** The field, mounted when the dialog opens so it starts from the chat's title. */
+function RenameForm({ chat, viewer, onDone }: { chat: Chat; viewer: string; onDone: () => void }) {
+  const { t } = useTranslation();
+  const update = useUpdateChat(chat.id, viewer);
+  const [value, setValue] = useState(chat.title ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const trimmed = value.trim();
+
+  const save = async (title: string | null) => {
+    try {
+      await update.mutateAsync({ title });
+      showAlert(title === null ? t('chat.rename_cleared') : t('chat.renamed'));
+      onDone();
+    } catch (failure) {
+      const field = failure instanceof ApiRequestError ? failure.fieldErrors?.title?.[0] : undefined;
+      if (field) setError(field);
+      else showAlert(t('chat.save_failed'), { type: 'error' });
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!trimmed) return setError(t('validation.required'));
+    if (trimmed.length > CHAT_TITLE_MAX) return setError(t('validation.chat_title_max'));
+    void save(trimmed);
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+      <label className="flex flex-col gap-1.5 text-sm">
+        <span>{t('chat.rename_label')}</span>
+        <input
+          value={value}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setError(null);
+          }}
+          maxLength={CHAT_TITLE_MAX + 20}
+          placeholder={chat.bot.name}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'chat-title-error' : undefined}
+          data-testid="chat-title-field"
+          className="rounded-xl border border-white/10 bg-bg px-3 py-2 focus:border-primary/60 focus:outline-none"
+        />
+      </label>
+      <div className="flex items-center justify-between gap-2 text-xs">
+        {error ? (
+          <span id="chat-title-error" role="alert" className="text-red-300">
+            {error}
+          </span>
+        ) : (
+          <span />
+        )}
+        <span className="text-muted tabular-nums">
+          {t('chat.char_count', { used: trimmed.length, max: CHAT_TITLE_MAX })}
+        </span>
+      </div>
+      <div className="mt-3 flex flex-wrap justify-end gap-2">
+        {chat.title !== null && (
+          <button type="button" onClick={() => void save(null)} disabled={update.isPending} className={secondary}>
+            {t('chat.rename_clear')}
+          </button>
+        )}
+        <button type="submit" disabled={update.isPending} className={primary} data-testid="chat-title-save">
+          {t('chat.save')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Renames a chat (its title shows in the list and the header; empty goes back to the name). */
+export function RenameChatDialog({
+  chat,
+  viewer,
+  onClose,
+}: {
+  chat: Chat | null;
+  viewer: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal open={chat !== null} onClose={onClose} title={t('chat.rename_title')} size="sm">
+      {chat && <RenameForm key={chat.id} chat={chat} viewer={viewer} onDone={onClose} />}
+    </Modal>
+  );
+}
+
+/** Deletes a chat after asking: its messages, pictures and voice messages go too. */
+export function DeleteChatDialog({
+  chat,
+  viewer,
+  onClose,
+  onDeleted,
+}: {
+  chat: Chat | null;
+  viewer: string;
+  onClose: () => void;
+  onDeleted?: (chat: Chat) => void;
+}) {
+  const { t } = useTranslation();
+  const remove = useDeleteChat(viewer);
+  const confirm = async () => {
+    if (!chat) return;
+    try {
+      await remove.mutateAsync(chat.id);
+      showAlert(t('chat.deleted'));
+      onClose();
+      onDeleted?.(chat);
+    } catch (failure) {
+      // Already gone (another tab): the lists have caught up, nothing is left to do.
+      if (failure instanceof ApiRequestError && failure.status === 404) {
+        onClose();
+        onDeleted?.(chat);
+      } else showAlert(t('chat.delete_failed'), { type: 'error' });
+    }
+  };
+  const name = chat ? (chat.title ?? chat.bot.name) : '';
+  return (
+    <Modal
+      open={chat !== null}
+      onClose={onClose}
+      title={t('chat.delete_title')}
+      description={t('chat.delete_text', { name })}
+      size="sm"
+    >
+      <div className={buttonRow}>
+        <button type="button" onClick={onClose} className={secondary}>
+          {t('chat.cancel')}
+        </button>
+        <button
+          type="button"
+          onClick={() => void confirm()}
+          disabled={remove.isPending}
+          className={danger}
+          data-testid="delete-chat-confirm"
+        >
+          {t('chat.delete_confirm')}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/** The chat menu's history: this character's chats, newest first; one tap opens a chat by its id. */
+export function ChatHistoryDialog({
+  open,
+  current,
+  viewer,
+  onClose,
+}: {
+  open: boolean;
+  current: Chat;
+  viewer: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const chats = useChats(viewer, { botId: current.bot.id }, open);
+  const locale = LOCALE_HTML_LANG[currentLocale()];
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={t('chat.history_title')}
+      description={t('chat.history_text', { name: current.bot.name })}
+    >
+      {chats.isPending ? (
+        <div className="flex flex-col gap-2">
+          <Skeleton className="h-14 w-full" />
+          <Skeleton className="h-14 w-full" />
+        </div>
+      ) : chats.isError ? (
+        <p role="alert" className="text-sm text-red-300">
+          {t('chat.load_failed')}
+        </p>
+      ) : (
+        <ul className="flex flex-col gap-2" data-testid="chat-history" aria-label={t('chat.history_title')}>
+          {chats.data.map((chat) => {
+            const here = chat.id === current.id;
+            const when = chat.last_message?.created_at ?? chat.updated_at;
+            const { text } = chatPreview(chat, t);
+            return (
+              <li key={chat.id}>
+                <Link
+                  to={chatPath(chat)}
+                  onClick={onClose}
+                  aria-current={here ? 'page' : undefined}
+                  data-testid="chat-history-row"
+                  className={`flex items-center gap-3 rounded-xl border px-4 py-2.5 text-left text-sm ${
+                    here ? 'border-primary bg-primary/10' : 'border-white/10 hover:bg-white/5'
+                  }`}
+                >
+                  <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+                    <span className="flex items-baseline justify-between gap-2">
+                      <span className="truncate font-semibold">{chat.title ?? chat.bot.name}</span>
+                      <time dateTime={when} className="shrink-0 text-xs text-muted">
+                        {relativeTime(when, locale)}
+                      </time>
+                    </span>
+                    <span className="truncate text-muted">{text}</span>
+                  </span>
+                  {here && (
+                    <Icon
+                      icon={Check}
+                      size="md"
+                      className="shrink-0 text-primary"
+                      aria-label={t('chat.history_current')}
+                    />
+                  )}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Modal>
+  );
+}
