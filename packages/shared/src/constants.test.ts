@@ -3,11 +3,15 @@ import { formatBalance, negotiateLocale, toLocale } from './constants.js';
 import { isValidBotSlug, matchWebRoute } from './routes.js';
 
 describe('formatBalance', () => {
-  it('separates thousands with a space', () => {
+  it('groups thousands as each language does', () => {
     expect(formatBalance(0)).toBe('0');
     expect(formatBalance(999)).toBe('999');
-    expect(formatBalance(1000)).toBe('1 000');
-    expect(formatBalance(1234567)).toBe('1 234 567');
+    expect(formatBalance(1000)).toBe('1,000');
+    expect(formatBalance(1234567, 'en')).toBe('1,234,567');
+    expect(formatBalance(1000, 'ch')).toBe('1,000');
+    expect(formatBalance(1234567, 'ru')).toBe('1\u00a0234\u00a0567');
+    expect(formatBalance(1234567, 'de')).toBe('1.234.567');
+    expect(formatBalance(12000, 'es')).toBe('12.000');
   });
   it('never shows a negative or fractional balance', () => {
     expect(formatBalance(-5)).toBe('0');

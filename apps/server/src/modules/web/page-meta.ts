@@ -1,5 +1,6 @@
-import { isValidBotSlug, matchWebRoute, BLOG_ID_PATTERN, type Edition } from '@reverie/shared';
+import { isValidBotSlug, matchWebRoute, pageTitle, BLOG_ID_PATTERN, type Edition, type Locale } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { translate } from '../../lib/i18n.js';
 import { findPublishedPost } from '../blog/index.js';
 import { findPublicBotBySlug } from '../bots/index.js';
 
@@ -28,26 +29,26 @@ function absolute(publicUrl: string, pathOrUrl: string | null): string | null {
 }
 
 /**
- * Title, description and Open Graph data for a page: a character's page and a blog post
- * get their own; every other page the edition's.
+ * Title, description and Open Graph data for a page, in the reader's language: a
+ * character's page and a blog post get their own; every other page its title from
+ * `PAGE_TITLE_KEYS` (the same the web app sets) and the edition's description.
  */
 export async function resolvePageMeta(
   db: Database,
-  options: { edition: Edition; publicUrl: string; pathname: string },
+  options: { edition: Edition; publicUrl: string; pathname: string; locale: Locale },
 ): Promise<PageMeta> {
-  const { edition, publicUrl, pathname } = options;
+  const { edition, publicUrl, pathname, locale } = options;
+  const t = (key: string, vars?: Record<string, string>) => translate(locale, key, vars);
   const url = absolute(publicUrl, pathname) ?? publicUrl;
+  const match = matchWebRoute(pathname);
   const fallback: PageMeta = {
-    title: `${edition.name} — ${edition.tagline}`,
-    description: clip(
-      `${edition.name}: chat with AI characters by text, pictures and voice, or create your own. For adults (18+).`,
-    ),
+    title: pageTitle(match?.pattern ?? null, t, edition),
+    description: clip(t('pages.meta_description', { name: edition.name })),
     image: absolute(publicUrl, '/og-image.png'),
     type: 'website',
     url,
   };
-  const match = matchWebRoute(pathname);
-  if (!match) return { ...fallback, title: `Page Not Found — ${edition.name}` };
+  if (!match) return fallback;
 
   if (match.pattern === '/blog/:id' && match.params.id && BLOG_ID_PATTERN.test(match.params.id)) {
     const post = await findPublishedPost(db, match.params.id);
@@ -61,7 +62,6 @@ export async function resolvePageMeta(
       };
     }
   }
-  if (match.pattern === '/blog') return { ...fallback, title: `Blog — ${edition.name}` };
   if (match.pattern === '/:slug' && match.params.slug && isValidBotSlug(match.params.slug)) {
     const bot = await findPublicBotBySlug(db, match.params.slug);
     if (bot) {

@@ -46,13 +46,14 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
   async function sendPage(request: FastifyRequest, reply: FastifyReply) {
     if (!template) throw notFound();
     const url = new URL(request.url, 'http://local');
+    const cookieLang = toLocale(/(?:^|;\s*)lang=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]);
+    const locale = cookieLang ?? negotiateLocale(request.headers['accept-language']);
     const meta = await resolvePageMeta(options.db, {
       edition: options.edition,
       publicUrl: options.publicUrl,
       pathname: url.pathname,
+      locale,
     });
-    const cookieLang = toLocale(/(?:^|;\s*)lang=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]);
-    const locale = cookieLang ?? negotiateLocale(request.headers['accept-language']);
     const html = renderIndexHtml(template, meta, {
       editionId: options.edition.id,
       lang: LOCALE_HTML_LANG[locale],

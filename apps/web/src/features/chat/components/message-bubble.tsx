@@ -16,6 +16,8 @@ import {
 import { MessageKind, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
+import { currentLocale } from '../../../lib/i18n';
+import { localizeMessage } from '../../../lib/message-texts';
 
 export interface MessageBubbleProps {
   message: Message;
@@ -139,7 +141,7 @@ function failureText(t: (key: string) => string, code: string | null): string {
 
 /** One message: the user's on the right, the character's on the left, notices centred. */
 export function MessageBubble({
-  message,
+  message: saved,
   botName,
   botAvatar,
   isLastBot,
@@ -153,6 +155,8 @@ export function MessageBubble({
   renderMessageExtras,
 }: MessageBubbleProps) {
   const { t } = useTranslation();
+  // Notices and picture captions in the language the reader uses now (lib/message-texts.ts).
+  const message = localizeMessage(saved, botName, t, currentLocale());
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   if (message.role === 'system') return <SystemNotice message={message} />;
 
