@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatBalance, negotiateLocale, toLocale } from './constants.js';
-import { isValidBotSlug, matchWebRoute } from './routes.js';
+import { isValidBotSlug, matchWebRoute, pageTitle, PAGE_TITLE_KEYS, WEB_ROUTE_PATTERNS } from './routes.js';
 
 describe('formatBalance', () => {
   it('groups thousands as each language does', () => {
@@ -70,5 +70,30 @@ describe('web routes', () => {
     expect(isValidBotSlug('Luna')).toBe(false);
     expect(isValidBotSlug('-x')).toBe(false);
     expect(isValidBotSlug('a'.repeat(81))).toBe(false);
+  });
+});
+
+describe('pageTitle', () => {
+  const texts: Record<string, string> = {
+    'pages.chats_title': 'Чаты',
+    'pages.not_found_title': 'Страница не найдена',
+    'pages.tagline_reverie': 'ИИ-компаньоны, которые вас помнят',
+    'nav.blog': 'Блог',
+  };
+  const t = (key: string) => texts[key] ?? key;
+  const edition = { id: 'reverie', name: 'Reverie' };
+  it('names each page in the given language, the home page with the tagline', () => {
+    expect(pageTitle(matchWebRoute('/chat')?.pattern ?? null, t, edition)).toBe('Чаты — Reverie');
+    expect(pageTitle(matchWebRoute('/blog')?.pattern ?? null, t, edition)).toBe('Блог — Reverie');
+    expect(pageTitle(matchWebRoute('/')?.pattern ?? null, t, edition)).toBe(
+      'Reverie — ИИ-компаньоны, которые вас помнят',
+    );
+    expect(pageTitle(matchWebRoute('/a/b/c')?.pattern ?? null, t, edition)).toBe('Страница не найдена — Reverie');
+  });
+  it('has a title for every web route but the ones named after what they show', () => {
+    for (const pattern of WEB_ROUTE_PATTERNS) {
+      if (pattern === '/' || pattern === '/:slug' || pattern === '/blog/:id') continue;
+      expect(PAGE_TITLE_KEYS[pattern], pattern).toBeTruthy();
+    }
   });
 });

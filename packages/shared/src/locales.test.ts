@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LOCALE_HTML_LANG, LOCALES, type Locale } from './constants.js';
+import { EDITION_IDS } from './editions.js';
+import { PAGE_TITLE_KEYS } from './routes.js';
 import { ERROR_MESSAGES, VALIDATION_MESSAGES } from './validation.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'locales');
@@ -74,6 +76,16 @@ describe('interface texts', () => {
       }
     });
   }
+
+  it('has every page title and tagline the server and the web app write', () => {
+    const keys = [
+      ...Object.values(PAGE_TITLE_KEYS),
+      'pages.not_found_title',
+      'pages.meta_description',
+      ...EDITION_IDS.map((id) => `pages.tagline_${id}`),
+    ];
+    for (const key of keys) expect(english[key], key).toBeTruthy();
+  });
 
   it("English validation texts are the specification's words", () => {
     for (const [key, text] of Object.entries(VALIDATION_MESSAGES)) {
