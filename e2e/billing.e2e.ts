@@ -138,12 +138,12 @@ describe('buying desires', () => {
     await modal.waitFor();
     await modal.getByText('60% off').waitFor();
     await modal.getByText('$4.99').waitFor();
-    await modal.getByText('1 000 desires').waitFor();
+    await modal.getByText('1,000 desires').waitFor();
     await modal.getByText('$24.99').waitFor();
     await modal.getByTestId('buy-pack_350').click();
     await approveSandboxCheckout(page);
     await page.getByText('+350 desires').waitFor();
-    await expect.poll(() => page.getByTestId('balance').innerText(), { timeout: 15_000 }).toContain('1 250');
+    await expect.poll(() => page.getByTestId('balance').innerText(), { timeout: 15_000 }).toContain('1,250');
     const [row] = await sql<{ n: number }[]>`select num_tokens as n from users where id = ${user.userId}`;
     expect(row!.n).toBe(1250);
   });

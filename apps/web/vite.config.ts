@@ -10,12 +10,13 @@ const localesDir = path.resolve(here, '../../packages/shared/src/locales');
 const FETCHED_LOCALES = ['ch', 'de', 'es', 'ru'];
 
 /**
- * Sections of the locale files that only the server reads (e-mails, the chat's safety
- * messages, the admin CLI): the web app never shows them, so they are left out of the bundled
- * English and of the fetched languages. (`grep -rn "email\.\|chat_safety\|admin_cli" apps/web/src`
- * finds no text key of theirs.)
+ * Sections of the locale files that only the server reads (e-mails, the admin CLI): the web
+ * app never shows them, so they are left out of the bundled English and of the fetched
+ * languages. (`grep -rn "email\.\|admin_cli" apps/web/src` finds no text key of theirs.)
+ * The chat's safety notices (`chat_safety`) are written on the web from their kind, in the
+ * reader's current language: a lazy section that comes with the chat.
  */
-export const SERVER_ONLY_SECTIONS = ['email', 'chat_safety', 'admin_cli'];
+export const SERVER_ONLY_SECTIONS = ['email', 'admin_cli'];
 
 /** A locale file without the server-only sections. */
 function readWebTexts(lang: string): Record<string, unknown> {
@@ -62,6 +63,7 @@ function localesPlugin(): Plugin {
 export const LAZY_ENGLISH_SECTIONS = [
   'chat',
   'chats',
+  'chat_safety',
   'characters',
   'explore',
   'auth',

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { formatBalance, negotiateLocale, toLocale } from './constants.js';
-import { isValidBotSlug, matchWebRoute } from './routes.js';
+import { isValidBotSlug, matchWebRoute, pageTitle, PAGE_TITLE_KEYS, WEB_ROUTE_PATTERNS } from './routes.js';
 
 describe('formatBalance', () => {
-  it('separates thousands with a space', () => {
+  it('groups thousands as each language does', () => {
     expect(formatBalance(0)).toBe('0');
     expect(formatBalance(999)).toBe('999');
-    expect(formatBalance(1000)).toBe('1 000');
-    expect(formatBalance(1234567)).toBe('1 234 567');
+    expect(formatBalance(1000)).toBe('1,000');
+    expect(formatBalance(1234567, 'en')).toBe('1,234,567');
+    expect(formatBalance(1000, 'ch')).toBe('1,000');
+    expect(formatBalance(1234567, 'ru')).toBe('1\u00a0234\u00a0567');
+    expect(formatBalance(1234567, 'de')).toBe('1.234.567');
+    expect(formatBalance(12000, 'es')).toBe('12.000');
   });
   it('never shows a negative or fractional balance', () => {
     expect(formatBalance(-5)).toBe('0');
@@ -66,5 +70,30 @@ describe('web routes', () => {
     expect(isValidBotSlug('Luna')).toBe(false);
     expect(isValidBotSlug('-x')).toBe(false);
     expect(isValidBotSlug('a'.repeat(81))).toBe(false);
+  });
+});
+
+describe('pageTitle', () => {
+  const texts: Record<string, string> = {
+    'pages.chats_title': 'Чаты',
+    'pages.not_found_title': 'Страница не найдена',
+    'pages.tagline_reverie': 'ИИ-компаньоны, которые вас помнят',
+    'nav.blog': 'Блог',
+  };
+  const t = (key: string) => texts[key] ?? key;
+  const edition = { id: 'reverie', name: 'Reverie' };
+  it('names each page in the given language, the home page with the tagline', () => {
+    expect(pageTitle(matchWebRoute('/chat')?.pattern ?? null, t, edition)).toBe('Чаты — Reverie');
+    expect(pageTitle(matchWebRoute('/blog')?.pattern ?? null, t, edition)).toBe('Блог — Reverie');
+    expect(pageTitle(matchWebRoute('/')?.pattern ?? null, t, edition)).toBe(
+      'Reverie — ИИ-компаньоны, которые вас помнят',
+    );
+    expect(pageTitle(matchWebRoute('/a/b/c')?.pattern ?? null, t, edition)).toBe('Страница не найдена — Reverie');
+  });
+  it('has a title for every web route but the ones named after what they show', () => {
+    for (const pattern of WEB_ROUTE_PATTERNS) {
+      if (pattern === '/' || pattern === '/:slug' || pattern === '/blog/:id') continue;
+      expect(PAGE_TITLE_KEYS[pattern], pattern).toBeTruthy();
+    }
   });
 });

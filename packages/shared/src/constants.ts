@@ -91,10 +91,14 @@ export const STORAGE_KEYS = {
   newsDismissed: 'news_dismissed',
 } as const;
 
-/** Formats a desires balance with a space as the thousands separator (spec §9). */
-export function formatBalance(value: number): string {
+/**
+ * Formats a desires balance, whole and never negative, with the thousands grouping of the
+ * interface language (issue 13: "1,000" in English, "1 000" in Russian, "1.000" in German;
+ * spec §9's space stays where the language writes one).
+ */
+export function formatBalance(value: number, locale: Locale = DEFAULT_LOCALE): string {
   const n = Math.max(0, Math.trunc(Number.isFinite(value) ? value : 0));
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  return new Intl.NumberFormat(LOCALE_HTML_LANG[locale], { maximumFractionDigits: 0 }).format(n);
 }
 
 /** Maps any language tag (`zh-CN`, `de-AT`, `ch`) to an interface locale, or null. */

@@ -54,3 +54,39 @@ export function matchWebRoute(
   }
   return null;
 }
+
+/**
+ * The locale key of each page's title (the browser tab's `<title>`, written by the server
+ * into index.html and kept by the web app as the user moves and switches language). A
+ * character's page and a blog post are named after the character or the post instead.
+ */
+export const PAGE_TITLE_KEYS: Readonly<Record<string, string>> = {
+  '/password': 'pages.password_title',
+  '/verify': 'pages.verify_title',
+  '/chat': 'pages.chats_title',
+  '/audio': 'pages.audio_title',
+  '/settings': 'pages.settings_title',
+  '/transform': 'pages.transform_title',
+  '/undress': 'pages.transform_title',
+  '/welcome': 'pages.welcome_title',
+  '/blog': 'nav.blog',
+  '/email/unsubscribe': 'pages.unsubscribe_title',
+  '/admin': 'pages.admin_title',
+  '/checkout/sandbox/:id': 'pages.checkout_title',
+};
+
+/**
+ * A page's title in the reader's language: "Chats — Reverie", the home page
+ * "Reverie — <tagline>", an unknown path "Page not found — Reverie".
+ * `pattern` is `matchWebRoute(...)?.pattern` (null for a path no route matches).
+ */
+export function pageTitle(
+  pattern: string | null,
+  t: (key: string, vars?: Record<string, string>) => string,
+  edition: { id: string; name: string },
+): string {
+  if (pattern === null) return `${t('pages.not_found_title')} — ${edition.name}`;
+  const key = PAGE_TITLE_KEYS[pattern];
+  if (key) return `${t(key)} — ${edition.name}`;
+  return `${edition.name} — ${t(`pages.tagline_${edition.id}`)}`;
+}

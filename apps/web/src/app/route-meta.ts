@@ -1,4 +1,8 @@
-import { useMatches } from 'react-router';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useMatches } from 'react-router';
+import { matchWebRoute, pageTitle } from '@reverie/shared';
+import { currentEdition } from '../lib/edition';
 
 export type PageKey = 'explore' | 'chat' | 'chats' | 'audio' | 'settings' | 'welcome' | 'other';
 export type TabKey = 'explore' | 'message' | 'person' | null;
@@ -24,4 +28,30 @@ export function useRouteHandle(): RouteHandle {
     if (handle?.pageKey) return handle;
   }
   return { pageKey: 'other', tab: null };
+}
+
+/** Pages that name themselves (a character, a blog post) with `useNamedPageTitle`. */
+const NAMED_PAGES = new Set(['/:slug', '/blog/:id']);
+
+/**
+ * Keeps the browser tab's title on the page and in the interface language: the same title
+ * the server wrote into index.html (`pageTitle` from shared), again after every navigation
+ * and language switch.
+ */
+export function useDocumentTitle(): void {
+  const { t, i18n } = useTranslation();
+  const { pathname } = useLocation();
+  const language = i18n.resolvedLanguage;
+  useEffect(() => {
+    const pattern = matchWebRoute(pathname)?.pattern ?? null;
+    if (pattern && NAMED_PAGES.has(pattern)) return;
+    document.title = pageTitle(pattern, (key, vars) => t(key, vars), currentEdition());
+  }, [pathname, t, language]);
+}
+
+/** A page named after what it shows: "Luna — Reverie". */
+export function useNamedPageTitle(name: string | null | undefined): void {
+  useEffect(() => {
+    if (name) document.title = `${name} — ${currentEdition().name}`;
+  }, [name]);
 }

@@ -1,8 +1,73 @@
-export { formatBalance } from '@reverie/shared';
+import { formatBalance as formatBalanceIn, LOCALE_HTML_LANG, type Locale } from '@reverie/shared';
 
-/** A date in the interface language, e.g. "12 Nov 2026". */
-export function formatDate(iso: string, locale: string): string {
+/**
+ * Numbers, prices and dates as the interface language writes them, through `Intl` (one
+ * module for the whole web app; `features/billing/format.ts` re-exports it). Our `ch` is
+ * `zh-CN` for Intl (`LOCALE_HTML_LANG`): passing `ch` itself would mean Chamorro.
+ */
+export const intlLocale = (locale: Locale): string => LOCALE_HTML_LANG[locale];
+
+/** A whole number with the language's grouping: 1,000 (en), 1.000 (de), 1 000 (ru). */
+export function formatNumber(value: number, locale: Locale): string {
+  return new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 0 }).format(value);
+}
+
+/** A desire balance: never negative or fractional, grouped per language. */
+export function formatBalance(value: number, locale: Locale): string {
+  return formatBalanceIn(value, locale);
+}
+
+/** A price in integer cents as the interface language writes it ($1.99, 1,99 $, …); nothing is "$0". */
+export function formatPrice(cents: number, currency: string, locale: Locale): string {
+  return new Intl.NumberFormat(intlLocale(locale), {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    ...(cents === 0 ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+  }).format(cents / 100);
+}
+
+/** A date in the interface language, e.g. "Nov 12, 2026", "12 нояб. 2026 г.", "2026年11月12日". */
+export function formatDate(iso: string, locale: Locale): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium' }).format(date);
+}
+
+/** A time of day in the interface language, e.g. "4:05 PM", "16:05". */
+export function formatTime(iso: string, locale: Locale): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(intlLocale(locale), { timeStyle: 'short' }).format(date);
+}
+
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+  ['week', 4.345],
+  ['month', 12],
+  ['year', Number.POSITIVE_INFINITY],
+];
+
+/** How long ago (or until) a moment is, in words: "5 minutes ago", "через 2 дня", "昨天". */
+export function formatRelative(iso: string, locale: Locale, now: number = Date.now()): string {
+  const time = new Date(iso).getTime();
+  if (Number.isNaN(time)) return '';
+  let amount = (time - now) / 1000;
+  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' });
+  for (const [unit, size] of RELATIVE_STEPS) {
+    if (Math.abs(amount) < size) return format.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return '';
+}
+
+/** `hh:mm:ss` until the given time (never negative). */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return [h, m, s].map((n) => String(n).padStart(2, '0')).join(':');
 }

@@ -2,6 +2,7 @@ import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, LOCALE_HTML_LANG, STORAGE_KEYS, toLocale, type Locale } from '@reverie/shared';
 import en from 'virtual:reverie-en-core';
+import { formatNumber } from './format';
 import { storage, writeCookie } from './storage';
 
 /** The language saved by the user, else the browser's, else English. */
@@ -55,6 +56,29 @@ export function addEnglishTexts(sections: Record<string, unknown>): void {
 }
 
 /**
+ * Teaches i18next our language codes: plural rules and `{{count, number}}` go through `Intl`
+ * with the BCP 47 tag of each interface language. (i18next would hand `ch` itself to
+ * Intl.PluralRules, which knows no such language and falls back to English rules: "1" would
+ * look for a `_one` form Chinese does not have and show English.)
+ */
+export function teachLanguageCodes(instance: I18n): void {
+  const resolver = instance.services.pluralResolver as {
+    getRule: (code: string, options?: object) => Intl.PluralRules | undefined;
+  };
+  if (resolver && !(resolver as { taught?: boolean }).taught) {
+    const getRule = resolver.getRule.bind(resolver);
+    resolver.getRule = (code, options) => {
+      const locale = toLocale(code);
+      return getRule(locale ? LOCALE_HTML_LANG[locale] : code, options);
+    };
+    (resolver as { taught?: boolean }).taught = true;
+  }
+  instance.services.formatter?.add('number', (value: unknown, lng: string | undefined) =>
+    formatNumber(Number(value), toLocale(lng) ?? DEFAULT_LOCALE),
+  );
+}
+
+/**
  * English is bundled; the other languages are fetched from /locales/{lang}.json. A text
  * missing in a language falls back to English, then to its key.
  */
@@ -76,6 +100,7 @@ export function initI18n(locale: Locale = initialLocale()): Promise<unknown> {
       returnNull: false,
       react: { useSuspense: false },
     });
+  teachLanguageCodes(i18next);
   return ready;
 }
 

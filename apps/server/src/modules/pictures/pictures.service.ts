@@ -1,7 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { DEFAULT_LOCALE, MessageKind, toLocale, UNBLUR_COST, type Locale } from '@reverie/shared';
+import { DEFAULT_LOCALE, MessageKind, toLocale, UNBLUR_COST } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { translate } from '../../lib/i18n.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { ImageProvider } from '../../providers/images/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
@@ -43,19 +44,12 @@ export interface PictureServiceDeps {
   imageTimeoutMs?: number;
 }
 
-/** A short caption in the user's language for a picture the character sends. */
-const CAPTIONS: Record<Locale, string[]> = {
-  en: ['Just for you 😘', 'Here I am… do you like it?', 'Took this one for you 📸', 'A little something for you 💕'],
-  ch: ['专门拍给你的 😘', '我在这儿呢……喜欢吗？', '刚为你拍的 📸', '送你一张小福利 💕'],
-  es: ['Solo para ti 😘', 'Aquí estoy… ¿te gusta?', 'Me la hice para ti 📸', 'Un detallito para ti 💕'],
-  de: [
-    'Nur für dich 😘',
-    'Hier bin ich … gefällt es dir?',
-    'Extra für dich gemacht 📸',
-    'Eine kleine Überraschung für dich 💕',
-  ],
-  ru: ['Только для тебя 😘', 'Вот я… нравится?', 'Сделала это фото для тебя 📸', 'Маленький сюрприз для тебя 💕'],
-};
+/**
+ * A short caption for a picture the character sends, saved in the user's language (the
+ * texts are `pictures.captions.*` in the locale files; the web app shows a known caption
+ * in the reader's current language, see apps/web/src/lib/picture-captions.ts).
+ */
+export const PICTURE_CAPTION_KEYS = ['just_for_you', 'here_i_am', 'took_for_you', 'little_something'] as const;
 
 /** How many of the chat's last pictures a gallery picture should not repeat. */
 const RECENT_PICTURES = 20;
@@ -135,13 +129,12 @@ export class PictureService {
     }
 
     const locale = toLocale(args.locale) ?? DEFAULT_LOCALE;
-    const captions = CAPTIONS[locale];
     return insertPictureMessage(db, {
       chatId: args.chatId,
       userId: args.userId,
       replyTo: args.replyTo,
       kind,
-      text: captions[randomInt(captions.length)]!,
+      text: translate(locale, `pictures.captions.${PICTURE_CAPTION_KEYS[randomInt(PICTURE_CAPTION_KEYS.length)]!}`),
       mediaKey,
       originalKey,
     });

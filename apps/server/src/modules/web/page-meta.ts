@@ -1,5 +1,6 @@
-import { isValidBotSlug, matchWebRoute, BLOG_ID_PATTERN, type Edition } from '@reverie/shared';
+import { isValidBotSlug, matchWebRoute, pageTitle, BLOG_ID_PATTERN, type Edition, type Locale } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { translate } from '../../lib/i18n.js';
 import { findPublishedPost } from '../blog/index.js';
 import { findPublicBotBySlug } from '../bots/index.js';
 
@@ -30,29 +31,29 @@ function absolute(publicUrl: string, pathOrUrl: string | null): string | null {
 }
 
 /**
- * Status, title, description and Open Graph data for a page: a character's page and a blog
- * post get their own; every other page the edition's. 404 ("Page Not Found") for a path no
- * web route matches, `/{slug}` of no character visible to anyone and `/blog/{id}` of no
- * published post.
+ * Status, title, description and Open Graph data for a page, in the reader's language: a
+ * character's page and a blog post get their own; every other page its title from
+ * `PAGE_TITLE_KEYS` (the same the web app sets) and the edition's description. 404 ("Page
+ * not found") for a path no web route matches, `/{slug}` of no character visible to anyone
+ * and `/blog/{id}` of no published post.
  */
 export async function resolvePageMeta(
   db: Database,
-  options: { edition: Edition; publicUrl: string; pathname: string },
+  options: { edition: Edition; publicUrl: string; pathname: string; locale: Locale },
 ): Promise<PageMeta> {
-  const { edition, publicUrl, pathname } = options;
+  const { edition, publicUrl, pathname, locale } = options;
+  const t = (key: string, vars?: Record<string, string>) => translate(locale, key, vars);
   const url = absolute(publicUrl, pathname) ?? publicUrl;
+  const match = matchWebRoute(pathname);
   const fallback: PageMeta = {
     status: 200,
-    title: `${edition.name} — ${edition.tagline}`,
-    description: clip(
-      `${edition.name}: chat with AI characters by text, pictures and voice, or create your own. For adults (18+).`,
-    ),
+    title: pageTitle(match?.pattern ?? null, t, edition),
+    description: clip(t('pages.meta_description', { name: edition.name })),
     image: absolute(publicUrl, '/og-image.png'),
     type: 'website',
     url,
   };
-  const notFound: PageMeta = { ...fallback, status: 404, title: `Page Not Found — ${edition.name}` };
-  const match = matchWebRoute(pathname);
+  const notFound: PageMeta = { ...fallback, status: 404, title: pageTitle(null, t, edition) };
   if (!match) return notFound;
 
   if (match.pattern === '/blog/:id') {
@@ -69,7 +70,6 @@ export async function resolvePageMeta(
       url,
     };
   }
-  if (match.pattern === '/blog') return { ...fallback, title: `Blog — ${edition.name}` };
   if (match.pattern === '/:slug') {
     // A page request carries no credentials (tokens live in the browser's storage), so the
     // character must be visible to anyone: any other slug — unknown, or another user's

@@ -6,7 +6,6 @@ import fp from 'fastify-plugin';
 import { LOCALE_HTML_LANG, negotiateLocale, toLocale, type Edition } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import { translate } from '../../lib/i18n.js';
 import { renderIndexHtml, resolvePageMeta } from './page-meta.js';
 
 export interface WebRoutesOptions {
@@ -47,16 +46,14 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
   async function sendPage(request: FastifyRequest, reply: FastifyReply) {
     if (!template) throw notFound();
     const url = new URL(request.url, 'http://local');
+    const cookieLang = toLocale(/(?:^|;\s*)lang=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]);
+    const locale = cookieLang ?? negotiateLocale(request.headers['accept-language']);
     const meta = await resolvePageMeta(options.db, {
       edition: options.edition,
       publicUrl: options.publicUrl,
       pathname: url.pathname,
+      locale,
     });
-    const cookieLang = toLocale(/(?:^|;\s*)lang=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]);
-    const locale = cookieLang ?? negotiateLocale(request.headers['accept-language']);
-    // "Page Not Found" in the visitor's language, as the web app then writes it.
-    if (meta.status === 404)
-      meta.title = `${translate(locale, 'errors.page_not_found_title')} — ${options.edition.name}`;
     const html = renderIndexHtml(template, meta, {
       editionId: options.edition.id,
       lang: LOCALE_HTML_LANG[locale],

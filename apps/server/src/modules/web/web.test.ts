@@ -54,8 +54,22 @@ describe('serving the web app', async () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('<html lang="zh-CN" data-edition="amoura">');
-    expect(res.body).toContain('<title>Amoura — Warm conversations with AI companions</title>');
+    expect(res.body).toContain('<title>Amoura — 与 AI 伴侣温暖畅聊</title>');
     expect(res.body).toContain('<meta property="og:site_name" content="Amoura" />');
+    expect(res.body).toContain('Amoura：用文字、图片和语音与 AI 角色聊天');
+    const english = await app.inject({ url: '/' });
+    expect(english.body).toContain('<title>Amoura — Warm conversations with AI companions</title>');
+  });
+
+  it('writes every page title in the reader language (cookie, else Accept-Language)', async () => {
+    const title = async (url: string, headers: Record<string, string>) =>
+      /<title>([^<]*)<\/title>/.exec((await app.inject({ url, headers })).body)?.[1];
+    expect(await title('/chat', { 'accept-language': 'ru' })).toBe('Чаты — Amoura');
+    expect(await title('/settings', { 'accept-language': 'de-DE,de;q=0.9' })).toBe('Profil — Amoura');
+    expect(await title('/welcome', { cookie: 'lang=es' })).toBe('Te damos la bienvenida — Amoura');
+    expect(await title('/blog', { cookie: 'lang=ch' })).toBe('博客 — Amoura');
+    expect(await title('/no/such/page', { 'accept-language': 'ru' })).toBe('Страница не найдена — Amoura');
+    expect(await title('/settings', {})).toBe('Profile — Amoura');
   });
 
   it("writes a character's title, description and image into /{slug}, escaped", async () => {
@@ -122,6 +136,6 @@ describe('serving the web app', async () => {
   it('uses the language cookie over Accept-Language for <html lang>', async () => {
     const res = await app.inject({ url: '/blog', headers: { cookie: 'lang=ru', 'accept-language': 'de' } });
     expect(res.body).toContain('<html lang="ru"');
-    expect(res.body).toContain('<title>Blog — Amoura</title>');
+    expect(res.body).toContain('<title>Блог — Amoura</title>');
   });
 });

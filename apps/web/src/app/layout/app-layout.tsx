@@ -9,7 +9,7 @@ import { useClientConfig } from '../../features/system/api/get-client-config';
 import { ModalHost } from '../modals';
 import { preloadPage } from '../router-preload';
 import { useAuthBootstrap, VerifyEmailBanner } from '../../features/auth';
-import { useRouteHandle } from '../route-meta';
+import { useDocumentTitle, useRouteHandle } from '../route-meta';
 import { AgeGate } from './age-gate';
 import { ShowNavigationProvider } from './layout-mode';
 import { Footer } from './footer';
@@ -73,6 +73,7 @@ export function AppLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [menuUsed, setMenuUsed] = useState(false);
   usePageChangedEvents();
+  useDocumentTitle();
   usePreloadMainPages();
   const { data: clientConfig } = useClientConfig();
   useEffect(() => loadRewardful(clientConfig?.rewardful_key), [clientConfig?.rewardful_key]);

@@ -5,6 +5,7 @@ import { formatBalance } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';
 import { useSession } from '../../lib/session';
+import { currentLocale } from '../../lib/i18n';
 import { recordSubscribeClick } from '../../features/billing/api/record-subscribe-click';
 import { useModal } from '../modals';
 import { preloadPage } from '../router-preload';
@@ -75,7 +76,7 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
                 type="button"
                 onClick={() => modal.open('pw', { from: 'counter' })}
                 className="flex items-center gap-2 rounded-full border border-white/10 bg-surface px-3 py-1.5 text-left hover:border-primary/50"
-                aria-label={`${t('nav.my_balance')}: ${t('nav.balance_value', { value: formatBalance(profile?.num_tokens ?? 0) })}`}
+                aria-label={`${t('nav.my_balance')}: ${t('nav.balance_value', { count: profile?.num_tokens ?? 0 })}`}
                 data-testid="balance"
               >
                 <Icon icon={Flame} size="md" className="text-secondary" />
@@ -83,7 +84,9 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
                   <span className="hidden text-[10px] tracking-wide text-muted uppercase sm:block">
                     {t('nav.my_balance')}
                   </span>
-                  <span className="text-sm font-semibold tabular-nums">{formatBalance(profile?.num_tokens ?? 0)}</span>
+                  <span className="text-sm font-semibold tabular-nums">
+                    {formatBalance(profile?.num_tokens ?? 0, currentLocale())}
+                  </span>
                 </span>
               </button>
             </>

@@ -5,13 +5,12 @@ import { useBlogPosts } from '../../features/blog/api/get-blog-posts';
 import { currentEdition } from '../../lib/edition';
 import { formatDate } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
-import { LOCALE_HTML_LANG } from '@reverie/shared';
 import '../../features/blog/texts';
 
 export function Component() {
   const { t } = useTranslation();
   const posts = useBlogPosts();
-  const lang = LOCALE_HTML_LANG[currentLocale()];
+  const locale = currentLocale();
   const items = posts.data?.pages.flatMap((page) => page.results) ?? [];
 
   return (
@@ -35,7 +34,7 @@ export function Component() {
               className="group flex flex-col gap-3 rounded-3xl border border-white/10 bg-surface p-6 transition hover:border-primary/50"
             >
               <time dateTime={post.published_at} className="text-xs tracking-wide text-muted uppercase">
-                {formatDate(post.published_at, lang)}
+                {formatDate(post.published_at, locale)}
               </time>
               <h2 className="text-xl font-semibold group-hover:text-primary">{post.title}</h2>
               <p className="text-sm leading-relaxed text-muted">{post.summary}</p>

@@ -2,15 +2,13 @@ import Markdown from 'react-markdown';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft } from 'lucide-react';
-import { LOCALE_HTML_LANG } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
 import { Skeleton } from '../../components/ui/page';
 import { useBlogPost } from '../../features/blog/api/get-blog-post';
 import { formatDate } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { ErrorView } from './error-page';
-import { useEffect } from 'react';
-import { currentEdition } from '../../lib/edition';
+import { useNamedPageTitle } from '../route-meta';
 import '../../features/blog/texts';
 
 /** One post, rendered from Markdown (no raw HTML is allowed through). */
@@ -18,9 +16,7 @@ export function Component() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const post = useBlogPost(id);
-  useEffect(() => {
-    if (post.data) document.title = `${post.data.title} — ${currentEdition().name}`;
-  }, [post.data]);
+  useNamedPageTitle(post.data?.title);
 
   if (post.isError) return <ErrorView status={post.error.status === 404 ? 404 : 500} />;
   return (
@@ -39,7 +35,7 @@ export function Component() {
         <>
           <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{post.data.title}</h1>
           <p className="mt-3 text-sm text-muted">
-            {t('blog.published', { date: formatDate(post.data.published_at, LOCALE_HTML_LANG[currentLocale()]) })}
+            {t('blog.published', { date: formatDate(post.data.published_at, currentLocale()) })}
           </p>
           <div className="prose-app mt-8">
             <Markdown>{post.data.body}</Markdown>

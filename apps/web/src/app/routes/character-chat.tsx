@@ -14,6 +14,7 @@ import { VoiceButton } from '../../features/voice';
 import { ApiRequestError } from '../../lib/api-client';
 import { useModal } from '../modals';
 import { ErrorView } from './error-page';
+import { useNamedPageTitle } from '../route-meta';
 
 /** Back to where the user came from, else to the chats list (members) or Explore (guests). */
 function useBack(fallback: string) {
@@ -177,6 +178,7 @@ function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
 export function Component() {
   const { slug = '' } = useParams();
   const { profile, isAuthorized } = useSession();
+  useNamedPageTitle(useBot(slug).data?.name);
   if (!isAuthorized) return <GuestChat slug={slug} />;
   if (!profile) return <ChatViewSkeleton />;
   return <MemberChat slug={slug} viewer={profile.id} />;

@@ -6,7 +6,6 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
-  formatBalance,
   ISSUE_TEXT_MAX,
   LANGUAGE_PICKER_ORDER,
   LOCALE_NATIVE_NAMES,
@@ -320,7 +319,7 @@ export function Component() {
             <div>
               <p className="font-medium">{isPremium ? t('settings.premium_active') : t('settings.premium_inactive')}</p>
               <p className="text-sm text-muted">
-                {t('settings.balance')}: {t('nav.balance_value', { value: formatBalance(profile.num_tokens) })}
+                {t('settings.balance')}: {t('nav.balance_value', { count: profile.num_tokens })}
               </p>
             </div>
             {!isPremium && (

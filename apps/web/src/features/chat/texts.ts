@@ -1,6 +1,6 @@
-import { chat, chats, validation } from '@reverie/shared/locales/en.json';
+import { chat, chats, chat_safety, validation } from '@reverie/shared/locales/en.json';
 import { addEnglishTexts } from '../../lib/i18n';
 
 // The chat's English texts travel with the chat's chunk, not with the landing page.
 // `validation`: the rename field's messages.
-addEnglishTexts({ chat, chats, validation });
+addEnglishTexts({ chat, chats, chat_safety, validation });

@@ -42,7 +42,7 @@ export function DailyClaim() {
       const result = await claimDesires();
       setLocalNextAt(result.next_at);
       updateProfile((p) => ({ ...p, num_tokens: result.num_tokens, next_claim_at: result.next_at }));
-      if (result.claimed) showAlert(t('claim.claimed', { amount: DAILY_CLAIM_AMOUNT }));
+      if (result.claimed) showAlert(t('claim.claimed', { count: DAILY_CLAIM_AMOUNT }));
       else
         showAlert(t('claim.already', { time: formatCountdown(new Date(result.next_at).getTime() - Date.now()) }), {
           type: 'info',
@@ -76,11 +76,11 @@ export function DailyClaim() {
           data-testid="claim-button"
           className="rounded-full bg-primary px-4 py-2 text-sm font-semibold text-on-primary shadow-lg shadow-primary/25 hover:brightness-110"
         >
-          {t('claim.button', { amount: DAILY_CLAIM_AMOUNT })}
+          {t('claim.button', { count: DAILY_CLAIM_AMOUNT })}
         </button>
       )}
       <Modal open={confirming} onClose={() => setConfirming(false)} title={t('claim.title')} size="sm">
-        <p className="text-muted">{t('claim.confirm_text', { amount: DAILY_CLAIM_AMOUNT })}</p>
+        <p className="text-muted">{t('claim.confirm_text', { count: DAILY_CLAIM_AMOUNT })}</p>
         <div className="mt-5 grid grid-cols-2 gap-2">
           <button
             type="button"

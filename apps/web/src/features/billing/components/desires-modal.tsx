@@ -33,7 +33,7 @@ export default function DesiresModal({ onClose, requireAuth }: ModalProps) {
           <span className="text-muted">{t('billing.balance')}</span>
           <span className="flex items-center gap-1.5 font-semibold tabular-nums">
             <Icon icon={Flame} size="sm" className="text-secondary" />
-            {formatBalance(profile?.num_tokens ?? 0)}
+            {formatBalance(profile?.num_tokens ?? 0, locale)}
           </span>
         </div>
         {!enabled && <PaymentsOffNote />}
@@ -45,7 +45,7 @@ export default function DesiresModal({ onClose, requireAuth }: ModalProps) {
             <p className="text-xs font-semibold tracking-wide text-primary uppercase">{t('billing.offer_title')}</p>
             <p className="mt-1 flex items-center gap-2 text-2xl font-bold">
               <Icon icon={Flame} size="lg" className="text-secondary" />
-              {t('billing.pack_desires', { count: formatBalance(offer.desires) })}
+              {t('billing.pack_desires', { count: offer.desires })}
             </p>
             <p className="mt-2 flex items-baseline gap-2">
               <span className="text-3xl font-bold">{formatPrice(offer.amount_cents, currency, locale)}</span>
@@ -79,7 +79,7 @@ export default function DesiresModal({ onClose, requireAuth }: ModalProps) {
               >
                 <span className="flex items-center gap-2 font-semibold">
                   <Icon icon={Flame} size="md" className="text-secondary" />
-                  {t('billing.pack_desires', { count: formatBalance(pack.desires) })}
+                  {t('billing.pack_desires', { count: pack.desires })}
                 </span>
                 <button
                   type="button"

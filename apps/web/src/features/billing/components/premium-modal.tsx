@@ -122,7 +122,7 @@ export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
       <div className="space-y-5" data-testid="premium-modal">
         <div className="flex items-center gap-2 rounded-xl bg-primary/15 px-3 py-2 text-sm font-semibold text-fg">
           <Icon icon={Gift} size="md" className="text-primary" />
-          {t('billing.trial', { days: trialDays })}
+          {t('billing.trial', { count: trialDays })}
         </div>
         <div role="radiogroup" aria-label={t('billing.premium_title')} className="grid grid-cols-2 gap-3">
           {planCard('monthly')}

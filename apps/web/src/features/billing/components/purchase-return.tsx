@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatBalance, PACK_CATALOGUE, PLAN_IDS, type PackId, type PlanId } from '@reverie/shared';
+import { PACK_CATALOGUE, PLAN_IDS, type PackId, type PlanId } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { useSession } from '../../../lib/session';
 import { refreshProfile } from '../api/refresh-profile';
@@ -10,8 +10,7 @@ import '../texts';
 /** What a plan gives, as the buyer reads it on return ("+350 desires", "Premium is active"). */
 export function purchaseGainText(t: (key: string, vars?: Record<string, unknown>) => string, plan: string | null) {
   if (!plan || !(PLAN_IDS as readonly string[]).includes(plan)) return null;
-  if (plan in PACK_CATALOGUE)
-    return t('billing.purchase_desires', { count: formatBalance(PACK_CATALOGUE[plan as PackId].desires) });
+  if (plan in PACK_CATALOGUE) return t('billing.purchase_desires', { count: PACK_CATALOGUE[plan as PackId].desires });
   return (plan as PlanId) === 'monthly' || plan === 'annual' ? t('billing.purchase_premium') : null;
 }
 

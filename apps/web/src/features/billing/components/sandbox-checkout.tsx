@@ -4,7 +4,6 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { FlaskConical, Loader2 } from 'lucide-react';
 import {
-  formatBalance,
   isSubscriptionPlan,
   PACK_CATALOGUE,
   SUBSCRIPTION_CATALOGUE,
@@ -85,7 +84,7 @@ export function SandboxCheckout() {
     const plan = p.plan;
     const item = isSubscriptionPlan(plan)
       ? t(`billing.plan_${plan}`)
-      : t('billing.pack_desires', { count: formatBalance(PACK_CATALOGUE[plan as PackId].desires) });
+      : t('billing.pack_desires', { count: PACK_CATALOGUE[plan as PackId].desires });
     const price = formatPrice(p.amount_cents, p.currency, locale);
     const trial =
       isSubscriptionPlan(plan) && p.trial_days > 0 && p.first_charge_at

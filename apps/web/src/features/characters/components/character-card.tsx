@@ -6,6 +6,12 @@ import type { Bot } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 
+/** The tags the app itself gives characters (their art style), shown in the reader's language; tags from imported cards are the author's words and stay as written. */
+const TAG_LABELS: Record<string, string> = {
+  anime: 'explore.filter_anime',
+  realistic: 'explore.filter_realistic',
+};
+
 /** A catalogue card: avatar, name, age, tags and one line of description. */
 export function CharacterCard({ bot }: { bot: Bot }) {
   const { t } = useTranslation();
@@ -52,7 +58,7 @@ export function CharacterCard({ bot }: { bot: Bot }) {
         <ul className="flex gap-1 overflow-hidden px-3 py-2">
           {bot.tags.slice(0, 3).map((tag) => (
             <li key={tag} className="truncate rounded-full bg-white/5 px-2 py-0.5 text-[11px] text-muted capitalize">
-              {tag}
+              {TAG_LABELS[tag.toLowerCase()] ? t(TAG_LABELS[tag.toLowerCase()]!) : tag}
             </li>
           ))}
         </ul>

@@ -78,7 +78,7 @@ function CharacterIntro({ bot, gallery = [] }: { bot: ChatCharacter; gallery?: s
       )}
       <p className="text-lg font-semibold">
         {bot.name}
-        <span className="ml-2 text-sm font-normal text-muted">{t('chat.age', { age: bot.age })}</span>
+        <span className="ml-2 text-sm font-normal text-muted">{t('chat.age', { count: bot.age })}</span>
       </p>
       {bot.description && (
         <p className="line-clamp-3 max-w-md text-sm text-muted">

@@ -18,6 +18,8 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { RoleplayText } from '../../../components/ui/roleplay-text';
 import { formatMessageDateTime, formatMessageTime } from '../../../lib/message-time';
+import { currentLocale } from '../../../lib/i18n';
+import { localizeMessage } from '../../../lib/message-texts';
 
 export interface MessageBubbleProps {
   message: Message;
@@ -162,7 +164,7 @@ function failureText(t: (key: string) => string, code: string | null): string {
 
 /** One message: the user's on the right, the character's on the left, notices centred. */
 export function MessageBubble({
-  message,
+  message: saved,
   botName,
   botAvatar,
   isLastBot,
@@ -176,6 +178,8 @@ export function MessageBubble({
   renderMessageExtras,
 }: MessageBubbleProps) {
   const { t } = useTranslation();
+  // Notices and picture captions in the language the reader uses now (lib/message-texts.ts).
+  const message = localizeMessage(saved, botName, t, currentLocale());
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const [timeShown, setTimeShown] = useState(false);
   const toggleTime = () => setTimeShown((shown) => !shown);
