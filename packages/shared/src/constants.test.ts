@@ -76,7 +76,7 @@ describe('web routes', () => {
 describe('pageTitle', () => {
   const texts: Record<string, string> = {
     'pages.chats_title': 'Чаты',
-    'pages.not_found_title': 'Страница не найдена',
+    'errors.page_not_found_title': 'Страница не найдена',
     'pages.tagline_reverie': 'ИИ-компаньоны, которые вас помнят',
     'nav.blog': 'Блог',
   };

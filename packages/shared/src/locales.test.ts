@@ -80,7 +80,7 @@ describe('interface texts', () => {
   it('has every page title and tagline the server and the web app write', () => {
     const keys = [
       ...Object.values(PAGE_TITLE_KEYS),
-      'pages.not_found_title',
+      'errors.page_not_found_title',
       'pages.meta_description',
       ...EDITION_IDS.map((id) => `pages.tagline_${id}`),
     ];

@@ -85,7 +85,7 @@ export function pageTitle(
   t: (key: string, vars?: Record<string, string>) => string,
   edition: { id: string; name: string },
 ): string {
-  if (pattern === null) return `${t('pages.not_found_title')} — ${edition.name}`;
+  if (pattern === null) return `${t('errors.page_not_found_title')} — ${edition.name}`;
   const key = PAGE_TITLE_KEYS[pattern];
   if (key) return `${t(key)} — ${edition.name}`;
   return `${edition.name} — ${t(`pages.tagline_${edition.id}`)}`;
