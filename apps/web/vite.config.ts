@@ -147,6 +147,8 @@ export default defineConfig(({ mode }) => {
     build: {
       target: 'es2022',
       sourcemap: true,
+      // .vite/manifest.json: the chunk graph the landing-js bench and the no-zod test walk.
+      manifest: true,
       chunkSizeWarningLimit: 400,
     },
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { freeText, singleLine } from '../input.js';
-import { BOTS_FIRST_PAGE_SIZE, MIN_CHARACTER_AGE, PERSONA_CHOICES_MAX } from '../constants.js';
+import { BOT_SEARCH_MAX, BOTS_FIRST_PAGE_SIZE, MIN_CHARACTER_AGE, PERSONA_CHOICES_MAX } from '../constants.js';
 import { BOT_SLUG_MAX, BOT_SLUG_PATTERN } from '../routes.js';
 
 /** The explore filters (spec §1): source (official/custom) and style (anime/realistic). */
@@ -82,6 +82,10 @@ export type BotList = z.infer<typeof BotListSchema>;
 export const BotListQuerySchema = z.object({
   size: z.coerce.number().int().min(1).max(100).default(BOTS_FIRST_PAGE_SIZE),
   c: singleLine().max(300).optional(),
+  /** Search words (spec §4, issue 13): each must appear in the name or in a tag; blank is no search. */
+  q: singleLine(z.string().trim().max(BOT_SEARCH_MAX, { message: 'too_long' }))
+    .optional()
+    .transform((v) => v || undefined),
   tags: z
     .string()
     .max(200)
