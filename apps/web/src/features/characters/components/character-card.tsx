@@ -6,7 +6,7 @@ import type { Bot } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 
-/** A catalogue card: avatar, name, age, tags and one line of description. */
+/** A catalogue card: avatar, name (up to two lines) and age, tags and one line of description. */
 export function CharacterCard({ bot }: { bot: Bot }) {
   const { t } = useTranslation();
   return (
@@ -41,7 +41,7 @@ export function CharacterCard({ bot }: { bot: Bot }) {
           )}
         </div>
         <div className="absolute inset-x-0 bottom-0 p-3 text-white">
-          <h3 className="truncate text-base font-semibold">
+          <h3 className="line-clamp-2 text-base leading-snug font-semibold break-words" title={bot.name}>
             {bot.name}
             <span className="ml-1.5 text-sm font-normal text-white/75">{bot.age}</span>
           </h3>
