@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -18,6 +20,30 @@ export interface WebRoutesOptions {
 
 const NOT_WEB_PAGE = /^\/(api|metrics|dev)(\/|$)/;
 
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** br when accepted, else gzip, else none (q=0 refuses); the page is small, so quick settings. */
+export function pageEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
+  const accepted = new Map<string, number>();
+  for (const part of String(header ?? '')
+    .toLowerCase()
+    .split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
+}
+
+function compressPage(html: string, encoding: 'br' | 'gzip'): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotli(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+    : gzip(html, { level: 6 });
+}
+
 /**
  * Serves the built web app from the same port as the API: hashed assets with long caching,
  * and index.html for every page with its title, description and Open Graph tags written in.
@@ -31,8 +57,13 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       root: options.distDir,
       index: false,
       wildcard: false,
+      // The build writes file.br and file.gz beside each text file (apps/web/vite.config.ts,
+      // precompressDir): sent as they are, chosen from Accept-Encoding (br before gzip, the
+      // file itself when neither is accepted), with `Vary: Accept-Encoding`.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         const relative = path.relative(options.distDir!, filePath);
+        // Files under assets/ carry a hash of their content in the name: they never change.
         reply.header(
           'cache-control',
           relative.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
@@ -58,11 +89,15 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       lang: LOCALE_HTML_LANG[locale],
       siteName: options.edition.name,
     });
-    return reply
+    const encoding = pageEncoding(request.headers['accept-encoding']);
+    reply
       .status(matchWebRoute(url.pathname) ? 200 : 404)
       .header('content-type', 'text/html; charset=utf-8')
+      // Always asked again (it names the current hashed assets), answered from the template.
       .header('cache-control', 'no-cache')
-      .send(html);
+      .header('vary', 'accept-encoding');
+    if (!encoding || request.method === 'HEAD') return reply.send(html);
+    return reply.header('content-encoding', encoding).send(await compressPage(html, encoding));
   }
 
   app.setNotFoundHandler(async (request, reply) => {
