@@ -20,6 +20,48 @@ export interface WebRoutesOptions {
 
 const NOT_WEB_PAGE = /^\/(api|metrics|dev)(\/|$)/;
 
+/** The route module each page renders (apps/web/src/app/router.tsx): its chunks are preloaded. */
+const PAGE_MODULES: Partial<Record<string, string>> = {
+  '/': 'src/app/routes/explore.tsx',
+  '/:slug': 'src/app/routes/character-chat.tsx',
+};
+
+type ViteManifest = Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
+
+/**
+ * `<link rel="modulepreload">` tags per route pattern, from the build's Vite manifest: the
+ * page's chunk and the chunks it imports, less those index.html already loads. The browser
+ * then fetches the page's code together with the entry instead of after it has run — one
+ * round trip less on a slow phone.
+ */
+export function pagePreloads(distDir: string): Map<string, string> {
+  const tags = new Map<string, string>();
+  let manifest: ViteManifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as ViteManifest;
+  } catch {
+    return tags;
+  }
+  const collect = (key: string, into: Set<string>) => {
+    const chunk = manifest[key];
+    if (!chunk || into.has(chunk.file)) return;
+    into.add(chunk.file);
+    for (const imported of chunk.imports ?? []) collect(imported, into);
+  };
+  const entry = new Set<string>();
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  if (entryKey) collect(entryKey, entry);
+  for (const [pattern, module] of Object.entries(PAGE_MODULES)) {
+    const files = new Set<string>();
+    collect(module!, files);
+    const links = [...files]
+      .filter((file) => !entry.has(file) && /^assets\/[\w.-]+\.js$/.test(file))
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+    if (links.length) tags.set(pattern, links.join(''));
+  }
+  return tags;
+}
+
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -51,6 +93,7 @@ function compressPage(html: string, encoding: 'br' | 'gzip'): Promise<Buffer> {
 const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
   const indexPath = options.distDir ? path.join(options.distDir, 'index.html') : null;
   const template = indexPath && fs.existsSync(indexPath) ? fs.readFileSync(indexPath, 'utf8') : null;
+  const preloads = options.distDir ? pagePreloads(options.distDir) : new Map<string, string>();
 
   if (template && options.distDir) {
     await app.register(fastifyStatic, {
@@ -84,14 +127,17 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
     });
     const cookieLang = toLocale(/(?:^|;\s*)lang=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]);
     const locale = cookieLang ?? negotiateLocale(request.headers['accept-language']);
-    const html = renderIndexHtml(template, meta, {
+    const route = matchWebRoute(url.pathname);
+    const pagePreload = route ? preloads.get(route.pattern) : undefined;
+    const rendered = renderIndexHtml(template, meta, {
       editionId: options.edition.id,
       lang: LOCALE_HTML_LANG[locale],
       siteName: options.edition.name,
     });
+    const html = pagePreload ? rendered.replace('</head>', `${pagePreload}</head>`) : rendered;
     const encoding = pageEncoding(request.headers['accept-encoding']);
     reply
-      .status(matchWebRoute(url.pathname) ? 200 : 404)
+      .status(route ? 200 : 404)
       .header('content-type', 'text/html; charset=utf-8')
       // Always asked again (it names the current hashed assets), answered from the template.
       .header('cache-control', 'no-cache')

@@ -26,6 +26,20 @@ function makeDist(): string {
   fs.writeFileSync(path.join(dir, 'assets', 'entry-def456.js'), BIG_SCRIPT);
   fs.writeFileSync(path.join(dir, 'assets', 'entry-def456.js.br'), zlib.brotliCompressSync(BIG_SCRIPT));
   fs.writeFileSync(path.join(dir, 'assets', 'entry-def456.js.gz'), zlib.gzipSync(BIG_SCRIPT));
+  fs.mkdirSync(path.join(dir, '.vite'));
+  fs.writeFileSync(
+    path.join(dir, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-aaa111.js', isEntry: true, imports: ['_shared-bbb222.js'] },
+      '_shared-bbb222.js': { file: 'assets/shared-bbb222.js' },
+      '_grid-ccc333.js': { file: 'assets/grid-ccc333.js', imports: ['_shared-bbb222.js'] },
+      'src/app/routes/explore.tsx': {
+        file: 'assets/explore-ddd444.js',
+        isDynamicEntry: true,
+        imports: ['_shared-bbb222.js', '_grid-ccc333.js'],
+      },
+    }),
+  );
   fs.mkdirSync(path.join(dir, 'locales'));
   fs.writeFileSync(path.join(dir, 'locales', 'de.json'), '{"nav":{"explore":"Entdecken"}}');
   return dir;
@@ -158,6 +172,15 @@ describe('serving the web app', async () => {
     const missing = await app.inject({ url: '/no/such/page', headers: { 'accept-encoding': 'br' } });
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("preloads the chunks of the page's route that index.html does not load already", async () => {
+    const home = await app.inject('/');
+    expect(home.body).toContain('<link rel="modulepreload" crossorigin href="/assets/explore-ddd444.js">');
+    expect(home.body).toContain('<link rel="modulepreload" crossorigin href="/assets/grid-ccc333.js">');
+    expect(home.body).not.toContain('href="/assets/shared-bbb222.js"');
+    expect(home.body.indexOf('modulepreload')).toBeLessThan(home.body.indexOf('</head>'));
+    expect((await app.inject('/blog')).body).not.toContain('modulepreload');
   });
 
   it('uses the language cookie over Accept-Language for <html lang>', async () => {

@@ -45,16 +45,37 @@ function usePageChangedEvents() {
   }, [location.pathname]);
 }
 
-/** Once the first page is up, loads the main tabs' code in idle time (4 at most at once). */
+/** A connection on which loading ahead would slow down what the page shows (Save-Data, 2G, 3G). */
+function isSlowConnection(): boolean {
+  const connection = (navigator as { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+  return Boolean(connection?.saveData) || /(^|-)[23]g$/.test(connection?.effectiveType ?? '');
+}
+
+/**
+ * Once the first page is up — its pictures loaded (the window's load event) — loads the main
+ * tabs' code in idle time (4 at most at once); not on a slow connection, where it would
+ * compete with the page's own pictures.
+ */
 function usePreloadMainPages() {
   useEffect(() => {
+    if (isSlowConnection()) return;
+    let cancel = () => {};
     const run = () => ['/', '/chat', '/settings', '/blog'].forEach(preloadPage);
-    if ('requestIdleCallback' in window) {
-      const id = window.requestIdleCallback(run, { timeout: 5000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const timer = setTimeout(run, 2000);
-    return () => clearTimeout(timer);
+    const schedule = () => {
+      if ('requestIdleCallback' in window) {
+        const id = window.requestIdleCallback(run, { timeout: 5000 });
+        cancel = () => window.cancelIdleCallback(id);
+      } else {
+        const timer = setTimeout(run, 2000);
+        cancel = () => clearTimeout(timer);
+      }
+    };
+    if (document.readyState === 'complete') schedule();
+    else window.addEventListener('load', schedule, { once: true });
+    return () => {
+      window.removeEventListener('load', schedule);
+      cancel();
+    };
   }, []);
 }
 

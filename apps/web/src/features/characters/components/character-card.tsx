@@ -6,8 +6,8 @@ import type { Bot } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 
-/** A catalogue card: avatar, name (up to two lines) and age, tags and one line of description. */
-export function CharacterCard({ bot }: { bot: Bot }) {
+/** A catalogue card (`priority`: on the first screen, its picture loads first): avatar, name (up to two lines) and age, tags and one line of description. */
+export function CharacterCard({ bot, priority = false }: { bot: Bot; priority?: boolean }) {
   const { t } = useTranslation();
   return (
     <Link
@@ -20,7 +20,9 @@ export function CharacterCard({ bot }: { bot: Bot }) {
           <img
             src={bot.avatar_url}
             alt={t('characters.avatar_alt', { name: bot.name })}
-            loading="lazy"
+            // The first row is on the first screen: fetched at once, before anything else.
+            loading={priority ? 'eager' : 'lazy'}
+            fetchPriority={priority ? 'high' : 'auto'}
             decoding="async"
             className="h-full w-full object-cover transition duration-300 group-hover:scale-105"
           />

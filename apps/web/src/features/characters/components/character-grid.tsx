@@ -23,6 +23,9 @@ const FILTER_LABELS: Record<BotFilterTag, string> = {
 
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
 
+/** Cards on a phone's first screen (two rows of two) and more: their pictures load first. */
+const FIRST_SCREEN_CARDS = 4;
+
 /** How long typing pauses before the search goes into the URL (and to the server). */
 export const SEARCH_DELAY_MS = 300;
 
@@ -193,8 +196,8 @@ export function CharacterGrid({ onCreate }: { onCreate?: () => void }) {
             data-count={bots.length}
             aria-busy={query.isPlaceholderData || undefined}
           >
-            {bots.map((bot) => (
-              <CharacterCard key={bot.id} bot={bot} />
+            {bots.map((bot, index) => (
+              <CharacterCard key={bot.id} bot={bot} priority={index < FIRST_SCREEN_CARDS} />
             ))}
             {isFetchingNextPage &&
               Array.from({ length: Math.min(BOTS_NEXT_PAGE_SIZE, 6) }, (_, i) => (
