@@ -6,6 +6,7 @@
 // contentful paint (the browser's `first-contentful-paint` entry) and the first character
 // picture on screen (the first `/api/media/…` picture that has loaded, at the next frame).
 // The age gate is confirmed beforehand (local storage), as for a returning visitor.
+/* global window, document, HTMLImageElement, requestAnimationFrame -- code run in the page */
 import { chromium } from 'playwright-core';
 
 export const name = 'slow-phone';
