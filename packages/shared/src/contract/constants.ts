@@ -2,8 +2,8 @@
  * The constants of the contract's modules that the web app reads outside forms and API
  * calls, with no zod: the landing page imports them (the explore filters) without the
  * schema modules, which would bring zod (≈ 24 kB gzipped) into its first download.
- * `apps/web/src/landing-graph.test.ts` fails when zod comes back into the landing chunks;
- * `zod-free.test.ts` when this module imports zod.
+ * `e2e/landing-bundle.e2e.ts` fails when zod comes back into the landing chunks,
+ * `src/zod-free.test.ts` when this module (or what it imports) imports zod.
  */
 
 /** The explore filters (spec §1): source (official/custom) and style (anime/realistic). */
