@@ -82,7 +82,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 /** @param {{ startServer: Function, log: Function }} ctx */
 export async function run({ startServer, log }) {
-  const server = await startServer({ appName: 'reverie', env: { LOG_LEVEL: 'warn' } });
+  // A first start (a new database, migrations, seed) can be slow on a busy machine.
+  const server = await startServer({ appName: 'reverie', env: { LOG_LEVEL: 'warn' }, timeoutMs: 300_000 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   try {
     const list = await (await fetch(`${server.url}/api/bots/available?size=1&tags=official`)).json();
