@@ -27,8 +27,23 @@ beforeAll(async () => {
       values (${`extra-anime-${i}`}, ${`Extra Anime ${i}`}, ${21 + (i % 20)}, ${'A community anime character.'}, ${'Hey there!'},
               ${['anime']}, 'public', 'approved', false, ${new Date(Date.UTC(2025, 5, 1) - i * 60_000)})`;
   }
+  // Found by the search journey: by a word of its name and by one of its tags.
+  await app.sql`insert into bots (slug, name, age, description, greeting, tags, visibility, review_state, is_official, created_at)
+    values ('zephyrine-vale', 'Zephyrine Vale', 29, ${'A lighthouse keeper who reads the stars.'}, ${'Hello, sailor.'},
+            ${['realistic', 'stargazer']}, 'public', 'approved', false, ${new Date(Date.UTC(2024, 0, 1))})`;
   browser = await launchChromium();
 });
+
+/** The cards whose whole box is within the first screen of a 844 px tall phone. */
+async function cardsOnFirstScreen(page: Page): Promise<number> {
+  return page.getByTestId('character-card').evaluateAll(
+    (cards) =>
+      cards.filter((card) => {
+        const box = card.getBoundingClientRect();
+        return box.height > 0 && box.top >= 0 && box.bottom <= 844;
+      }).length,
+  );
+}
 
 afterAll(async () => {
   await browser?.close().catch(() => {});
@@ -69,6 +84,60 @@ describe('characters journey', () => {
     await expect.poll(() => profile.locator('h1').innerText(), { timeout: 20_000 }).toContain(name);
     const greeting = await page.getByTestId('greeting').innerText();
     expect(greeting.length).toBeGreaterThan(5);
+    await context.close();
+  });
+
+  it("a phone's first screen of / shows characters: a guest under a compact welcome, a member under none", async () => {
+    const guest = await browser!.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+    const page = await guest.newPage();
+    await page.goto(`${baseUrl}/`);
+    await passAgeGate(page);
+    await page.getByTestId('character-card').nth(1).waitFor({ timeout: 20_000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByTestId('guest-hero').waitFor();
+    expect(await cardsOnFirstScreen(page)).toBeGreaterThanOrEqual(2);
+    await guest.close();
+
+    const userId = await app.createUser({ name: 'Phone Member', age: 30 });
+    const member = await app.signedInContext(browser!, userId, { width: 390, height: 844 });
+    const memberPage = await member.newPage();
+    await memberPage.goto(`${baseUrl}/`);
+    await memberPage.getByTestId('character-card').nth(1).waitFor({ timeout: 20_000 });
+    await memberPage.getByTestId('daily-claim').waitFor();
+    // None of the marketing welcome: no hero, no offers.
+    expect(await memberPage.getByTestId('guest-hero').count()).toBe(0);
+    for (const text of ['Your AI companion is waiting', '60% off', 'Free unlimited chat', 'Start chatting free']) {
+      expect(await memberPage.getByText(text).count()).toBe(0);
+    }
+    expect(await cardsOnFirstScreen(memberPage)).toBeGreaterThanOrEqual(2);
+    await member.close();
+  });
+
+  it('search finds a character by name and by tag, and keeps the search in the address', async () => {
+    const context = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/`);
+    await passAgeGate(page);
+    const grid = page.getByTestId('character-grid');
+    await expect.poll(() => grid.getAttribute('data-count'), { timeout: 20_000 }).toBe('30');
+    const names = () => page.getByTestId('character-card').locator('h3').allInnerTexts();
+    const search = page.getByRole('searchbox', { name: 'Search characters' });
+
+    await search.fill('zephyr');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: 10_000 }).toBe('zephyr');
+    await expect.poll(names, { timeout: 20_000 }).toEqual([expect.stringContaining('Zephyrine Vale')]);
+
+    await search.fill('stargazer');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: 10_000 }).toBe('stargazer');
+    await expect.poll(names, { timeout: 20_000 }).toEqual([expect.stringContaining('Zephyrine Vale')]);
+
+    // A shared link opens with the search applied.
+    await page.goto(`${baseUrl}/?q=Zephyrine`);
+    await expect.poll(names, { timeout: 20_000 }).toEqual([expect.stringContaining('Zephyrine Vale')]);
+    expect(await search.inputValue()).toBe('Zephyrine');
+
+    await search.fill('no such character anywhere');
+    await page.getByText('No character matches “no such character anywhere”.').waitFor({ timeout: 20_000 });
     await context.close();
   });
 

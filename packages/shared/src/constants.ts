@@ -28,6 +28,8 @@ export const LANGUAGE_PICKER_ORDER: readonly Locale[] = ['en', 'de', 'es', 'ch',
 
 export const BOTS_FIRST_PAGE_SIZE = 30;
 export const BOTS_NEXT_PAGE_SIZE = 15;
+/** The longest catalogue search (`q` of `GET /api/bots/available`), in characters. */
+export const BOT_SEARCH_MAX = 80;
 
 export const UNBLUR_COST = 3;
 export const DAILY_CLAIM_AMOUNT = 100;

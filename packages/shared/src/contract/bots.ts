@@ -1,45 +1,28 @@
 import { z } from 'zod';
 import { freeText, singleLine } from '../input.js';
-import { BOTS_FIRST_PAGE_SIZE, MIN_CHARACTER_AGE, PERSONA_CHOICES_MAX } from '../constants.js';
+import { BOT_SEARCH_MAX, BOTS_FIRST_PAGE_SIZE, MIN_CHARACTER_AGE, PERSONA_CHOICES_MAX } from '../constants.js';
 import { BOT_SLUG_MAX, BOT_SLUG_PATTERN } from '../routes.js';
+import {
+  BOT_FILTER_TAGS,
+  BOT_KINDS,
+  BOT_LIMITS,
+  BOT_REVIEW_STATES,
+  BOT_VISIBILITIES,
+  OCCUPATION_OPTIONS,
+  PERSONALITY_OPTIONS,
+} from './constants.js';
 
-/** The explore filters (spec §1): source (official/custom) and style (anime/realistic). */
-export const BOT_FILTER_TAGS = ['official', 'custom', 'anime', 'realistic'] as const;
-export type BotFilterTag = (typeof BOT_FILTER_TAGS)[number];
-
-export const BOT_KINDS = ['character', 'persona'] as const;
-export const BOT_VISIBILITIES = ['public', 'private'] as const;
-export const BOT_REVIEW_STATES = ['pending', 'approved', 'rejected'] as const;
-
-/** Options offered by the create form; free text is accepted too. */
-export const OCCUPATION_OPTIONS = [
-  'student',
-  'artist',
-  'doctor',
-  'teacher',
-  'musician',
-  'athlete',
-  'chef',
-  'writer',
-  'nurse',
-  'engineer',
-  'detective',
-  'barista',
-] as const;
-export const PERSONALITY_OPTIONS = [
-  'caring',
-  'playful',
-  'shy',
-  'confident',
-  'mysterious',
-  'witty',
-  'romantic',
-  'adventurous',
-  'sarcastic',
-  'calm',
-  'passionate',
-  'nerdy',
-] as const;
+// The constants live in the zod-free ./constants.ts (the landing page reads them without zod).
+export {
+  BOT_FILTER_TAGS,
+  BOT_KINDS,
+  BOT_LIMITS,
+  BOT_REVIEW_STATES,
+  BOT_VISIBILITIES,
+  OCCUPATION_OPTIONS,
+  PERSONALITY_OPTIONS,
+};
+export type { BotFilterTag } from './constants.js';
 
 /** A character or persona as the API shows it (API.md "Bot"). */
 export const BotSchema = z
@@ -82,6 +65,10 @@ export type BotList = z.infer<typeof BotListSchema>;
 export const BotListQuerySchema = z.object({
   size: z.coerce.number().int().min(1).max(100).default(BOTS_FIRST_PAGE_SIZE),
   c: singleLine().max(300).optional(),
+  /** Search words (spec §4, issue 13): each must appear in the name or in a tag; blank is no search. */
+  q: singleLine(z.string().trim().max(BOT_SEARCH_MAX, { message: 'too_long' }))
+    .optional()
+    .transform((v) => v || undefined),
   tags: z
     .string()
     .max(200)
@@ -98,39 +85,6 @@ export const BotListQuerySchema = z.object({
 export const BotSlugParamsSchema = z.object({
   slug: z.string().max(BOT_SLUG_MAX).regex(BOT_SLUG_PATTERN, { message: 'invalid_value' }),
 });
-
-/**
- * Length and count limits of a character's fields: the create form, the API and imported
- * Character Cards obey the same ones (docs/characters.md).
- */
-export const BOT_LIMITS = {
-  name: 80,
-  description: 4000,
-  greeting: 2000,
-  scenario: 4000,
-  /** One picked occupation or personality option; the free-text alternative. */
-  choice: 60,
-  choicesText: 200,
-  tag: 30,
-  tags: 10,
-  /** Card-only fields (import): personality summary, example dialogue, notes, prompts, creator, version. */
-  personalityText: 2000,
-  exampleMessages: 8000,
-  creatorNotes: 4000,
-  systemPrompt: 4000,
-  postHistoryInstructions: 4000,
-  creator: 100,
-  characterVersion: 50,
-  alternateGreetings: 20,
-  lorebookEntries: 200,
-  lorebookEntry: 4000,
-  lorebookKeys: 50,
-  lorebookKey: 100,
-  /** Everything else a card carries (extensions, lorebook settings, unknown fields), as JSON characters. */
-  extraJsonBytes: 64 * 1024,
-  /** The card's JSON text as a whole, in bytes. */
-  cardJsonBytes: 2 * 1024 * 1024,
-} as const;
 
 /** "Pick at most 3 options or type free text": an array of ≤ 3 or a single free text. */
 const choices = z

@@ -55,6 +55,14 @@ export async function findBotById(db: Database, id: string): Promise<BotRow | nu
   return row ?? null;
 }
 
+/** At most 5 distinct words of a search, in its order. */
+export function searchWords(search: string | undefined): string[] {
+  return [...new Set((search ?? '').toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 5);
+}
+
+/** `%`, `_` and `\` match themselves in an ILIKE pattern. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** A row plus its exact `created_at` (microseconds) for the keyset cursor. */
 export type CatalogueRow = BotRow & { cursorAt: string };
 
@@ -70,11 +78,19 @@ export async function listCatalogue(
   options: {
     viewerId: string | null;
     tags: BotFilterTag[];
+    /** Search words: each must appear (case-insensitive) in the name or in one of the tags. */
+    search?: string;
     limit: number;
     after: { createdAt: string; id: string } | null;
   },
 ): Promise<CatalogueRow[]> {
   const filters: SQL[] = [];
+  for (const word of searchWords(options.search)) {
+    const pattern = `%${escapeLike(word)}%`;
+    filters.push(
+      sql`(${bots.name} ilike ${pattern} escape '\\' or exists (select 1 from unnest(${bots.tags}) as tag where tag ilike ${pattern} escape '\\'))`,
+    );
+  }
   const official = options.tags.includes('official');
   const custom = options.tags.includes('custom');
   // Literal SQL (the values are a closed set) so the partial indexes' predicates match.

@@ -106,7 +106,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
     {
       schema: {
         tags: ['bots'],
-        summary: 'The catalogue, newest first (30 first, then 15 through next_param)',
+        summary: 'The catalogue, newest first (30 first, then 15 through next_param); `q` searches names and tags',
         querystring: BotListQuerySchema,
         response: { 200: BotListSchema, 400: ApiErrorSchema },
       },

@@ -58,11 +58,17 @@ async function uniqueSlug(db: Database, name: string): Promise<string> {
 export async function listAvailableBots(
   deps: BotsDeps,
   viewerId: string | null,
-  query: { size: number; c?: string; tags: BotFilterTag[] },
+  query: { size: number; c?: string; tags: BotFilterTag[]; q?: string },
 ): Promise<BotList> {
   const key = decodeCursor(query.c, ['iso', 'uuid']);
   const after = key ? { createdAt: key[0], id: key[1] } : null;
-  const rows = await listCatalogue(deps.db, { viewerId, tags: query.tags, limit: query.size + 1, after });
+  const rows = await listCatalogue(deps.db, {
+    viewerId,
+    tags: query.tags,
+    search: query.q,
+    limit: query.size + 1,
+    after,
+  });
   const page = rows.slice(0, query.size);
   const last = page.at(-1);
   return {

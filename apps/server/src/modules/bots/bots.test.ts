@@ -125,6 +125,70 @@ describe('catalogue', () => {
     await t.database.db.execute(sql`delete from bots where created_at >= '2030-01-01'::timestamptz`);
   });
 
+  it('searches names and tags with q, server side, keyset pages kept', async () => {
+    const owner = await createUser(t.app, t.database.db);
+    const base = Date.UTC(2025, 5, 1);
+    const made = [];
+    for (let i = 0; i < 5; i++) {
+      made.push(
+        await createBot(t.database.db, {
+          name: `Zephyrine ${i}`,
+          tags: ['anime', 'stargazer'],
+          createdAt: new Date(base - i * 1000),
+        }),
+      );
+    }
+    const byTag = await createBot(t.database.db, { name: 'Quiet Orchid', tags: ['realistic', 'Moonkeeper'] });
+    const percent = await createBot(t.database.db, { name: '100% Honest', tags: ['realistic'] });
+    const hidden = await createBot(t.database.db, {
+      name: 'Zephyrine Secret',
+      visibility: 'private',
+      authorId: owner.user.id,
+    });
+    const search = async (q: string, extra = '', headers: Record<string, string> = {}) => {
+      const res = await t.app.inject({
+        url: `/api/bots/available?${new URLSearchParams({ q })}${extra}`,
+        headers,
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json<BotList>();
+    };
+
+    // By name, case-insensitively; a private character only for its author.
+    expect((await search('zephyr')).results.map((b) => b.id)).toEqual(made.map((b) => b.id));
+    const mine = await search('ZEPHYRINE', '', owner.auth);
+    expect(mine.results.map((b) => b.id)).toContain(hidden.id);
+    // By tag, and every word must match (name or tag).
+    expect((await search('moonkeep')).results.map((b) => b.id)).toEqual([byTag.id]);
+    expect((await search('orchid moonkeeper')).results.map((b) => b.id)).toEqual([byTag.id]);
+    expect((await search('orchid stargazer')).results).toEqual([]);
+    // Combined with a filter.
+    expect((await search('zephyrine', '&tags=realistic')).results).toEqual([]);
+    // LIKE wildcards match themselves.
+    expect((await search('100%')).results.map((b) => b.id)).toEqual([percent.id]);
+    expect((await search('%')).results.map((b) => b.id)).toEqual([percent.id]);
+    expect((await search('_')).results).toEqual([]);
+    // Keyset pages through the search results.
+    const first = await search('zephyrine', '&size=2');
+    expect(first.results).toHaveLength(2);
+    const second = await search('zephyrine', `&size=2&c=${first.next_param}`);
+    const third = await search('zephyrine', `&size=2&c=${second.next_param}`);
+    expect([...first.results, ...second.results, ...third.results].map((b) => b.id)).toEqual(made.map((b) => b.id));
+    expect(third.next_param).toBeNull();
+    // Blank is no search.
+    expect((await search('   ')).results.length).toBe(30);
+  });
+
+  it('validates the search', async () => {
+    const long = await t.app.inject(`/api/bots/available?q=${'a'.repeat(81)}`);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().code).toBe('validation_error');
+    expect(Object.keys(long.json().errors)).toContain('q');
+    const control = await t.app.inject(`/api/bots/available?q=a%07b`);
+    expect(control.statusCode).toBe(400);
+    expect(Object.keys(control.json().errors)).toContain('q');
+  });
+
   it('refuses an unknown filter', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/bots/available?tags=spicy' });
     expect(res.statusCode).toBe(400);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { bots, blogPosts } from '../../db/schema.js';
 import { createTestApp, createTestDatabase } from '../../../test/helpers.js';
@@ -14,11 +15,31 @@ const TEMPLATE = `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
+const BIG_SCRIPT = `export const texts = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `text number ${i}`))};\n`;
+
 function makeDist(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-dist-'));
   fs.writeFileSync(path.join(dir, 'index.html'), TEMPLATE);
   fs.mkdirSync(path.join(dir, 'assets'));
   fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // As the build writes them (apps/web/vite.config.ts precompressDir): file, file.br, file.gz.
+  fs.writeFileSync(path.join(dir, 'assets', 'entry-def456.js'), BIG_SCRIPT);
+  fs.writeFileSync(path.join(dir, 'assets', 'entry-def456.js.br'), zlib.brotliCompressSync(BIG_SCRIPT));
+  fs.writeFileSync(path.join(dir, 'assets', 'entry-def456.js.gz'), zlib.gzipSync(BIG_SCRIPT));
+  fs.mkdirSync(path.join(dir, '.vite'));
+  fs.writeFileSync(
+    path.join(dir, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-aaa111.js', isEntry: true, imports: ['_shared-bbb222.js'] },
+      '_shared-bbb222.js': { file: 'assets/shared-bbb222.js' },
+      '_grid-ccc333.js': { file: 'assets/grid-ccc333.js', imports: ['_shared-bbb222.js'] },
+      'src/app/routes/explore.tsx': {
+        file: 'assets/explore-ddd444.js',
+        isDynamicEntry: true,
+        imports: ['_shared-bbb222.js', '_grid-ccc333.js'],
+      },
+    }),
+  );
   fs.mkdirSync(path.join(dir, 'locales'));
   fs.writeFileSync(path.join(dir, 'locales', 'de.json'), '{"nav":{"explore":"Entdecken"}}');
   return dir;
@@ -131,6 +152,70 @@ describe('serving the web app', async () => {
     expect(asset.headers['cache-control']).toContain('immutable');
     const locale = await app.inject('/locales/de.json');
     expect(locale.json()).toEqual({ nav: { explore: 'Entdecken' } });
+  });
+
+  it('sends the precompressed asset the browser accepts: br first, then gzip, else the file itself', async () => {
+    const get = (acceptEncoding?: string) =>
+      app.inject({
+        url: '/assets/entry-def456.js',
+        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      });
+    const br = await get('gzip, deflate, br, zstd');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_SCRIPT);
+
+    const gz = await get('gzip, deflate');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/accept-encoding/i);
+    expect(gz.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(BIG_SCRIPT);
+
+    for (const refused of ['identity', 'br;q=0, gzip;q=0', undefined]) {
+      const plain = await get(refused);
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toMatch(/accept-encoding/i);
+      expect(plain.body).toBe(BIG_SCRIPT);
+    }
+
+    // A file without compressed copies (too small to be worth it) is sent as it is.
+    const small = await app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body).toBe('console.log(1)');
+  });
+
+  it('sends pages (index.html) with no-cache, compressed when accepted', async () => {
+    const br = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain('<div id="root">');
+
+    const gz = await app.inject({ url: '/blog', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toContain('<title>Blog — Amoura</title>');
+
+    const plain = await app.inject({ url: '/luna-star', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.body).toContain('<title>Luna &lt;Star&gt; — Amoura</title>');
+    const missing = await app.inject({ url: '/no/such/page', headers: { 'accept-encoding': 'br' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("preloads the chunks of the page's route that index.html does not load already", async () => {
+    const home = await app.inject('/');
+    expect(home.body).toContain('<link rel="modulepreload" crossorigin href="/assets/explore-ddd444.js">');
+    expect(home.body).toContain('<link rel="modulepreload" crossorigin href="/assets/grid-ccc333.js">');
+    expect(home.body).not.toContain('href="/assets/shared-bbb222.js"');
+    expect(home.body.indexOf('modulepreload')).toBeLessThan(home.body.indexOf('</head>'));
+    expect((await app.inject('/blog')).body).not.toContain('modulepreload');
   });
 
   it('uses the language cookie over Accept-Language for <html lang>', async () => {

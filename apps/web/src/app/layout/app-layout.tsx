@@ -46,16 +46,57 @@ function usePageChangedEvents() {
   }, [location.pathname]);
 }
 
-/** Once the first page is up, loads the main tabs' code in idle time (4 at most at once). */
+/** A connection on which loading ahead would slow down what the page shows (Save-Data, 2G, 3G). */
+function isSlowConnection(): boolean {
+  const connection = (navigator as { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+  return Boolean(connection?.saveData) || /(^|-)[23]g$/.test(connection?.effectiveType ?? '');
+}
+
+/** Resolves once the document's pictures have all loaded (checked every 500 ms), or after `maxMs`. */
+function whenPicturesLoaded(maxMs: number): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  return new Promise((resolve) => {
+    const check = () => {
+      if (Date.now() > deadline || Array.from(document.images).every((img) => img.complete)) resolve();
+      else setTimeout(check, 500);
+    };
+    check();
+  });
+}
+
+/**
+ * Once the first page is up — the window's load event, then its pictures (which arrive
+ * after the page's data) — loads the main tabs' code in idle time (4 at most at once); not
+ * on a slow connection, where it would compete with the page's own pictures.
+ */
 function usePreloadMainPages() {
   useEffect(() => {
+    if (isSlowConnection()) return;
+    let stopped = false;
+    let cancel = () => {};
     const run = () => ['/', '/chat', '/settings', '/blog'].forEach(preloadPage);
-    if ('requestIdleCallback' in window) {
-      const id = window.requestIdleCallback(run, { timeout: 5000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const timer = setTimeout(run, 2000);
-    return () => clearTimeout(timer);
+    const schedule = () => {
+      if (stopped) return;
+      if ('requestIdleCallback' in window) {
+        const id = window.requestIdleCallback(run, { timeout: 5000 });
+        cancel = () => window.cancelIdleCallback(id);
+      } else {
+        const timer = setTimeout(run, 2000);
+        cancel = () => clearTimeout(timer);
+      }
+    };
+    // The page's data and pictures come after the load event; give them a moment to start.
+    const afterLoad = () => {
+      const timer = setTimeout(() => void whenPicturesLoaded(15_000).then(schedule), 1500);
+      cancel = () => clearTimeout(timer);
+    };
+    if (document.readyState === 'complete') afterLoad();
+    else window.addEventListener('load', afterLoad, { once: true });
+    return () => {
+      stopped = true;
+      window.removeEventListener('load', afterLoad);
+      cancel();
+    };
   }, []);
 }
 

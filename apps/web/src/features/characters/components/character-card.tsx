@@ -1,4 +1,5 @@
 import '../catalogue-texts';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { BadgeCheck, Lock } from 'lucide-react';
@@ -12,21 +13,45 @@ const TAG_LABELS: Record<string, string> = {
   realistic: 'explore.filter_realistic',
 };
 
-/** A catalogue card: avatar, name, age, tags and one line of description. */
-export function CharacterCard({ bot }: { bot: Bot }) {
+/**
+ * Whether the element is within `margin` of the screen (then for good). The browser's own
+ * lazy loading starts pictures up to 2 500 px away on a slow connection, where a dozen of
+ * them would share the bandwidth with the first screen's.
+ */
+function useNearScreen(skip: boolean, margin = '300px') {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(skip || typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const node = ref.current;
+    if (near || !node) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
+      rootMargin: `${margin} 0px`,
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [near, margin]);
+  return [ref, near] as const;
+}
+
+/** A catalogue card (`priority`: on the first screen, its picture loads first): avatar, name (up to two lines) and age, tags and one line of description. */
+export function CharacterCard({ bot, priority = false }: { bot: Bot; priority?: boolean }) {
   const { t } = useTranslation();
+  const [pictureBox, near] = useNearScreen(priority);
   return (
     <Link
       to={`/${bot.slug}`}
       data-testid="character-card"
       className="group flex flex-col overflow-hidden rounded-2xl border border-white/10 bg-surface transition hover:-translate-y-0.5 hover:border-primary/50 focus-visible:outline-2 focus-visible:outline-primary"
     >
-      <div className="relative aspect-[4/5] overflow-hidden bg-bg">
-        {bot.avatar_url && (
+      <div ref={pictureBox} className="relative aspect-[4/5] overflow-hidden bg-bg">
+        {bot.avatar_url && near && (
           <img
             src={bot.avatar_url}
             alt={t('characters.avatar_alt', { name: bot.name })}
-            loading="lazy"
+            // The first rows are on the first screen: fetched at once, before anything else;
+            // the others once they come within 300 px of it.
+            loading={priority ? 'eager' : 'lazy'}
+            fetchPriority={priority ? 'high' : 'auto'}
             decoding="async"
             className="h-full w-full object-cover transition duration-300 group-hover:scale-105"
           />
@@ -47,7 +72,7 @@ export function CharacterCard({ bot }: { bot: Bot }) {
           )}
         </div>
         <div className="absolute inset-x-0 bottom-0 p-3 text-white">
-          <h3 className="truncate text-base font-semibold">
+          <h3 className="line-clamp-2 text-base leading-snug font-semibold break-words" title={bot.name}>
             {bot.name}
             <span className="ml-1.5 text-sm font-normal text-white/75">{bot.age}</span>
           </h3>

@@ -1,7 +1,16 @@
 import '../catalogue-texts';
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { BOTS_FIRST_PAGE_SIZE, BOTS_NEXT_PAGE_SIZE, BOT_FILTER_TAGS, type BotFilterTag } from '@reverie/shared';
+import { Plus, Search, X } from 'lucide-react';
+import {
+  BOTS_FIRST_PAGE_SIZE,
+  BOTS_NEXT_PAGE_SIZE,
+  BOT_FILTER_TAGS,
+  BOT_SEARCH_MAX,
+  type BotFilterTag,
+} from '@reverie/shared';
+import { Icon } from '../../../components/ui/icon';
 import { useBots } from '../api/get-bots';
 import { CharacterCard, CharacterCardSkeleton } from './character-card';
 
@@ -14,11 +23,62 @@ const FILTER_LABELS: Record<BotFilterTag, string> = {
 
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
 
-/** The explore filters and the catalogue grid with infinite scroll. */
-export function CharacterGrid() {
+/** Cards on a phone's first screen (two rows of two) and more: their pictures load first. */
+const FIRST_SCREEN_CARDS = 4;
+
+/** How long typing pauses before the search goes into the URL (and to the server). */
+export const SEARCH_DELAY_MS = 300;
+
+/**
+ * The search box: what is typed goes into the page's `?q=` after a pause (replacing the
+ * history entry), and back/forward or a shared link set the box from the URL.
+ */
+function useUrlSearch(): [string, string, (value: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const applied = params.get('q') ?? '';
+  const [text, setText] = useState(applied);
+  const typed = useRef(applied);
+
+  useEffect(() => {
+    // The URL changed without typing (back, a link): show it.
+    if (applied.trim() !== typed.current.trim()) {
+      typed.current = applied;
+      setText(applied);
+    }
+  }, [applied]);
+
+  useEffect(() => {
+    if (text.trim() === applied.trim()) return;
+    const timer = setTimeout(() => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (text.trim()) next.set('q', text.trim());
+          else next.delete('q');
+          return next;
+        },
+        { replace: true, preventScrollReset: true },
+      );
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, applied, setParams]);
+
+  const change = (value: string) => {
+    typed.current = value;
+    setText(value);
+  };
+  return [text, applied.trim(), change];
+}
+
+/**
+ * The explore search, filters and the catalogue grid with infinite scroll. `onCreate` opens
+ * character creation (the page knows whether that means signing in first).
+ */
+export function CharacterGrid({ onCreate }: { onCreate?: () => void }) {
   const { t } = useTranslation();
   const [tags, setTags] = useState<BotFilterTag[]>([]);
-  const query = useBots(tags);
+  const [text, search, setText] = useUrlSearch();
+  const query = useBots(tags, search);
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
 
@@ -38,9 +98,38 @@ export function CharacterGrid() {
   const toggle = (tag: BotFilterTag) =>
     setTags((current) => (current.includes(tag) ? current.filter((x) => x !== tag) : [...current, tag]));
   const bots = query.data?.pages.flatMap((page) => page.results) ?? [];
+  const onlyCustom = tags.includes('custom') && !tags.includes('official');
 
   return (
     <section aria-label={t('characters.grid_label')}>
+      <form role="search" className="relative mb-3" onSubmit={(event) => event.preventDefault()}>
+        <Icon
+          icon={Search}
+          size="sm"
+          className="pointer-events-none absolute top-1/2 left-3.5 -translate-y-1/2 text-muted"
+        />
+        <input
+          type="search"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          maxLength={BOT_SEARCH_MAX}
+          enterKeyHint="search"
+          aria-label={t('explore.search_label')}
+          placeholder={t('explore.search_placeholder')}
+          data-testid="character-search"
+          className="w-full rounded-full border border-white/15 bg-surface py-2 pr-10 pl-10 text-sm placeholder:text-muted focus:border-primary focus:outline-none [&::-webkit-search-cancel-button]:hidden"
+        />
+        {text && (
+          <button
+            type="button"
+            onClick={() => setText('')}
+            aria-label={t('explore.search_clear')}
+            className="absolute top-1/2 right-2 -translate-y-1/2 rounded-full p-1.5 text-muted hover:text-fg"
+          >
+            <Icon icon={X} size="sm" />
+          </button>
+        )}
+      </form>
       <div role="group" aria-label={t('explore.filters')} className="-mx-4 mb-4 flex gap-2 overflow-x-auto px-4 pb-1">
         {BOT_FILTER_TAGS.map((tag) => {
           const active = tags.includes(tag);
@@ -79,14 +168,36 @@ export function CharacterGrid() {
           ))}
         </div>
       ) : bots.length === 0 ? (
-        <p className="rounded-2xl border border-white/10 bg-surface p-6 text-center text-muted">
-          {t('characters.empty')}
-        </p>
+        <div className="rounded-2xl border border-white/10 bg-surface p-6 text-center" data-testid="catalogue-empty">
+          <p className="text-muted">
+            {search
+              ? t('explore.no_results', { query: search })
+              : onlyCustom
+                ? t('explore.custom_empty')
+                : t('characters.empty')}
+          </p>
+          {onlyCustom && !search && onCreate && (
+            <button
+              type="button"
+              onClick={onCreate}
+              data-testid="create-one"
+              className="mt-4 inline-flex items-center gap-1.5 rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary hover:brightness-110"
+            >
+              <Icon icon={Plus} size="sm" />
+              {t('explore.create_one')}
+            </button>
+          )}
+        </div>
       ) : (
         <>
-          <div className={GRID} data-testid="character-grid" data-count={bots.length}>
-            {bots.map((bot) => (
-              <CharacterCard key={bot.id} bot={bot} />
+          <div
+            className={`${GRID} transition-opacity ${query.isPlaceholderData ? 'opacity-60' : ''}`}
+            data-testid="character-grid"
+            data-count={bots.length}
+            aria-busy={query.isPlaceholderData || undefined}
+          >
+            {bots.map((bot, index) => (
+              <CharacterCard key={bot.id} bot={bot} priority={index < FIRST_SCREEN_CARDS} />
             ))}
             {isFetchingNextPage &&
               Array.from({ length: Math.min(BOTS_NEXT_PAGE_SIZE, 6) }, (_, i) => (
