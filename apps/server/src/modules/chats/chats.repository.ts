@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, gt, ilike, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, gt, ilike, inArray, isNull, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
@@ -195,14 +195,11 @@ export type PromptRow = Pick<MessageRow, 'id' | 'seq' | 'role' | 'text' | 'token
 export async function promptHistory(
   db: Database,
   chatId: string,
-  options: { throughSeq: number | null; afterSeq: number | 'memory'; limit: number; budget?: number },
+  options: { throughSeq: number | null; afterSeq: number; limit: number; budget?: number },
 ): Promise<PromptRow[]> {
-  // `memory`: after what the chat's memory covers, read in the same statement (so the history
-  // can be read at the same time as the chat itself).
-  const statement = options.afterSeq === 'memory' ? prepared(db).historyAfterMemory : prepared(db).history;
-  const rows = await statement.execute({
+  const rows = await prepared(db).history.execute({
     chatId,
-    afterSeq: options.afterSeq === 'memory' ? 0 : options.afterSeq,
+    afterSeq: options.afterSeq,
     throughSeq: options.throughSeq ?? Number.MAX_SAFE_INTEGER,
     limit: options.limit,
     budget: options.budget ?? 2 ** 31 - 1,
@@ -247,18 +244,19 @@ export async function insertMessages(
   rows: NewMessageRow[],
   chatValues: { disclosedAt?: Date } = {},
 ): Promise<MessageRow[]> {
-  // The chat's activity time only orders the chats list: a failure to write it must not fail
-  // a send whose messages are saved (it is written again by the next message).
+  // One statement writes the messages and the chat's activity time (which orders the chats
+  // list): a data-modifying CTE runs whether or not the insert reads it.
   const touched = db
-    .update(chats)
-    .set({ updatedAt: new Date(), ...chatValues })
-    .where(eq(chats.id, chatId))
-    .then(
-      () => undefined,
-      () => undefined,
+    .$with('touched')
+    .as(
+      db
+        .update(chats)
+        .set({ updatedAt: new Date(), ...chatValues })
+        .where(eq(chats.id, chatId))
+        .returning({ id: chats.id }),
     );
   const counted = rows.map((row) => ({ ...row, tokens: estimateTokens(row.text ?? '') }));
-  const [inserted] = await Promise.all([db.insert(messages).values(counted).returning(), touched]);
+  const inserted = await db.with(touched).insert(messages).values(counted).returning();
   return inserted.sort((a, b) => a.seq - b.seq);
 }
 
@@ -283,8 +281,8 @@ export type PromptBot = Pick<
  * under load).
  */
 function prepareStatements(db: Database) {
-  return {
-    chatContext: db
+  const context = (history: SQL | null, name: string) =>
+    db
       .select({
         chat: chats,
         bot: {
@@ -301,64 +299,75 @@ function prepareStatements(db: Database) {
         },
         userName: users.name,
         username: users.username,
+        history: (history ?? sql`null`) as SQL<PromptRow[] | string | null>,
       })
       .from(chats)
       .innerJoin(bots, eq(bots.id, chats.botId))
       .innerJoin(users, eq(users.id, chats.userId))
       .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.userId, sql.placeholder('userId'))))
-      .prepare('chats_context'),
-    history: historyStatement(db, sql`${sql.placeholder('afterSeq')}`, 'chats_prompt_history'),
-    historyAfterMemory: historyStatement(
-      db,
-      sql`(select ${chats.memoryThroughSeq} from ${chats} where ${chats.id} = ${sql.placeholder('chatId')})`,
-      'chats_prompt_history_after_memory',
-    ),
+      .prepare(name);
+  return {
+    chatContext: context(null, 'chats_context'),
+    // The chat and the prompt's history (after the memory, as far as the budget goes, oldest
+    // first) in one statement: the history of the chat only when it is the user's.
+    chatContextWithHistory: context(historyJson(db), 'chats_context_history'),
+    history: historyStatement(db),
   };
 }
 
-/** The prompt's history, newest first, after `afterSeq` (a placeholder or a subquery). */
-function historyStatement(db: Database, afterSeq: SQL, name: string) {
-  return (() => {
-    // The running total of tokens, newest first; rows are kept while what came before them
-    // still fits the budget (so the oldest kept row may overflow it: the builder cuts).
-    const newestFirst = db
-      .select({
-        id: messages.id,
-        seq: messages.seq,
-        role: messages.role,
-        text: messages.text,
-        tokens: messages.tokens,
-        running: sql<number>`sum(${messages.tokens} + ${HISTORY_TURN_OVERHEAD}) over (order by ${messages.seq} desc)`
-          .mapWith(Number)
-          .as('running'),
-      })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.chatId, sql.placeholder('chatId')),
-          eq(messages.selected, true),
-          gt(messages.seq, afterSeq),
-          lte(messages.seq, sql.placeholder('throughSeq')),
-        ),
-      )
-      .orderBy(desc(messages.seq))
-      .limit(sql.placeholder('limit'))
-      .as('h');
-    return db
-      .select({
-        id: newestFirst.id,
-        seq: newestFirst.seq,
-        role: newestFirst.role,
-        text: newestFirst.text,
-        tokens: newestFirst.tokens,
-      })
-      .from(newestFirst)
-      .where(
-        sql`${newestFirst.running} - ${newestFirst.tokens} - ${HISTORY_TURN_OVERHEAD} < ${sql.placeholder('budget')}`,
-      )
-      .orderBy(desc(newestFirst.seq))
-      .prepare(name);
-  })();
+/**
+ * The newest shown messages of a chat with the running total of their tokens, newest first:
+ * after `afterSeq`, through the `throughSeq` placeholder, at most the `limit` placeholder. A
+ * row is kept while what came before it still fits the `budget` placeholder (`fitsBudget`; so
+ * the oldest kept row may overflow it: the prompt builder cuts).
+ */
+function newestHistory(db: Database, chatId: SQLWrapper, afterSeq: SQLWrapper) {
+  return db
+    .select({
+      id: messages.id,
+      seq: messages.seq,
+      role: messages.role,
+      text: messages.text,
+      tokens: messages.tokens,
+      running: sql<number>`sum(${messages.tokens} + ${HISTORY_TURN_OVERHEAD}) over (order by ${messages.seq} desc)`
+        .mapWith(Number)
+        .as('running'),
+    })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.chatId, chatId),
+        eq(messages.selected, true),
+        gt(messages.seq, afterSeq),
+        lte(messages.seq, sql.placeholder('throughSeq')),
+      ),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(sql.placeholder('limit'))
+    .as('h');
+}
+
+const fitsBudget = (h: ReturnType<typeof newestHistory>) =>
+  sql`${h.running} - ${h.tokens} - ${HISTORY_TURN_OVERHEAD} < ${sql.placeholder('budget')}`;
+
+/** The prompt's history of a chat after `afterSeq`, newest first. */
+function historyStatement(db: Database) {
+  const h = newestHistory(db, sql.placeholder('chatId'), sql.placeholder('afterSeq'));
+  return db
+    .select({ id: h.id, seq: h.seq, role: h.role, text: h.text, tokens: h.tokens })
+    .from(h)
+    .where(fitsBudget(h))
+    .orderBy(desc(h.seq))
+    .prepare('chats_prompt_history');
+}
+
+/**
+ * The same history of the chat of the enclosing query after its memory, as a JSON array,
+ * oldest first: the chat and its history are then read in one statement.
+ */
+function historyJson(db: Database): SQL<PromptRow[] | string | null> {
+  const h = newestHistory(db, chats.id, chats.memoryThroughSeq);
+  return sql`(select coalesce(json_agg(json_build_object('id', ${h.id}, 'seq', ${h.seq}, 'role', ${h.role}, 'text', ${h.text}, 'tokens', ${h.tokens}) order by ${h.seq}), '[]'::json) from ${h} where ${fitsBudget(h)})`;
 }
 
 const preparedByDb = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
@@ -372,10 +381,39 @@ function prepared(db: Database): ReturnType<typeof prepareStatements> {
   return statements;
 }
 
-/** The user's chat with its character and the user's name, in one query; null if not theirs. */
-export async function findChatContext(db: Database, chatId: string, userId: string) {
-  const [row] = await prepared(db).chatContext.execute({ chatId, userId });
-  return row ? { chat: row.chat, bot: row.bot, userName: row.userName || row.username || 'User' } : null;
+/**
+ * The user's chat with its character and the user's name, in one query; null if not theirs.
+ * With `history`, the same statement reads the prompt's history too (see `promptHistory`).
+ */
+export async function findChatContext(
+  db: Database,
+  chatId: string,
+  userId: string,
+  history?: { limit: number; budget?: number },
+) {
+  const statements = prepared(db);
+  const [row] = history
+    ? await statements.chatContextWithHistory.execute({
+        chatId,
+        userId,
+        throughSeq: Number.MAX_SAFE_INTEGER,
+        limit: history.limit,
+        budget: history.budget ?? 2 ** 31 - 1,
+      })
+    : await statements.chatContext.execute({ chatId, userId });
+  if (!row) return null;
+  return {
+    chat: row.chat,
+    bot: row.bot,
+    userName: row.userName || row.username || 'User',
+    history: row.history ? parseHistory(row.history) : null,
+  };
+}
+
+/** The history as JSON rows (a string from drivers that leave JSON unparsed). */
+function parseHistory(value: PromptRow[] | string): PromptRow[] {
+  const rows = typeof value === 'string' ? (JSON.parse(value) as PromptRow[]) : value;
+  return rows.map((row) => ({ ...row, seq: Number(row.seq), tokens: Number(row.tokens) }));
 }
 
 /**

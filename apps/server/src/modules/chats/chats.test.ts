@@ -183,8 +183,13 @@ describe('sending and streaming', () => {
     const { auth } = await member();
     const { chat } = await newChat(auth);
     const first = await send(auth, chat.id, 'Once', 'b2b1d1a4-3c1f-4b7e-9a53-0f2a6f3f9c11');
+    const requestsBefore = llm.requests.length;
     const second = await send(auth, chat.id, 'Once', 'b2b1d1a4-3c1f-4b7e-9a53-0f2a6f3f9c11');
     expect(second.res.statusCode).toBe(200);
+    // The second send's early model request was cancelled when its insert was refused.
+    const cancelled = llm.requests.slice(requestsBefore);
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]!.signal.aborted).toBe(true);
     expect(second.events.map((e) => e.event)).toEqual(['user_message', 'bot_message']);
     expect(second.events[0]!.data.id).toBe(first.events[0]!.data.id);
     expect(second.events[1]!.data).toMatchObject({ id: first.events.at(-1)!.data.id, state: 'done' });
@@ -210,6 +215,7 @@ describe('sending and streaming', () => {
     const { auth } = await member();
     const { chat } = await newChat(auth);
     llm.script = { mode: 'then-hang', pieces: ['Still', ' typing'] };
+    llm.idleTimeoutMs = Number.POSITIVE_INFINITY; // until stopped, however slow the machine
     const clientId = randomUUID();
     const first = await openStream(auth, `/api/chat/${chat.id}/messages`, { client_id: clientId, text: 'Hi' });
     const delta = await first.readUntil((e) => e.event === 'delta' && e.data.text.endsWith(' typing'));
@@ -307,9 +313,14 @@ describe('sending and streaming', () => {
     llm.script = { mode: 'then-hang', pieces: ['Wait'] };
     const stream = await openStream(auth, `/api/chat/${chat.id}/messages`, { client_id: randomUUID(), text: 'First' });
     await stream.readUntil((e) => e.event === 'delta');
+    const requestsBefore = llm.requests.length;
     const { res } = await send(auth, chat.id, 'Second');
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('generation_in_progress');
+    // The model's request goes out while the rows are written; the refused insert cancels it.
+    const second = llm.requests.slice(requestsBefore);
+    expect(second).toHaveLength(1);
+    expect(second[0]!.signal.aborted).toBe(true);
     await t.app.inject({ method: 'POST', url: `/api/chat/${chat.id}/stop`, headers: auth });
     const rows = await t.database.db.select().from(messages).where(eq(messages.chatId, chat.id));
     expect(rows.some((m) => m.text === 'Second')).toBe(false);

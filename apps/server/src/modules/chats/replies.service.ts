@@ -3,6 +3,7 @@ import type { Locale, Message, SendMessageBody, StreamEvent } from '@reverie/sha
 import { MessageKind } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { estimateTokens } from '../../providers/llm/llm.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { findBotById } from '../bots/index.js';
 import {
@@ -86,6 +87,24 @@ function violatedUniqueIndex(error: unknown): string | null {
 
 const conflict = () => new AppError('generation_in_progress', { status: 409 });
 
+/** A promise settled from outside. */
+interface Settle<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(reason: unknown): void;
+}
+
+function settleLater<T>(): Settle<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
 /**
  * Sending, regenerating, stopping and attaching (docs/chat.md): every call answers the
  * events of its stream as an `EventQueue` the route pipes into the SSE writer. The reply is
@@ -163,9 +182,19 @@ export class RepliesService {
 
   /** Starts generating the reply row just written (owned by this replica), streamed into `queue`. */
   private start(generation: Generation, reply: Message, queue: EventQueue, context: GenerationContext): void {
+    this.attachGeneration(generation, reply, queue);
+    this.launch(generation, context);
+  }
+
+  /** The generation writes this reply row: it becomes stoppable and watchable, streamed into `queue`. */
+  private attachGeneration(generation: Generation, reply: Message, queue: EventQueue): void {
     generation.bind(reply);
     this.deps.live.register(generation);
     this.follow(generation, queue);
+  }
+
+  /** Runs the generation in the background (awaited by `idle` and `close`). */
+  private launch(generation: Generation, context: GenerationContext): void {
     const run = this.deps.runner.run(generation, context);
     this.background.add(run);
     void run.finally(() => this.background.delete(run));
@@ -194,22 +223,19 @@ export class RepliesService {
     const crisis = !refused && signalsCrisis(text);
     const picture = !refused && !crisis && this.deps.pictures?.isPictureRequest(text) === true;
     const wantsReply = !refused && !crisis && !picture;
-    // The chat and the prompt's history are read at the same time (one round trip); the
-    // history only reaches the prompt once the chat is known to be the user's.
-    const earlier = wantsReply
-      ? promptHistory(db, chatId, {
-          throughSeq: null,
-          afterSeq: 'memory',
-          limit: PROMPT_HISTORY_LIMIT,
-          budget: this.deps.historyBudget,
-        })
-      : null;
-    earlier?.catch(() => undefined);
-    // The fair-use limit is counted meanwhile too (a round trip to Redis or PostgreSQL).
+    // The fair-use limit is counted meanwhile (a round trip to Redis or PostgreSQL).
     const counted = this.deps.limiter.take(userId);
     counted.catch(() => undefined);
-    const context = await findChatContext(db, chatId, userId).catch(() => null);
+    // The chat and the prompt's history in one statement (the history only when the chat is
+    // the user's).
+    const context = await findChatContext(
+      db,
+      chatId,
+      userId,
+      wantsReply ? { limit: PROMPT_HISTORY_LIMIT, budget: this.deps.historyBudget } : undefined,
+    ).catch(() => null);
     if (!context) throw notFound();
+    const earlier = context.history;
     const { chat, bot, userName } = context;
     await this.takeRateLimit(userId, counted);
 
@@ -221,6 +247,7 @@ export class RepliesService {
     let disclose = false;
     const liveReply = (): NewMessageRow => ({
       ...base,
+      id: randomUUID(),
       role: 'bot',
       state: 'streaming',
       text: '',
@@ -241,18 +268,47 @@ export class RepliesService {
           state: 'failed',
           errorCode: 'refused',
         },
-        { ...base, role: 'system', text: refusalText(locale), notice: 'refusal' },
+        { ...base, id: randomUUID(), role: 'system', text: refusalText(locale), notice: 'refusal' },
       );
     } else {
       rows.push({ ...base, id: userMessageId, clientId: body.client_id, role: 'user', text });
       disclose = needsDisclosure(chat.disclosedAt, chat.updatedAt, now);
       if (disclose)
-        rows.push({ ...base, role: 'system', text: disclosureText(locale, bot.name), notice: 'ai_disclosure' });
+        rows.push({
+          ...base,
+          id: randomUUID(),
+          role: 'system',
+          text: disclosureText(locale, bot.name),
+          notice: 'ai_disclosure',
+        });
       if (crisis) {
         // The crisis protocol: a fixed reply from the platform, never an improvised one.
         safetyEvent = 'crisis';
-        rows.push({ ...base, role: 'system', text: crisisReply(locale), notice: 'crisis' });
+        rows.push({ ...base, id: randomUUID(), role: 'system', text: crisisReply(locale), notice: 'crisis' });
       } else if (!picture) rows.push(liveReply());
+    }
+
+    // The reply's generation starts while its rows are written: the model's request goes out
+    // now, and nothing of it is shown or saved before the rows exist (`written`). A refused
+    // insert (409, the same client_id again) cancels it.
+    let early: { generation: Generation; written: Settle<number> } | null = null;
+    if (earlier && rows.some((row) => row.role === 'bot')) {
+      const ids = new Set(rows.map((row) => row.id));
+      // The user's message as it will be saved; its seq is only known once written (nothing in
+      // the prompt reads it: the message is the last of the history).
+      const asked: PromptRow = { id: userMessageId, seq: Number.MAX_SAFE_INTEGER, role: 'user', text, tokens: estimateTokens(text) };
+      const written = settleLater<number>();
+      const generation = live.create(chatId, userId);
+      this.launch(generation, {
+        chat,
+        bot,
+        userName,
+        locale,
+        history: Promise.resolve([...earlier.filter((row) => !ids.has(row.id)), asked]),
+        throughSeq: 0,
+        written: written.promise,
+      });
+      early = { generation, written };
     }
 
     // No reply of its own: still none while another one is being written.
@@ -263,6 +319,7 @@ export class RepliesService {
         insertMessages(db, chatId, rows, disclose ? { disclosedAt: now } : {}),
       );
     } catch (error) {
+      early?.written.reject(error);
       // The same client_id sent again (or twice at the same moment): the first one made it,
       // and its reply may still be live (then either unique index may be the one reported).
       if (
@@ -285,17 +342,17 @@ export class RepliesService {
       if (row.role === 'system') queue.push({ event: 'system_message', data: this.present(row) });
 
     let reply = inserted.find((r) => r.role === 'bot');
-    let history: Promise<PromptRow[]>;
-    if (earlier) {
-      const ids = new Set(inserted.map((r) => r.id));
-      history = earlier.then((rows) => [...rows.filter((r) => !ids.has(r.id)), user]);
-    } else
-      history = promptHistory(db, chatId, {
-        throughSeq: user.seq,
-        afterSeq: chat.memoryThroughSeq,
-        limit: PROMPT_HISTORY_LIMIT,
-        budget: this.deps.historyBudget,
-      });
+    if (early && reply) {
+      this.attachGeneration(early.generation, this.present(reply), queue);
+      early.written.resolve(user.seq);
+      return queue;
+    }
+    const history = promptHistory(db, chatId, {
+      throughSeq: user.seq,
+      afterSeq: chat.memoryThroughSeq,
+      limit: PROMPT_HISTORY_LIMIT,
+      budget: this.deps.historyBudget,
+    });
 
     if (picture) {
       const image = await this.pictureReply(chat, user, locale);

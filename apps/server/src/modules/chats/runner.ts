@@ -55,7 +55,15 @@ export interface GenerationContext {
   locale: Locale;
   /** The shown messages up to the one answered, oldest first. */
   history: Promise<PromptRow[]>;
+  /** The seq of the message answered (when `written` is given, it gives the seq instead). */
   throughSeq: number;
+  /**
+   * Given when the generation starts before its reply's row is written (the model's request
+   * goes out meanwhile): resolves with the answered message's seq once the row exists, rejects
+   * when it never will (then nothing is shown or saved). Nothing reaches a stream or the
+   * database before it resolves.
+   */
+  written?: Promise<number>;
 }
 
 /** How a generation ended, decided once from what happened. */
@@ -186,7 +194,24 @@ export class GenerationRunner {
       return generation.text.trim() ? 'completed' : 'empty';
     };
 
+    // Whether the reply's row exists (at once, unless the generation started before it was
+    // written); false when it never will: the generation then ends without a trace.
+    let throughSeq = context.throughSeq;
+    const written = async (): Promise<boolean> => {
+      if (!context.written) return true;
+      try {
+        throughSeq = await context.written;
+        return true;
+      } catch {
+        generation.controller.abort(new Error('the reply was not written'));
+        generation.finish();
+        return false;
+      }
+    };
+
     try {
+      // A model still loading says so on the stream, which needs the reply's row first.
+      if (!llm.status().ready && !(await written())) return;
       await this.waitForModel(generation, generation.controller.signal);
       const model = await this.modelFor(chat);
       modelId = model.id;
@@ -224,33 +249,46 @@ export class GenerationRunner {
       // still fitted: the next replies then have room again instead of asking for a summary
       // after every message.
       const keep = Math.max(2, Math.ceil(prompt.historyIncluded / 2));
-      foldBeforeSeq = history[history.length - keep]?.seq ?? context.throughSeq;
+      foldBeforeSeq = history[history.length - keep]?.seq ?? -1;
 
       const signal = generation.controller.signal;
-      for await (const piece of llm.generate({
+      const stream = llm.generate({
         model: model.id,
         messages: prompt.messages,
         maxTokens: this.deps.maxTokens,
         temperature: this.deps.temperature,
         signal,
-      })) {
-        if (signal.aborted) break;
-        if (!piece) continue;
-        if (!generation.text) this.firstToken?.observe((performance.now() - generation.startedAt) / 1000);
-        generation.append(piece);
-        // Such a reply is stopped at once; the whole reply is checked again at the end.
-        if (guard.violates(generation.text)) {
-          refused = true;
-          generation.controller.abort(new Error('refused by the minors guard'));
-          break;
+      })[Symbol.asyncIterator]();
+      // The request is on its way; the reply's row must exist before its first piece is shown.
+      let step = stream.next();
+      step.catch(() => undefined); // awaited below; a failure meanwhile is not unhandled
+      if (!(await written())) return;
+      try {
+        for (let result = await step; !result.done; result = await step) {
+          const piece = result.value;
+          if (signal.aborted) break;
+          if (piece) {
+            if (!generation.text) this.firstToken?.observe((performance.now() - generation.startedAt) / 1000);
+            generation.append(piece);
+            // Such a reply is stopped at once; the whole reply is checked again at the end.
+            if (guard.violates(generation.text)) {
+              refused = true;
+              generation.controller.abort(new Error('refused by the minors guard'));
+              break;
+            }
+            const now = Date.now();
+            if (!pendingSave && now - lastSave >= saveEvery) {
+              lastSave = now;
+              pendingSave = saveReply(db, generation.messageId, { text: generation.text }, { leaseMs: this.deps.leaseMs })
+                .catch((error: unknown) => log.warn({ err: error }, 'could not save a streaming reply'))
+                .finally(() => (pendingSave = null));
+            }
+          }
+          step = stream.next();
         }
-        const now = Date.now();
-        if (!pendingSave && now - lastSave >= saveEvery) {
-          lastSave = now;
-          pendingSave = saveReply(db, generation.messageId, { text: generation.text }, { leaseMs: this.deps.leaseMs })
-            .catch((error: unknown) => log.warn({ err: error }, 'could not save a streaming reply'))
-            .finally(() => (pendingSave = null));
-        }
+      } finally {
+        // Ends the model's request when the loop left early (stop, the minors guard, an error).
+        void stream.return?.(undefined)?.catch(() => undefined);
       }
       outcome = decide();
     } catch (error) {
@@ -261,6 +299,8 @@ export class GenerationRunner {
         log.warn({ err: error, chatId: chat.id, model: modelId, code: outcome.error }, 'a reply failed');
     }
 
+    // A generation that failed before its row was written (the model unavailable) waits for it.
+    if (!(await written())) return;
     let text = generation.text;
     // The minors guard on output: such a reply is never shown or kept.
     if (outcome === 'refused' || (text && violatesMinorsPolicy(text))) {
@@ -289,7 +329,7 @@ export class GenerationRunner {
         characterName: bot.name,
         locale,
         model: modelId,
-        beforeSeq: foldBeforeSeq,
+        beforeSeq: foldBeforeSeq < 0 ? throughSeq : foldBeforeSeq,
       });
   }
 }
