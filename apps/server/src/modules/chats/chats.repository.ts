@@ -1,4 +1,20 @@
-import { and, desc, eq, exists, gt, ilike, inArray, isNull, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  exists,
+  gt,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
@@ -246,15 +262,13 @@ export async function insertMessages(
 ): Promise<MessageRow[]> {
   // One statement writes the messages and the chat's activity time (which orders the chats
   // list): a data-modifying CTE runs whether or not the insert reads it.
-  const touched = db
-    .$with('touched')
-    .as(
-      db
-        .update(chats)
-        .set({ updatedAt: new Date(), ...chatValues })
-        .where(eq(chats.id, chatId))
-        .returning({ id: chats.id }),
-    );
+  const touched = db.$with('touched').as(
+    db
+      .update(chats)
+      .set({ updatedAt: new Date(), ...chatValues })
+      .where(eq(chats.id, chatId))
+      .returning({ id: chats.id }),
+  );
   const counted = rows.map((row) => ({ ...row, tokens: estimateTokens(row.text ?? '') }));
   const inserted = await db.with(touched).insert(messages).values(counted).returning();
   return inserted.sort((a, b) => a.seq - b.seq);

@@ -296,7 +296,13 @@ export class RepliesService {
       const ids = new Set(rows.map((row) => row.id));
       // The user's message as it will be saved; its seq is only known once written (nothing in
       // the prompt reads it: the message is the last of the history).
-      const asked: PromptRow = { id: userMessageId, seq: Number.MAX_SAFE_INTEGER, role: 'user', text, tokens: estimateTokens(text) };
+      const asked: PromptRow = {
+        id: userMessageId,
+        seq: Number.MAX_SAFE_INTEGER,
+        role: 'user',
+        text,
+        tokens: estimateTokens(text),
+      };
       const written = settleLater<number>();
       const generation = live.create(chatId, userId);
       this.launch(generation, {

@@ -252,13 +252,15 @@ export class GenerationRunner {
       foldBeforeSeq = history[history.length - keep]?.seq ?? -1;
 
       const signal = generation.controller.signal;
-      const stream = llm.generate({
-        model: model.id,
-        messages: prompt.messages,
-        maxTokens: this.deps.maxTokens,
-        temperature: this.deps.temperature,
-        signal,
-      })[Symbol.asyncIterator]();
+      const stream = llm
+        .generate({
+          model: model.id,
+          messages: prompt.messages,
+          maxTokens: this.deps.maxTokens,
+          temperature: this.deps.temperature,
+          signal,
+        })
+        [Symbol.asyncIterator]();
       // The request is on its way; the reply's row must exist before its first piece is shown.
       let step = stream.next();
       step.catch(() => undefined); // awaited below; a failure meanwhile is not unhandled
@@ -279,7 +281,12 @@ export class GenerationRunner {
             const now = Date.now();
             if (!pendingSave && now - lastSave >= saveEvery) {
               lastSave = now;
-              pendingSave = saveReply(db, generation.messageId, { text: generation.text }, { leaseMs: this.deps.leaseMs })
+              pendingSave = saveReply(
+                db,
+                generation.messageId,
+                { text: generation.text },
+                { leaseMs: this.deps.leaseMs },
+              )
                 .catch((error: unknown) => log.warn({ err: error }, 'could not save a streaming reply'))
                 .finally(() => (pendingSave = null));
             }

@@ -288,7 +288,8 @@ function headerOf(headers: Dispatcher.ResponseData['headers'], name: string): st
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const own = (error as Error & { code?: string }).code;
-  if (own && !own.startsWith('UND_ERR')) return error.message.includes(own) ? error.message : `${own} (${error.message})`;
+  if (own && !own.startsWith('UND_ERR'))
+    return error.message.includes(own) ? error.message : `${own} (${error.message})`;
   const cause = (error as Error & { cause?: unknown }).cause;
   if (cause instanceof Error) {
     const code = (cause as Error & { code?: string }).code;
