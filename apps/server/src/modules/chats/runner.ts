@@ -252,15 +252,14 @@ export class GenerationRunner {
       foldBeforeSeq = history[history.length - keep]?.seq ?? -1;
 
       const signal = generation.controller.signal;
-      const stream = llm
-        .generate({
-          model: model.id,
-          messages: prompt.messages,
-          maxTokens: this.deps.maxTokens,
-          temperature: this.deps.temperature,
-          signal,
-        })
-        [Symbol.asyncIterator]();
+      const pieces = llm.generate({
+        model: model.id,
+        messages: prompt.messages,
+        maxTokens: this.deps.maxTokens,
+        temperature: this.deps.temperature,
+        signal,
+      });
+      const stream = pieces[Symbol.asyncIterator]();
       // The request is on its way; the reply's row must exist before its first piece is shown.
       let step = stream.next();
       step.catch(() => undefined); // awaited below; a failure meanwhile is not unhandled
