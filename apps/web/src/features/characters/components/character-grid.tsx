@@ -184,7 +184,7 @@ export function CharacterGrid({ onCreate }: { onCreate?: () => void }) {
               className="mt-4 inline-flex items-center gap-1.5 rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary hover:brightness-110"
             >
               <Icon icon={Plus} size="sm" />
-              {t('explore.create_one')}
+              {t('explore.create_own')}
             </button>
           )}
         </div>
