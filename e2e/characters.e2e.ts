@@ -63,8 +63,18 @@ describe('characters journey', () => {
     await expect
       .poll(async () => page.getByRole('button', { name: 'Anime', exact: true }).getAttribute('aria-pressed'))
       .toBe('true');
-    await expect.poll(() => grid.getAttribute('data-count'), { timeout: 20_000 }).toBe('30');
     const cards = page.getByTestId('character-card');
+    // The previous results stay (dimmed, aria-busy) until the filtered page arrives: wait for
+    // a full page of anime characters only.
+    await expect
+      .poll(
+        async () =>
+          (await grid.getAttribute('aria-busy')) === null &&
+          (await grid.getAttribute('data-count')) === '30' &&
+          (await cards.allInnerTexts()).every((text) => text.includes('Anime')),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     const firstPageNames = await cards.locator('h3').allInnerTexts();
 
     await page.mouse.wheel(0, 20_000);
