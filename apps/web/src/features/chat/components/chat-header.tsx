@@ -1,28 +1,12 @@
 import '../texts';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import {
-  ArrowLeft,
-  Brain,
-  Cpu,
-  Download,
-  EllipsisVertical,
-  History,
-  Pencil,
-  Phone,
-  SquarePen,
-  Trash2,
-  UserRound,
-} from 'lucide-react';
+import { ArrowLeft, Brain, Cpu, Download, History, Pencil, Phone, SquarePen, Trash2, UserRound } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
-import { useMenu } from '../../../components/ui/use-menu';
+import { MenuButton, type MenuItem } from '../../../components/ui/menu-button';
 
-export interface ChatMenuItem {
-  id: string;
-  label: string;
-  icon: typeof Brain;
-  onSelect: () => void;
-}
+/** An entry of the chat's menu. */
+export type ChatMenuItem = MenuItem;
 
 export interface ChatHeaderProps {
   name: string;
@@ -46,54 +30,6 @@ export const CHAT_MENU_ICONS = {
   delete: Trash2,
   card: Download,
 } as const;
-
-/** The chat's menu button (`useMenu`: arrow keys, Home/End, Escape, outside click). */
-function ChatMenu({ items }: { items: ChatMenuItem[] }) {
-  const { t } = useTranslation();
-  const { open, setOpen, root, itemRef, onKeyDown } = useMenu(items.length);
-
-  return (
-    <div ref={root} className="relative" onKeyDown={onKeyDown}>
-      <button
-        type="button"
-        aria-label={t('chat.menu')}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen((value) => !value)}
-        data-testid="chat-menu"
-        className="rounded-full p-2.5 text-muted hover:bg-white/10 hover:text-fg"
-      >
-        <Icon icon={EllipsisVertical} size="md" />
-      </button>
-      {open && (
-        <div
-          role="menu"
-          aria-label={t('chat.menu')}
-          className="absolute right-0 z-40 mt-1 min-w-52 rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl"
-        >
-          {items.map((item, i) => (
-            <button
-              key={item.id}
-              ref={itemRef(i)}
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              onClick={() => {
-                setOpen(false);
-                item.onSelect();
-              }}
-              data-testid={`chat-menu-${item.id}`}
-              className="flex w-full items-center gap-3 rounded-xl px-3 py-2.5 text-left text-sm outline-none hover:bg-white/10 focus:bg-white/10"
-            >
-              <Icon icon={item.icon} size="md" className="text-muted" />
-              {item.label}
-            </button>
-          ))}
-        </div>
-      )}
-    </div>
-  );
-}
 
 /** The chat's top bar: back, the character's avatar and name, call and the menu. */
 export function ChatHeader({ name, title, avatarUrl, onBack, callHref, menu }: ChatHeaderProps) {
@@ -140,7 +76,7 @@ export function ChatHeader({ name, title, avatarUrl, onBack, callHref, menu }: C
         >
           <Icon icon={Phone} size="md" />
         </Link>
-        {menu.length > 0 && <ChatMenu items={menu} />}
+        {menu.length > 0 && <MenuButton label={t('chat.menu')} items={menu} testId="chat-menu" />}
       </div>
     </header>
   );

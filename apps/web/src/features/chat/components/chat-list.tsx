@@ -2,11 +2,11 @@ import '../texts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Compass, EllipsisVertical, ImageIcon, MessageCircle, Pencil, Trash2 } from 'lucide-react';
+import { Compass, ImageIcon, MessageCircle, Pencil, Trash2 } from 'lucide-react';
 import { LOCALE_HTML_LANG, type Chat } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
-import { useMenu } from '../../../components/ui/use-menu';
+import { MenuButton } from '../../../components/ui/menu-button';
 import { currentLocale } from '../../../lib/i18n';
 import { chatPath } from '../api/chat-path';
 import { DeleteChatDialog, RenameChatDialog } from './chat-dialogs';
@@ -17,52 +17,17 @@ export { relativeTime } from './chat-preview';
 /** A row's menu: rename, delete. */
 function RowMenu({ chat, onRename, onDelete }: { chat: Chat; onRename: () => void; onDelete: () => void }) {
   const { t } = useTranslation();
-  const { open, setOpen, root, itemRef, onKeyDown } = useMenu(2);
-  const name = chat.title ?? chat.bot.name;
-  const items = [
-    { id: 'rename', label: t('chat.rename'), icon: Pencil, onSelect: onRename },
-    { id: 'delete', label: t('chat.delete'), icon: Trash2, onSelect: onDelete },
-  ];
   return (
-    <div ref={root} className="relative" onKeyDown={onKeyDown}>
-      <button
-        type="button"
-        aria-label={t('chats.row_menu', { name })}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen((value) => !value)}
-        data-testid="chat-row-menu"
-        className="rounded-full p-2.5 text-muted hover:bg-white/10 hover:text-fg"
-      >
-        <Icon icon={EllipsisVertical} size="md" />
-      </button>
-      {open && (
-        <div
-          role="menu"
-          aria-label={t('chats.row_menu', { name })}
-          className="absolute right-0 z-40 mt-1 min-w-44 rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl"
-        >
-          {items.map((item, i) => (
-            <button
-              key={item.id}
-              ref={itemRef(i)}
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              onClick={() => {
-                setOpen(false);
-                item.onSelect();
-              }}
-              data-testid={`chat-row-${item.id}`}
-              className="flex w-full items-center gap-3 rounded-xl px-3 py-2.5 text-left text-sm outline-none hover:bg-white/10 focus:bg-white/10"
-            >
-              <Icon icon={item.icon} size="md" className="text-muted" />
-              {item.label}
-            </button>
-          ))}
-        </div>
-      )}
-    </div>
+    <MenuButton
+      label={t('chats.row_menu', { name: chat.title ?? chat.bot.name })}
+      items={[
+        { id: 'rename', label: t('chat.rename'), icon: Pencil, onSelect: onRename },
+        { id: 'delete', label: t('chat.delete'), icon: Trash2, onSelect: onDelete },
+      ]}
+      testId="chat-row-menu"
+      itemTestIdPrefix="chat-row"
+      minWidth="min-w-44"
+    />
   );
 }
 

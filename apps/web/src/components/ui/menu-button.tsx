@@ -1,0 +1,73 @@
+import { EllipsisVertical, type LucideIcon } from 'lucide-react';
+import { Icon } from './icon';
+import { useMenu } from './use-menu';
+
+export interface MenuItem {
+  id: string;
+  label: string;
+  icon: LucideIcon;
+  onSelect: () => void;
+}
+
+/**
+ * A "⋮" button that opens a menu of items (`useMenu`: arrow keys, Home/End, Escape, outside
+ * click). `testId` names the button; each item is `${testId}-${item.id}` unless
+ * `itemTestIdPrefix` says otherwise.
+ */
+export function MenuButton({
+  label,
+  items,
+  testId,
+  itemTestIdPrefix = testId,
+  minWidth = 'min-w-52',
+}: {
+  label: string;
+  items: MenuItem[];
+  testId: string;
+  itemTestIdPrefix?: string;
+  /** The open menu's minimum width (a Tailwind class). */
+  minWidth?: string;
+}) {
+  const { open, setOpen, root, itemRef, onKeyDown } = useMenu(items.length);
+  return (
+    <div ref={root} className="relative" onKeyDown={onKeyDown}>
+      <button
+        type="button"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((value) => !value)}
+        data-testid={testId}
+        className="rounded-full p-2.5 text-muted hover:bg-white/10 hover:text-fg"
+      >
+        <Icon icon={EllipsisVertical} size="md" />
+      </button>
+      {open && (
+        <div
+          role="menu"
+          aria-label={label}
+          className={`absolute right-0 z-40 mt-1 ${minWidth} rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl`}
+        >
+          {items.map((item, i) => (
+            <button
+              key={item.id}
+              ref={itemRef(i)}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => {
+                setOpen(false);
+                item.onSelect();
+              }}
+              data-testid={`${itemTestIdPrefix}-${item.id}`}
+              className="flex w-full items-center gap-3 rounded-xl px-3 py-2.5 text-left text-sm outline-none hover:bg-white/10 focus:bg-white/10"
+            >
+              <Icon icon={item.icon} size="md" className="text-muted" />
+              {item.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
