@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Search } from 'lucide-react';
-import { Icon } from '../../components/ui/icon';
 import { Page } from '../../components/ui/page';
+import { SearchField } from '../../components/ui/search-field';
 import { useSession } from '../../lib/session';
 import { useChats } from '../../features/chat/api/get-chats';
 import { ChatList, ChatListSkeleton } from '../../features/chat/components/chat-list';
@@ -23,23 +22,15 @@ export function Component() {
   return (
     <Page title={t('pages.chats_title')}>
       <div className="max-w-2xl">
-        <form role="search" onSubmit={(event) => event.preventDefault()} className="relative mb-4">
-          <Icon
-            icon={Search}
-            size="md"
-            className="pointer-events-none absolute top-1/2 left-3.5 -translate-y-1/2 text-muted"
-          />
-          <input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            maxLength={100}
-            aria-label={t('chats.search_label')}
-            placeholder={t('chats.search_placeholder')}
-            data-testid="chats-search"
-            className="w-full rounded-full border border-white/10 bg-surface py-2.5 pr-4 pl-11 text-sm focus:border-primary/60 focus:outline-none"
-          />
-        </form>
+        <SearchField
+          value={search}
+          onChange={setSearch}
+          maxLength={100}
+          label={t('chats.search_label')}
+          placeholder={t('chats.search_placeholder')}
+          testId="chats-search"
+          className="mb-4"
+        />
         {chats.isPending ? (
           <ChatListSkeleton />
         ) : chats.isError ? (

@@ -2,7 +2,7 @@ import '../catalogue-texts';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Plus, Search, X } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import {
   BOTS_FIRST_PAGE_SIZE,
   BOTS_NEXT_PAGE_SIZE,
@@ -11,6 +11,7 @@ import {
   type BotFilterTag,
 } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
+import { SearchField } from '../../../components/ui/search-field';
 import { useBots } from '../api/get-bots';
 import { CharacterCard, CharacterCardSkeleton } from './character-card';
 
@@ -102,34 +103,15 @@ export function CharacterGrid({ onCreate }: { onCreate?: () => void }) {
 
   return (
     <section aria-label={t('characters.grid_label')}>
-      <form role="search" className="relative mb-3" onSubmit={(event) => event.preventDefault()}>
-        <Icon
-          icon={Search}
-          size="sm"
-          className="pointer-events-none absolute top-1/2 left-3.5 -translate-y-1/2 text-muted"
-        />
-        <input
-          type="search"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          maxLength={BOT_SEARCH_MAX}
-          enterKeyHint="search"
-          aria-label={t('explore.search_label')}
-          placeholder={t('explore.search_placeholder')}
-          data-testid="character-search"
-          className="w-full rounded-full border border-white/15 bg-surface py-2 pr-10 pl-10 text-sm placeholder:text-muted focus:border-primary focus:outline-none [&::-webkit-search-cancel-button]:hidden"
-        />
-        {text && (
-          <button
-            type="button"
-            onClick={() => setText('')}
-            aria-label={t('explore.search_clear')}
-            className="absolute top-1/2 right-2 -translate-y-1/2 rounded-full p-1.5 text-muted hover:text-fg"
-          >
-            <Icon icon={X} size="sm" />
-          </button>
-        )}
-      </form>
+      <SearchField
+        value={text}
+        onChange={setText}
+        maxLength={BOT_SEARCH_MAX}
+        label={t('explore.search_label')}
+        placeholder={t('explore.search_placeholder')}
+        testId="character-search"
+        className="mb-3"
+      />
       <div role="group" aria-label={t('explore.filters')} className="-mx-4 mb-4 flex gap-2 overflow-x-auto px-4 pb-1">
         {BOT_FILTER_TAGS.map((tag) => {
           const active = tags.includes(tag);
