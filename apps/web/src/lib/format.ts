@@ -50,12 +50,21 @@ const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', Number.POSITIVE_INFINITY],
 ];
 
-/** How long ago (or until) a moment is, in words: "5 minutes ago", "через 2 дня", "昨天". */
-export function formatRelative(iso: string, locale: Locale, now: number = Date.now()): string {
+/**
+ * How long ago (or until) a moment is, in words: "5 minutes ago", "через 2 дня", "昨天"; under a
+ * minute "now". `short` abbreviates the units ("5 min. ago"), as lists of chats do.
+ */
+export function formatRelative(
+  iso: string,
+  locale: Locale,
+  now: number = Date.now(),
+  style: 'long' | 'short' = 'long',
+): string {
   const time = new Date(iso).getTime();
   if (Number.isNaN(time)) return '';
   let amount = (time - now) / 1000;
-  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' });
+  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto', style });
+  if (Math.abs(amount) < 60) return format.format(0, 'second');
   for (const [unit, size] of RELATIVE_STEPS) {
     if (Math.abs(amount) < size) return format.format(Math.round(amount), unit);
     amount /= size;

@@ -1,6 +1,6 @@
 export { ChatView, GuestChatView, ChatViewSkeleton } from './components/chat-view';
 export type { ChatViewProps, GuestChatViewProps, ChatCharacter } from './components/chat-view';
-export { ChatList, ChatListSkeleton, relativeTime } from './components/chat-list';
+export { ChatList, ChatListSkeleton } from './components/chat-list';
 export { useLatestChat, getOrCreateChat } from './api/get-or-create-chat';
 export { useChat, getChat } from './api/get-chat';
 export { useChats, sortChats } from './api/get-chats';

@@ -3,18 +3,19 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Check } from 'lucide-react';
-import { CHAT_TITLE_MAX, LOCALE_HTML_LANG, type Chat } from '@reverie/shared';
+import { CHAT_TITLE_MAX, type Chat } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
 import { ApiRequestError } from '../../../lib/api-client';
+import { formatRelative } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
 import { chatPath } from '../api/chat-path';
 import { useDeleteChat } from '../api/delete-chat';
 import { useChats } from '../api/get-chats';
 import { useUpdateChat } from '../api/update-chat';
-import { chatPreview, relativeTime } from './chat-preview';
+import { chatPreview } from './chat-preview';
 
 const buttonRow = 'mt-5 flex justify-end gap-2';
 const secondary = 'rounded-full px-4 py-2 text-sm text-muted hover:text-fg';
@@ -215,7 +216,7 @@ export function ChatHistoryDialog({
 }) {
   const { t } = useTranslation();
   const chats = useChats(viewer, { botId: current.bot.id }, open);
-  const locale = LOCALE_HTML_LANG[currentLocale()];
+  const locale = currentLocale();
   return (
     <Modal
       open={open}
@@ -253,7 +254,7 @@ export function ChatHistoryDialog({
                     <span className="flex items-baseline justify-between gap-2">
                       <span className="truncate font-semibold">{chat.title ?? chat.bot.name}</span>
                       <time dateTime={when} className="shrink-0 text-xs text-muted">
-                        {relativeTime(when, locale)}
+                        {formatRelative(when, locale, Date.now(), 'short')}
                       </time>
                     </span>
                     <span className="truncate text-muted">{text}</span>

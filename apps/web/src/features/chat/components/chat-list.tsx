@@ -3,16 +3,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Compass, ImageIcon, MessageCircle, Pencil, Trash2 } from 'lucide-react';
-import { LOCALE_HTML_LANG, type Chat } from '@reverie/shared';
+import type { Chat } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 import { MenuButton } from '../../../components/ui/menu-button';
+import { formatRelative } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
 import { chatPath } from '../api/chat-path';
 import { DeleteChatDialog, RenameChatDialog } from './chat-dialogs';
-import { chatPreview, relativeTime } from './chat-preview';
-
-export { relativeTime } from './chat-preview';
+import { chatPreview } from './chat-preview';
 
 /** A row's menu: rename, delete. */
 function RowMenu({ chat, onRename, onDelete }: { chat: Chat; onRename: () => void; onDelete: () => void }) {
@@ -33,7 +32,7 @@ function RowMenu({ chat, onRename, onDelete }: { chat: Chat; onRename: () => voi
 
 function ChatRow({ chat, onRename, onDelete }: { chat: Chat; onRename: () => void; onDelete: () => void }) {
   const { t } = useTranslation();
-  const locale = LOCALE_HTML_LANG[currentLocale()];
+  const locale = currentLocale();
   const when = chat.last_message?.created_at ?? chat.updated_at;
   const { text, picture } = chatPreview(chat, t);
   return (
@@ -54,7 +53,7 @@ function ChatRow({ chat, onRename, onDelete }: { chat: Chat; onRename: () => voi
               {chat.title ?? chat.bot.name}
             </span>
             <time dateTime={when} className="shrink-0 text-xs text-muted">
-              {relativeTime(when, locale)}
+              {formatRelative(when, locale, Date.now(), 'short')}
             </time>
           </span>
           {chat.title && (

@@ -1,26 +1,5 @@
 import { MessageKind, type Chat } from '@reverie/shared';
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 24 * 3600],
-  ['month', 30 * 24 * 3600],
-  ['week', 7 * 24 * 3600],
-  ['day', 24 * 3600],
-  ['hour', 3600],
-  ['minute', 60],
-];
-
-/** "5 minutes ago", "yesterday", "3 weeks ago" in the interface language. */
-export function relativeTime(iso: string, locale: string, now = Date.now()): string {
-  const time = Date.parse(iso);
-  if (Number.isNaN(time)) return '';
-  const seconds = Math.round((time - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
-  }
-  return format.format(0, 'second');
-}
-
 /**
  * A chat's preview: its last real message (the server never sends a platform notice as
  * `last_message`; one from an older server is skipped here too), a picture by its caption.
