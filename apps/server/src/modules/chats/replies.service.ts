@@ -247,7 +247,6 @@ export class RepliesService {
     let disclose = false;
     const liveReply = (): NewMessageRow => ({
       ...base,
-      id: randomUUID(),
       role: 'bot',
       state: 'streaming',
       text: '',
@@ -268,23 +267,17 @@ export class RepliesService {
           state: 'failed',
           errorCode: 'refused',
         },
-        { ...base, id: randomUUID(), role: 'system', text: refusalText(locale), notice: 'refusal' },
+        { ...base, role: 'system', text: refusalText(locale), notice: 'refusal' },
       );
     } else {
       rows.push({ ...base, id: userMessageId, clientId: body.client_id, role: 'user', text });
       disclose = needsDisclosure(chat.disclosedAt, chat.updatedAt, now);
       if (disclose)
-        rows.push({
-          ...base,
-          id: randomUUID(),
-          role: 'system',
-          text: disclosureText(locale, bot.name),
-          notice: 'ai_disclosure',
-        });
+        rows.push({ ...base, role: 'system', text: disclosureText(locale, bot.name), notice: 'ai_disclosure' });
       if (crisis) {
         // The crisis protocol: a fixed reply from the platform, never an improvised one.
         safetyEvent = 'crisis';
-        rows.push({ ...base, id: randomUUID(), role: 'system', text: crisisReply(locale), notice: 'crisis' });
+        rows.push({ ...base, role: 'system', text: crisisReply(locale), notice: 'crisis' });
       } else if (!picture) rows.push(liveReply());
     }
 
@@ -293,8 +286,7 @@ export class RepliesService {
     // insert (409, the same client_id again) cancels it.
     let early: { generation: Generation; written: Settle<number> } | null = null;
     if (earlier && rows.some((row) => row.role === 'bot')) {
-      const ids = new Set(rows.map((row) => row.id));
-      // The user's message as it will be saved; its seq is only known once written (nothing in
+      // The history was read before the insert; the user's message as it will be saved; its seq is only known once written (nothing in
       // the prompt reads it: the message is the last of the history).
       const asked: PromptRow = {
         id: userMessageId,
@@ -310,7 +302,7 @@ export class RepliesService {
         bot,
         userName,
         locale,
-        history: Promise.resolve([...earlier.filter((row) => !ids.has(row.id)), asked]),
+        history: Promise.resolve([...earlier, asked]),
         throughSeq: 0,
         written: written.promise,
       });
