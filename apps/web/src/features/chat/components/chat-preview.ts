@@ -1,4 +1,5 @@
 import { MessageKind, type Chat } from '@reverie/shared';
+import { roleplayPlainText } from '../../../lib/roleplay';
 
 /**
  * A chat's preview: its last real message (the server never sends a platform notice as
@@ -10,6 +11,8 @@ export function chatPreview(chat: Chat, t: (key: string) => string): { text: str
     return { text: t('chats.no_messages'), picture: false };
   if (last.kind === MessageKind.Image || last.kind === MessageKind.BlurImage)
     return { text: last.text || t('chats.picture'), picture: true };
-  const text = last.role === 'user' ? `${t('chats.you')}: ${last.text}` : last.text;
+  // Roleplay markers (`*actions*`, `**bold**`) are read, not shown, in a one-line preview.
+  const plain = roleplayPlainText(last.text);
+  const text = last.role === 'user' ? `${t('chats.you')}: ${plain}` : plain;
   return { text, picture: false };
 }
