@@ -113,6 +113,8 @@ describe('page not found', () => {
     expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
     // The navigation is there (not a bare page).
     expect(screen.getByTestId('tab-bar')).toBeTruthy();
+    // `/{slug}` is the Chats tab's route, but a missing page is none of the tabs.
+    expect(screen.getByTestId('tab-bar').querySelector('[data-active="true"]')).toBeNull();
     expect(screen.getByTestId('burger')).toBeTruthy();
     expect(document.title).toMatch(/^Page Not Found — /);
   });

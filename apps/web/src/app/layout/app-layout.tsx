@@ -160,7 +160,7 @@ export function AppLayout() {
           </ShowNavigationProvider>
         </main>
         {!immersive && <Footer />}
-        {!immersive && <TabBar />}
+        {!immersive && <TabBar noCurrentTab={navigationShown} />}
       </div>
       <ModalHost />
       <PurchaseReturnOnDemand />

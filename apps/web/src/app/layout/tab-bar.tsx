@@ -11,10 +11,12 @@ import { NAV_ITEMS } from './nav-items';
  * The bottom tab bar on mobile: Explore, Chats, Profile. For guests Chats and Login open
  * the login modal.
  */
-export function TabBar() {
+export function TabBar({ noCurrentTab = false }: { noCurrentTab?: boolean }) {
   const { t } = useTranslation();
   const { isAuthorized } = useSession();
-  const { tab } = useRouteHandle();
+  const handle = useRouteHandle();
+  // A "page not found" or error page shown at a tab's route (e.g. `/{slug}`) is none of the tabs.
+  const tab = noCurrentTab ? null : handle.tab;
   const modal = useModal();
   const itemClass =
     'flex flex-1 flex-col items-center gap-1 py-2 text-[11px] font-medium text-muted data-[active=true]:text-primary';
