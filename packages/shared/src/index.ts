@@ -16,3 +16,4 @@ export * from './contract/billing.js';
 export * from './contract/chats.js';
 export * from './contract/pictures.js';
 export * from './contract/audio.js';
+export * from './contract/calls.js';

@@ -1,0 +1,45 @@
+import type { Locale } from '@reverie/shared';
+
+/** One utterance to recognise: mono 16-bit PCM (16 kHz in calls). */
+export interface TranscriptionRequest {
+  pcm: Int16Array;
+  sampleRate: number;
+  /** The language the user probably speaks (the interface language); null lets the model detect it. */
+  language: Locale | null;
+  signal?: AbortSignal;
+}
+
+export interface Transcription {
+  /** What was said, trimmed; empty when nothing intelligible was heard. */
+  text: string;
+}
+
+/** Why a recognition failed; stable codes (`stt_unavailable` reaches the user). */
+export type SttErrorCode = 'stt_unavailable' | 'provider_error' | 'timeout' | 'aborted';
+
+/** Every provider failure is one of these, never an untyped throw. */
+export class SttError extends Error {
+  constructor(
+    readonly code: SttErrorCode,
+    message: string,
+    readonly provider: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SttError';
+  }
+}
+
+/** Whether calls can be understood now: a local model may still be downloading. */
+export type SttStatus =
+  { state: 'ready' } | { state: 'loading'; progress: number | null } | { state: 'unavailable'; reason: string };
+
+/** Speech to text: an OpenAI-compatible `/audio/transcriptions` endpoint, or a local model pulled on first use. */
+export interface SttProvider {
+  readonly name: string;
+  status(): SttStatus;
+  /** Starts loading (pulling) what the provider needs; resolves when it is ready, rejects with `stt_unavailable`. */
+  prepare(): Promise<void>;
+  transcribe(request: TranscriptionRequest): Promise<Transcription>;
+  close?(): Promise<void>;
+}
