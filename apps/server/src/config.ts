@@ -141,7 +141,7 @@ export const ConfigSchema = z.object({
   /** Seconds to wait for one generated picture before falling back to the gallery. */
   IMAGE_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(120),
   /** Voice messages: `espeak` (espeak-ng in process, no network), `openai` (an OpenAI-compatible /audio/speech endpoint) or `elevenlabs`. */
-  TTS_PROVIDER: z.enum(['espeak', 'openai', 'elevenlabs']).default('espeak'),
+  TTS_PROVIDER: z.enum(['espeak', 'openai', 'elevenlabs', 'local']).default('espeak'),
   /** The speech endpoint's base: https://api.openai.com/v1 (openai) or https://api.elevenlabs.io (elevenlabs) by default. */
   TTS_BASE_URL: z.string().optional(),
   TTS_API_KEY: z.string().optional(),
@@ -172,6 +172,18 @@ export const ConfigSchema = z.object({
     .int()
     .refine((v) => [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160].includes(v), 'not an MPEG-2 bit rate')
     .default(32),
+  /** Voice activity detection in calls: `silero` (sherpa-onnx-node; WebRTC's when it cannot start) or `webrtc`. */
+  CALL_VAD: z.enum(['silero', 'webrtc']).default('silero'),
+  /** WebRTC VAD aggressiveness, 0 (lets most through) to 3 (least noise taken for speech). */
+  CALL_VAD_WEBRTC_MODE: z.coerce.number().int().min(0).max(3).default(3),
+  /** The local speech-recognition model (STT_PROVIDER=local): a Whisper size, pulled into DATA_DIR/models on first use. */
+  STT_LOCAL_MODEL: z.enum(['whisper-tiny', 'whisper-base']).default('whisper-base'),
+  /** Where the local model's files are pulled from: a folder URL holding `{model}-encoder.int8.onnx`, `-decoder.int8.onnx` and `-tokens.txt`. */
+  STT_LOCAL_MODEL_URL: z.string().optional(),
+  /** CPU threads of local speech recognition and the local voice. */
+  SPEECH_THREADS: z.coerce.number().int().min(1).max(64).default(2),
+  /** Where the local neural voices (TTS_PROVIDER=local, Piper through sherpa-onnx) are pulled from: a base URL under which each voice is a folder. */
+  TTS_LOCAL_VOICES_URL: z.string().optional(),
   /** Media storage: `local` (DATA_DIR/media) or `s3` (any S3-compatible service). */
   STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
   /** The S3 endpoint (https://s3.eu-central-1.amazonaws.com, http://127.0.0.1:9000 for MinIO…). */

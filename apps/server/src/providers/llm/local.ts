@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaModel } from 'node-llama-cpp';
 import type * as NodeLlamaCppModule from 'node-llama-cpp';
+import { megabytes, probeHost, progressLogger } from '../models/pull.js';
 import {
   estimateTokens,
   LlmError,
@@ -334,9 +335,8 @@ export class LocalLlmProvider implements LlmProvider {
     // A download that makes no progress for a while is given up (the downloader would retry).
     const stalled = new AbortController();
     let watchdog = setTimeout(() => stalled.abort(), PULL_STALL_MS);
-    let lastLogged = 0;
-    let lastPercent = -1;
     let announced = false;
+    const logProgress = progressLogger(log, 'the language model');
     try {
       const file = await lib.resolveModelFile(modelUri, {
         directory: modelsDir,
@@ -345,21 +345,16 @@ export class LocalLlmProvider implements LlmProvider {
         onProgress: ({ totalSize, downloadedSize }) => {
           clearTimeout(watchdog);
           watchdog = setTimeout(() => stalled.abort(), PULL_STALL_MS);
-          const percent = totalSize > 0 ? Math.floor((downloadedSize / totalSize) * 100) : 0;
-          this.state = { kind: 'loading', detail: `Downloading the language model ${modelUri}: ${percent}%` };
+          const fraction = totalSize > 0 ? downloadedSize / totalSize : 0;
+          this.state = {
+            kind: 'loading',
+            detail: `Downloading the language model ${modelUri}: ${Math.floor(fraction * 100)}%`,
+          };
           if (!announced) {
             announced = true;
             log.info(`downloading the language model ${modelUri} into ${modelsDir} (${megabytes(totalSize)} MB)`);
           }
-          const now = Date.now();
-          if (percent === 100 ? percent !== lastPercent : percent >= lastPercent + 5 && now - lastLogged >= 2000) {
-            lastLogged = now;
-            lastPercent = percent;
-            log.info(
-              `downloading the language model ${progressBar(percent)} ${percent}% ` +
-                `${megabytes(downloadedSize)} of ${megabytes(totalSize)} MB`,
-            );
-          }
+          logProgress(fraction, { downloaded: downloadedSize, total: totalSize });
         },
       });
       log.info(`downloaded the language model to ${file}`);
@@ -378,19 +373,8 @@ const PULL_STALL_MS = 60_000;
 
 /** Fails fast (10 s at most) when the host a model URI downloads from cannot be reached. */
 async function probe(uri: string, closing: AbortSignal): Promise<void> {
-  let target: string | undefined;
-  if (/^https?:\/\//i.test(uri)) target = new URL(uri).origin + '/';
-  else if (/^(hf|huggingface):/i.test(uri)) target = 'https://huggingface.co/';
-  if (!target) return;
-  try {
-    const signal = AbortSignal.any([AbortSignal.timeout(10_000), closing]);
-    const response = await fetch(target, { method: 'HEAD', signal });
-    await response.body?.cancel();
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? message(error);
-    throw new Error(`cannot reach ${target} (${why})`);
-  }
+  if (/^https?:\/\//i.test(uri)) return probeHost(uri, closing);
+  if (/^(hf|huggingface):/i.test(uri)) return probeHost('https://huggingface.co/', closing);
 }
 
 function toHistory(messages: GenerateRequest['messages']): ChatHistoryItem[] {
@@ -414,15 +398,6 @@ export function modelName(source: string): string {
     .replace(/\.gguf$/i, '')
     .replace(/[-_]GGUF$/i, '');
   return tag ? `${base} ${tag}` : base || 'local model';
-}
-
-function progressBar(percent: number): string {
-  const filled = Math.round(Math.min(100, Math.max(0, percent)) / 5);
-  return `[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}]`;
-}
-
-function megabytes(bytes: number): string {
-  return (bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0);
 }
 
 function message(error: unknown): string {
