@@ -177,7 +177,7 @@ export const ConfigSchema = z.object({
   /** WebRTC VAD aggressiveness, 0 (lets most through) to 3 (least noise taken for speech). */
   CALL_VAD_WEBRTC_MODE: z.coerce.number().int().min(0).max(3).default(3),
   /** The local speech-recognition model (STT_PROVIDER=local): a Whisper size, pulled into DATA_DIR/models on first use. */
-  STT_LOCAL_MODEL: z.enum(['whisper-tiny', 'whisper-base']).default('whisper-base'),
+  STT_LOCAL_MODEL: z.enum(['whisper-tiny', 'whisper-base']).default('whisper-tiny'),
   /** Where the local model's files are pulled from: a folder URL holding `{model}-encoder.int8.onnx`, `-decoder.int8.onnx` and `-tokens.txt`. */
   STT_LOCAL_MODEL_URL: z.string().optional(),
   /** CPU threads of local speech recognition and the local voice. */

@@ -1,19 +1,8 @@
 import { createRequire } from 'node:module';
+import { loadSherpaOnnx, type SherpaVad } from '../models/sherpa.js';
 import type { VoiceActivityDetector } from './vad.js';
 
 const require = createRequire(import.meta.url);
-
-/** sherpa-onnx-node's VAD, the only part of its API this module uses. */
-interface SherpaVad {
-  acceptWaveform(samples: Float32Array): void;
-  isDetected(): boolean;
-  isEmpty(): boolean;
-  pop(): void;
-  reset(): void;
-}
-interface SherpaModule {
-  Vad: new (config: object, bufferSizeInSeconds: number) => SherpaVad;
-}
 
 /** Silero's window at 16 kHz (v5 takes exactly 512 samples). */
 export const SILERO_FRAME_SAMPLES = 512;
@@ -24,13 +13,6 @@ export const SILERO_FRAME_SAMPLES = 512;
  */
 export function sileroModelPath(): string {
   return require.resolve('@ricky0123/vad-web/dist/silero_vad_v5.onnx');
-}
-
-let sherpa: SherpaModule | undefined;
-/** Loads the native addon once; throws when the platform has no prebuilt binary. */
-export function loadSherpa(): SherpaModule {
-  sherpa ??= require('sherpa-onnx-node') as SherpaModule;
-  return sherpa;
 }
 
 export interface SileroOptions {
@@ -54,7 +36,7 @@ export class SileroVad implements VoiceActivityDetector {
   private readonly floats = new Float32Array(SILERO_FRAME_SAMPLES);
 
   constructor(options: SileroOptions = {}) {
-    const { Vad } = loadSherpa();
+    const { Vad } = loadSherpaOnnx();
     this.vad = new Vad(
       {
         sileroVad: {

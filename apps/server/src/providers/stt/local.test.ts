@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { testConfig } from '../../../test/helpers.js';
+import { createLocalSttProvider, LocalSttProvider, whisperFiles } from './local.js';
+import { SttError } from './stt-provider.js';
+
+/**
+ * The local recognizer's life: pulled from a model host on the loopback (fake files with the
+ * real names), then loaded by sherpa-onnx-node — which must refuse the fake files with an
+ * error, never crash the process — and `stt_unavailable` whenever it cannot work.
+ */
+
+const servers: http.Server[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map((s) => {
+      s.closeAllConnections();
+      return new Promise((resolve) => s.close(resolve));
+    }),
+  );
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function host(answer: (url: string, res: http.ServerResponse) => void) {
+  const gets: string[] = [];
+  const server = http.createServer((req, res) => {
+    if (req.method === 'HEAD') return res.end();
+    gets.push(req.url!);
+    answer(req.url!, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/whisper`, gets };
+}
+
+function logger() {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m: string) => lines.push(m),
+    warn: (m: string) => lines.push(m),
+    error: (m: string) => lines.push(m),
+  };
+}
+
+function provider(baseUrl: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-stt-'));
+  dirs.push(dir);
+  const log = logger();
+  const stt = new LocalSttProvider({
+    model: 'whisper-tiny',
+    baseUrl,
+    dir,
+    threads: 1,
+    log,
+    pull: { attempts: 2, retryDelayMs: 10, stallMs: 2000 },
+  });
+  return { stt, dir, log };
+}
+
+const utterance = { pcm: new Int16Array(16_000), sampleRate: 16_000, language: 'en' as const };
+
+describe('LocalSttProvider', () => {
+  it('names the official sherpa-onnx Whisper files on Hugging Face by default', () => {
+    expect(whisperFiles('whisper-tiny').map((f) => f.url)).toEqual([
+      'https://huggingface.co/csukuangfj/sherpa-onnx-whisper-tiny/resolve/main/tiny-encoder.int8.onnx',
+      'https://huggingface.co/csukuangfj/sherpa-onnx-whisper-tiny/resolve/main/tiny-decoder.int8.onnx',
+      'https://huggingface.co/csukuangfj/sherpa-onnx-whisper-tiny/resolve/main/tiny-tokens.txt',
+    ]);
+    const stt = createLocalSttProvider(testConfig({ STT_LOCAL_MODEL: 'whisper-base', DATA_DIR: '/tmp/r' }), logger());
+    expect(stt.status()).toEqual({ state: 'loading', progress: null });
+  });
+
+  it('pulls the model with progress, then reports an invalid model as stt_unavailable instead of crashing', async () => {
+    const file = Buffer.alloc(400_000, 7);
+    const model = await host((_url, res) => {
+      res.writeHead(200, { 'content-length': file.length });
+      res.end(file);
+    });
+    const { stt, dir, log } = provider(model.url);
+    const seen: unknown[] = [];
+    const timer = setInterval(() => seen.push(stt.status()), 1);
+    const failure = await stt.prepare().catch((e: unknown) => e);
+    clearInterval(timer);
+    expect(model.gets).toEqual([
+      '/whisper/tiny-encoder.int8.onnx',
+      '/whisper/tiny-decoder.int8.onnx',
+      '/whisper/tiny-tokens.txt',
+    ]);
+    // Whole files under their own names, nothing temporary left.
+    expect(fs.readdirSync(dir).sort()).toEqual(['tiny-decoder.int8.onnx', 'tiny-encoder.int8.onnx', 'tiny-tokens.txt']);
+    expect(seen.some((s) => (s as { state: string }).state === 'loading')).toBe(true);
+    expect(log.lines.some((l) => /downloading the speech recognition model whisper-tiny/.test(l))).toBe(true);
+    // The files are not a Whisper model: sherpa-onnx refuses them with an error.
+    expect(failure).toBeInstanceOf(SttError);
+    expect(failure).toMatchObject({ code: 'stt_unavailable' });
+    expect(stt.status()).toMatchObject({
+      state: 'unavailable',
+      reason: expect.stringMatching(/cannot load the speech recognition model/),
+    });
+    await expect(stt.transcribe(utterance)).rejects.toMatchObject({ code: 'stt_unavailable' });
+  });
+
+  it('without internet: unavailable with the reason, no partial file, and no retry storm', async () => {
+    const model = await host((_url, res) => {
+      res.writeHead(503);
+      res.end();
+    });
+    const { stt, dir } = provider(model.url);
+    await expect(stt.prepare()).rejects.toMatchObject({ name: 'SttError', code: 'stt_unavailable' });
+    const status = stt.status();
+    expect(status.state).toBe('unavailable');
+    expect(status.state === 'unavailable' && status.reason).toMatch(
+      /cannot download the speech recognition model whisper-tiny.*503/,
+    );
+    expect(fs.readdirSync(dir)).toEqual([]);
+    const asked = model.gets.length;
+    expect(asked).toBe(2); // the first file, tried twice
+    // Later calls answer the same failure without asking the host again.
+    await expect(stt.prepare()).rejects.toMatchObject({ code: 'stt_unavailable' });
+    await expect(stt.transcribe(utterance)).rejects.toMatchObject({ code: 'stt_unavailable' });
+    expect(model.gets.length).toBe(asked);
+  });
+
+  it('answers stt_unavailable while the model is still loading', async () => {
+    const model = await host(() => undefined); // never answers
+    const { stt } = provider(model.url);
+    const failure = await stt.transcribe(utterance).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: 'stt_unavailable', message: expect.stringMatching(/still loading/) });
+    await stt.close();
+  });
+});
