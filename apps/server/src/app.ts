@@ -259,7 +259,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     db: database.db,
     storage,
     urls: mediaUrls,
-    tts: deps.tts ?? createTtsProvider(config),
+    tts: deps.tts ?? createTtsProvider(config, llmLog(app.log, 'tts')),
     log: app.log,
     timeoutMs: config.TTS_TIMEOUT_S * 1000,
     concurrency: config.TTS_CONCURRENCY,
@@ -338,8 +338,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 }
 
 /** The language model's log lines, under the app's logger. */
-function llmLog(log: FastifyBaseLogger) {
-  const child = log.child({ module: 'llm' });
+function llmLog(log: FastifyBaseLogger, module = 'llm') {
+  const child = log.child({ module });
   return {
     info: (msg: string) => child.info(msg),
     warn: (msg: string) => child.warn(msg),

@@ -1,14 +1,31 @@
+import path from 'node:path';
 import type { Config } from '../../config.js';
 import { ElevenLabsTtsProvider } from './elevenlabs.js';
 import { EspeakTtsProvider } from './espeak.js';
 import { OpenAiSpeechProvider } from './openai-speech.js';
+import { LocalTtsProvider } from './sherpa-local.js';
 import type { TtsProvider } from './tts-provider.js';
 
 export { TtsError, voiceGender, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
 
+export interface TtsLog {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+const silent: TtsLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
 /** The text-to-speech provider the settings select (`TTS_PROVIDER`, docs/voice.md). */
-export function createTtsProvider(config: Config): TtsProvider {
+export function createTtsProvider(config: Config, log: TtsLog = silent): TtsProvider {
   switch (config.TTS_PROVIDER) {
+    case 'local':
+      return new LocalTtsProvider({
+        baseUrl: config.TTS_LOCAL_VOICES_URL,
+        dir: path.join(config.dataDir, 'models', 'tts'),
+        threads: config.SPEECH_THREADS,
+        log,
+      });
     case 'openai':
       return new OpenAiSpeechProvider({
         baseUrl: config.TTS_BASE_URL ?? 'https://api.openai.com/v1',

@@ -6,11 +6,15 @@ import {
   type SpeechRequest,
   type TtsProvider,
 } from './tts-provider.js';
-import { readMp3Answer } from './remote-audio.js';
+import { readMp3Answer, readPcmAnswer } from './remote-audio.js';
+
+/** OpenAI's `pcm` format: 24 kHz mono 16-bit little-endian, no header. */
+const OPENAI_PCM_RATE = 24_000;
 
 /**
  * An OpenAI-compatible speech endpoint (`POST {base}/audio/speech`): OpenAI, or a local
- * server with the same API (Kokoro-FastAPI, openedai-speech, LocalAI…). Asks for MP3.
+ * server with the same API (Kokoro-FastAPI, openedai-speech, LocalAI…). Asks for MP3, or
+ * for raw PCM (`pcm`: 24 kHz mono 16-bit) when the caller prefers it (calls).
  * A character whose voice is an espeak-ng voice speaks with the configured voice of its sex
  * (`nova` for `+f…` variants and `onyx` for `+m…` by default), else the default voice.
  */
@@ -22,23 +26,25 @@ export class OpenAiSpeechProvider implements TtsProvider {
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
-  async synthesise({ text, voice, signal }: SpeechRequest): Promise<Speech> {
+  async synthesise({ text, voice, signal, format }: SpeechRequest): Promise<Speech> {
+    const pcm = format === 'pcm16';
     try {
       const response = await fetch(`${this.base}/audio/speech`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          accept: 'audio/mpeg',
+          accept: pcm ? 'audio/pcm' : 'audio/mpeg',
           ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
         },
         body: JSON.stringify({
           model: this.options.model,
           input: text,
           voice: remoteVoiceFor(voice, this.options.voices),
-          response_format: 'mp3',
+          response_format: pcm ? 'pcm' : 'mp3',
         }),
         signal,
       });
+      if (pcm) return await readPcmAnswer(response, OPENAI_PCM_RATE, this.name, 'audio/speech');
       return { format: 'mp3', data: await readMp3Answer(response, this.name, 'audio/speech') };
     } catch (error) {
       throw toTtsError(error, this.name, signal);

@@ -6,13 +6,15 @@ export interface SpeechRequest {
   /** The character's voice: an espeak-ng voice (`en-us+f3`) or the provider's voice name or id. */
   voice: string;
   language: Locale;
+  /** The caller's preferred output; providers that can answer raw PCM do (calls). */
+  format?: 'pcm16' | 'mp3';
   /** Aborts the synthesis (a time limit, the server shutting down). */
   signal?: AbortSignal;
 }
 
 /**
- * Synthesised speech: raw mono 16-bit PCM (the embedded engine; the caller encodes it) or
- * audio already encoded as MP3 (remote providers are asked for MP3).
+ * Synthesised speech: raw mono 16-bit PCM (the embedded engines; remote providers when the
+ * request prefers `pcm16`) or audio already encoded as MP3 (remote providers by default).
  */
 export type Speech = { format: 'pcm16'; sampleRate: number; samples: Int16Array } | { format: 'mp3'; data: Buffer };
 
@@ -32,7 +34,7 @@ export class TtsError extends Error {
   }
 }
 
-/** Text to speech: espeak-ng in process (the default), an OpenAI-compatible endpoint or ElevenLabs. */
+/** Text to speech: espeak-ng in process (the default), a local neural voice (Piper), an OpenAI-compatible endpoint or ElevenLabs. */
 export interface TtsProvider {
   readonly name: string;
   synthesise(request: SpeechRequest): Promise<Speech>;

@@ -297,3 +297,57 @@ describe('MP3 frames', () => {
     expect(readMp3Info(Buffer.alloc(2000))).toBeNull();
   });
 });
+
+describe('raw PCM for calls (format: pcm16)', () => {
+  /** Half a second of a 24 kHz tone as little-endian 16-bit bytes, with an odd trailing byte. */
+  const pcmBytes = () => {
+    const samples = new Int16Array(12_000).map((_, i) => Math.round(5000 * Math.sin(i / 7)));
+    return { samples, bytes: Buffer.concat([Buffer.from(samples.buffer), Buffer.from([0x12])]) };
+  };
+  const pcmAnswer = (data: Buffer) => (_req: Seen, res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'audio/pcm' });
+    res.end(data);
+  };
+
+  it('asks the OpenAI-compatible endpoint for `pcm` and answers 24 kHz samples', async () => {
+    const { samples, bytes } = pcmBytes();
+    const fake = await fakeServer(pcmAnswer(bytes));
+    const provider = new OpenAiSpeechProvider({
+      baseUrl: fake.url,
+      model: 'tts-1',
+      voices: { voice: 'alloy', female: 'nova', male: 'onyx' },
+    });
+    const speech = await provider.synthesise({ text: 'Hi', voice: 'alloy', language: 'en', format: 'pcm16' });
+    expect(JSON.parse(fake.seen[0]!.body).response_format).toBe('pcm');
+    expect(speech).toEqual({ format: 'pcm16', sampleRate: 24_000, samples });
+    // Without the preference it is MP3 as before.
+    await provider.synthesise({ text: 'Hi', voice: 'alloy', language: 'en' }).catch(() => undefined);
+    expect(JSON.parse(fake.seen[1]!.body).response_format).toBe('mp3');
+  });
+
+  it('asks ElevenLabs for pcm_24000', async () => {
+    const { samples, bytes } = pcmBytes();
+    const fake = await fakeServer(pcmAnswer(bytes));
+    const provider = new ElevenLabsTtsProvider({
+      baseUrl: fake.url,
+      apiKey: 'k',
+      model: 'm',
+      voices: { voice: 'v', female: 'v', male: 'v' },
+    });
+    const speech = await provider.synthesise({ text: 'Hi', voice: 'v', language: 'en', format: 'pcm16' });
+    expect(fake.seen[0]!.url).toBe('/v1/text-to-speech/v?output_format=pcm_24000');
+    expect(speech).toEqual({ format: 'pcm16', sampleRate: 24_000, samples });
+  });
+
+  it('reports an empty PCM answer as empty_output', async () => {
+    const fake = await fakeServer(pcmAnswer(Buffer.from([1])));
+    const provider = new OpenAiSpeechProvider({
+      baseUrl: fake.url,
+      model: 'tts-1',
+      voices: { voice: 'alloy', female: 'nova', male: 'onyx' },
+    });
+    await expect(
+      provider.synthesise({ text: 'Hi', voice: 'alloy', language: 'en', format: 'pcm16' }),
+    ).rejects.toMatchObject({ code: 'empty_output' });
+  });
+});
