@@ -12,6 +12,7 @@ import { renderPicture } from './bot-pictures.js';
 import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFile } from './card.js';
 import { withTextChunks } from './card-png.js';
 import { presentBot, presentBotDetail } from './bots.presenter.js';
+import { voiceForCharacter } from './character-voice.js';
 import {
   findVisibleBotBySlug,
   insertBot,
@@ -152,6 +153,13 @@ export async function createBot(
       occupation: input.occupation,
       personality: input.personality,
       personalityText: input.personality.join(', '),
+      // A man speaks with a man's voice, a woman with a woman's (docs/voice.md).
+      voice: voiceForCharacter({
+        description: input.description,
+        greeting: input.greeting,
+        scenario: input.scenario,
+        personality: input.personality.join(', '),
+      }),
       tags,
       visibility: input.visibility,
       reviewState: reviewStateFor(deps, input.visibility),
@@ -194,6 +202,15 @@ export async function importBotCard(
     : await generatedAvatar(deps, id, `${fields.name}-${id}`, fields.tags ?? []);
   const row = await insertBot(deps.db, {
     ...fields,
+    // A card exported by a Reverie server names its voice; other cards get one fitting the character.
+    voice:
+      fields.voice ??
+      voiceForCharacter({
+        description: fields.description,
+        greeting: fields.greeting,
+        scenario: fields.scenario,
+        personality: fields.personalityText,
+      }),
     id,
     slug: await uniqueSlug(deps.db, fields.name),
     visibility,
