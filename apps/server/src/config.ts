@@ -140,7 +140,7 @@ export const ConfigSchema = z.object({
   COMFYUI_WORKFLOW: z.string().optional(),
   /** Seconds to wait for one generated picture before falling back to the gallery. */
   IMAGE_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(120),
-  /** Voice messages: `espeak` (espeak-ng in process, no network), `openai` (an OpenAI-compatible /audio/speech endpoint) or `elevenlabs`. */
+  /** Voice messages and calls: `espeak` (espeak-ng in process, no network), `openai` (an OpenAI-compatible /audio/speech endpoint), `elevenlabs` or `local` (Piper voices through sherpa-onnx, pulled on first use; espeak-ng meanwhile). */
   TTS_PROVIDER: z.enum(['espeak', 'openai', 'elevenlabs', 'local']).default('espeak'),
   /** The speech endpoint's base: https://api.openai.com/v1 (openai) or https://api.elevenlabs.io (elevenlabs) by default. */
   TTS_BASE_URL: z.string().optional(),
