@@ -255,11 +255,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('replies', replies);
   await app.register(chatsRoutes, { service: chats, replies });
   // Voice messages (issue 7, docs/voice.md): a durable background job per message, on any replica.
+  const tts = deps.tts ?? createTtsProvider(config, llmLog(app.log, 'tts'));
+  app.addHook('onClose', async () => tts.close?.());
   const audio = new AudioService({
     db: database.db,
     storage,
     urls: mediaUrls,
-    tts: deps.tts ?? createTtsProvider(config, llmLog(app.log, 'tts')),
+    tts,
     log: app.log,
     timeoutMs: config.TTS_TIMEOUT_S * 1000,
     concurrency: config.TTS_CONCURRENCY,

@@ -38,6 +38,8 @@ export class TtsError extends Error {
 export interface TtsProvider {
   readonly name: string;
   synthesise(request: SpeechRequest): Promise<Speech>;
+  /** Stops what runs in the background (a local voice's download) on shutdown. */
+  close?(): void;
 }
 
 /** Turns an abort or a network failure into a TtsError naming the provider. */

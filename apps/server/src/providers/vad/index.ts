@@ -11,8 +11,9 @@ export interface VadLog {
   warn(msg: string): void;
 }
 
-/** Set once Silero failed to start in this process: later calls go straight to WebRTC. */
-let sileroBroken: string | null = null;
+/** Why Silero failed to start in this process, per way of making it: later calls go straight to WebRTC. */
+const sileroBroken = new WeakMap<() => VoiceActivityDetector, string>();
+const defaultSilero = () => new SileroVad();
 
 /**
  * A new detector for one call (each keeps its own state): Silero through sherpa-onnx-node
@@ -23,15 +24,16 @@ let sileroBroken: string | null = null;
 export async function createVad(
   config: Pick<Config, 'CALL_VAD' | 'CALL_VAD_WEBRTC_MODE'>,
   log?: VadLog,
+  /** Makes the Silero detector (tests give one that fails). */
+  silero: () => VoiceActivityDetector = defaultSilero,
 ): Promise<VoiceActivityDetector> {
-  if (config.CALL_VAD === 'silero' && sileroBroken === null) {
+  if (config.CALL_VAD === 'silero' && !sileroBroken.has(silero)) {
     try {
-      return new SileroVad();
+      return silero();
     } catch (error) {
-      sileroBroken = error instanceof Error ? error.message : String(error);
-      log?.warn(
-        `Silero VAD (sherpa-onnx-node) cannot start: ${sileroBroken.split('\n')[0]}; calls use WebRTC's VAD instead`,
-      );
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+      sileroBroken.set(silero, reason);
+      log?.warn(`Silero VAD (sherpa-onnx-node) cannot start: ${reason}; calls use WebRTC's VAD instead`);
     }
   }
   return WebRtcVad.create(config.CALL_VAD_WEBRTC_MODE);

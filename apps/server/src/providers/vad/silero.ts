@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadSherpaOnnx, type SherpaVad } from '../models/sherpa.js';
 import type { VoiceActivityDetector } from './vad.js';
@@ -15,10 +17,35 @@ export function sileroModelPath(): string {
   return require.resolve('@ricky0123/vad-web/dist/silero_vad_v5.onnx');
 }
 
+/** The SHA-256 of `silero_vad_v5.onnx` in @ricky0123/vad-web 0.0.31 (2 327 524 bytes). */
+export const SILERO_V5_SHA256 = '2623a2953f6ff3d2c1e61740c6cdb7168133479b267dfef114a4a3cc5bdd788f';
+
+const checked = new Set<string>();
+
+/**
+ * Refuses a model file that is missing or not the expected one, once per file and process:
+ * sherpa's synchronous detector does not report a missing file (it returns a dead handle)
+ * and aborts the whole process on a file that is not an ONNX model.
+ */
+export function checkSileroModel(file: string, sha256: string | null): void {
+  if (checked.has(file)) return;
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(file);
+  } catch (error) {
+    throw new Error(`the Silero model ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  if (sha256 !== null) {
+    const digest = createHash('sha256').update(data).digest('hex');
+    if (digest !== sha256) throw new Error(`the Silero model ${file} is not the expected file (SHA-256 ${digest})`);
+  } else if (data.length < 1000) throw new Error(`the Silero model ${file} is too small to be a model`);
+  checked.add(file);
+}
+
 export interface SileroOptions {
   /** Probability from which sherpa's detector calls a window speech (default 0.5). */
   threshold?: number;
-  /** The .onnx file; the one inside @ricky0123/vad-web by default. */
+  /** The .onnx file; the one inside @ricky0123/vad-web (checked by its SHA-256) by default. */
   model?: string;
 }
 
@@ -36,11 +63,13 @@ export class SileroVad implements VoiceActivityDetector {
   private readonly floats = new Float32Array(SILERO_FRAME_SAMPLES);
 
   constructor(options: SileroOptions = {}) {
+    const model = options.model ?? sileroModelPath();
+    checkSileroModel(model, options.model ? null : SILERO_V5_SHA256);
     const { Vad } = loadSherpaOnnx();
     this.vad = new Vad(
       {
         sileroVad: {
-          model: options.model ?? sileroModelPath(),
+          model,
           threshold: options.threshold ?? 0.5,
           minSilenceDuration: 0.032,
           minSpeechDuration: 0.032,

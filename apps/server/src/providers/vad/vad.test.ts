@@ -1,9 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/helpers.js';
 import { resample } from '../../lib/pcm.js';
 import { EspeakTtsProvider } from '../tts/espeak.js';
 import { createVad } from './index.js';
-import { SileroVad } from './silero.js';
+import { checkSileroModel, SILERO_V5_SHA256, SileroVad } from './silero.js';
 import type { VoiceActivityDetector } from './vad.js';
 import { WebRtcVad } from './webrtc.js';
 
@@ -135,6 +138,30 @@ describe.each(implementations)('%s', (_name, make) => {
 });
 
 describe('createVad', () => {
+  it('falls back to WebRTC when Silero cannot start, and says so once', async () => {
+    const warnings: string[] = [];
+    const log = { warn: (m: string) => warnings.push(m) };
+    // A model file that is not there: refused before sherpa sees it (it would hand back a dead detector).
+    const broken = () => new SileroVad({ model: path.join(os.tmpdir(), 'no-such-silero.onnx') });
+    const first = await createVad(testConfig(), log, broken);
+    const second = await createVad(testConfig(), log, broken);
+    detectors.push(first, second);
+    expect([first.name, second.name]).toEqual(['webrtc', 'webrtc']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Silero VAD .* cannot start: the Silero model .*no-such-silero\.onnx cannot be read/);
+  });
+
+  it('refuses a Silero model that is not the shipped file instead of letting sherpa abort the process', () => {
+    const fake = path.join(os.tmpdir(), `fake-silero-${process.pid}.onnx`);
+    fs.writeFileSync(fake, Buffer.alloc(50, 1));
+    try {
+      expect(() => new SileroVad({ model: fake })).toThrow(/too small to be a model/);
+      expect(() => checkSileroModel(fake, SILERO_V5_SHA256)).toThrow(/not the expected file/);
+    } finally {
+      fs.rmSync(fake);
+    }
+  });
+
   it('gives Silero by default and WebRTC on request', async () => {
     const silero = await createVad(testConfig());
     const webrtc = await createVad(testConfig({ CALL_VAD: 'webrtc', CALL_VAD_WEBRTC_MODE: '2' }));
