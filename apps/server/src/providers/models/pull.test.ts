@@ -1,22 +1,21 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
+import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listing, ModelHosts } from '../../../test/model-host.js';
 import { PullError, pullFiles, pulled, type ModelFile } from './pull.js';
 
-/** A model host on the loopback: serves `files` with Range support; `hook` may break a request. */
-async function modelHost(
+const hosts = new ModelHosts();
+afterEach(() => hosts.closeAll());
+
+/** Serves `files` with Range support; `hook` may answer a request itself (returning true). */
+function modelHost(
   files: Record<string, Buffer>,
-  hook?: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => boolean,
+  hook?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean,
 ) {
-  const requests: { url: string; range?: string; method: string }[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push({ url: req.url!, range: req.headers.range, method: req.method! });
-    if (req.method === 'HEAD') return res.end();
-    if (hook?.(req, res, requests.length)) return;
+  return hosts.start((req, res) => {
+    if (hook?.(req, res)) return;
     const body = files[req.url!.slice(1)];
     if (!body) {
       res.writeHead(404);
@@ -34,28 +33,9 @@ async function modelHost(
     res.writeHead(200, { 'content-length': body.length });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
-const servers: http.Server[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      s.closeAllConnections();
-      return new Promise((resolve) => s.close(resolve));
-    }),
-  );
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-function tempDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-pull-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => hosts.tempDir('reverie-pull-');
 const bytes = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * seed + 7) & 0xff));
-const listing = (dir: string) => fs.readdirSync(dir, { recursive: true }).map(String).sort();
 
 describe('pullFiles', () => {
   it('downloads every file with progress up to 100 % and renames each into place only when whole', async () => {
@@ -102,19 +82,18 @@ describe('pullFiles', () => {
 
   it('resumes a transfer that broke off where it stopped', async () => {
     const model = bytes(200_000, 11);
-    const host = await modelHost({ 'model.onnx': model }, (req, res, n) => {
-      if (req.method !== 'GET' || req.headers.range) return false;
+    const host = await modelHost({ 'model.onnx': model }, (req, res) => {
+      if (req.headers.range) return false;
       // The first GET sends half the file and drops the connection.
       res.writeHead(200, { 'content-length': model.length });
       res.write(model.subarray(0, 100_000), () => setTimeout(() => res.destroy(), 20));
-      return n > 0;
+      return true;
     });
     const dir = tempDir();
     const [file] = await pullFiles(dir, [{ url: `${host.url}/model.onnx`, name: 'model.onnx' }], { retryDelayMs: 10 });
     expect(fs.readFileSync(file!).equals(model)).toBe(true);
-    const gets = host.requests.filter((r) => r.method === 'GET');
-    expect(gets).toHaveLength(2);
-    expect(gets[1]!.range).toBe('bytes=100000-');
+    expect(host.requests).toHaveLength(2);
+    expect(host.requests[1]!.range).toBe('bytes=100000-');
     expect(listing(dir)).toEqual(['model.onnx']);
   });
 

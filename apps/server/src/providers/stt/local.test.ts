@@ -1,10 +1,8 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
+import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/helpers.js';
+import { ModelHosts } from '../../../test/model-host.js';
 import { createLocalSttProvider, LocalSttProvider, whisperFiles } from './local.js';
 import { SttError } from './stt-provider.js';
 
@@ -14,28 +12,17 @@ import { SttError } from './stt-provider.js';
  * error, never crash the process — and `stt_unavailable` whenever it cannot work.
  */
 
-const servers: http.Server[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      s.closeAllConnections();
-      return new Promise((resolve) => s.close(resolve));
-    }),
-  );
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const hosts = new ModelHosts();
+afterEach(() => hosts.closeAll());
 
 async function host(answer: (url: string, res: http.ServerResponse) => void) {
-  const gets: string[] = [];
-  const server = http.createServer((req, res) => {
-    if (req.method === 'HEAD') return res.end();
-    gets.push(req.url!);
-    answer(req.url!, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/whisper`, gets };
+  const started = await hosts.start((req, res) => answer(req.url!, res), '/whisper');
+  return {
+    url: started.url,
+    get gets() {
+      return started.requests.map((r) => r.url);
+    },
+  };
 }
 
 function logger() {
@@ -49,8 +36,7 @@ function logger() {
 }
 
 function provider(baseUrl: string) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-stt-'));
-  dirs.push(dir);
+  const dir = hosts.tempDir('reverie-stt-');
   const log = logger();
   const stt = new LocalSttProvider({
     model: 'whisper-tiny',

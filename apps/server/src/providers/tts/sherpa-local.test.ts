@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
+import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/helpers.js';
+import { ModelHosts } from '../../../test/model-host.js';
 import { EspeakTtsProvider } from './espeak.js';
 import { createTtsProvider } from './index.js';
 import { ESPEAK_DATA_FILES, LocalTtsProvider, PIPER_VOICES, piperFiles, piperVoiceFor } from './sherpa-local.js';
@@ -16,30 +15,16 @@ import type { SpeechRequest, TtsProvider } from './tts-provider.js';
  * failure — while a voice is pulling, when it cannot be pulled and when it cannot be loaded.
  */
 
-const servers: http.Server[] = [];
-const dirs: string[] = [];
+const hosts = new ModelHosts();
 const providers: LocalTtsProvider[] = [];
 afterEach(async () => {
   providers.splice(0).forEach((p) => p.close());
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      s.closeAllConnections();
-      return new Promise((resolve) => s.close(resolve));
-    }),
-  );
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  await hosts.closeAll();
 });
 
 async function host(answer: (url: string, res: http.ServerResponse) => void) {
-  const gets: string[] = [];
-  const server = http.createServer((req, res) => {
-    if (req.method === 'HEAD') return res.end();
-    gets.push(req.url!);
-    answer(req.url!, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/voices`, gets };
+  const started = await hosts.start((req, res) => answer(req.url!, res), '/voices');
+  return { url: started.url, requests: started.requests };
 }
 
 /** espeak-ng, recording what it was asked to say. */
@@ -54,8 +39,7 @@ class RecordingEspeak implements TtsProvider {
 }
 
 function provider(baseUrl: string) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-tts-'));
-  dirs.push(dir);
+  const dir = hosts.tempDir('reverie-tts-');
   const lines: string[] = [];
   const log = {
     info: (m: string) => lines.push(m),
@@ -102,7 +86,7 @@ describe('LocalTtsProvider', () => {
     expect(fallback.asked.map((r) => r.voice)).toEqual(['en-us+f3']);
     expect(tts.voiceStatus('ru_RU-irina-medium')).toEqual({ state: 'loading', progress: null });
     await new Promise((r) => setTimeout(r, 100));
-    expect(model.gets[0]).toBe('/voices/vits-piper-en_US-amy-medium/resolve/main/espeak-ng-data/phontab');
+    expect(model.requests[0]?.url).toBe('/voices/vits-piper-en_US-amy-medium/resolve/main/espeak-ng-data/phontab');
   });
 
   it('keeps speaking with espeak-ng when the voice cannot be pulled, without asking again and again', async () => {
@@ -115,11 +99,11 @@ describe('LocalTtsProvider', () => {
     await tts.prepare(voice);
     expect(tts.voiceStatus(voice.name)).toMatchObject({ state: 'unavailable', reason: expect.stringMatching(/404/) });
     expect(lines.some((l) => /espeak-ng speaks instead/.test(l))).toBe(true);
-    const asked = model.gets.length;
+    const asked = model.requests.length;
     const speech = await tts.synthesise({ text: 'Hello there.', voice: 'en-us+m3', language: 'en' });
     expect(speech.format).toBe('pcm16');
     expect(fallback.asked).toHaveLength(1);
-    expect(model.gets.length).toBe(asked);
+    expect(model.requests.length).toBe(asked);
     expect(
       fs
         .readdirSync(dir, { recursive: true })
@@ -137,7 +121,7 @@ describe('LocalTtsProvider', () => {
     const { tts, dir, fallback } = provider(model.url);
     const voice = PIPER_VOICES.de.female!;
     await tts.prepare(voice);
-    expect(model.gets).toHaveLength(ESPEAK_DATA_FILES.length + 2);
+    expect(model.requests).toHaveLength(ESPEAK_DATA_FILES.length + 2);
     expect(fs.existsSync(path.join(dir, 'espeak-ng-data/lang/sit/cmn'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'de_DE-kerstin-low/de_DE-kerstin-low.onnx'))).toBe(true);
     // sherpa-onnx refuses the fake model with an error; the process lives on and espeak-ng speaks.
