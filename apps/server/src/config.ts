@@ -179,11 +179,11 @@ export const ConfigSchema = z.object({
   /** The local speech-recognition model (STT_PROVIDER=local): a Whisper size, pulled into DATA_DIR/models on first use. */
   STT_LOCAL_MODEL: z.enum(['whisper-tiny', 'whisper-base']).default('whisper-tiny'),
   /** Where the local model's files are pulled from: a folder URL holding `{model}-encoder.int8.onnx`, `-decoder.int8.onnx` and `-tokens.txt`. */
-  STT_LOCAL_MODEL_URL: z.string().optional(),
+  STT_LOCAL_MODEL_URL: z.url().optional(),
   /** CPU threads of local speech recognition and the local voice. */
   SPEECH_THREADS: z.coerce.number().int().min(1).max(64).default(2),
   /** Where the local neural voices (TTS_PROVIDER=local, Piper through sherpa-onnx) are pulled from: a base URL under which each voice is a folder. */
-  TTS_LOCAL_VOICES_URL: z.string().optional(),
+  TTS_LOCAL_VOICES_URL: z.url().optional(),
   /** Media storage: `local` (DATA_DIR/media) or `s3` (any S3-compatible service). */
   STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
   /** The S3 endpoint (https://s3.eu-central-1.amazonaws.com, http://127.0.0.1:9000 for MinIO…). */

@@ -14,6 +14,9 @@ export const WHISPER_MODELS = {
 } as const;
 export type WhisperModel = keyof typeof WHISPER_MODELS;
 
+/** Whisper's window: 30 s at 16 kHz. */
+const WHISPER_MAX_SAMPLES = 30 * 16_000;
+
 /** After a failed pull or load, prepare() answers the same failure for this long instead of trying again. */
 const RETRY_AFTER_MS = 5 * 60_000;
 
@@ -103,7 +106,9 @@ export class LocalSttProvider implements SttProvider {
       );
     }
     const recognizer = this.state.recognizer;
-    const samples = pcm16ToFloat(sampleRate === 16_000 ? pcm : resample(pcm, sampleRate, 16_000));
+    const at16k = sampleRate === 16_000 ? pcm : resample(pcm, sampleRate, 16_000);
+    // Whisper hears 30 s windows: a longer utterance keeps its first 30 s (a turn ends by 30 s anyway).
+    const samples = pcm16ToFloat(at16k.subarray(0, WHISPER_MAX_SAMPLES));
     const work = this.queue.run(async () => {
       if (signal?.aborted) throw new SttError('aborted', 'the recognition was cancelled', this.name);
       const stream = recognizer.createStream();
