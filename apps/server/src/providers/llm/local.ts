@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaModel } from 'node-llama-cpp';
 import type * as NodeLlamaCppModule from 'node-llama-cpp';
-import { megabytes, probeHost, progressLogger } from '../models/pull.js';
+import { megabytes, probeHost, progressLogger, pullFiles } from '../models/pull.js';
 import {
   estimateTokens,
   LlmError,
@@ -318,10 +318,36 @@ export class LocalLlmProvider implements LlmProvider {
     }
   }
 
-  /** Pulls LLM_MODEL_URI into the models folder (once), logging a progress bar. */
+  /**
+   * A plain https URL of a .gguf file goes through the shared downloader (providers/models):
+   * a temporary file renamed when whole, resumed when the transfer breaks off. Saved under the
+   * URL's file name, as node-llama-cpp's downloader did.
+   */
+  private async pullUrl(url: string): Promise<string> {
+    const { log, modelsDir } = this.options;
+    const name = decodeURIComponent(path.basename(new URL(url).pathname)) || 'model.gguf';
+    const logProgress = progressLogger(log, 'the language model');
+    const [file] = await pullFiles(modelsDir, [{ url, name }], {
+      signal: this.closing.signal,
+      log,
+      label: `the language model ${url}`,
+      onProgress: (fraction, detail) => {
+        if (fraction === null) return;
+        this.state = {
+          kind: 'loading',
+          detail: `Downloading the language model ${url}: ${Math.floor(fraction * 100)}%`,
+        };
+        logProgress(fraction, detail);
+      },
+    });
+    return file!;
+  }
+
+  /** Pulls LLM_MODEL_URI into the models folder (once), logging a progress bar; `hf:` URIs through node-llama-cpp's resolver. */
   private async pull(lib: NodeLlamaCpp): Promise<string> {
     const { log, modelUri, modelsDir } = this.options;
     fs.mkdirSync(modelsDir, { recursive: true });
+    if (/^https?:\/\//i.test(modelUri)) return this.pullUrl(modelUri);
     // Already pulled: no network needed.
     const present = await lib
       .resolveModelFile(modelUri, { directory: modelsDir, download: false, cli: false })
@@ -373,7 +399,6 @@ const PULL_STALL_MS = 60_000;
 
 /** Fails fast (10 s at most) when the host a model URI downloads from cannot be reached. */
 async function probe(uri: string, closing: AbortSignal): Promise<void> {
-  if (/^https?:\/\//i.test(uri)) return probeHost(uri, closing);
   if (/^(hf|huggingface):/i.test(uri)) return probeHost('https://huggingface.co/', closing);
 }
 

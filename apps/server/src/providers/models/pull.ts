@@ -72,7 +72,7 @@ export async function pullFiles(
   options: PullOptions = {},
 ): Promise<string[]> {
   const targets = files.map((file) => safeJoin(dir, file.name));
-  const missing = files.filter((file, i) => !pulled(dir, [file]) && targets[i]);
+  const missing = files.filter((file) => !pulled(dir, [file]));
   if (missing.length === 0) return targets;
 
   const hosts = [...new Set(missing.map((file) => new URL(file.url).origin))];
