@@ -1,6 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { BOTS_FIRST_PAGE_SIZE, BOTS_NEXT_PAGE_SIZE, type Bot, type BotFilterTag, type BotList } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { useProfile } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 
 export const getBots = (tags: BotFilterTag[], cursor: string | null, search = '') =>
@@ -21,7 +22,8 @@ export const botsQueryRoot = ['bots', 'available'] as const;
  * key, so the list reloads when the profile id changes.
  */
 export function useBots(tags: BotFilterTag[], search = '') {
-  const { profile, isAuthorized } = useSession();
+  const { isAuthorized } = useSession();
+  const { profile } = useProfile();
   const viewer = profile?.id ?? (isAuthorized ? 'signed-in' : 'guest');
   return useInfiniteQuery({
     queryKey: [...botsQueryRoot, viewer, [...tags].sort().join(','), search.trim().toLowerCase()],
