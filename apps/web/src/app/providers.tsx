@@ -1,7 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { i18n } from '../lib/i18n';
 import { bindProfileToSession } from '../lib/profile';
 
 /** The app's data cache (tests make their own, to seed it). */
@@ -14,13 +12,9 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** App-wide providers: data cache (the profile dropped when the tokens go) and translations. */
+/** App-wide providers: the data cache (the profile dropped when the tokens go). Texts: `lib/i18n.ts`. */
 export function AppProviders({ children, client: given }: { children: ReactNode; client?: QueryClient }) {
   const [client] = useState(() => given ?? createQueryClient());
   useEffect(() => bindProfileToSession(client), [client]);
-  return (
-    <QueryClientProvider client={client}>
-      <I18nextProvider i18n={i18n}>{children}</I18nextProvider>
-    </QueryClientProvider>
-  );
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

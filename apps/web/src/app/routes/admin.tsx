@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Page, Skeleton } from '../../components/ui/page';
 import { useProfile } from '../../lib/profile';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { Message } from '@reverie/shared';
 import { showAlert } from '../../components/ui/alerts';
 import { useProfile } from '../../lib/profile';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Page } from '../../components/ui/page';
 import { SearchField } from '../../components/ui/search-field';
 import { useProfile } from '../../lib/profile';

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -26,7 +25,7 @@ import { profileKeys } from '../../lib/query-keys';
 import { setProfileData, useProfile } from '../../lib/profile';
 import { useSession } from '../../lib/session';
 import { ManageSubscription, MANAGE_SUBSCRIPTION_ID } from '../../features/billing/components/manage-subscription';
-import { currentLocale } from '../../lib/i18n';
+import { currentLocale, useTranslation } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';
 import { useModal } from '../modals';
 import './settings-texts';

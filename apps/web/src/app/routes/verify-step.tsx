@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MailCheck } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';

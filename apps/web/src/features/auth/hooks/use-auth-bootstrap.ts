@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useLocation, useNavigate } from 'react-router';
 import { PROFILE_REFRESH_MS, type Profile } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';

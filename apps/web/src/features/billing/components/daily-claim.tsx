@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Gift, Loader2, Timer } from 'lucide-react';
 import { DAILY_CLAIM_AMOUNT } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';

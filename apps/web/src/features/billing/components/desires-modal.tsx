@@ -1,10 +1,9 @@
-import { useTranslation } from 'react-i18next';
 import { Flame, Loader2 } from 'lucide-react';
 import { formatBalance, type PackId } from '@reverie/shared';
 import type { ModalProps } from '../../../app/modals';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { useProfile } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 import { usePlans } from '../api/get-plans';

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Subscription } from '@reverie/shared';
@@ -7,7 +6,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
 import type { ApiRequestError } from '../../../lib/api-client';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { refetchProfile } from '../../../lib/profile';
 import { cancelSubscription, resumeSubscription, SUBSCRIPTION_QUERY_KEY, useSubscription } from '../api/subscription';
 import { formatDate } from '../format';

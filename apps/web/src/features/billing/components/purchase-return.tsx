@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PACK_CATALOGUE, PLAN_IDS, type PackId, type PlanId } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { useSession } from '../../../lib/session';

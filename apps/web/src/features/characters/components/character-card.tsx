@@ -1,7 +1,7 @@
 import '../catalogue-texts';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { BadgeCheck, Lock } from 'lucide-react';
 import type { Bot } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';

@@ -1,6 +1,6 @@
 import '../texts';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { TriangleAlert, X } from 'lucide-react';
 import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';

@@ -1,6 +1,6 @@
 import '../texts';
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { SendHorizontal, Square } from 'lucide-react';
 import { MESSAGE_TEXT_MAX } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Eye, Loader2 } from 'lucide-react';
 import { MessageKind, UNBLUR_COST, type Message } from '@reverie/shared';
 import { useModal } from '../../../app/modals';
