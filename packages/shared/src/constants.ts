@@ -27,6 +27,8 @@ export const LOCALE_NATIVE_NAMES: Record<Locale, string> = {
 export const LANGUAGE_PICKER_ORDER: readonly Locale[] = ['en', 'de', 'es', 'ch', 'ru'];
 
 export const BOTS_FIRST_PAGE_SIZE = 30;
+/** The id of the `<script type="application/json">` holding a guest's first catalogue page in the page of `/`. */
+export const INLINE_CATALOGUE_ID = 'reverie-catalogue';
 export const BOTS_NEXT_PAGE_SIZE = 15;
 /** The longest catalogue search (`q` of `GET /api/bots/available`), in characters. */
 export const BOT_SEARCH_MAX = 80;

@@ -5,7 +5,15 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { LOCALE_HTML_LANG, matchWebRoute, negotiateLocale, toLocale, type Edition } from '@reverie/shared';
+import {
+  INLINE_CATALOGUE_ID,
+  LOCALE_HTML_LANG,
+  matchWebRoute,
+  negotiateLocale,
+  toLocale,
+  type BotList,
+  type Edition,
+} from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { renderIndexHtml, resolvePageMeta } from './page-meta.js';
@@ -16,6 +24,35 @@ export interface WebRoutesOptions {
   publicUrl: string;
   /** The built web app (apps/web/dist); null for an API-only server. */
   distDir: string | null;
+  /** A guest's first catalogue page (`GET /api/bots/available`), written into the page of `/`. */
+  firstCataloguePage?: () => Promise<BotList>;
+}
+
+/** How many card pictures of `/` are preloaded: those on a phone's first screen (FIRST_SCREEN_CARDS on the web). */
+export const PRELOADED_CARD_PICTURES = 4;
+/** How long one reading of the first catalogue page serves the pages of `/`. */
+const CATALOGUE_CACHE_MS = 10_000;
+
+/** JSON that is safe inside `<script>`: no `</script>`, no `<!--`, no line separators. */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replaceAll('<', '\\u003c').replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
+
+const attribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/**
+ * What `/` gets in its `<head>` for a first screen without waiting for the API: the guest's
+ * first catalogue page as JSON (the web app starts from it instead of asking for it after its
+ * scripts have run) and a preload of the first cards' pictures (fetched while the scripts
+ * download).
+ */
+export function catalogueHead(page: BotList): string {
+  const pictures = page.results
+    .slice(0, PRELOADED_CARD_PICTURES)
+    .map((bot) => bot.avatar_url)
+    .filter((url): url is string => typeof url === 'string' && url.length > 0)
+    .map((url) => `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}">`);
+  return `${pictures.join('')}<script type="application/json" id="${INLINE_CATALOGUE_ID}">${scriptJson(page)}</script>`;
 }
 
 const NOT_WEB_PAGE = /^\/(api|metrics|dev)(\/|$)/;
@@ -95,6 +132,23 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
   const template = indexPath && fs.existsSync(indexPath) ? fs.readFileSync(indexPath, 'utf8') : null;
   const preloads = options.distDir ? pagePreloads(options.distDir) : new Map<string, string>();
 
+  // The first catalogue page, read at most every 10 s for all the pages of `/` (the same for
+  // every guest); a failure leaves it out (the web app then asks the API as before).
+  let catalogue: { at: number; head: Promise<string> } | null = null;
+  const firstCatalogueHead = (): Promise<string> => {
+    const read = options.firstCataloguePage;
+    if (!read) return Promise.resolve('');
+    if (!catalogue || Date.now() - catalogue.at > CATALOGUE_CACHE_MS) {
+      const head = read().then(catalogueHead, (error: unknown) => {
+        app.log.warn({ err: error }, 'The first catalogue page could not be read for /');
+        catalogue = null;
+        return '';
+      });
+      catalogue = { at: Date.now(), head };
+    }
+    return catalogue.head;
+  };
+
   if (template && options.distDir) {
     await app.register(fastifyStatic, {
       root: options.distDir,
@@ -135,7 +189,9 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       lang: LOCALE_HTML_LANG[locale],
       siteName: options.edition.name,
     });
-    const html = pagePreload ? rendered.replace('</head>', `${pagePreload}</head>`) : rendered;
+    const inlined = route?.pattern === '/' && meta.status === 200 ? await firstCatalogueHead() : '';
+    const head = `${pagePreload ?? ''}${inlined}`;
+    const html = head ? rendered.replace('</head>', `${head}</head>`) : rendered;
     const encoding = pageEncoding(request.headers['accept-encoding']);
     reply
       .status(meta.status)
