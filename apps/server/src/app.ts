@@ -25,7 +25,7 @@ import { legalRoutes } from './modules/legal/legal.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { webRoutes } from './modules/web/web.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
-import { listAvailableBots } from './modules/bots/bots.service.js';
+import { getBotDetail, listAvailableBots } from './modules/bots/bots.service.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { MediaUrls } from './lib/media-urls.js';
 import { createMediaStorage, type MediaStorage } from './providers/storage/index.js';
@@ -330,6 +330,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // The page of `/` carries a guest's first catalogue page (issue 13: the cards without
     // waiting for the API on a slow phone).
     firstCataloguePage: () => listAvailableBots(botsDeps, null, { size: BOTS_FIRST_PAGE_SIZE, tags: [] }),
+    characterPicture: async (slug) => (await getBotDetail(botsDeps, slug, null)).avatar_url,
   });
 
   // Last of the preClose hooks (they run in order, before every onClose one — runtime.ts closes

@@ -26,6 +26,8 @@ export interface WebRoutesOptions {
   distDir: string | null;
   /** A guest's first catalogue page (`GET /api/bots/available`), written into the page of `/`. */
   firstCataloguePage?: () => Promise<BotList>;
+  /** The picture address (as the API gives it) of the character a `/{slug}` page shows first. */
+  characterPicture?: (slug: string) => Promise<string | null>;
 }
 
 /** How many card pictures of `/` are preloaded: those on a phone's first screen (FIRST_SCREEN_CARDS on the web). */
@@ -46,12 +48,14 @@ const attribute = (value: string) =>
  * scripts have run) and a preload of the first cards' pictures (fetched while the scripts
  * download).
  */
+const preloadPicture = (url: string) => `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}">`;
+
 export function catalogueHead(page: BotList): string {
   const pictures = page.results
     .slice(0, PRELOADED_CARD_PICTURES)
     .map((bot) => bot.avatar_url)
     .filter((url): url is string => typeof url === 'string' && url.length > 0)
-    .map((url) => `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}">`);
+    .map(preloadPicture);
   return `${pictures.join('')}<script type="application/json" id="${INLINE_CATALOGUE_ID}">${scriptJson(page)}</script>`;
 }
 
@@ -189,7 +193,13 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       lang: LOCALE_HTML_LANG[locale],
       siteName: options.edition.name,
     });
-    const inlined = route?.pattern === '/' && meta.status === 200 ? await firstCatalogueHead() : '';
+    let inlined = '';
+    if (route?.pattern === '/' && meta.status === 200) inlined = await firstCatalogueHead();
+    else if (route?.pattern === '/:slug' && meta.status === 200 && route.params.slug && options.characterPicture) {
+      // The character's picture downloads with the scripts instead of after they have run.
+      const picture = await options.characterPicture(route.params.slug).catch(() => null);
+      if (picture) inlined = preloadPicture(picture);
+    }
     const head = `${pagePreload ?? ''}${inlined}`;
     const html = head ? rendered.replace('</head>', `${head}</head>`) : rendered;
     const encoding = pageEncoding(request.headers['accept-encoding']);

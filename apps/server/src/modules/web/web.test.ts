@@ -97,6 +97,13 @@ describe('serving the web app', async () => {
       expect((await app.inject(other)).body, other).not.toContain('reverie-catalogue');
   });
 
+  it("preloads the character's picture in /{slug}, not in a 404", async () => {
+    const chat = (await app.inject('/luna-star?chat=c1')).body;
+    expect(chat).toContain('<link rel="preload" as="image" fetchpriority="high" href="/api/media/luna.png">');
+    expect((await app.inject('/secret-one')).body).not.toContain('rel="preload" as="image"');
+    expect((await app.inject('/no-such-character-xyz')).body).not.toContain('rel="preload" as="image"');
+  });
+
   it('writes every page title in the reader language (cookie, else Accept-Language)', async () => {
     const title = async (url: string, headers: Record<string, string>) =>
       /<title>([^<]*)<\/title>/.exec((await app.inject({ url, headers })).body)?.[1];
