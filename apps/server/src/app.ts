@@ -5,6 +5,7 @@ import { BOTS_FIRST_PAGE_SIZE, getEdition, REWARDFUL_ORIGIN } from '@reverie/sha
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { authPlugin } from './plugins/auth.js';
+import { compressionPlugin } from './plugins/compression.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
 import { resolveSecret } from './lib/secrets.js';
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(requestContextPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
+  await app.register(compressionPlugin);
   // Every limit counts once for the cluster (providers/limits): Redis, the database or in process.
   const limits =
     deps.limits ??

@@ -16,6 +16,7 @@ import {
 } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
+import { preferredEncoding } from '../../plugins/compression.js';
 import { renderIndexHtml, resolvePageMeta } from './page-meta.js';
 
 export interface WebRoutesOptions {
@@ -106,20 +107,8 @@ export function pagePreloads(distDir: string): Map<string, string> {
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** br when accepted, else gzip, else none (q=0 refuses); the page is small, so quick settings. */
-export function pageEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
-  const accepted = new Map<string, number>();
-  for (const part of String(header ?? '')
-    .toLowerCase()
-    .split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
-  }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
-}
+/** br when accepted, else gzip, else none (q=0 refuses): the same choice as for JSON answers. */
+export const pageEncoding = preferredEncoding;
 
 function compressPage(html: string, encoding: 'br' | 'gzip'): Promise<Buffer> {
   return encoding === 'br'
