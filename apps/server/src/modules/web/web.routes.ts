@@ -6,6 +6,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
+  CARD_PICTURE_SIZES,
+  cardPictureSrcSet,
   INLINE_CATALOGUE_ID,
   LOCALE_HTML_LANG,
   matchWebRoute,
@@ -51,12 +53,19 @@ const attribute = (value: string) =>
  */
 const preloadPicture = (url: string) => `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}">`;
 
+/** A card's picture: the preload names the same `srcset` and `sizes` as the card's `<img>`. */
+const preloadCardPicture = (url: string) => {
+  const srcset = cardPictureSrcSet(url);
+  if (!srcset) return preloadPicture(url);
+  return `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}" imagesrcset="${attribute(srcset)}" imagesizes="${attribute(CARD_PICTURE_SIZES)}">`;
+};
+
 export function catalogueHead(page: BotList): string {
   const pictures = page.results
     .slice(0, PRELOADED_CARD_PICTURES)
     .map((bot) => bot.avatar_url)
     .filter((url): url is string => typeof url === 'string' && url.length > 0)
-    .map(preloadPicture);
+    .map(preloadCardPicture);
   return `${pictures.join('')}<script type="application/json" id="${INLINE_CATALOGUE_ID}">${scriptJson(page)}</script>`;
 }
 

@@ -91,7 +91,9 @@ describe('serving the web app', async () => {
     const page = JSON.parse(script![1]!) as { results: { slug: string; name: string }[]; next_param: null };
     expect(page.results.map((bot) => bot.slug)).toEqual(['luna-star']);
     expect(page.results[0]!.name).toBe('Luna <Star>');
-    expect(home).toContain('<link rel="preload" as="image" fetchpriority="high" href="/api/media/luna.png">');
+    expect(home).toContain(
+      '<link rel="preload" as="image" fetchpriority="high" href="/api/media/luna.png" imagesrcset="/api/media/luna.png?w=256 256w, /api/media/luna.png?w=512 512w" imagesizes="',
+    );
     expect(home.indexOf('reverie-catalogue')).toBeLessThan(home.indexOf('</head>'));
     for (const other of ['/chat', '/luna-star', '/no/such/page'])
       expect((await app.inject(other)).body, other).not.toContain('reverie-catalogue');

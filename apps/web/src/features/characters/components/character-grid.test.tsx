@@ -155,4 +155,20 @@ describe('character card', () => {
     expect(heading.className).toContain('line-clamp-2');
     expect(heading.className).not.toContain('truncate');
   });
+
+  it('asks for the picture at card size: a WebP srcset of our media, the full picture as fallback', () => {
+    const avatar = '/api/media/bots/b1/avatar.png';
+    const router = createMemoryRouter([
+      { path: '*', element: <CharacterCard bot={bot({ avatar_url: avatar })} priority /> },
+    ]);
+    render(
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    const img = screen.getByRole('img', { name: /Luna/ });
+    expect(img.getAttribute('src')).toBe(avatar);
+    expect(img.getAttribute('srcset')).toBe(`${avatar}?w=256 256w, ${avatar}?w=512 512w`);
+    expect(img.getAttribute('sizes')).toContain('50vw');
+  });
 });
