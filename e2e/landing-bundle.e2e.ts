@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 // Plain JavaScript shared with the landing-js bench.
 import { chunkSources, landingChunks } from '../bench/support/landing-graph.mjs';
@@ -30,6 +31,21 @@ describe('the landing page bundle', () => {
     expect(offenders).toEqual([]);
     // The source maps are what the check reads: they must be there.
     expect(chunkSources(dist, chunks[0]!.file).length).toBeGreaterThan(0);
+  });
+
+  it('stays within 150 kB gzipped (entry, preloads and the page of /; the landing-js bench)', () => {
+    const gzipped = chunks.reduce(
+      (total, chunk) => total + zlib.gzipSync(fs.readFileSync(path.join(dist, chunk.file)), { level: 9 }).length,
+      0,
+    );
+    expect(gzipped / 1000).toBeLessThanOrEqual(150);
+  });
+
+  it('holds no i18next (the translator is lib/translator.ts)', () => {
+    const offenders = chunks.flatMap((chunk) =>
+      chunkSources(dist, chunk.file).filter((source: string) => /node_modules\/(i18next|react-i18next)\//.test(source)),
+    );
+    expect(offenders).toEqual([]);
   });
 
   it('has a brotli and a gzip copy of every landing chunk', () => {

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { getEdition, REWARDFUL_ORIGIN } from '@reverie/shared';
+import { BOTS_FIRST_PAGE_SIZE, getEdition, REWARDFUL_ORIGIN } from '@reverie/shared';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { authPlugin } from './plugins/auth.js';
+import { compressionPlugin } from './plugins/compression.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
 import { resolveSecret } from './lib/secrets.js';
@@ -25,6 +26,7 @@ import { legalRoutes } from './modules/legal/legal.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { webRoutes } from './modules/web/web.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
+import { getBotDetail, listAvailableBots } from './modules/bots/bots.service.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { MediaUrls } from './lib/media-urls.js';
 import { createMediaStorage, type MediaStorage } from './providers/storage/index.js';
@@ -131,6 +133,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(requestContextPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
+  await app.register(compressionPlugin);
   // Every limit counts once for the cluster (providers/limits): Redis, the database or in process.
   const limits =
     deps.limits ??
@@ -184,15 +187,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const storage = deps.storage ?? createMediaStorage(config);
   const mediaUrls = new MediaUrls(secret);
   await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
-  await app.register(botsRoutes, {
-    deps: {
-      db: database.db,
-      storage,
-      moderation: deps.moderation ?? createModerationProvider(config),
-      urls: mediaUrls,
-      autoApprove: config.MODERATION_AUTO_APPROVE,
-    },
-  });
+  const botsDeps = {
+    db: database.db,
+    storage,
+    moderation: deps.moderation ?? createModerationProvider(config),
+    urls: mediaUrls,
+    autoApprove: config.MODERATION_AUTO_APPROVE,
+  };
+  await app.register(botsRoutes, { deps: botsDeps });
   // Pictures in chat (issue 7): the chats module calls `pictures` (isPictureRequest, reply).
   const pictures = new PictureService({
     db: database.db,
@@ -329,6 +331,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     edition,
     publicUrl: config.PUBLIC_URL,
     distDir: deps.webDistDir ?? null,
+    // The page of `/` carries a guest's first catalogue page (issue 13: the cards without
+    // waiting for the API on a slow phone).
+    firstCataloguePage: () => listAvailableBots(botsDeps, null, { size: BOTS_FIRST_PAGE_SIZE, tags: [] }),
+    characterPicture: async (slug) => (await getBotDetail(botsDeps, slug, null)).avatar_url,
   });
 
   // Last of the preClose hooks (they run in order, before every onClose one — runtime.ts closes

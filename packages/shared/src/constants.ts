@@ -27,6 +27,27 @@ export const LOCALE_NATIVE_NAMES: Record<Locale, string> = {
 export const LANGUAGE_PICKER_ORDER: readonly Locale[] = ['en', 'de', 'es', 'ch', 'ru'];
 
 export const BOTS_FIRST_PAGE_SIZE = 30;
+/** The widths (px) `GET /api/media/{picture}?w=` resizes a character's picture to, as WebP. */
+export const PICTURE_WIDTHS = [256, 512] as const;
+export type PictureWidth = (typeof PICTURE_WIDTHS)[number];
+/** The width a catalogue card takes (grid of 2 → 6 columns): for `sizes`. */
+export const CARD_PICTURE_SIZES =
+  '(min-width: 1280px) 17vw, (min-width: 1024px) 20vw, (min-width: 768px) 25vw, (min-width: 640px) 33vw, 50vw';
+
+/** A picture of our media route at `width` (a WebP at card size); other addresses unchanged. */
+export function pictureAtWidth(url: string, width: PictureWidth): string {
+  if (!url.startsWith('/api/media/')) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}w=${width}`;
+}
+
+/** A card picture's `srcset` (the resized WebP copies), or undefined for an address not of our media. */
+export function cardPictureSrcSet(url: string | null | undefined): string | undefined {
+  if (!url || !url.startsWith('/api/media/')) return undefined;
+  return PICTURE_WIDTHS.map((width) => `${pictureAtWidth(url, width)} ${width}w`).join(', ');
+}
+
+/** The id of the `<script type="application/json">` holding a guest's first catalogue page in the page of `/`. */
+export const INLINE_CATALOGUE_ID = 'reverie-catalogue';
 export const BOTS_NEXT_PAGE_SIZE = 15;
 /** The longest catalogue search (`q` of `GET /api/bots/available`), in characters. */
 export const BOT_SEARCH_MAX = 80;

@@ -5,9 +5,10 @@ import type { Profile } from '@reverie/shared';
 import german from '@reverie/shared/locales/de.json';
 import { fakeApi, json } from '../features/chat/test-helpers';
 import { changeLocale, initI18n } from '../lib/i18n';
-import { clearSession, setProfile, setTokens } from '../lib/session';
+import { clearSession, setTokens } from '../lib/session';
 import { AppProviders } from './providers';
 import { routes } from './router';
+import { seedProfile, testQueryClient } from '../test/profile';
 
 const profile: Profile = {
   id: 'u1',
@@ -27,7 +28,7 @@ function renderAt(path: string) {
   window.localStorage.setItem('age_confirmed', '1');
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
-    <AppProviders>
+    <AppProviders client={testQueryClient()}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
@@ -36,7 +37,7 @@ function renderAt(path: string) {
 
 function signIn() {
   setTokens('eyJ.eyJ.sig', 'eyJ.eyJ.sig');
-  setProfile(profile);
+  seedProfile(profile);
 }
 
 const field = (form: HTMLElement, name: string) =>

@@ -1,22 +1,20 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { i18n } from '../lib/i18n';
+import { useEffect, useState, type ReactNode } from 'react';
+import { bindProfileToSession } from '../lib/profile';
 
-/** App-wide providers: data cache and translations. */
-export function AppProviders({ children }: { children: ReactNode }) {
-  const [client] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: {
-          // ofetch already retries per the specification's policy.
-          queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false },
-        },
-      }),
-  );
-  return (
-    <QueryClientProvider client={client}>
-      <I18nextProvider i18n={i18n}>{children}</I18nextProvider>
-    </QueryClientProvider>
-  );
+/** The app's data cache (tests make their own, to seed it). */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // ofetch already retries per the specification's policy.
+      queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false },
+    },
+  });
+}
+
+/** App-wide providers: the data cache (the profile dropped when the tokens go). Texts: `lib/i18n.ts`. */
+export function AppProviders({ children, client: given }: { children: ReactNode; client?: QueryClient }) {
+  const [client] = useState(() => given ?? createQueryClient());
+  useEffect(() => bindProfileToSession(client), [client]);
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { useLocation, useMatches } from 'react-router';
 import { matchWebRoute, pageTitle } from '@reverie/shared';
 import { currentEdition } from '../lib/edition';

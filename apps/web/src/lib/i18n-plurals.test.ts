@@ -1,31 +1,13 @@
-import i18next from 'i18next';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ch from '@reverie/shared/locales/ch.json';
 import de from '@reverie/shared/locales/de.json';
 import en from '@reverie/shared/locales/en.json';
 import es from '@reverie/shared/locales/es.json';
 import ru from '@reverie/shared/locales/ru.json';
 import { formatBalance, formatDate, formatNumber, formatPrice, formatRelative } from './format';
-import { teachLanguageCodes } from './i18n';
+import { createTranslator } from './i18n';
 
-const instance = i18next.createInstance();
-
-beforeAll(async () => {
-  await instance.init({
-    lng: 'en',
-    fallbackLng: 'en',
-    supportedLngs: ['en', 'ch', 'es', 'de', 'ru'],
-    resources: {
-      en: { translation: en },
-      ch: { translation: ch },
-      es: { translation: es },
-      de: { translation: de },
-      ru: { translation: ru },
-    },
-    interpolation: { escapeValue: false },
-  });
-  teachLanguageCodes(instance);
-});
+const instance = createTranslator({ lng: 'en', resources: { en, ch, es, de, ru } });
 
 const t = (lng: string, key: string, count: number) => instance.t(key, { lng, count });
 

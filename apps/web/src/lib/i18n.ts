@@ -1,9 +1,11 @@
-import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, LOCALES, LOCALE_HTML_LANG, STORAGE_KEYS, toLocale, type Locale } from '@reverie/shared';
+import { useMemo, useSyncExternalStore } from 'react';
+import { DEFAULT_LOCALE, LOCALE_HTML_LANG, STORAGE_KEYS, toLocale, type Locale } from '@reverie/shared';
 import en from 'virtual:reverie-en-core';
 import { formatNumber } from './format';
 import { storage, writeCookie } from './storage';
+import { Translator, type Texts, type TFunction, type TOptions } from './translator';
+
+export type { TFunction, TOptions };
 
 /** The language saved by the user, else the browser's, else English. */
 export function initialLocale(): Locale {
@@ -17,90 +19,66 @@ export function initialLocale(): Locale {
 }
 
 export function currentLocale(): Locale {
-  return toLocale(i18next.resolvedLanguage ?? i18next.language) ?? DEFAULT_LOCALE;
+  return toLocale(i18n.resolvedLanguage) ?? DEFAULT_LOCALE;
 }
 
 function applyDocumentLanguage(locale: Locale) {
   document.documentElement.lang = LOCALE_HTML_LANG[locale];
 }
 
+/** Loads `/locales/{lang}.json` (only the language chosen; English is bundled). */
+async function loadLocale(language: string): Promise<Texts> {
+  const response = await fetch(`/locales/${encodeURIComponent(language)}.json`);
+  if (!response.ok) throw new Error(`locale ${language}: HTTP ${response.status}`);
+  return (await response.json()) as Texts;
+}
+
 /**
- * Loads `/locales/{lang}.json` with fetch. (i18next-http-backend does the same but brings a
- * fetch ponyfill that would add ≈ 6 KB gzipped to the landing page.)
+ * A translator with our language codes: plural rules and `{{count, number}}` go through `Intl`
+ * with the BCP 47 tag of each interface language (`ch` is not one: it would mean Chamorro, and
+ * a "1" would look for an English `_one` form Chinese does not have).
  */
-const localeBackend: BackendModule = {
-  type: 'backend',
-  init: () => {},
-  read(language, _namespace, callback) {
-    fetch(`/locales/${encodeURIComponent(language)}.json`)
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`locale ${language}: HTTP ${response.status}`);
-        callback(null, await response.json());
-      })
-      .catch((error: unknown) => callback(error as Error, false));
-  },
-};
+export function createTranslator(options: {
+  lng: string;
+  resources?: Record<string, Texts>;
+  load?: (lng: string) => Promise<Texts>;
+}): Translator {
+  return new Translator({
+    fallbackLng: DEFAULT_LOCALE,
+    tag: (code) => {
+      const locale = toLocale(code);
+      return locale ? LOCALE_HTML_LANG[locale] : code;
+    },
+    formatNumber: (value, lng) => formatNumber(value, toLocale(lng) ?? DEFAULT_LOCALE),
+    ...options,
+  });
+}
 
-let ready: Promise<unknown> | null = null;
-
-/** English sections registered before i18next was set up; added when it is. */
-const lateEnglish: Record<string, unknown>[] = [];
+/** The app's texts: English bundled (only what the layout and the landing page show). */
+export const i18n: Translator = createTranslator({
+  lng: DEFAULT_LOCALE,
+  resources: { [DEFAULT_LOCALE]: en as Texts },
+  load: loadLocale,
+});
 
 /**
  * Adds English sections that a lazily loaded page brings with it (they are left out of the
  * bundled English to keep the landing page small; see LAZY_ENGLISH_SECTIONS in vite.config.ts).
  */
 export function addEnglishTexts(sections: Record<string, unknown>): void {
-  if (i18next.store) i18next.addResourceBundle('en', 'translation', sections, true, false);
-  else lateEnglish.push(sections);
+  i18n.addResourceBundle(DEFAULT_LOCALE, 'translation', sections as Texts, true, false);
 }
 
-/**
- * Teaches i18next our language codes: plural rules and `{{count, number}}` go through `Intl`
- * with the BCP 47 tag of each interface language. (i18next would hand `ch` itself to
- * Intl.PluralRules, which knows no such language and falls back to English rules: "1" would
- * look for a `_one` form Chinese does not have and show English.)
- */
-export function teachLanguageCodes(instance: I18n): void {
-  const resolver = instance.services.pluralResolver as {
-    getRule: (code: string, options?: object) => Intl.PluralRules | undefined;
-  };
-  if (resolver && !(resolver as { taught?: boolean }).taught) {
-    const getRule = resolver.getRule.bind(resolver);
-    resolver.getRule = (code, options) => {
-      const locale = toLocale(code);
-      return getRule(locale ? LOCALE_HTML_LANG[locale] : code, options);
-    };
-    (resolver as { taught?: boolean }).taught = true;
-  }
-  instance.services.formatter?.add('number', (value: unknown, lng: string | undefined) =>
-    formatNumber(Number(value), toLocale(lng) ?? DEFAULT_LOCALE),
-  );
-}
+let ready: Promise<void> | null = null;
 
 /**
- * English is bundled; the other languages are fetched from /locales/{lang}.json. A text
- * missing in a language falls back to English, then to its key.
+ * Chooses the first language: English at once, another one once its file has loaded (a text
+ * missing in a language falls back to English, then to its key).
  */
-export function initI18n(locale: Locale = initialLocale()): Promise<unknown> {
+export function initI18n(locale: Locale = initialLocale()): Promise<void> {
   if (ready) return ready;
   applyDocumentLanguage(locale);
-  ready = i18next
-    .use(localeBackend)
-    .use(initReactI18next)
-    .init({
-      lng: locale,
-      fallbackLng: DEFAULT_LOCALE,
-      supportedLngs: [...LOCALES],
-      resources: { en: { translation: Object.assign({}, en, ...lateEnglish) } },
-      partialBundledLanguages: true,
-      ns: ['translation'],
-      defaultNS: 'translation',
-      interpolation: { escapeValue: false },
-      returnNull: false,
-      react: { useSuspense: false },
-    });
-  teachLanguageCodes(i18next);
+  ready = locale === DEFAULT_LOCALE ? Promise.resolve() : i18n.changeLanguage(locale);
   return ready;
 }
 
@@ -109,7 +87,19 @@ export async function changeLocale(locale: Locale): Promise<void> {
   storage.set(STORAGE_KEYS.language, locale);
   writeCookie('lang', locale, 365);
   applyDocumentLanguage(locale);
-  await i18next.changeLanguage(locale);
+  await i18n.changeLanguage(locale);
 }
 
-export const i18n: I18n = i18next;
+const subscribeLanguage = (listener: () => void) => i18n.onLanguageChanged(listener);
+const languageNow = () => i18n.resolvedLanguage;
+
+/**
+ * The texts in the interface language, re-rendering when it changes (`t` is a new function
+ * then, so effects that use it run again).
+ */
+export function useTranslation(): { t: TFunction; i18n: Translator } {
+  const language = useSyncExternalStore(subscribeLanguage, languageNow, languageNow);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new `t` per language on purpose
+  const t = useMemo<TFunction>(() => (key, options) => i18n.t(key, options), [language]);
+  return { t, i18n };
+}

@@ -1,19 +1,12 @@
-import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MessageKind, type Message } from '@reverie/shared';
 import en from '@reverie/shared/locales/en.json';
 import ru from '@reverie/shared/locales/ru.json';
+import { createTranslator } from './i18n';
 import { localizeMessage } from './message-texts';
 
-const instance = i18next.createInstance();
-beforeAll(async () => {
-  await instance.init({
-    lng: 'ru',
-    fallbackLng: 'en',
-    resources: { en: { translation: en }, ru: { translation: ru } },
-    interpolation: { escapeValue: false },
-  });
-});
+const instance = createTranslator({ lng: 'ru', resources: { en, ru } });
+beforeAll(() => instance.changeLanguage('ru'));
 const t = (key: string, options?: Record<string, unknown>) => instance.t(key, options);
 
 const base: Message = {

@@ -42,5 +42,7 @@ export const botKeys = {
 /** The signed-in user's account data. */
 export const profileKeys = {
   all: ['profile'] as const,
+  /** The profile itself (balance, premium, e-mail state): `lib/profile.ts`. */
+  me: () => ['profile', 'me'] as const,
   preferences: () => ['profile', 'preferences'] as const,
 };

@@ -1,17 +1,17 @@
 import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS, type Profile } from '@reverie/shared';
+import { STORAGE_KEYS } from '@reverie/shared';
 import { storage } from './storage';
 
 /**
  * The session (spec §4): an access token present means authorized. Tokens live in local
- * storage, shared by the browser's tabs; the profile in memory. Components read it with
- * `useSession`. Every tab hears the others' new tokens and sign-outs (BroadcastChannel, or
- * storage events where it is missing), so that one tab's refresh serves them all.
+ * storage, shared by the browser's tabs. Components read it with `useSession`. Every tab hears
+ * the others' new tokens and sign-outs (BroadcastChannel, or storage events where it is
+ * missing), so that one tab's refresh serves them all. The profile is not kept here: it is
+ * server state, the query of `lib/profile.ts`, dropped when the tokens are cleared.
  */
 export interface SessionState {
   accessToken: string | null;
   refreshToken: string | null;
-  profile: Profile | null;
   /** True after the server refused to refresh (the session ended): the user is asked to log in. */
   expired: boolean;
 }
@@ -22,7 +22,6 @@ export type ClearReason = 'logout' | 'expired';
 let state: SessionState = {
   accessToken: storage.get(STORAGE_KEYS.accessToken),
   refreshToken: storage.get(STORAGE_KEYS.refreshToken),
-  profile: null,
   expired: false,
 };
 const listeners = new Set<() => void>();
@@ -58,25 +57,14 @@ export function setTokens(accessToken: string, refreshToken: string): void {
 /** Uses tokens another tab stored (they are already in storage). */
 export function adoptTokens(accessToken: string, refreshToken: string): void {
   if (state.accessToken === accessToken && state.refreshToken === refreshToken) return;
-  // The same session keeps its profile; another account's tokens load their own.
-  const sameSession = Boolean(state.accessToken);
-  emit({ ...state, accessToken, refreshToken, profile: sameSession ? state.profile : null, expired: false });
-}
-
-export function setProfile(profile: Profile | null): void {
-  emit({ ...state, profile });
-}
-
-/** Changes the loaded profile in place (balance, name…) without a round trip. */
-export function updateProfile(change: (profile: Profile) => Profile): void {
-  if (state.profile) emit({ ...state, profile: change(state.profile) });
+  emit({ ...state, accessToken, refreshToken, expired: false });
 }
 
 /** Signs out this tab and the others: `expired` when the server refused to refresh. */
 export function clearSession(reason: ClearReason = 'logout'): void {
   storage.remove(STORAGE_KEYS.accessToken);
   storage.remove(STORAGE_KEYS.refreshToken);
-  emit({ accessToken: null, refreshToken: null, profile: null, expired: reason === 'expired' });
+  emit({ accessToken: null, refreshToken: null, expired: reason === 'expired' });
   broadcast({ type: 'cleared', reason });
 }
 
@@ -111,7 +99,7 @@ function receive(message: TabMessage): void {
     if (typeof message.access === 'string' && typeof message.refresh === 'string')
       adoptTokens(message.access, message.refresh);
   } else if (message.type === 'cleared' && state.accessToken) {
-    emit({ accessToken: null, refreshToken: null, profile: null, expired: message.reason === 'expired' });
+    emit({ accessToken: null, refreshToken: null, expired: message.reason === 'expired' });
   }
 }
 
@@ -134,12 +122,8 @@ if (channel) {
 
 export const wasAuthorizedOnce = () => storage.get(STORAGE_KEYS.authorizedOnce) === '1';
 
-/** The session, re-rendering on every change. */
-export function useSession(): SessionState & { isAuthorized: boolean; isPremium: boolean } {
+/** The session, re-rendering on every change (the profile: `useProfile`, lib/profile.ts). */
+export function useSession(): SessionState & { isAuthorized: boolean } {
   const snapshot = useSyncExternalStore(subscribeSession, getSession, getSession);
-  return {
-    ...snapshot,
-    isAuthorized: Boolean(snapshot.accessToken),
-    isPremium: Boolean(snapshot.profile?.has_subscription),
-  };
+  return { ...snapshot, isAuthorized: Boolean(snapshot.accessToken) };
 }

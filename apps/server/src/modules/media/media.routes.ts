@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiErrorSchema } from '@reverie/shared';
+import sharp from 'sharp';
+import { ApiErrorSchema, PICTURE_WIDTHS, type PictureWidth } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { MAX_INPUT_PIXELS } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { isValidMediaKey, type MediaStorage } from '../../providers/storage/storage.js';
 import { findBotById } from '../bots/index.js';
@@ -13,6 +15,38 @@ const PUBLIC_MAX_AGE_S = 86_400;
 /** Private media asked for with the owner's token: an hour in the browser's cache only. */
 const PRIVATE_MAX_AGE_S = 3600;
 
+const RESIZABLE = /\.(png|jpe?g|webp)$/i;
+
+/** Variants being made now, by key: one sharp run per variant however many ask at once. */
+const making = new Map<string, Promise<string | null>>();
+
+/**
+ * The key of a character picture's copy `width` px across in WebP (`<key>.w<width>.webp`, beside
+ * it: deleting the character's files deletes it too), made on first request and again when the
+ * picture is newer; null when the picture is not there.
+ */
+function pictureVariant(storage: MediaStorage, key: string, width: PictureWidth): Promise<string | null> {
+  const variantKey = `${key}.w${width}.webp`;
+  const running = making.get(variantKey);
+  if (running) return running;
+  const task = (async () => {
+    const [original, variant] = await Promise.all([storage.stat(key), storage.stat(variantKey)]);
+    if (!original) return null;
+    if (variant && variant.lastModified.getTime() >= original.lastModified.getTime()) return variantKey;
+    const source = await storage.get(key);
+    if (!source) return null;
+    const data = await sharp(source.data, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
+      .rotate()
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: 76 })
+      .toBuffer();
+    await storage.put(variantKey, data, 'image/webp');
+    return variantKey;
+  })().finally(() => making.delete(variantKey));
+  making.set(variantKey, task);
+  return task;
+}
+
 /**
  * `GET /api/media/{key}`: a file from media storage, only to whoever may see it. Pictures
  * of listed characters are public; others need a valid signature (from the API's URLs) or
@@ -21,7 +55,8 @@ const PRIVATE_MAX_AGE_S = 3600;
  * Files are streamed from storage (never read whole into memory) with `Accept-Ranges:
  * bytes` — one byte range is a 206 (an `<audio>` element seeks with it), a range past the end
  * a 416 — and validators: `ETag` and `Last-Modified`, with `If-None-Match` /
- * `If-Modified-Since` answered 304.
+ * `If-Modified-Since` answered 304. A character's picture with `?w=256` or `?w=512` is its
+ * copy that many pixels across in WebP (the catalogue cards' `srcset`), made once and kept.
  */
 export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaStorage; urls: MediaUrls }> = async (
   app,
@@ -35,7 +70,14 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
     schema: {
       tags: ['media'],
       summary: 'A media file (byte ranges, ETag and Last-Modified validators)',
-      querystring: z.object({ exp: z.string().max(20).optional(), sig: z.string().max(100).optional() }),
+      querystring: z.object({
+        exp: z.string().max(20).optional(),
+        sig: z.string().max(100).optional(),
+        w: z
+          .enum(PICTURE_WIDTHS.map(String) as [string, ...string[]])
+          .optional()
+          .describe('a character picture at this width, as WebP'),
+      }),
       response: {
         200: z.any().describe('the file'),
         206: z.any().describe('the requested byte range of the file'),
@@ -64,7 +106,13 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
       } else if (!signed) {
         throw notFound();
       }
-      const file = await storage.stat(key);
+      // A character's picture at card size: its WebP copy (the original when it cannot be made).
+      let servedKey = key;
+      if (request.query.w && scope === 'bots' && RESIZABLE.test(key)) {
+        const width = Number(request.query.w) as PictureWidth;
+        servedKey = (await pictureVariant(storage, key, width).catch(() => null)) ?? key;
+      }
+      const file = await storage.stat(servedKey);
       if (!file) throw notFound();
 
       // A signed URL stops working at its expiry: no cache keeps it longer.
@@ -90,7 +138,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
       }
       const range = asked.kind === 'partial' ? asked.range : undefined;
       // Opened before any header is set: a file deleted meanwhile is a plain 404.
-      const stream = request.method === 'HEAD' ? null : await storage.stream(key, range);
+      const stream = request.method === 'HEAD' ? null : await storage.stream(servedKey, range);
       if (!stream && request.method !== 'HEAD') throw notFound();
       reply
         .headers(validators)

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaUrls } from '../../lib/media-urls.js';
 import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
@@ -177,6 +178,34 @@ describe('GET /api/media/{key}: who may load it', () => {
     await storage.put(`bots/${hidden.id}/avatar.png`, Buffer.from('png'), 'image/png');
     expect((await get(`/api/media/bots/${hidden.id}/avatar.png`, { range: 'bytes=0-0' })).statusCode).toBe(404);
     expect((await get(`/api/media/bots/${hidden.id}/avatar.png`, owner.auth)).statusCode).toBe(200);
+  });
+
+  it("answers a character's picture at card size as WebP (?w=), made once and kept beside it", async () => {
+    const bot = await createBot(t.database.db);
+    const avatar = `bots/${bot.id}/avatar.png`;
+    const png = await sharp({ create: { width: 768, height: 1024, channels: 3, background: '#a05070' } })
+      .png()
+      .toBuffer();
+    await storage.put(avatar, png, 'image/png');
+    const small = await get(`/api/media/${avatar}?w=256`);
+    expect(small.statusCode).toBe(200);
+    expect(small.headers['content-type']).toBe('image/webp');
+    expect(small.headers['cache-control']).toBe('public, max-age=86400');
+    const meta = await sharp(small.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 256, 341]);
+    expect(small.rawPayload.length).toBeLessThan(png.length);
+    expect(await storage.exists(`${avatar}.w256.webp`)).toBe(true);
+    const again = await get(`/api/media/${avatar}?w=256`, { 'if-none-match': String(small.headers.etag) });
+    expect(again.statusCode).toBe(304);
+    expect((await sharp((await get(`/api/media/${avatar}?w=512`)).rawPayload).metadata()).width).toBe(512);
+    // Only the listed widths; the original stays as it was.
+    expect((await get(`/api/media/${avatar}?w=300`)).statusCode).toBe(400);
+    expect((await get(`/api/media/${avatar}`)).rawPayload.equals(png)).toBe(true);
+    // A private character's picture stays private at any size.
+    const hidden = await createBot(t.database.db, { visibility: 'private' });
+    await storage.put(`bots/${hidden.id}/avatar.png`, png, 'image/png');
+    expect((await get(`/api/media/bots/${hidden.id}/avatar.png?w=256`)).statusCode).toBe(404);
+    expect(await storage.exists(`bots/${hidden.id}/avatar.png.w256.webp`)).toBe(false);
   });
 
   it('answers 404 for a missing file', async () => {

@@ -5,9 +5,20 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { LOCALE_HTML_LANG, matchWebRoute, negotiateLocale, toLocale, type Edition } from '@reverie/shared';
+import {
+  CARD_PICTURE_SIZES,
+  cardPictureSrcSet,
+  INLINE_CATALOGUE_ID,
+  LOCALE_HTML_LANG,
+  matchWebRoute,
+  negotiateLocale,
+  toLocale,
+  type BotList,
+  type Edition,
+} from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
+import { preferredEncoding } from '../../plugins/compression.js';
 import { renderIndexHtml, resolvePageMeta } from './page-meta.js';
 
 export interface WebRoutesOptions {
@@ -16,6 +27,46 @@ export interface WebRoutesOptions {
   publicUrl: string;
   /** The built web app (apps/web/dist); null for an API-only server. */
   distDir: string | null;
+  /** A guest's first catalogue page (`GET /api/bots/available`), written into the page of `/`. */
+  firstCataloguePage?: () => Promise<BotList>;
+  /** The picture address (as the API gives it) of the character a `/{slug}` page shows first. */
+  characterPicture?: (slug: string) => Promise<string | null>;
+}
+
+/** How many card pictures of `/` are preloaded: those on a phone's first screen (FIRST_SCREEN_CARDS on the web). */
+export const PRELOADED_CARD_PICTURES = 4;
+/** How long one reading of the first catalogue page serves the pages of `/`. */
+const CATALOGUE_CACHE_MS = 10_000;
+
+/** JSON that is safe inside `<script>`: no `</script>`, no `<!--`, no line separators. */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replaceAll('<', '\\u003c').replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
+
+const attribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/**
+ * What `/` gets in its `<head>` for a first screen without waiting for the API: the guest's
+ * first catalogue page as JSON (the web app starts from it instead of asking for it after its
+ * scripts have run) and a preload of the first cards' pictures (fetched while the scripts
+ * download).
+ */
+const preloadPicture = (url: string) => `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}">`;
+
+/** A card's picture: the preload names the same `srcset` and `sizes` as the card's `<img>`. */
+const preloadCardPicture = (url: string) => {
+  const srcset = cardPictureSrcSet(url);
+  if (!srcset) return preloadPicture(url);
+  return `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}" imagesrcset="${attribute(srcset)}" imagesizes="${attribute(CARD_PICTURE_SIZES)}">`;
+};
+
+export function catalogueHead(page: BotList): string {
+  const pictures = page.results
+    .slice(0, PRELOADED_CARD_PICTURES)
+    .map((bot) => bot.avatar_url)
+    .filter((url): url is string => typeof url === 'string' && url.length > 0)
+    .map(preloadCardPicture);
+  return `${pictures.join('')}<script type="application/json" id="${INLINE_CATALOGUE_ID}">${scriptJson(page)}</script>`;
 }
 
 const NOT_WEB_PAGE = /^\/(api|metrics|dev)(\/|$)/;
@@ -65,20 +116,8 @@ export function pagePreloads(distDir: string): Map<string, string> {
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** br when accepted, else gzip, else none (q=0 refuses); the page is small, so quick settings. */
-export function pageEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
-  const accepted = new Map<string, number>();
-  for (const part of String(header ?? '')
-    .toLowerCase()
-    .split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
-  }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
-}
+/** br when accepted, else gzip, else none (q=0 refuses): the same choice as for JSON answers. */
+export const pageEncoding = preferredEncoding;
 
 function compressPage(html: string, encoding: 'br' | 'gzip'): Promise<Buffer> {
   return encoding === 'br'
@@ -94,6 +133,23 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
   const indexPath = options.distDir ? path.join(options.distDir, 'index.html') : null;
   const template = indexPath && fs.existsSync(indexPath) ? fs.readFileSync(indexPath, 'utf8') : null;
   const preloads = options.distDir ? pagePreloads(options.distDir) : new Map<string, string>();
+
+  // The first catalogue page, read at most every 10 s for all the pages of `/` (the same for
+  // every guest); a failure leaves it out (the web app then asks the API as before).
+  let catalogue: { at: number; head: Promise<string> } | null = null;
+  const firstCatalogueHead = (): Promise<string> => {
+    const read = options.firstCataloguePage;
+    if (!read) return Promise.resolve('');
+    if (!catalogue || Date.now() - catalogue.at > CATALOGUE_CACHE_MS) {
+      const head = read().then(catalogueHead, (error: unknown) => {
+        app.log.warn({ err: error }, 'The first catalogue page could not be read for /');
+        catalogue = null;
+        return '';
+      });
+      catalogue = { at: Date.now(), head };
+    }
+    return catalogue.head;
+  };
 
   if (template && options.distDir) {
     await app.register(fastifyStatic, {
@@ -135,7 +191,15 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       lang: LOCALE_HTML_LANG[locale],
       siteName: options.edition.name,
     });
-    const html = pagePreload ? rendered.replace('</head>', `${pagePreload}</head>`) : rendered;
+    let inlined = '';
+    if (route?.pattern === '/' && meta.status === 200) inlined = await firstCatalogueHead();
+    else if (route?.pattern === '/:slug' && meta.status === 200 && route.params.slug && options.characterPicture) {
+      // The character's picture downloads with the scripts instead of after they have run.
+      const picture = await options.characterPicture(route.params.slug).catch(() => null);
+      if (picture) inlined = preloadPicture(picture);
+    }
+    const head = `${pagePreload ?? ''}${inlined}`;
+    const html = head ? rendered.replace('</head>', `${head}</head>`) : rendered;
     const encoding = pageEncoding(request.headers['accept-encoding']);
     reply
       .status(meta.status)

@@ -82,6 +82,30 @@ describe('serving the web app', async () => {
     expect(english.body).toContain('<title>Amoura — Warm conversations with AI companions</title>');
   });
 
+  it("writes a guest's first catalogue page and its first pictures' preloads into / only", async () => {
+    const home = (await app.inject('/')).body;
+    const script = /<script type="application\/json" id="reverie-catalogue">([^<]*)<\/script>/.exec(home);
+    expect(script).not.toBeNull();
+    // Safe inside <script>: the name's "<" is written as \u003c.
+    expect(script![1]).toContain('Luna \\u003cStar>');
+    const page = JSON.parse(script![1]!) as { results: { slug: string; name: string }[]; next_param: null };
+    expect(page.results.map((bot) => bot.slug)).toEqual(['luna-star']);
+    expect(page.results[0]!.name).toBe('Luna <Star>');
+    expect(home).toContain(
+      '<link rel="preload" as="image" fetchpriority="high" href="/api/media/luna.png" imagesrcset="/api/media/luna.png?w=256 256w, /api/media/luna.png?w=512 512w" imagesizes="',
+    );
+    expect(home.indexOf('reverie-catalogue')).toBeLessThan(home.indexOf('</head>'));
+    for (const other of ['/chat', '/luna-star', '/no/such/page'])
+      expect((await app.inject(other)).body, other).not.toContain('reverie-catalogue');
+  });
+
+  it("preloads the character's picture in /{slug}, not in a 404", async () => {
+    const chat = (await app.inject('/luna-star?chat=c1')).body;
+    expect(chat).toContain('<link rel="preload" as="image" fetchpriority="high" href="/api/media/luna.png">');
+    expect((await app.inject('/secret-one')).body).not.toContain('rel="preload" as="image"');
+    expect((await app.inject('/no-such-character-xyz')).body).not.toContain('rel="preload" as="image"');
+  });
+
   it('writes every page title in the reader language (cookie, else Accept-Language)', async () => {
     const title = async (url: string, headers: Record<string, string>) =>
       /<title>([^<]*)<\/title>/.exec((await app.inject({ url, headers })).body)?.[1];

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation, useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { AlertStack } from '../../components/ui/alerts';
 import { analytics } from '../../lib/analytics';
 import { withChunkReload } from '../../lib/chunk-reload';

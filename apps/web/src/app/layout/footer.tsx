@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Mail } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';

@@ -1,10 +1,9 @@
-import { useTranslation } from 'react-i18next';
 import { Check, Globe } from 'lucide-react';
 import { LANGUAGE_PICKER_ORDER, LOCALE_HTML_LANG, LOCALE_NATIVE_NAMES, type Locale } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
 import { useMenu } from '../../components/ui/use-menu';
 import { analytics } from '../../lib/analytics';
-import { changeLocale, currentLocale } from '../../lib/i18n';
+import { changeLocale, currentLocale, useTranslation } from '../../lib/i18n';
 
 export async function selectLocale(locale: Locale) {
   await changeLocale(locale);

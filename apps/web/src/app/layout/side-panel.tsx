@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { BookOpen, Plus, Wand2, X } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';

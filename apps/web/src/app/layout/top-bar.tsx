@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { Crown, Flame, Menu } from 'lucide-react';
 import { formatBalance } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';
+import { useProfile } from '../../lib/profile';
 import { useSession } from '../../lib/session';
-import { currentLocale } from '../../lib/i18n';
+import { currentLocale, useTranslation } from '../../lib/i18n';
 import { recordSubscribeClick } from '../../features/billing/api/record-subscribe-click';
 import { useModal } from '../modals';
 import { preloadPage } from '../router-preload';
@@ -16,7 +16,8 @@ import { NAV_ITEMS } from './nav-items';
 /** The top bar: logo, menu tabs, and Login/Create account or Get Premium/My balance. */
 export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { t } = useTranslation();
-  const { isAuthorized, isPremium, profile } = useSession();
+  const { isAuthorized } = useSession();
+  const { isPremium, profile } = useProfile();
   const { tab } = useRouteHandle();
   const modal = useModal();
   const items = NAV_ITEMS.filter((item) => isAuthorized || !item.membersOnly);

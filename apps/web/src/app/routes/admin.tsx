@@ -1,11 +1,11 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Page, Skeleton } from '../../components/ui/page';
-import { useSession } from '../../lib/session';
+import { useProfile } from '../../lib/profile';
 
 /** `/admin`: administrators only (role set with `npm run admin:create`). */
 export function Component() {
   const { t } = useTranslation();
-  const { profile } = useSession();
+  const { profile } = useProfile();
   if (!profile) {
     return (
       <Page title={t('pages.admin_title')}>

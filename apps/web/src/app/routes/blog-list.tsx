@@ -1,10 +1,9 @@
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { Page, Skeleton } from '../../components/ui/page';
 import { useBlogPosts } from '../../features/blog/api/get-blog-posts';
 import { currentEdition } from '../../lib/edition';
 import { formatDate } from '../../lib/format';
-import { currentLocale } from '../../lib/i18n';
+import { currentLocale, useTranslation } from '../../lib/i18n';
 import '../../features/blog/texts';
 
 export function Component() {

@@ -1,12 +1,11 @@
 import Markdown from 'react-markdown';
 import { Link, useParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { ArrowLeft } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { Skeleton } from '../../components/ui/page';
 import { useBlogPost } from '../../features/blog/api/get-blog-post';
 import { formatDate } from '../../lib/format';
-import { currentLocale } from '../../lib/i18n';
+import { currentLocale, useTranslation } from '../../lib/i18n';
 import { ErrorView } from './error-page';
 import { useNamedPageTitle } from '../route-meta';
 import '../../features/blog/texts';

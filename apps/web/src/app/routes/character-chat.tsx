@@ -1,8 +1,9 @@
 import { useCallback, useEffect } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { Message } from '@reverie/shared';
 import { showAlert } from '../../components/ui/alerts';
+import { useProfile } from '../../lib/profile';
 import { useSession } from '../../lib/session';
 import { useBot } from '../../features/characters/api/get-bot';
 import { chatPath } from '../../features/chat/api/chat-path';
@@ -177,7 +178,8 @@ function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
  */
 export function Component() {
   const { slug = '' } = useParams();
-  const { profile, isAuthorized } = useSession();
+  const { isAuthorized } = useSession();
+  const { profile } = useProfile();
   useNamedPageTitle(useBot(slug).data?.name);
   if (!isAuthorized) return <GuestChat slug={slug} />;
   if (!profile) return <ChatViewSkeleton />;

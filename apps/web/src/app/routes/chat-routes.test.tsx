@@ -2,10 +2,11 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '@reverie/shared';
 import { initI18n } from '../../lib/i18n';
-import { clearSession, setProfile, setTokens } from '../../lib/session';
+import { clearSession, setTokens } from '../../lib/session';
 import { bot, chat, fakeApi, json, message, renderRoutes } from '../../features/chat/test-helpers';
 import { Component as CharacterChat } from './character-chat';
 import { Component as Chats } from './chats';
+import { seedProfile } from '../../test/profile';
 
 const profile: Profile = {
   id: 'u1',
@@ -66,7 +67,7 @@ describe('/{slug}', () => {
 
   it('opens the member chat through get_or_create by slug', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile);
+    seedProfile(profile);
     const calls = fakeApi((call) => {
       if (call.path === '/api/chat/get_or_create') return json(chat());
       if (call.path === '/api/chat/history/c1')
@@ -85,7 +86,7 @@ describe('/{slug}', () => {
 
   it('opens a chat by its id; two chats with one character are two addresses', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile);
+    seedProfile(profile);
     const calls = fakeApi((call) => {
       if (call.path === '/api/chat/c2') return json(chat({ id: 'c2', title: 'Second' }));
       if (call.path === '/api/chat/history/c2')
@@ -100,7 +101,7 @@ describe('/{slug}', () => {
 
   it('says a deleted chat no longer exists and offers the latest one', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile);
+    seedProfile(profile);
     fakeApi(() => undefined);
     const router = renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko?chat=gone');
     expect((await screen.findByRole('alert')).textContent).toBe('This chat no longer exists.');
@@ -110,7 +111,7 @@ describe('/{slug}', () => {
 
   it('says "Failed to start a new chat" when the chat cannot be opened', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile);
+    seedProfile(profile);
     fakeApi((call) =>
       call.path === '/api/chat/get_or_create' ? json({ detail: 'boom', code: 'internal_error' }, 500) : undefined,
     );
@@ -123,7 +124,7 @@ describe('/{slug}', () => {
 describe('/chat', () => {
   it('lists chats newest first, each linking to its character', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile);
+    seedProfile(profile);
     const older = chat({
       id: 'c1',
       bot: bot({ slug: 'aiko', name: 'Aiko' }),
@@ -155,7 +156,7 @@ describe('/chat', () => {
 
   it('searches on the server as the user types', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile);
+    seedProfile(profile);
     const found = chat({ id: 'c9', title: 'Harbour plans' });
     const calls = fakeApi((call) => {
       if (call.path !== '/api/chats/available') return undefined;
@@ -174,7 +175,7 @@ describe('/chat', () => {
 
   it('shows an empty state that leads to Explore', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile);
+    seedProfile(profile);
     fakeApi((call) => (call.path === '/api/chats/available' ? json([]) : undefined));
     renderRoutes([{ path: '/chat', element: <Chats /> }], '/chat');
     await screen.findByTestId('chats-empty');

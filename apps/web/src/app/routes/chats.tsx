@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Page } from '../../components/ui/page';
 import { SearchField } from '../../components/ui/search-field';
-import { useSession } from '../../lib/session';
+import { useProfile } from '../../lib/profile';
 import { useChats } from '../../features/chat/api/get-chats';
 import { ChatList, ChatListSkeleton } from '../../features/chat/components/chat-list';
 
 /** `/chat`: the user's chats, newest activity first; searched on the server (name, title, messages). */
 export function Component() {
   const { t } = useTranslation();
-  const { profile } = useSession();
+  const { profile } = useProfile();
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   // The server is asked once typing pauses (300 ms), not on every key.

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Compass } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { isChunkLoadError, reloadAfterChunkError } from '../../lib/chunk-reload';

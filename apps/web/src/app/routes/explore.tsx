@@ -1,7 +1,7 @@
 import '../../features/characters/catalogue-texts';
 import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Plus } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { useSession } from '../../lib/session';

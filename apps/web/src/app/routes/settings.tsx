@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -23,9 +22,10 @@ import { sendSupportReport } from '../../features/auth/api/support';
 import { updateProfileRequest } from '../../features/auth/api/update-profile';
 import { applyServerErrors, SubmitButton, TextField, useErrorText } from '../../features/auth/components/form';
 import { profileKeys } from '../../lib/query-keys';
-import { setProfile, useSession } from '../../lib/session';
+import { setProfileData, useProfile } from '../../lib/profile';
+import { useSession } from '../../lib/session';
 import { ManageSubscription, MANAGE_SUBSCRIPTION_ID } from '../../features/billing/components/manage-subscription';
-import { currentLocale } from '../../lib/i18n';
+import { currentLocale, useTranslation } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';
 import { useModal } from '../modals';
 import './settings-texts';
@@ -52,7 +52,8 @@ const buttonSecondary =
 
 function ProfileForm() {
   const { t } = useTranslation();
-  const { profile } = useSession();
+  const { profile } = useProfile();
+  const queryClient = useQueryClient();
   const { register, handleSubmit, setError, formState } = useForm<ProfileUpdateBody>({
     resolver: zodResolver(ProfileUpdateBodySchema),
     mode: 'onSubmit',
@@ -61,7 +62,7 @@ function ProfileForm() {
   });
   const onSubmit = handleSubmit(async (values) => {
     try {
-      setProfile(await updateProfileRequest(values));
+      setProfileData(queryClient, await updateProfileRequest(values));
       showAlert(t('settings.saved'));
     } catch (error) {
       applyServerErrors(error, ['name', 'age'], setError, t('errors.profile_update_error'));
@@ -205,7 +206,8 @@ export function Component() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const modal = useModal();
-  const { profile, isPremium, isAuthorized } = useSession();
+  const { isAuthorized } = useSession();
+  const { profile, isPremium } = useProfile();
   const preferences = usePreferences(isAuthorized);
   const queryClient = useQueryClient();
   const [locale, setLocale] = useState<Locale>(currentLocale());
@@ -233,7 +235,7 @@ export function Component() {
   const sendVerification = async () => {
     setSending(true);
     try {
-      const result = await requestVerification(true);
+      const result = await requestVerification(profile, true);
       showAlert(result?.sent ? t('auth.verification_sent') : t('auth.verification_not_sent'));
     } catch {
       showAlert(t('errors.something_went_wrong'), { type: 'error' });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useSearchParams } from 'react-router';
 import { Page, Skeleton } from '../../components/ui/page';
 import { unsubscribe } from '../../features/auth/api/unsubscribe';

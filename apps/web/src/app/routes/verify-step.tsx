@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from '../../lib/i18n';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MailCheck } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
@@ -9,7 +10,7 @@ import { Skeleton } from '../../components/ui/page';
 import { requestVerification } from '../../features/auth';
 import { activateEmail } from '../../features/auth/api/verification';
 import { FormError } from '../../features/auth/components/form';
-import { updateProfile, useSession } from '../../lib/session';
+import { setProfileData, useProfile } from '../../lib/profile';
 import { ApiRequestError } from '../../lib/api-client';
 import '../../features/auth/texts';
 
@@ -19,7 +20,8 @@ export function Component() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const code = params.get('code');
-  const { profile } = useSession();
+  const { profile } = useProfile();
+  const queryClient = useQueryClient();
   const [state, setState] = useState<'idle' | 'checking' | 'done' | 'invalid'>(code ? 'checking' : 'idle');
   const [error, setError] = useState('');
   const [resending, setResending] = useState(false);
@@ -30,7 +32,7 @@ export function Component() {
     started.current = true;
     activateEmail(code).then(
       ({ detail }) => {
-        updateProfile((p) => ({ ...p, is_email_confirmed: true }));
+        setProfileData(queryClient, (p) => ({ ...p, is_email_confirmed: true }));
         showAlert(detail);
         setState('done');
       },
@@ -39,17 +41,18 @@ export function Component() {
         setState('invalid');
       },
     );
-  }, [code, t]);
+  }, [code, queryClient, t]);
 
   // Without a code, ask for the mail once (only if none was requested before).
   useEffect(() => {
-    if (!code && profile && !profile.is_email_confirmed) void requestVerification(false).catch(() => undefined);
+    if (!code && profile && !profile.is_email_confirmed)
+      void requestVerification(profile, false).catch(() => undefined);
   }, [code, profile]);
 
   const resend = async () => {
     setResending(true);
     try {
-      const result = await requestVerification(true);
+      const result = await requestVerification(profile, true);
       showAlert(result?.sent ? t('auth.verification_sent') : t('auth.verification_not_sent'));
     } catch (e) {
       showAlert(e instanceof ApiRequestError && e.data?.detail ? e.data.detail : t('errors.something_went_wrong'), {

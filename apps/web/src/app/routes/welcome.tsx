@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Check } from 'lucide-react';
 import {
@@ -16,7 +15,7 @@ import { finishOnboarding } from '../../features/auth';
 import { updatePreferences } from '../../features/auth/api/preferences';
 import { useSession } from '../../lib/session';
 import { useRecommendedBots } from '../../features/onboarding/api/get-recommended-bots';
-import { currentLocale } from '../../lib/i18n';
+import { currentLocale, useTranslation } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';
 import '../../features/onboarding/texts';
 

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { CheckCircle2, Info, TriangleAlert, X, XCircle } from 'lucide-react';
 import { ALERT_DEFAULTS } from '@reverie/shared';
 import { Icon } from './icon';

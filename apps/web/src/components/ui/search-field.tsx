@@ -1,5 +1,5 @@
 import { Search, X } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Icon } from './icon';
 
 /**

@@ -34,16 +34,16 @@ describe('loading the profile', () => {
     setTokens('a.b.c', 'd.e.f');
     const done = loadProfile();
     await vi.runAllTimersAsync();
-    await done;
+    const loaded = await done;
     expect(calls()).toBeGreaterThanOrEqual(4);
     expect(getSession().accessToken).toBe('a.b.c');
-    expect(getSession().profile).toMatchObject({ id: 'u1' });
+    expect(loaded).toMatchObject({ id: 'u1' });
   });
 
   it('clears the tokens when the server refuses with another error', async () => {
     fakeFetch([403]);
     setTokens('a.b.c', 'd.e.f');
-    await loadProfile();
+    expect(await loadProfile()).toBeNull();
     expect(getSession().accessToken).toBeNull();
     expect(getSession().refreshToken).toBeNull();
   });

@@ -1,4 +1,4 @@
-import { STORAGE_KEYS, UNAUTHORIZED_RETRY_DELAY_MS } from '@reverie/shared';
+import { STORAGE_KEYS, UNAUTHORIZED_RETRY_DELAY_MS, type Profile } from '@reverie/shared';
 import { analytics } from '../../lib/analytics';
 import { ApiRequestError, setUnauthorizedHandler, toApiRequestError } from '../../lib/api-client';
 import { currentLocale } from '../../lib/i18n';
@@ -8,7 +8,7 @@ import { login } from './api/login';
 import { register } from './api/register';
 import { refreshTokenPair, revokeRefreshToken } from './api/tokens';
 import { resendActivation } from './api/verification';
-import { adoptTokens, clearSession, getSession, readStoredTokens, setProfile, setTokens } from '../../lib/session';
+import { adoptTokens, clearSession, getSession, readStoredTokens, setTokens } from '../../lib/session';
 
 const ONBOARDING_KEY = 'onboarding_pending';
 const verificationKey = (userId: string) => `verification_requested_${userId}`;
@@ -96,37 +96,38 @@ const NETWORK_RETRIES = 3;
 const NETWORK_RETRY_DELAY_MS = 2000;
 
 /**
- * Loads the profile for the current token (spec §4): a 401 waits 1 s and refreshes (the new
- * token loads the profile again); a refused refresh ends the session (the login modal opens),
- * a refresh that reached no server is tried again a few times; any other answer of failure
- * clears the tokens. A request that got no answer at all (status 0: offline, or aborted because the page
- * is being left) is not a refusal: it is tried again a few times and never signs the user out.
+ * Loads the profile for the current token (spec §4) — the query function of the profile query
+ * (`lib/profile.ts`), which the bootstrap runs: a 401 waits 1 s and refreshes (the new token
+ * loads the profile again); a refused refresh ends the session (the login modal opens), a
+ * refresh that reached no server is tried again a few times; any other answer of failure
+ * clears the tokens. A request that got no answer at all (status 0: offline, or aborted
+ * because the page is being left) is not a refusal: it is tried again a few times and never
+ * signs the user out. Null when no profile came for this token (it changed or was cleared
+ * meanwhile, or the tries ran out).
  */
-export async function loadProfile(attempt = 0): Promise<void> {
+export async function loadProfile(attempt = 0): Promise<Profile | null> {
   const token = getSession().accessToken;
-  if (!token) return;
+  if (!token) return null;
   try {
     const profile = await getProfile();
-    if (getSession().accessToken !== token) return;
-    setProfile(profile);
+    return getSession().accessToken === token ? profile : null;
   } catch (error) {
-    if (getSession().accessToken !== token) return;
+    if (getSession().accessToken !== token) return null;
     if (error instanceof ApiRequestError && error.status === 401) {
       await sleep(UNAUTHORIZED_RETRY_DELAY_MS);
-      if (getSession().accessToken !== token) return;
+      if (getSession().accessToken !== token) return null;
       const refreshed = await refreshAccessToken();
-      if (refreshed || attempt >= NETWORK_RETRIES || getSession().accessToken !== token) return;
+      if (refreshed || attempt >= NETWORK_RETRIES || getSession().accessToken !== token) return null;
       await sleep(NETWORK_RETRY_DELAY_MS);
-      if (getSession().accessToken === token) await loadProfile(attempt + 1);
-      return;
+      return getSession().accessToken === token ? loadProfile(attempt + 1) : null;
     }
     if (error instanceof ApiRequestError && error.status === 0) {
-      if (attempt >= NETWORK_RETRIES) return;
+      if (attempt >= NETWORK_RETRIES) return null;
       await sleep(NETWORK_RETRY_DELAY_MS);
-      if (getSession().accessToken === token) await loadProfile(attempt + 1);
-      return;
+      return getSession().accessToken === token ? loadProfile(attempt + 1) : null;
     }
     clearSession();
+    return null;
   }
 }
 
@@ -161,8 +162,8 @@ export async function signUp(
 export const finishOnboarding = () => storage.remove(ONBOARDING_KEY);
 
 /**
- * Log-out: clears tokens, profile and claim data at once, then revokes the refresh token
- * while holding the refresh lock, so a refresh under way in any tab has finished first (it
+ * Log-out: clears the tokens at once (the profile query goes with them, `lib/profile.ts`),
+ * then revokes the refresh token while holding the refresh lock, so a refresh under way in any tab has finished first (it
  * finds storage cleared and keeps nothing) and the revocation reaches the server after it.
  */
 export async function logout(): Promise<void> {
@@ -174,11 +175,10 @@ export async function logout(): Promise<void> {
 }
 
 /**
- * Asks for the verification mail only when the e-mail is unconfirmed and none was requested
- * before, unless forced (the resend button).
+ * Asks for the verification mail only when the e-mail (of `profile`, the signed-in user's) is
+ * unconfirmed and none was requested before, unless forced (the resend button).
  */
-export async function requestVerification(force = false): Promise<{ sent: boolean } | null> {
-  const profile = getSession().profile;
+export async function requestVerification(profile: Profile | null, force = false): Promise<{ sent: boolean } | null> {
   if (!profile || profile.is_email_confirmed) return null;
   if (!force && storage.get(verificationKey(profile.id))) return null;
   const result = await resendActivation(force);

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  draftKeyOf,
-  keepPendingMessage,
-  peekPendingMessage,
-  PENDING_MESSAGE_TTL_MS,
-  takePendingMessage,
-} from './pending-message';
+import { characterDraftKey, chatDraftKey } from './drafts';
+import { keepPendingMessage, peekPendingMessage, PENDING_MESSAGE_TTL_MS, takePendingMessage } from './pending-message';
 
 describe("a guest's message kept across the sign-up", () => {
   it('is kept per character in sessionStorage and taken once', () => {
@@ -28,14 +23,23 @@ describe("a guest's message kept across the sign-up", () => {
   });
 
   it('takes the draft with it when the draft is that message', () => {
-    window.sessionStorage.setItem(draftKeyOf('aiko'), 'Hello ');
+    window.sessionStorage.setItem(characterDraftKey('aiko'), 'Hello ');
     keepPendingMessage('aiko', 'Hello');
     takePendingMessage('aiko');
-    expect(window.sessionStorage.getItem(draftKeyOf('aiko'))).toBeNull();
-    window.sessionStorage.setItem(draftKeyOf('aiko'), 'another text');
+    expect(window.sessionStorage.getItem(characterDraftKey('aiko'))).toBeNull();
+    window.sessionStorage.setItem(characterDraftKey('aiko'), 'another text');
     keepPendingMessage('aiko', 'Hello');
     takePendingMessage('aiko');
-    expect(window.sessionStorage.getItem(draftKeyOf('aiko'))).toBe('another text');
+    expect(window.sessionStorage.getItem(characterDraftKey('aiko'))).toBe('another text');
+  });
+
+  it("takes the open chat's draft too when the character's draft has moved there", () => {
+    window.sessionStorage.setItem(chatDraftKey('c1'), 'Hello');
+    window.sessionStorage.setItem(chatDraftKey('c2'), 'Hello');
+    keepPendingMessage('aiko', 'Hello');
+    takePendingMessage('aiko', 'c1');
+    expect(window.sessionStorage.getItem(chatDraftKey('c1'))).toBeNull();
+    expect(window.sessionStorage.getItem(chatDraftKey('c2'))).toBe('Hello');
   });
 
   it('drops a message kept too long ago and anything malformed', () => {

@@ -1,3 +1,5 @@
+import { characterDraftKey, chatDraftKey } from './drafts';
+
 /**
  * A guest's message to a character, kept while they sign up or log in (spec: the visitor's
  * first message survives sign-up). It lives in this tab's sessionStorage under the
@@ -16,9 +18,6 @@ export interface PendingMessage {
 export const PENDING_MESSAGE_TTL_MS = 60 * 60 * 1000;
 
 const keyOf = (slug: string) => `chat-pending:${slug}`;
-
-/** The composer's unsent draft for this character (this tab's sessionStorage). */
-export const draftKeyOf = (slug: string) => `chat-draft:${slug}`;
 
 function session(): Storage | null {
   try {
@@ -64,15 +63,19 @@ export function peekPendingMessage(slug: string, now = Date.now()): PendingMessa
 
 /**
  * Takes the message kept for this character: it is removed at once, so it is sent once. The
- * composer's draft goes too when it is that same text (it is being sent).
+ * composer's draft goes too when it is that same text (it is being sent): the character's, and
+ * the chat's (`chatId`) where the character's draft has already moved to the open chat.
  */
-export function takePendingMessage(slug: string, now = Date.now()): PendingMessage | null {
+export function takePendingMessage(slug: string, chatId?: string, now = Date.now()): PendingMessage | null {
   const storage = session();
   if (!storage) return null;
   const raw = storage.getItem(keyOf(slug));
   if (raw === null) return null;
   storage.removeItem(keyOf(slug));
   const pending = parse(raw, now);
-  if (pending && storage.getItem(draftKeyOf(slug))?.trim() === pending.text) storage.removeItem(draftKeyOf(slug));
+  if (pending) {
+    for (const key of chatId ? [characterDraftKey(slug), chatDraftKey(chatId)] : [characterDraftKey(slug)])
+      if (storage.getItem(key)?.trim() === pending.text) storage.removeItem(key);
+  }
   return pending;
 }

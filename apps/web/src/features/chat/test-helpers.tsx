@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { Bot, Chat, Message } from '@reverie/shared';
+import { testQueryClient } from '../../test/profile';
 import { AppProviders } from '../../app/providers';
 import { AlertStack } from '../../components/ui/alerts';
 
@@ -108,7 +109,7 @@ export function fakeApi(answer: (call: Call) => Response | Promise<Response> | u
 export function renderRoutes(routes: RouteObject[], path: string, extra?: ReactNode) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
-    <AppProviders>
+    <AppProviders client={testQueryClient()}>
       <RouterProvider router={router} />
       <AlertStack />
       {extra}

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { MailWarning, X } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
-import { useSession } from '../../../lib/session';
+import { useProfile } from '../../../lib/profile';
 
 /** Users with an unverified e-mail are prompted to verify (spec §6). */
 export function VerifyEmailBanner() {
   const { t } = useTranslation();
-  const { profile } = useSession();
+  const { profile } = useProfile();
   const { pathname } = useLocation();
   const [dismissed, setDismissed] = useState(false);
   if (!profile || profile.is_email_confirmed || dismissed || pathname === '/verify' || pathname === '/welcome')

@@ -1,16 +1,27 @@
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from '../../../lib/i18n';
 import { useLocation, useNavigate } from 'react-router';
-import { PROFILE_REFRESH_MS } from '@reverie/shared';
+import { PROFILE_REFRESH_MS, type Profile } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { analytics } from '../../../lib/analytics';
 import { loadProfile, refreshAccessToken } from '../auth-flow';
+import { useProfile } from '../../../lib/profile';
+import { profileKeys } from '../../../lib/query-keys';
 import { acknowledgeExpired, useSession } from '../../../lib/session';
 
+/** The profile query's function: a profile, or a failure that keeps what was loaded. */
+async function profileForSession(): Promise<Profile> {
+  const profile = await loadProfile();
+  if (!profile) throw new Error('No profile for this token');
+  return profile;
+}
+
 /**
- * The session's life (spec §4), mounted once in the app layout: a token loads the profile;
- * the access token is refreshed 10 minutes after a profile id appears (and after each
- * refresh); analytics identify the user on log-in and reset when the token is cleared. When
+ * The session's life (spec §4), mounted once in the app layout: a token loads the profile
+ * (the one profile query, `lib/profile.ts`; each new token of the session loads it again, the
+ * loaded one staying meanwhile); the access token is refreshed 10 minutes after a profile id
+ * appears (and after each refresh); analytics identify the user on log-in and reset when the token is cleared. When
  * the session ends on its own (the server refused to refresh, in this tab or another) the
  * user is told so and the login modal opens, coming back to the same page afterwards —
  * never a page waiting forever for a profile.
@@ -19,20 +30,29 @@ export function useAuthBootstrap(): void {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const { accessToken, profile, expired } = useSession();
+  const { accessToken, expired } = useSession();
+  const { profile } = useProfile();
   const identified = useRef<string | null>(null);
-  const hadToken = useRef(Boolean(accessToken));
+  const lastToken = useRef(accessToken);
+
+  const { refetch } = useQuery({
+    queryKey: profileKeys.me(),
+    queryFn: profileForSession,
+    enabled: Boolean(accessToken),
+    staleTime: Infinity,
+  });
 
   useEffect(() => {
-    if (accessToken) {
-      hadToken.current = true;
-      void loadProfile();
-    } else if (hadToken.current) {
-      hadToken.current = false;
+    const previous = lastToken.current;
+    lastToken.current = accessToken;
+    if (accessToken && previous && previous !== accessToken) {
+      // A refreshed token (here or in another tab): the profile is loaded again.
+      void refetch();
+    } else if (!accessToken && previous) {
       identified.current = null;
       analytics().reset();
     }
-  }, [accessToken]);
+  }, [accessToken, refetch]);
 
   const here = location.pathname + location.search;
   useEffect(() => {

@@ -5,11 +5,12 @@ import type { Profile } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
-import { clearSession, getSession, setProfile, setTokens } from '../../../lib/session';
+import { clearSession, setTokens } from '../../../lib/session';
 import { formatCountdown, formatPrice } from '../format';
 import { DailyClaim } from './daily-claim';
 import PurchaseReturn from './purchase-return';
 import { currentReturnPath, purchaseReturnUrl, safeReturnPath } from '../return-path';
+import { seedProfile, loadedProfile, testQueryClient } from '../../../test/profile';
 
 const profile = (overrides: Partial<Profile> = {}): Profile => ({
   id: 'u1',
@@ -29,7 +30,7 @@ const profile = (overrides: Partial<Profile> = {}): Profile => ({
 function renderWith(element: React.ReactNode, path = '/') {
   const router = createMemoryRouter([{ path: '*', element }], { initialEntries: [path] });
   render(
-    <AppProviders>
+    <AppProviders client={testQueryClient()}>
       <RouterProvider router={router} />
       <AlertStack />
     </AppProviders>,
@@ -48,7 +49,7 @@ afterEach(() => clearSession());
 describe('daily claim', () => {
   it('asks for confirmation, adds 100 at once and shows a countdown to next_at', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile());
+    seedProfile(profile());
     const nextAt = new Date(Date.now() + 24 * 3600_000).toISOString();
     const calls: string[] = [];
     globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -61,16 +62,16 @@ describe('daily claim', () => {
     renderWith(<DailyClaim />);
     fireEvent.click(await screen.findByTestId('claim-button'));
     fireEvent.click(await screen.findByTestId('claim-confirm'));
-    await waitFor(() => expect(getSession().profile?.num_tokens).toBe(1300));
+    await waitFor(() => expect(loadedProfile()?.num_tokens).toBe(1300));
     expect(calls).toEqual(['POST /api/profile/claim_desires']);
-    expect(getSession().profile?.next_claim_at).toBe(nextAt);
+    expect(loadedProfile()?.next_claim_at).toBe(nextAt);
     expect((await screen.findByTestId('claim-countdown')).textContent).toMatch(/Next claim in 2[34]:\d\d:\d\d/);
     expect(await screen.findByText('+100 desires added to your balance')).toBeTruthy();
   });
 
   it('shows the countdown instead of the button while waiting, and nothing to guests', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile({ next_claim_at: new Date(Date.now() + 3600_000).toISOString() }));
+    seedProfile(profile({ next_claim_at: new Date(Date.now() + 3600_000).toISOString() }));
     renderWith(<DailyClaim />);
     expect(await screen.findByTestId('claim-countdown')).toBeTruthy();
     expect(screen.queryByTestId('claim-button')).toBeNull();
@@ -89,7 +90,7 @@ describe('back from checkout', () => {
         'Purchase successful. Adding desires or premium may take up to 5 minutes, so refresh or contact support.',
       ),
     ).toBeTruthy();
-    await waitFor(() => expect(getSession().profile?.num_tokens).toBe(1550));
+    await waitFor(() => expect(loadedProfile()?.num_tokens).toBe(1550));
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 

@@ -1,11 +1,13 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Gift, Loader2, Timer } from 'lucide-react';
 import { DAILY_CLAIM_AMOUNT } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
-import { updateProfile, useSession } from '../../../lib/session';
+import { setProfileData, useProfile } from '../../../lib/profile';
+import { useSession } from '../../../lib/session';
 import { claimDesires } from '../api/claim-desires';
 import { formatCountdown } from '../format';
 
@@ -26,7 +28,9 @@ function useNow(active: boolean): number {
  */
 export function DailyClaim() {
   const { t } = useTranslation();
-  const { isAuthorized, profile } = useSession();
+  const { isAuthorized } = useSession();
+  const { profile } = useProfile();
+  const queryClient = useQueryClient();
   const [localNextAt, setLocalNextAt] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -41,7 +45,7 @@ export function DailyClaim() {
     try {
       const result = await claimDesires();
       setLocalNextAt(result.next_at);
-      updateProfile((p) => ({ ...p, num_tokens: result.num_tokens, next_claim_at: result.next_at }));
+      setProfileData(queryClient, (p) => ({ ...p, num_tokens: result.num_tokens, next_claim_at: result.next_at }));
       if (result.claimed) showAlert(t('claim.claimed', { count: DAILY_CLAIM_AMOUNT }));
       else
         showAlert(t('claim.already', { time: formatCountdown(new Date(result.next_at).getTime() - Date.now()) }), {

@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next';
 import { Flame, Loader2 } from 'lucide-react';
 import { formatBalance, type PackId } from '@reverie/shared';
 import type { ModalProps } from '../../../app/modals';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
+import { useProfile } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 import { usePlans } from '../api/get-plans';
 import { formatPrice } from '../format';
@@ -16,7 +16,8 @@ import '../texts';
 export default function DesiresModal({ onClose, requireAuth }: ModalProps) {
   const { t } = useTranslation();
   const locale = currentLocale();
-  const { profile, isAuthorized } = useSession();
+  const { isAuthorized } = useSession();
+  const { profile } = useProfile();
   const { data: plans } = usePlans();
   const { method, setMethod, available, enabled } = usePaymentMethod(plans);
   const checkout = useCheckout();

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Subscription } from '@reverie/shared';
@@ -7,8 +6,8 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
 import type { ApiRequestError } from '../../../lib/api-client';
-import { currentLocale } from '../../../lib/i18n';
-import { refreshProfile } from '../api/refresh-profile';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
+import { refetchProfile } from '../../../lib/profile';
 import { cancelSubscription, resumeSubscription, SUBSCRIPTION_QUERY_KEY, useSubscription } from '../api/subscription';
 import { formatDate } from '../format';
 import '../texts';
@@ -48,7 +47,7 @@ export function ManageSubscription() {
       const result = await cancelSubscription();
       setConfirming(false);
       await queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY });
-      void refreshProfile();
+      void refetchProfile(queryClient);
       showAlert(t('billing.cancelled', { date: result.ends_at ? date(result.ends_at) : '' }));
     } catch (error) {
       fail(error);
@@ -62,7 +61,7 @@ export function ManageSubscription() {
     try {
       const result = await resumeSubscription();
       queryClient.setQueryData<Subscription | null>(SUBSCRIPTION_QUERY_KEY, result);
-      void refreshProfile();
+      void refetchProfile(queryClient);
       if (result.renews_at) showAlert(t('billing.resumed', { date: date(result.renews_at) }));
     } catch (error) {
       fail(error);

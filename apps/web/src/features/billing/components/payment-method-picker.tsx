@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Bitcoin, CreditCard, Info } from 'lucide-react';
 import type { Plans } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Check, Crown, Gift, Loader2 } from 'lucide-react';
 import type { SubscriptionPlanId } from '@reverie/shared';
 import type { ModalProps } from '../../../app/modals';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
+import { useProfile } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 import { usePlans } from '../api/get-plans';
 import { formatDate, formatPrice } from '../format';
@@ -31,7 +31,8 @@ export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
   const { t } = useTranslation();
   const locale = currentLocale();
   const navigate = useNavigate();
-  const { profile, isPremium, isAuthorized } = useSession();
+  const { isAuthorized } = useSession();
+  const { profile, isPremium } = useProfile();
   const { data: plans } = usePlans();
   const [plan, setPlan] = useState<SubscriptionPlanId>('annual');
   const { method, setMethod, available, enabled } = usePaymentMethod(plans);

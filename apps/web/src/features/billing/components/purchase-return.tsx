@@ -1,10 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PACK_CATALOGUE, PLAN_IDS, type PackId, type PlanId } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { useSession } from '../../../lib/session';
-import { refreshProfile } from '../api/refresh-profile';
+import { refetchProfile } from '../../../lib/profile';
 import '../texts';
 
 /** What a plan gives, as the buyer reads it on return ("+350 desires", "Premium is active"). */
@@ -23,6 +24,7 @@ export default function PurchaseReturn() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const { isAuthorized } = useSession();
+  const queryClient = useQueryClient();
   const outcome = params.get('purchase');
   const plan = params.get('plan');
 
@@ -35,7 +37,7 @@ export default function PurchaseReturn() {
     } else {
       showAlert(t('billing.purchase_cancelled'), { type: 'error' });
     }
-    if (isAuthorized) void refreshProfile();
+    if (isAuthorized) void refetchProfile(queryClient);
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -45,7 +47,7 @@ export default function PurchaseReturn() {
       },
       { replace: true },
     );
-  }, [outcome, plan, isAuthorized, setParams, t]);
+  }, [outcome, plan, isAuthorized, queryClient, setParams, t]);
 
   return null;
 }

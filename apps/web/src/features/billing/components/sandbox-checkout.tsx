@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { FlaskConical, Loader2 } from 'lucide-react';
@@ -15,7 +14,7 @@ import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 import type { ApiRequestError } from '../../../lib/api-client';
 import { currentEdition } from '../../../lib/edition';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { decideSandboxPayment, getSandboxPayment } from '../api/sandbox-checkout';
 import { formatDate, formatPrice } from '../format';
 import { purchaseReturnUrl, safeReturnPath } from '../return-path';

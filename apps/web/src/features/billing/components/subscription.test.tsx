@@ -5,12 +5,13 @@ import type { Plans, Profile, Subscription } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
-import { clearSession, setProfile, setTokens } from '../../../lib/session';
+import { clearSession, setTokens } from '../../../lib/session';
 import { formatDate } from '../format';
 import { ManageSubscription } from './manage-subscription';
 import DesiresModal from './desires-modal';
 import PremiumModal from './premium-modal';
 import { SandboxCheckout } from './sandbox-checkout';
+import { seedProfile, testQueryClient } from '../../../test/profile';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -18,7 +19,7 @@ const json = (body: unknown, status = 200) =>
 function renderWith(element: React.ReactNode, path = '/') {
   const router = createMemoryRouter([{ path: '*', element }], { initialEntries: [path] });
   render(
-    <AppProviders>
+    <AppProviders client={testQueryClient()}>
       <RouterProvider router={router} />
       <AlertStack />
     </AppProviders>,
@@ -79,7 +80,7 @@ afterEach(() => clearSession());
 describe('Settings → Manage subscription', () => {
   it('shows plan, status and dates; Cancel asks first, then shows the end date; Resume undoes it', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile({ has_subscription: true }));
+    seedProfile(profile({ has_subscription: true }));
     const renews = new Date(Date.now() + 33 * 86400_000).toISOString();
     const trialEnds = new Date(Date.now() + 3 * 86400_000).toISOString();
     let state: Subscription = {
@@ -147,7 +148,7 @@ describe('Settings → Manage subscription', () => {
 describe('premium and desires dialogs', () => {
   it('the trial says $0 today, then the price from the first charge date', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile());
+    seedProfile(profile());
     globalThis.fetch = async () => json(plans());
     renderWith(<PremiumModal {...modalProps} />);
     const date = formatDate(new Date(Date.now() + 3 * 86400_000).toISOString(), 'en');
@@ -160,7 +161,7 @@ describe('premium and desires dialogs', () => {
 
   it('a subscriber is led to Settings to cancel', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(
+    seedProfile(
       profile({
         has_subscription: true,
         subscription: { plan: 'monthly', status: 'active', trial_ends_at: null, renews_at: new Date().toISOString() },
@@ -175,7 +176,7 @@ describe('premium and desires dialogs', () => {
 
   it('with buying off, the buttons stay but are disabled and explained', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile());
+    seedProfile(profile());
     globalThis.fetch = async () => json(plans({ payments_enabled: false, card_enabled: false, crypto_enabled: false }));
     renderWith(<DesiresModal {...modalProps} />);
     await screen.findByTestId('payments-off');
@@ -185,7 +186,7 @@ describe('premium and desires dialogs', () => {
 
   it('without crypto (Stripe only), the crypto option is disabled and explained', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile());
+    seedProfile(profile());
     globalThis.fetch = async () => json(plans({ crypto_enabled: false }));
     renderWith(<PremiumModal {...modalProps} />);
     await screen.findByTestId('crypto-off');
@@ -206,7 +207,7 @@ describe('the sandbox checkout page', () => {
       { initialEntries: [path] },
     );
     render(
-      <AppProviders>
+      <AppProviders client={testQueryClient()}>
         <RouterProvider router={router} />
         <AlertStack />
       </AppProviders>,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { PlanId } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { createCheckout, type PaymentMethod } from '../api/create-checkout';

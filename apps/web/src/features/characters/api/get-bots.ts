@@ -1,7 +1,9 @@
 import { keepPreviousData, useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { BOTS_FIRST_PAGE_SIZE, BOTS_NEXT_PAGE_SIZE, type Bot, type BotFilterTag, type BotList } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { useProfile } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
+import { takeInlineCatalogue } from './inline-catalogue';
 
 export const getBots = (tags: BotFilterTag[], cursor: string | null, search = '') =>
   request<BotList>('/api/bots/available', {
@@ -18,17 +20,25 @@ export const botsQueryRoot = ['bots', 'available'] as const;
 /**
  * The catalogue page by page (spec §4): 30 first, then 15 through `next_param`, appended;
  * `search` (names and tags, searched by the server) narrows it. The viewer is part of the
- * key, so the list reloads when the profile id changes.
+ * key, so the list reloads when the profile id changes. A guest's unfiltered list starts from
+ * the first page the server wrote into the page of `/` (`inline-catalogue.ts`), if any.
  */
 export function useBots(tags: BotFilterTag[], search = '') {
-  const { profile, isAuthorized } = useSession();
+  const { isAuthorized } = useSession();
+  const { profile } = useProfile();
   const viewer = profile?.id ?? (isAuthorized ? 'signed-in' : 'guest');
+  const unfiltered = tags.length === 0 && !search.trim();
   return useInfiniteQuery({
     queryKey: [...botsQueryRoot, viewer, [...tags].sort().join(','), search.trim().toLowerCase()],
     queryFn: ({ pageParam }) => getBots(tags, pageParam, search),
     placeholderData: keepPreviousData,
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_param,
+    // A guest's first list starts from the page the server wrote into index.html of `/`.
+    initialData: () => {
+      const page = viewer === 'guest' && unfiltered ? takeInlineCatalogue() : undefined;
+      return page ? { pages: [page], pageParams: [null] } : undefined;
+    },
   });
 }
 

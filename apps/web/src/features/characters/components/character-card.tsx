@@ -1,9 +1,9 @@
 import '../catalogue-texts';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { BadgeCheck, Lock } from 'lucide-react';
-import type { Bot } from '@reverie/shared';
+import { CARD_PICTURE_SIZES, cardPictureSrcSet, type Bot } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 
@@ -47,6 +47,9 @@ export function CharacterCard({ bot, priority = false }: { bot: Bot; priority?: 
         {bot.avatar_url && near && (
           <img
             src={bot.avatar_url}
+            // A WebP at the card's size (256 or 512 px across) instead of the full picture.
+            srcSet={cardPictureSrcSet(bot.avatar_url)}
+            sizes={CARD_PICTURE_SIZES}
             alt={t('characters.avatar_alt', { name: bot.name })}
             // The first rows are on the first screen: fetched at once, before anything else;
             // the others once they come within 300 px of it.

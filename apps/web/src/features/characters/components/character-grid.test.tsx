@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Bot } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { initI18n } from '../../../lib/i18n';
+import { resetInlineCatalogue } from '../api/inline-catalogue';
 import { CharacterCard } from './character-card';
 import { CharacterGrid, SEARCH_DELAY_MS } from './character-grid';
 
@@ -60,6 +61,36 @@ function renderGrid(path = '/', onCreate = vi.fn()) {
 
 beforeAll(async () => {
   await initI18n('en');
+});
+
+describe('the first page written into the page of /', () => {
+  it("a guest's first list starts from it without asking the API; the page is taken once", async () => {
+    const script = document.createElement('script');
+    script.type = 'application/json';
+    script.id = 'reverie-catalogue';
+    script.textContent = JSON.stringify({
+      results: [bot(), bot({ id: 'b2', slug: 'mira', name: 'Mira' })],
+      next_param: null,
+    });
+    document.head.append(script);
+    resetInlineCatalogue();
+    const requests: URL[] = [];
+    stubCatalogue([bot({ id: 'b3', slug: 'nova', name: 'Nova' })], requests);
+    renderGrid();
+    await waitFor(() => expect(screen.getAllByTestId('character-card')).toHaveLength(2));
+    expect(screen.getAllByTestId('character-card')[1]!.textContent).toContain('Mira');
+    expect(requests.filter((url) => url.pathname === '/api/bots/available')).toEqual([]);
+    expect(document.getElementById('reverie-catalogue')).toBeNull();
+  });
+
+  it('without it (or once taken) the list asks the API', async () => {
+    const requests: URL[] = [];
+    stubCatalogue([bot({ id: 'b3', slug: 'nova', name: 'Nova' })], requests);
+    renderGrid();
+    await waitFor(() => expect(screen.getAllByTestId('character-card')).toHaveLength(1));
+    expect(screen.getByTestId('character-card').textContent).toContain('Nova');
+    expect(requests.map((url) => url.pathname)).toContain('/api/bots/available');
+  });
 });
 
 describe('explore search', () => {
@@ -123,5 +154,21 @@ describe('character card', () => {
     expect(heading.textContent).toContain(name);
     expect(heading.className).toContain('line-clamp-2');
     expect(heading.className).not.toContain('truncate');
+  });
+
+  it('asks for the picture at card size: a WebP srcset of our media, the full picture as fallback', () => {
+    const avatar = '/api/media/bots/b1/avatar.png';
+    const router = createMemoryRouter([
+      { path: '*', element: <CharacterCard bot={bot({ avatar_url: avatar })} priority /> },
+    ]);
+    render(
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    const img = screen.getByRole('img', { name: /Luna/ });
+    expect(img.getAttribute('src')).toBe(avatar);
+    expect(img.getAttribute('srcset')).toBe(`${avatar}?w=256 256w, ${avatar}?w=512 512w`);
+    expect(img.getAttribute('sizes')).toContain('50vw');
   });
 });

@@ -1,7 +1,7 @@
 import '../catalogue-texts';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Plus } from 'lucide-react';
 import {
   BOTS_FIRST_PAGE_SIZE,

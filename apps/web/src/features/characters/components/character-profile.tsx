@@ -1,6 +1,6 @@
 import '../catalogue-texts';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** A character that does not exist or that the viewer may not see. */
 export function CharacterNotFound() {

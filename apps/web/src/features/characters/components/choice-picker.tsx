@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { PERSONA_CHOICES_MAX } from '@reverie/shared';
 import '../texts';
 

@@ -1,7 +1,7 @@
 import '../catalogue-texts';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ImagePlus, Upload, X } from 'lucide-react';
 import {
   IMAGE_MAX_BYTES,

@@ -1,7 +1,6 @@
 import '../texts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { Check } from 'lucide-react';
 import { CHAT_TITLE_MAX, type Chat } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
@@ -10,7 +9,7 @@ import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
 import { ApiRequestError } from '../../../lib/api-client';
 import { formatRelative } from '../../../lib/format';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { chatPath } from '../api/chat-path';
 import { useDeleteChat } from '../api/delete-chat';
 import { useChats } from '../api/get-chats';

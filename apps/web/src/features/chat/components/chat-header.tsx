@@ -1,6 +1,6 @@
 import '../texts';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { ArrowLeft, Brain, Cpu, Download, History, Pencil, Phone, SquarePen, Trash2, UserRound } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
 import { MenuButton, type MenuItem } from '../../../components/ui/menu-button';

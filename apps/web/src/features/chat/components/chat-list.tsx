@@ -1,14 +1,13 @@
 import '../texts';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { Compass, ImageIcon, MessageCircle, Pencil, Trash2 } from 'lucide-react';
 import type { Chat } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 import { MenuButton } from '../../../components/ui/menu-button';
 import { formatRelative } from '../../../lib/format';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { chatPath } from '../api/chat-path';
 import { DeleteChatDialog, RenameChatDialog } from './chat-dialogs';
 import { chatPreview } from './chat-preview';

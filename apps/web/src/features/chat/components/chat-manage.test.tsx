@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '@reverie/shared';
@@ -136,7 +136,9 @@ describe('the chat menu', () => {
     expect(screen.getByTestId('chat-character-name').textContent).toBe('Aiko');
   });
 
-  it('deletes the chat after asking', async () => {
+  it('deletes the chat after asking, and its unsent draft with it', async () => {
+    window.sessionStorage.setItem('chat-draft:c1', 'Half a thought');
+    window.sessionStorage.setItem('chat-draft:c2', 'Another chat');
     const { calls, deleted } = renderChat(older, (call) =>
       call.method === 'DELETE' && call.path === '/api/chat/c1' ? json(null, 204) : undefined,
     );
@@ -147,6 +149,31 @@ describe('the chat menu', () => {
     fireEvent.click(within(dialog).getByTestId('delete-chat-confirm'));
     await waitFor(() => expect(deleted).toEqual(['c1']));
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/chat/c1']);
+    expect(window.sessionStorage.getItem('chat-draft:c1')).toBeNull();
+    expect(window.sessionStorage.getItem('chat-draft:c2')).toBe('Another chat');
+  });
+
+  it('keeps one draft per chat: two chats with one character do not share what was typed', async () => {
+    // A draft written before drafts were per chat (per character) moves to the first chat opened.
+    window.sessionStorage.setItem('chat-draft:aiko', 'From before');
+    const first = renderChat(older);
+    const field = () => screen.getByPlaceholderText('Message Aiko…') as HTMLTextAreaElement;
+    expect(field().value).toBe('From before');
+    expect(window.sessionStorage.getItem('chat-draft:aiko')).toBeNull();
+    fireEvent.change(field(), { target: { value: 'For the first chat' } });
+    expect(window.sessionStorage.getItem('chat-draft:c1')).toBe('For the first chat');
+    first.router.dispose();
+    cleanup();
+
+    renderChat(newer);
+    expect(field().value).toBe('');
+    fireEvent.change(field(), { target: { value: 'For the second chat' } });
+    expect(window.sessionStorage.getItem('chat-draft:c2')).toBe('For the second chat');
+    expect(window.sessionStorage.getItem('chat-draft:c1')).toBe('For the first chat');
+    cleanup();
+
+    renderChat(older);
+    expect(field().value).toBe('For the first chat');
   });
 
   it('a persona created elsewhere appears in the persona dialog at once (one key factory)', async () => {

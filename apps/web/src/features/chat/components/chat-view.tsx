@@ -1,6 +1,6 @@
 import '../texts';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { TriangleAlert, X } from 'lucide-react';
 import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
@@ -12,7 +12,8 @@ import { wasAuthorizedOnce } from '../../../lib/session';
 import { useCreateChat } from '../api/create-chat';
 import { downloadCard } from '../api/download-card';
 import { useConversation, type ConversationError } from '../hooks/use-conversation';
-import { draftKeyOf, keepPendingMessage, takePendingMessage } from '../pending-message';
+import { characterDraftKey, chatDraftKey } from '../drafts';
+import { keepPendingMessage, takePendingMessage } from '../pending-message';
 import { ChatHeader, CHAT_MENU_ICONS, type ChatMenuItem } from './chat-header';
 import { Composer } from './composer';
 import { ChatHistoryDialog, DeleteChatDialog, NewChatDialog, RenameChatDialog } from './chat-dialogs';
@@ -211,11 +212,11 @@ export function ChatView({
   const historyReady = !conversation.history.isPending && !conversation.history.isError;
   useEffect(() => {
     if (!historyReady || busy) return;
-    const pending = takePendingMessage(bot.slug);
+    const pending = takePendingMessage(bot.slug, chat.id);
     if (!pending) return;
     setComposerKey((key) => key + 1);
     send(pending.text, pending.clientId);
-  }, [historyReady, busy, bot.slug, send]);
+  }, [historyReady, busy, bot.slug, chat.id, send]);
 
   const close = () => setDialog(null);
 
@@ -301,9 +302,10 @@ export function ChatView({
       )}
       {conversation.error && <ErrorBanner error={conversation.error} onDismiss={conversation.dismissError} />}
       <Composer
-        key={composerKey}
+        key={`${chat.id}:${composerKey}`}
         botName={bot.name}
-        draftKey={draftKeyOf(bot.slug)}
+        draftKey={chatDraftKey(chat.id)}
+        draftFallbackKey={characterDraftKey(bot.slug)}
         busy={conversation.busy}
         onSend={conversation.send}
         onStop={() => void conversation.stop()}
@@ -404,7 +406,7 @@ export function GuestChatView({ bot, gallery, onBack, onLoginRequired }: GuestCh
       </p>
       <Composer
         botName={bot.name}
-        draftKey={draftKeyOf(bot.slug)}
+        draftKey={characterDraftKey(bot.slug)}
         busy={false}
         onSend={(text) => {
           keepPendingMessage(bot.slug, text);

@@ -1,9 +1,10 @@
 import '../texts';
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { SendHorizontal, Square } from 'lucide-react';
 import { MESSAGE_TEXT_MAX } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
+import { openDraft, writeDraft } from '../drafts';
 
 export interface ComposerProps {
   botName: string;
@@ -13,28 +14,11 @@ export interface ComposerProps {
   busy: boolean;
   /** Shows the stop button while busy. */
   onStop?: () => void;
-  /** Keeps an unsent draft for this tab under this key (e.g. across the login a guest is asked for). */
+  /** Keeps an unsent draft for this tab under this key (`drafts.ts`: a chat's, or a character's). */
   draftKey?: string;
+  /** Where a draft not yet under `draftKey` may be (the character's): it moves to `draftKey` once. */
+  draftFallbackKey?: string;
 }
-
-const readDraft = (key?: string) => {
-  if (!key) return '';
-  try {
-    return window.sessionStorage.getItem(key) ?? '';
-  } catch {
-    return '';
-  }
-};
-
-const writeDraft = (key: string | undefined, text: string) => {
-  if (!key) return;
-  try {
-    if (text) window.sessionStorage.setItem(key, text);
-    else window.sessionStorage.removeItem(key);
-  } catch {
-    // Storage unavailable (private mode): the draft just is not kept.
-  }
-};
 
 /** Counter appears when this much of the limit is used. */
 const COUNTER_FROM = MESSAGE_TEXT_MAX - 500;
@@ -44,12 +28,12 @@ const COUNTER_FROM = MESSAGE_TEXT_MAX - 500;
  * cut short), at most 4000 characters; while a reply is written the send button is a stop
  * button and sending waits.
  */
-export function Composer({ botName, onSend, busy, onStop, draftKey }: ComposerProps) {
+export function Composer({ botName, onSend, busy, onStop, draftKey, draftFallbackKey }: ComposerProps) {
   const { t } = useTranslation();
-  const [text, setTextState] = useState(() => readDraft(draftKey));
+  const [text, setTextState] = useState(() => (draftKey ? openDraft(draftKey, draftFallbackKey) : ''));
   const setText = (next: string) => {
     setTextState(next);
-    writeDraft(draftKey, next);
+    if (draftKey) writeDraft(draftKey, next);
   };
   const field = useRef<HTMLTextAreaElement>(null);
   const canSend = text.trim().length > 0 && !busy;

@@ -1,11 +1,10 @@
 import '../texts';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CHAT_MEMORY_MAX } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { formatDate } from '../../../lib/format';
 import { useChatMemory } from '../api/get-memory';
 import { useUpdateChatMemory } from '../api/update-memory';

@@ -1,6 +1,5 @@
 import '../texts';
 import { useRef, useState, type ReactNode, type TouchEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import {
   ChevronLeft,
   ChevronRight,
@@ -18,7 +17,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { RoleplayText } from '../../../components/ui/roleplay-text';
 import { formatMessageDateTime, formatMessageTime } from '../../../lib/message-time';
-import { currentLocale } from '../../../lib/i18n';
+import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { localizeMessage } from '../../../lib/message-texts';
 
 export interface MessageBubbleProps {

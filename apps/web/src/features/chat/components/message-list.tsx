@@ -1,6 +1,6 @@
 import '../texts';
 import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Loader2 } from 'lucide-react';
 import type { Message } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';

@@ -1,5 +1,5 @@
 import '../texts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Check, Crown, Lock } from 'lucide-react';
 import type { ModelInfo } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';

@@ -73,6 +73,8 @@ describe("the guest's first message survives sign-up", () => {
     });
     expect(peekPendingMessage('aiko')).toBeNull();
     expect(window.sessionStorage.getItem('chat-draft:aiko')).toBeNull();
+    // The draft moved to the chat when it opened, and went with the sent message.
+    expect(window.sessionStorage.getItem('chat-draft:c1')).toBeNull();
     await waitFor(() => expect(field().value).toBe(''));
     expect(screen.getByTestId('message-user').textContent).toContain('Tea, please');
 

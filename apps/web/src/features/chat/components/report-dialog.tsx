@@ -1,6 +1,6 @@
 import '../texts';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { REPORT_REASONS } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Modal } from '../../../components/ui/modal';

@@ -5,8 +5,9 @@ import type { Profile } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
-import { clearSession, getSession, setProfile, setTokens } from '../../../lib/session';
+import { clearSession, setTokens } from '../../../lib/session';
 import { ChatPicture } from './chat-picture';
+import { seedProfile, loadedProfile, testQueryClient } from '../../../test/profile';
 
 const profile = (overrides: Partial<Profile> = {}): Profile => ({
   id: 'u1',
@@ -48,7 +49,7 @@ function renderPicture(
     },
   );
   render(
-    <AppProviders>
+    <AppProviders client={testQueryClient()}>
       <RouterProvider router={router} />
       <AlertStack />
     </AppProviders>,
@@ -66,7 +67,7 @@ afterEach(() => clearSession());
 describe('ChatPicture', () => {
   it('unblurs for 3 desires: the balance drops at once and the original replaces the preview', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile({ num_tokens: 10 }));
+    seedProfile(profile({ num_tokens: 10 }));
     let release: (r: Response) => void = () => {};
     const calls = mockFetch(() => new Promise<Response>((resolve) => (release = resolve)));
     const unblurred: string[] = [];
@@ -75,41 +76,41 @@ describe('ChatPicture', () => {
     const button = screen.getByTestId('unblur-button');
     expect(button.textContent).toBe('Unblur for 3 desires');
     fireEvent.click(button);
-    await waitFor(() => expect(getSession().profile?.num_tokens).toBe(7));
+    await waitFor(() => expect(loadedProfile()?.num_tokens).toBe(7));
     await waitFor(() => expect(calls).toEqual(['/api/unblur/image/m1']));
     release(json({ img_url: '/api/media/originals/u1/original.webp?exp=1&sig=b', num_tokens: 7 }));
 
     const picture = await screen.findByTestId('chat-picture');
     expect(picture.querySelector('img')?.getAttribute('src')).toBe('/api/media/originals/u1/original.webp?exp=1&sig=b');
     expect(screen.queryByTestId('unblur-button')).toBeNull();
-    expect(getSession().profile?.num_tokens).toBe(7);
+    expect(loadedProfile()?.num_tokens).toBe(7);
     expect(unblurred).toEqual(['m1']);
   });
 
   it('never shows a negative balance', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile({ num_tokens: 2 }));
+    seedProfile(profile({ num_tokens: 2 }));
     mockFetch(() => new Promise<Response>(() => {}));
     renderPicture(blurred);
     fireEvent.click(screen.getByTestId('unblur-button'));
-    await waitFor(() => expect(getSession().profile?.num_tokens).toBe(0));
+    await waitFor(() => expect(loadedProfile()?.num_tokens).toBe(0));
   });
 
   it('opens the buy-desires modal on 402 and gives the balance back', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile({ num_tokens: 2 }));
+    seedProfile(profile({ num_tokens: 2 }));
     mockFetch(() => json({ detail: 'not enough desires', code: 'not_enough_desires' }, 402));
     const router = renderPicture(blurred);
     fireEvent.click(screen.getByTestId('unblur-button'));
     await waitFor(() => expect(router.state.location.search).toContain('pw=1'));
     expect(new URLSearchParams(router.state.location.search).get('from')).toBe('unblur');
-    expect(getSession().profile?.num_tokens).toBe(2);
+    expect(loadedProfile()?.num_tokens).toBe(2);
     expect(screen.getByTestId('chat-picture-blurred')).toBeTruthy();
   });
 
   it('says "Unblur" to premium users and keeps their balance', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile({ has_subscription: true, num_tokens: 50 }));
+    seedProfile(profile({ has_subscription: true, num_tokens: 50 }));
     let release: (r: Response) => void = () => {};
     mockFetch(() => new Promise<Response>((resolve) => (release = resolve)));
     renderPicture(blurred);
@@ -117,24 +118,24 @@ describe('ChatPicture', () => {
     expect(button.textContent).toBe('Unblur');
     fireEvent.click(button);
     await waitFor(() => expect(screen.getByTestId('unblur-button').textContent).toBe('Unblurring…'));
-    expect(getSession().profile?.num_tokens).toBe(50);
+    expect(loadedProfile()?.num_tokens).toBe(50);
     release(json({ img_url: '/api/media/originals/u1/o.webp', num_tokens: 50 }));
     await screen.findByTestId('chat-picture');
   });
 
   it('shows an error and restores the balance when unblurring fails otherwise', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile({ num_tokens: 10 }));
+    seedProfile(profile({ num_tokens: 10 }));
     mockFetch(() => json({ detail: 'Not found', code: 'not_found' }, 404));
     renderPicture(blurred);
     fireEvent.click(screen.getByTestId('unblur-button'));
     await screen.findByText("Couldn't unblur the picture. Try again.");
-    expect(getSession().profile?.num_tokens).toBe(10);
+    expect(loadedProfile()?.num_tokens).toBe(10);
   });
 
   it('opens a clear picture full-size on click', async () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile());
+    seedProfile(profile());
     renderPicture({ id: 'm2', kind: 2, img_url: '/api/media/bots/b1/gallery-0.png' });
     expect(screen.queryByTestId('unblur-button')).toBeNull();
     fireEvent.click(screen.getByTestId('chat-picture'));
@@ -144,7 +145,7 @@ describe('ChatPicture', () => {
 
   it('reserves a 3:4 box before the file arrives (clear and blurred), so the list does not jump', () => {
     setTokens('a.b.c', 'd.e.f');
-    setProfile(profile());
+    seedProfile(profile());
     renderPicture({ id: 'm3', kind: 2, img_url: '/api/media/bots/b1/gallery-1.png' });
     renderPicture({ ...blurred, id: 'm4' });
     for (const img of screen.getAllByRole('img')) {

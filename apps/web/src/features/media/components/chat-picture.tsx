@@ -1,5 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Eye, Loader2 } from 'lucide-react';
 import { MessageKind, UNBLUR_COST, type Message } from '@reverie/shared';
 import { useModal } from '../../../app/modals';
@@ -8,7 +9,7 @@ import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
 import { API_BASE_URL } from '../../../lib/config';
-import { getSession, updateProfile, useSession } from '../../../lib/session';
+import { readProfile, setProfileData, useProfile } from '../../../lib/profile';
 import { useUnblurImage } from '../api/unblur-image';
 import '../texts';
 
@@ -30,7 +31,8 @@ export interface ChatPictureProps {
  */
 export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
   const { t } = useTranslation();
-  const { isPremium } = useSession();
+  const { isPremium } = useProfile();
+  const queryClient = useQueryClient();
   const modal = useModal();
   const unblur = useUnblurImage();
   const [unblurred, setUnblurred] = useState<string | null>(null);
@@ -41,15 +43,15 @@ export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
 
   const onUnblur = async () => {
     if (unblur.isPending) return;
-    const before = getSession().profile?.num_tokens;
-    if (!isPremium) updateProfile((p) => ({ ...p, num_tokens: Math.max(0, p.num_tokens - UNBLUR_COST) }));
+    const before = readProfile(queryClient)?.num_tokens;
+    if (!isPremium) setProfileData(queryClient, (p) => ({ ...p, num_tokens: Math.max(0, p.num_tokens - UNBLUR_COST) }));
     try {
       const result = await unblur.mutateAsync(message.id);
-      updateProfile((p) => ({ ...p, num_tokens: result.num_tokens }));
+      setProfileData(queryClient, (p) => ({ ...p, num_tokens: result.num_tokens }));
       setUnblurred(result.img_url);
       onUnblurred?.(message.id, result.img_url);
     } catch (error) {
-      if (before !== undefined) updateProfile((p) => ({ ...p, num_tokens: before }));
+      if (before !== undefined) setProfileData(queryClient, (p) => ({ ...p, num_tokens: before }));
       if (error instanceof ApiRequestError && error.status === 402) modal.open('pw', { from: 'unblur' });
       else showAlert(t('pictures.unblur_failed'), { type: 'error' });
     }
