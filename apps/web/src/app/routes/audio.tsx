@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft } from 'lucide-react';
+import { Icon } from '../../components/ui/icon';
 import { Page, Skeleton } from '../../components/ui/page';
 import { ApiRequestError } from '../../lib/api-client';
 import { chatKeys } from '../../lib/query-keys';
@@ -52,6 +54,7 @@ function Call({
   viewer: string;
 }) {
   const navigate = useNavigate();
+  const location = useLocation();
   const modal = useModal();
   const preflight = useCallsPreflight();
   const ended = useCallEnded(viewer);
@@ -65,7 +68,7 @@ function Call({
       character={{ name, avatarUrl }}
       autoStart={autoStart}
       preflight={preflight.failure}
-      onRequireAuth={() => modal.requireAuth(currentReturnPath())}
+      onRequireAuth={() => modal.requireAuth(currentReturnPath(location))}
       onRequirePremium={() => modal.open('premium', { from: 'call' })}
       onEnded={(_reason, chatId) => ended(chatId)}
       onHungUp={toChat}
@@ -83,11 +86,28 @@ function CallSkeleton() {
   );
 }
 
+/** The page has no bars (immersive): back to where the user came from, else the chats. */
+function BackButton() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <button
+      type="button"
+      onClick={() => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate('/chat'))}
+      className="-ml-2 flex items-center gap-1.5 rounded-full px-2 py-1.5 text-sm text-muted hover:bg-white/10 hover:text-fg"
+      data-testid="call-page-back"
+    >
+      <Icon icon={ArrowLeft} size="md" />
+      {t('calls.back')}
+    </button>
+  );
+}
+
 /** Something stands between the user and the call page itself (no such chat, not signed in). */
 function Blocked({ failure, name = '', actions }: { failure: CallFailure; name?: string; actions: React.ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Page title={t('pages.audio_title')}>
+    <Page title={t('pages.audio_title')} actions={<BackButton />}>
       <CallProblem failure={failure} name={name} actions={actions} />
     </Page>
   );
@@ -116,7 +136,13 @@ function CallByChat({ chatId, viewer }: { chatId: string; viewer: string }) {
   }
   const bot = chat.data.bot;
   return (
-    <Call target={{ chat_id: chat.data.id }} name={bot.name} avatarUrl={bot.avatar_url} slug={bot.slug} viewer={viewer} />
+    <Call
+      target={{ chat_id: chat.data.id }}
+      name={bot.name}
+      avatarUrl={bot.avatar_url}
+      slug={bot.slug}
+      viewer={viewer}
+    />
   );
 }
 
@@ -144,7 +170,7 @@ function CallList({ viewer }: { viewer: string }) {
   const { t } = useTranslation();
   const chats = useChats(viewer);
   return (
-    <Page title={t('calls.pick_title')} subtitle={t('calls.pick_subtitle')}>
+    <Page title={t('calls.pick_title')} subtitle={t('calls.pick_subtitle')} actions={<BackButton />}>
       <div className="max-w-2xl">
         {chats.isPending ? (
           <div className="flex flex-col gap-3">
@@ -176,18 +202,21 @@ function CallList({ viewer }: { viewer: string }) {
 function GuestCall() {
   const { t } = useTranslation();
   const modal = useModal();
+  const location = useLocation();
   const asked = useRef(false);
   useEffect(() => {
     if (asked.current) return;
     asked.current = true;
-    modal.requireAuth(currentReturnPath());
+    modal.requireAuth(currentReturnPath(location));
     // Once, when the page opens: closing the modal leaves the explanation and its button.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return (
     <Blocked
       failure="sign_in"
-      actions={<CallButton onClick={() => modal.requireAuth(currentReturnPath())}>{t('calls.sign_in')}</CallButton>}
+      actions={
+        <CallButton onClick={() => modal.requireAuth(currentReturnPath(location))}>{t('calls.sign_in')}</CallButton>
+      }
     />
   );
 }

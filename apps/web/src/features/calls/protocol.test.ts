@@ -200,7 +200,7 @@ describe('CallClient', () => {
   });
 
   it('hangs up: sends hangup, ends on the server’s end (or after a wait)', () => {
-    const { client, events, timers, last } = setup();
+    const { client, events, last } = setup();
     client.connect();
     last().serverOpen();
     last().serverSend(ready());

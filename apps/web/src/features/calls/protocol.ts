@@ -358,7 +358,10 @@ export class CallClient {
     if (!this.resumeKey) {
       // The call never began on this socket.
       this.over = true;
-      this.options.onEvent({ type: 'failed', reason: code === CALL_CLOSE_CODES.invalid_token ? 'invalid_token' : 'unreachable' });
+      this.options.onEvent({
+        type: 'failed',
+        reason: code === CALL_CLOSE_CODES.invalid_token ? 'invalid_token' : 'unreachable',
+      });
       return;
     }
     if (code === CALL_CLOSE_CODES.invalid_token && this.live === false && this.attempt > 0) {

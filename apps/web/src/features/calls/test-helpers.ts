@@ -26,7 +26,9 @@ export class FakeSocket implements SocketLike {
 
   /** The JSON messages the client sent. */
   get json(): Record<string, unknown>[] {
-    return this.sent.filter((m): m is string => typeof m === 'string').map((m) => JSON.parse(m) as Record<string, unknown>);
+    return this.sent
+      .filter((m): m is string => typeof m === 'string')
+      .map((m) => JSON.parse(m) as Record<string, unknown>);
   }
 
   get frames(): ArrayBuffer[] {

@@ -1,4 +1,3 @@
-/// <reference path="./worklet-scope.d.ts" />
 import { Downsampler, FrameAssembler, frameSamples } from './pcm';
 
 /**

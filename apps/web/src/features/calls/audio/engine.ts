@@ -46,7 +46,8 @@ type SinkContext = AudioContext & { setSinkId?: (id: string) => Promise<void> };
 /** What this browser lacks for a call, or null. */
 export function audioSupportProblem(): CallFailure | null {
   if (typeof window === 'undefined') return 'worklet_unsupported';
-  if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia) return window.isSecureContext ? 'mic_missing' : 'insecure';
+  if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia)
+    return window.isSecureContext ? 'mic_missing' : 'insecure';
   if (typeof AudioContext === 'undefined' || typeof AudioWorkletNode === 'undefined') return 'worklet_unsupported';
   return null;
 }

@@ -92,9 +92,13 @@ export class PlaybackBuffer {
   /** Drops everything queued at once; answers how much of `turn` was played. */
   flush(turn: string): number {
     const played = this.playedMs(turn);
+    // Whatever was queued is not played: every turn ends where the playback stopped.
+    const position = Math.floor(this.read);
+    for (const span of this.turns.values()) {
+      span.start = Math.min(span.start, position);
+      span.end = Math.min(span.end, position);
+    }
     this.read = this.written;
-    const span = this.turns.get(turn);
-    if (span) span.end = Math.min(span.end, this.written);
     this.forgetOld();
     return played;
   }

@@ -1,4 +1,3 @@
-/// <reference path="./worklet-scope.d.ts" />
 import { PlaybackBuffer } from './playback-buffer';
 import { rms } from './pcm';
 

@@ -1,4 +1,4 @@
-/** The AudioWorkletGlobalScope names the worklets use (TypeScript's DOM library does not declare them). */
+/** The AudioWorkletGlobalScope names the worklets (capture.worklet.ts, playback.worklet.ts) use; TypeScript's DOM library lacks them. Only worklet code may use them. */
 declare const sampleRate: number;
 declare function registerProcessor(
   name: string,

@@ -1,3 +1,4 @@
+import '../texts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Phone } from 'lucide-react';

@@ -1,3 +1,4 @@
+import '../texts';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Hand, Headphones, Mic, MicOff, PhoneOff, Speaker } from 'lucide-react';
@@ -134,8 +135,7 @@ export function CallScreen({
     setOutput(next);
     onOutput(outputs[next]!.id);
   };
-  const outputLabel = (index: number) =>
-    outputs[index]?.label || t('calls.output_device', { number: index + 1 });
+  const outputLabel = (index: number) => outputs[index]?.label || t('calls.output_device', { number: index + 1 });
 
   return (
     <div
@@ -353,7 +353,11 @@ export function CallScreen({
               <Icon icon={PhoneOff} size="lg" />
             </ControlButton>
             {outputs.length > 1 && (
-              <ControlButton label={t('calls.output', { device: outputLabel(output) })} onClick={nextOutput} testId="call-output">
+              <ControlButton
+                label={t('calls.output', { device: outputLabel(output) })}
+                onClick={nextOutput}
+                testId="call-output"
+              >
                 <Icon icon={Speaker} size="lg" />
               </ControlButton>
             )}

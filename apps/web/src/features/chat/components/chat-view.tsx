@@ -157,9 +157,7 @@ function ChatFrame({
         title={title}
         avatarUrl={bot.avatar_url}
         onBack={onBack}
-        callHref={
-          chatId ? `/audio?chat=${encodeURIComponent(chatId)}` : `/audio?slug=${encodeURIComponent(bot.slug)}`
-        }
+        callHref={chatId ? `/audio?chat=${encodeURIComponent(chatId)}` : `/audio?slug=${encodeURIComponent(bot.slug)}`}
         menu={menu}
       />
       {children}
