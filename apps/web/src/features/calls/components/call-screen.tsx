@@ -41,6 +41,7 @@ const loudness = (rms: number) => Math.min(1, Math.sqrt(Math.max(0, rms)) * 1.8)
 
 function ControlButton({
   label,
+  title = label,
   onClick,
   pressed,
   children,
@@ -48,6 +49,8 @@ function ControlButton({
   danger = false,
 }: {
   label: string;
+  /** The full name (aria-label and tooltip) when the label under the button is short. */
+  title?: string;
   onClick: () => void;
   pressed?: boolean;
   children: ReactNode;
@@ -59,8 +62,8 @@ function ControlButton({
       <button
         type="button"
         onClick={onClick}
-        aria-label={label}
-        title={label}
+        aria-label={title}
+        title={title}
         aria-pressed={pressed}
         data-testid={testId}
         className={`relative flex items-center justify-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary ${
@@ -161,18 +164,20 @@ export function CallScreen({
             {t('calls.time_left', { time: formatDuration(view.secondsLeft ?? 0) })}
           </span>
         )}
-        <button
-          type="button"
-          onClick={() => onPushToTalk(!view.pushToTalk)}
-          aria-pressed={view.pushToTalk}
-          data-testid="call-ptt-toggle"
-          className={`flex items-center gap-1.5 rounded-full px-3 py-1.5 text-xs font-semibold ${
-            view.pushToTalk ? 'bg-fg text-bg' : 'bg-white/10 text-fg hover:bg-white/20'
-          }`}
-        >
-          <Icon icon={Hand} size="sm" />
-          {t('calls.push_to_talk')}
-        </button>
+        {(inCall || view.phase === 'idle') && (
+          <button
+            type="button"
+            onClick={() => onPushToTalk(!view.pushToTalk)}
+            aria-pressed={view.pushToTalk}
+            data-testid="call-ptt-toggle"
+            className={`flex items-center gap-1.5 rounded-full px-3 py-1.5 text-xs font-semibold ${
+              view.pushToTalk ? 'bg-fg text-bg' : 'bg-white/10 text-fg hover:bg-white/20'
+            }`}
+          >
+            <Icon icon={Hand} size="sm" />
+            {t('calls.push_to_talk')}
+          </button>
+        )}
       </div>
 
       <main className="relative z-10 flex min-h-0 flex-1 flex-col items-center justify-center gap-5 px-4">
@@ -234,7 +239,7 @@ export function CallScreen({
                   <CallButton onClick={onSignIn} testId="call-sign-in">
                     {t('calls.sign_in')}
                   </CallButton>
-                ) : (
+                ) : view.failure === 'call_minutes_exhausted' || view.failure === 'not_found' ? null : (
                   <CallButton onClick={onRetry} testId="call-retry">
                     {t('calls.try_again')}
                   </CallButton>
@@ -279,8 +284,7 @@ export function CallScreen({
                 }`}
               >
                 <span className="sr-only">{line.role === 'user' ? t('calls.you') : character.name}: </span>
-                {line.text}
-                {line.cut ? '…' : ''}
+                {line.cut ? `${line.text.replace(/[.!?…。！？\s]+$/u, '')}…` : line.text}
               </p>
             ))}
           </section>
@@ -354,7 +358,8 @@ export function CallScreen({
             </ControlButton>
             {outputs.length > 1 && (
               <ControlButton
-                label={t('calls.output', { device: outputLabel(output) })}
+                label={t('calls.output_short')}
+                title={t('calls.output', { device: outputLabel(output) })}
                 onClick={nextOutput}
                 testId="call-output"
               >
