@@ -1,3 +1,4 @@
+import { StrictMode } from 'react';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -59,7 +60,7 @@ function fakeCall(audioError?: string) {
   };
 }
 
-function renderCall(props: Partial<CallViewProps> & { deps: Partial<CallDeps> }) {
+function renderCall(props: Partial<CallViewProps> & { deps: Partial<CallDeps> }, strict = false) {
   const handlers = {
     onRequireAuth: vi.fn(),
     onRequirePremium: vi.fn(),
@@ -83,12 +84,13 @@ function renderCall(props: Partial<CallViewProps> & { deps: Partial<CallDeps> })
     ],
     { initialEntries: ['/audio?chat=c1'] },
   );
-  render(
+  const tree = (
     <AppProviders>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </AppProviders>
   );
-  return handlers;
+  const view = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
+  return { ...handlers, unmount: view.unmount };
 }
 
 const stateLine = () => screen.getByTestId('call-state');
@@ -152,6 +154,13 @@ describe('CallView', () => {
     const captions = screen.getByTestId('call-captions');
     expect(captions.textContent).toContain('Tell me a story');
     expect(captions.textContent).toContain('Once upon a time…');
+
+    act(() => call.socket().serverSend({ type: 'interrupt', turn_id: 'b1' }));
+    await waitFor(() => expect(call.sink.flushed).toEqual(['b1']));
+    expect(call.socket().json.at(-1)).toEqual({ type: 'flushed', turn_id: 'b1', played_ms: 0 });
+    expect(screen.getByTestId('call-captions').lastElementChild?.textContent).toBe('Aiko: Once upon a time…');
+    // No output choice where the browser gives none.
+    expect(screen.queryByTestId('call-output')).toBeNull();
 
     act(() => call.socket().serverClose(1006));
     expect(stateLine().textContent).toBe('Connection lost. Reconnecting…');
@@ -282,6 +291,58 @@ describe('CallView', () => {
     expect(call.deps.requestToken).toHaveBeenCalledTimes(2);
     act(() => call.socket().serverClose(4001));
     expect((await screen.findByTestId('call-problem')).getAttribute('data-failure')).toBe('unreachable');
+  });
+
+  it('starts one call under strict mode (mounted twice in development)', async () => {
+    const call = fakeCall();
+    renderCall({ deps: call.deps }, true);
+    await waitFor(() => expect(call.sockets).toHaveLength(1));
+    act(() => {
+      call.socket().serverOpen();
+      call.socket().serverSend(ready());
+    });
+    expect(stateLine().textContent).toBe('Listening');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(call.sockets).toHaveLength(1);
+  });
+
+  it('leaving the page hangs up and says the chat changed', async () => {
+    const call = fakeCall();
+    const onEnded = vi.fn();
+    const handlers = renderCall({ deps: call.deps, onEnded });
+    await waitFor(() => expect(call.sockets).toHaveLength(1));
+    act(() => {
+      call.socket().serverOpen();
+      call.socket().serverSend(ready());
+    });
+    handlers.unmount();
+    expect(call.socket().json.at(-1)).toEqual({ type: 'hangup' });
+    expect(onEnded).toHaveBeenCalledWith('hangup', 'c1');
+    expect(handlers.onHungUp).not.toHaveBeenCalled();
+    expect(call.audio.close).toHaveBeenCalled();
+  });
+
+  it('lets the user switch the sound output where the browser allows it', async () => {
+    const call = fakeCall();
+    const setOutput = vi.fn(async () => {});
+    Object.assign(call.audio, {
+      canChooseOutput: true,
+      outputs: async () => [
+        { id: 'default', label: 'Speaker' },
+        { id: 'ear', label: 'Earpiece' },
+      ],
+      setOutput,
+    });
+    renderCall({ deps: call.deps });
+    await waitFor(() => expect(call.sockets).toHaveLength(1));
+    act(() => {
+      call.socket().serverOpen();
+      call.socket().serverSend(ready());
+    });
+    const output = await screen.findByRole('button', { name: 'Sound: Speaker' });
+    fireEvent.click(output);
+    expect(setOutput).toHaveBeenCalledWith('ear');
+    expect(screen.getByRole('button', { name: 'Sound: Earpiece' })).toBeTruthy();
   });
 
   it('waits for a tap when the browser has not seen one on this page', async () => {

@@ -48,11 +48,10 @@ export function CallView({
     },
   });
   const { start } = call;
-  const started = useRef(false);
+  // Unmounting ends the call (useCall); React's strict mode mounts twice in development, and
+  // the second mount starts it again.
   useEffect(() => {
-    if (!autoStart || started.current) return;
-    started.current = true;
-    start();
+    if (autoStart) start();
   }, [autoStart, start]);
 
   return (

@@ -72,8 +72,8 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
   const chatId = useRef<string | null>(null);
   const attempt = useRef(0);
   const [outputs, setOutputs] = useState<{ id: string; label: string }[]>([]);
-  const latest = useRef({ onRequireAuth, onRequirePremium, onEnded, deps, view, preflight });
-  latest.current = { onRequireAuth, onRequirePremium, onEnded, deps, view, preflight };
+  const latest = useRef({ target, onRequireAuth, onRequirePremium, onEnded, deps, view, preflight });
+  latest.current = { target, onRequireAuth, onRequirePremium, onEnded, deps, view, preflight };
 
   const teardown = useCallback(() => {
     client.current?.dispose();
@@ -96,7 +96,7 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
       }
       let token: CallTokenResponse;
       try {
-        token = await all.requestToken(target);
+        token = await all.requestToken(latest.current.target);
       } catch (error) {
         if (run !== attempt.current) return;
         const failure = failureOf(error);
@@ -156,8 +156,9 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
       created.connect();
       if (opened.canChooseOutput) void opened.outputs().then((list) => setOutputs(list.length > 1 ? list : []));
     },
-    [target, teardown],
+    [teardown],
   );
+  const begin = useCallback(() => void start(false), [start]);
 
   // The clock ticks between the server's `time` messages.
   const ticking = view.phase === 'live' || view.phase === 'reconnecting';
@@ -171,8 +172,11 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
   useEffect(
     () => () => {
       attempt.current++;
-      client.current?.hangup();
+      const open = client.current;
+      open?.hangup();
       client.current = null;
+      // The page went away mid-call: what was said is in the chat now.
+      if (open) latest.current.onEnded('hangup', chatId.current);
       audio.current?.close();
       audio.current = null;
     },
@@ -214,7 +218,8 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
 
   return {
     view,
-    start: () => void start(false),
+    /** Starts (or starts again) the call; stable across renders. */
+    start: begin,
     hangup,
     setMuted,
     setPushToTalk,
