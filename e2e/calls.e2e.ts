@@ -52,7 +52,10 @@ function wav(samples: Int16Array, rate: number): Buffer {
   return Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]);
 }
 
-/** The user's words, spoken by espeak-ng (22 050 Hz), then 2.5 s of silence so the turn ends. */
+/**
+ * The user's words, spoken by espeak-ng (22 050 Hz), then 6 s of silence: the turn ends, and
+ * the reply (≈ 3 s) has played before the looping file speaks again (which would barge in).
+ */
 async function spokenWav(text: string): Promise<string> {
   // The package ships no types (the server loads it from plain JavaScript too).
   const espeakPackage = '@echogarden/espeak-ng-emscripten';
@@ -73,7 +76,7 @@ async function spokenWav(text: string): Promise<string> {
     return false;
   });
   const rate = 22_050;
-  const silence = new Int16Array(Math.round(rate * 2.5));
+  const silence = new Int16Array(Math.round(rate * 6));
   const total = chunks.reduce((n, c) => n + c.length, 0) + silence.length;
   const all = new Int16Array(total);
   let at = 0;

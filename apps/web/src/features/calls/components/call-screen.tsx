@@ -181,16 +181,16 @@ export function CallScreen({
       </div>
 
       <main className="relative z-10 flex min-h-0 flex-1 flex-col items-center justify-center gap-5 px-4">
-        <div className="relative flex items-center justify-center" ref={halo} data-testid="call-avatar">
+        <div className="relative my-4 flex items-center justify-center" ref={halo} data-testid="call-avatar">
           <span
             aria-hidden="true"
             className={`absolute inset-0 rounded-full bg-primary/40 transition-opacity duration-300 ${speaking ? 'opacity-100' : 'opacity-0'}`}
-            style={{ transform: 'scale(calc(1 + var(--level, 0) * 0.45))' }}
+            style={{ transform: 'scale(calc(1 + var(--level, 0) * 0.35))' }}
           />
           <span
             aria-hidden="true"
             className={`absolute inset-0 rounded-full bg-primary/25 transition-opacity duration-300 ${speaking ? 'opacity-100' : 'opacity-0'}`}
-            style={{ transform: 'scale(calc(1.08 + var(--level, 0) * 0.8))' }}
+            style={{ transform: 'scale(calc(1.06 + var(--level, 0) * 0.6))' }}
           />
           {character.avatarUrl ? (
             <img
