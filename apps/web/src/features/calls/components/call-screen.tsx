@@ -111,7 +111,8 @@ export function CallScreen({
   const [output, setOutput] = useState(0);
   const key = stateKey(view);
   const speaking = view.phase === 'live' && view.state === 'speaking';
-  const inCall = view.phase === 'live' || view.phase === 'reconnecting' || view.phase === 'connecting';
+  const inCall =
+    view.phase === 'live' || view.phase === 'reconnecting' || view.phase === 'connecting' || view.phase === 'starting';
 
   // The animation reads the levels every frame and styles the elements directly (no re-render).
   useEffect(() => {

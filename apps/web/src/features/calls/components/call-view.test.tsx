@@ -345,6 +345,15 @@ describe('CallView', () => {
     expect(screen.getByRole('button', { name: 'Sound: Earpiece' })).toBeTruthy();
   });
 
+  it('can hang up while the call is still being set up', async () => {
+    const call = fakeCall();
+    call.deps.requestToken = vi.fn(() => new Promise<CallTokenResponse>(() => {}));
+    const handlers = renderCall({ deps: call.deps });
+    fireEvent.click(await screen.findByRole('button', { name: 'Hang up' }));
+    expect(handlers.onHungUp).toHaveBeenCalledWith(null);
+    expect(call.deps.openAudio).not.toHaveBeenCalled();
+  });
+
   it('waits for a tap when the browser has not seen one on this page', async () => {
     const call = fakeCall();
     renderCall({ deps: call.deps, autoStart: false });
