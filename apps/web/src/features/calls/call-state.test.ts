@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { CALL_END_REASONS, CALL_STATES } from '@reverie/shared';
 import {
   CAPTION_LINES,
   callReducer,
   initialCallState,
   stateKey,
   type CallAction,
+  type CallEnd,
+  type CallFailure,
   type CallViewState,
 } from './call-state';
 import { ready } from './test-helpers';
@@ -80,5 +83,36 @@ describe('callReducer', () => {
     // A new start keeps the settings, clears the rest.
     const again = run([{ type: 'mute', muted: true }, { type: 'start' }], ended);
     expect(again).toMatchObject({ phase: 'starting', muted: true, captions: [], endReason: null });
+  });
+});
+
+describe('texts', () => {
+  it('has a text for every state, failure and end the screen can show', async () => {
+    const { calls } = (await import('@reverie/shared/locales/en.json')) as unknown as {
+      calls: Record<string, string>;
+    };
+    const states = ['connecting', 'reconnecting', 'ended', 'failed', 'muted', 'hold_to_talk', ...CALL_STATES];
+    const failures: CallFailure[] = [
+      'sign_in',
+      'premium_required',
+      'call_in_progress',
+      'call_minutes_exhausted',
+      'stt_unavailable',
+      'not_found',
+      'mic_denied',
+      'mic_missing',
+      'mic_busy',
+      'insecure',
+      'worklet_unsupported',
+      'version',
+      'unreachable',
+    ];
+    const ends: CallEnd[] = [...CALL_END_REASONS, 'connection_lost'];
+    const keys = [
+      ...states.map((s) => `state_${s}`),
+      ...failures.flatMap((f) => [`fail_${f}_title`, `fail_${f}_body`]),
+      ...ends.map((e) => `end_${e}`),
+    ];
+    expect(keys.filter((key) => !calls[key])).toEqual([]);
   });
 });
