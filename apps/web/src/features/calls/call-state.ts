@@ -51,6 +51,8 @@ export interface CallViewState {
   retryAfterS: number | null;
   /** The last turn that failed but let the call go on (`notice`). */
   notice: string | null;
+  /** The browser holds the audio until the user taps the page. */
+  audioBlocked: boolean;
 }
 
 /** Caption lines kept on screen. */
@@ -69,6 +71,7 @@ export const initialCallState = (pushToTalk = false): CallViewState => ({
   failure: null,
   retryAfterS: null,
   notice: null,
+  audioBlocked: false,
 });
 
 export type CallAction =
@@ -78,7 +81,8 @@ export type CallAction =
   | { type: 'tick' }
   | { type: 'mute'; muted: boolean }
   | { type: 'push_to_talk'; on: boolean }
-  | { type: 'talk'; down: boolean };
+  | { type: 'talk'; down: boolean }
+  | { type: 'audio_blocked'; blocked: boolean };
 
 /** Joins a caption to its turn's line: a longer text of the same turn replaces it, a new sentence is appended. */
 function addCaption(captions: Caption[], role: 'user' | 'bot', turn: string, text: string): Caption[] {
@@ -149,6 +153,8 @@ export function callReducer(state: CallViewState, action: CallAction): CallViewS
       return { ...state, pushToTalk: action.on, talking: false };
     case 'talk':
       return state.pushToTalk ? { ...state, talking: action.down } : state;
+    case 'audio_blocked':
+      return { ...state, audioBlocked: action.blocked };
     case 'audio_start':
     case 'audio_end':
       return state;

@@ -22,7 +22,8 @@ export interface CallAudio {
   outputs(): Promise<{ id: string; label: string }[]>;
   setOutput(id: string): Promise<void>;
   readonly canChooseOutput: boolean;
-  resume(): Promise<void>;
+  /** Starts the audio; false when the browser keeps it suspended until a tap on the page. */
+  resume(): Promise<boolean>;
   close(): void;
 }
 
@@ -168,7 +169,11 @@ export async function openCallAudio(outputRate: number): Promise<CallAudio> {
     async setOutput(id) {
       await context.setSinkId?.(id === 'default' ? '' : id);
     },
-    resume: () => context.resume(),
+    async resume() {
+      // Some browsers (Safari) only start audio inside a tap's handler: then this stays suspended.
+      await Promise.race([context.resume(), new Promise((resolve) => setTimeout(resolve, 600))]);
+      return context.state === 'running';
+    },
     close() {
       frameListener = null;
       capture.port.onmessage = null;

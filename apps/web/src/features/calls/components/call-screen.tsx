@@ -24,6 +24,8 @@ export interface CallScreenProps {
   onTalk: (down: boolean) => void;
   onHangup: () => void;
   onOutput: (id: string) => void;
+  /** The browser holds the audio until a tap: the tap's handler starts it. */
+  onUnblockAudio: () => void;
   /** Try the call again (after a failure or an end). */
   onRetry: () => void;
   /** Back to the chat without calling. */
@@ -99,6 +101,7 @@ export function CallScreen({
   onTalk,
   onHangup,
   onOutput,
+  onUnblockAudio,
   onRetry,
   onBack,
   onStart,
@@ -291,6 +294,11 @@ export function CallScreen({
           </section>
         )}
 
+        {inCall && view.audioBlocked && (
+          <CallButton onClick={onUnblockAudio} testId="call-unblock-audio">
+            {t('calls.enable_audio')}
+          </CallButton>
+        )}
         {view.phase === 'live' && view.muted && (
           <p className="text-sm text-amber-200" data-testid="call-muted">
             {t('calls.muted_banner', { name: character.name })}

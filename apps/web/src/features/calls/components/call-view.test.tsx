@@ -35,7 +35,7 @@ function fakeCall(audioError?: string) {
     outputs: async () => [],
     setOutput: async () => {},
     canChooseOutput: false,
-    resume: async () => {},
+    resume: vi.fn(async () => true),
     close: vi.fn(),
   };
   const deps: CallDeps = {
@@ -352,6 +352,17 @@ describe('CallView', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Hang up' }));
     expect(handlers.onHungUp).toHaveBeenCalledWith(null);
     expect(call.deps.openAudio).not.toHaveBeenCalled();
+  });
+
+  it('offers a tap to turn on the sound when the browser holds the audio', async () => {
+    const call = fakeCall();
+    call.audio.resume = vi.fn().mockResolvedValueOnce(false).mockResolvedValue(true);
+    renderCall({ deps: call.deps });
+    await waitFor(() => expect(call.sockets).toHaveLength(1));
+    const button = await screen.findByRole('button', { name: 'Tap to turn on the sound' });
+    fireEvent.click(button);
+    await waitFor(() => expect(screen.queryByTestId('call-unblock-audio')).toBeNull());
+    expect(call.audio.resume).toHaveBeenCalledTimes(2);
   });
 
   it('waits for a tap when the browser has not seen one on this page', async () => {

@@ -68,6 +68,7 @@ export function CallView({
         call.hangup();
       }}
       onOutput={(id) => void call.setOutput(id)}
+      onUnblockAudio={call.unblockAudio}
       onRetry={() => {
         hungUp.current = false;
         start();

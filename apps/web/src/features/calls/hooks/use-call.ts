@@ -125,7 +125,9 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
         return;
       }
       audio.current = opened;
-      void opened.resume();
+      void opened.resume().then((running) => {
+        if (run === attempt.current && !running) dispatch({ type: 'audio_blocked', blocked: true });
+      });
       const { muted, pushToTalk } = latest.current.view;
       opened.setMuted(muted);
       const created = new CallClient({
@@ -214,6 +216,11 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
     [],
   );
 
+  /** A tap on "turn on the sound": inside the tap's handler, the browser lets the audio start. */
+  const unblockAudio = useCallback(() => {
+    void audio.current?.resume().then((running) => dispatch({ type: 'audio_blocked', blocked: !running }));
+  }, []);
+
   const setOutput = useCallback((id: string) => audio.current?.setOutput(id) ?? Promise.resolve(), []);
 
   return {
@@ -227,6 +234,7 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
     levels,
     outputs,
     setOutput,
+    unblockAudio,
     chatId: () => chatId.current,
   };
 }
