@@ -228,7 +228,12 @@ describe('call journey', () => {
     const context = await app.signedInContext(browser, userId, { width: 390, height: 844 });
     const page = await context.newPage();
     await page.goto(`${app.baseUrl}/audio?slug=${slug}`);
+    // Opened by its address: without a tap on the page yet (navigator.userActivation), the call
+    // waits for one, as audio needs it; else it starts at once.
+    const start = page.getByTestId('call-start');
     const problem = page.getByTestId('call-problem');
+    await expect.poll(async () => (await start.count()) + (await problem.count()), { timeout: 20_000 }).toBe(1);
+    if (await start.count()) await start.click();
     await expect.poll(() => problem.getAttribute('data-failure'), { timeout: 20_000 }).toBe('premium_required');
     await expect.poll(() => page.url()).toContain('premium=1');
     await page.getByTestId('premium-modal').waitFor();

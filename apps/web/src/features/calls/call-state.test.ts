@@ -91,7 +91,7 @@ describe('texts', () => {
     const { calls } = (await import('@reverie/shared/locales/en.json')) as unknown as {
       calls: Record<string, string>;
     };
-    const states = ['connecting', 'reconnecting', 'ended', 'failed', 'muted', 'hold_to_talk', ...CALL_STATES];
+    const states = ['ready', 'connecting', 'reconnecting', 'ended', 'failed', 'muted', 'hold_to_talk', ...CALL_STATES];
     const failures: CallFailure[] = [
       'sign_in',
       'premium_required',

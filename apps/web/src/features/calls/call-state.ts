@@ -163,7 +163,8 @@ export function callReducer(state: CallViewState, action: CallAction): CallViewS
 
 /** The state line's key (calls.state_*) for what the screen shows. */
 export function stateKey(view: CallViewState): string {
-  if (view.phase === 'idle' || view.phase === 'starting' || view.phase === 'connecting') return 'connecting';
+  if (view.phase === 'idle') return 'ready';
+  if (view.phase === 'starting' || view.phase === 'connecting') return 'connecting';
   if (view.phase === 'reconnecting') return 'reconnecting';
   if (view.phase === 'ended') return 'ended';
   if (view.phase === 'failed') return 'failed';

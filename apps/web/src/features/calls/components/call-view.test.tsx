@@ -369,6 +369,7 @@ describe('CallView', () => {
     const call = fakeCall();
     renderCall({ deps: call.deps, autoStart: false });
     expect(call.deps.requestToken).not.toHaveBeenCalled();
+    expect(stateLine().textContent).toBe('Ready to call');
     fireEvent.click(screen.getByRole('button', { name: 'Start the call' }));
     await waitFor(() => expect(call.sockets).toHaveLength(1));
   });
