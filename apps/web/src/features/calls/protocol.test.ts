@@ -221,6 +221,22 @@ describe('CallClient', () => {
     expect(silent.last().closedWith).toBe(1000);
   });
 
+  it('reports a socket the browser refuses to open as unreachable', () => {
+    const events: CallEvent[] = [];
+    const client = new CallClient({
+      url: '/api/audio_chat/ws?token=t1',
+      resolve: (path) => socketUrl(path, 'http://api.example', 'https://app.example/'),
+      openSocket: () => {
+        throw new DOMException('insecure', 'SecurityError');
+      },
+      sink: new FakeSink(),
+      onEvent: (event) => events.push(event),
+      timers: manualTimers(),
+    });
+    client.connect();
+    expect(events.at(-1)).toEqual({ type: 'failed', reason: 'unreachable' });
+  });
+
   it('reports a refused token and an unreachable server before the call began, and a newer protocol', () => {
     const a = setup();
     a.client.connect();

@@ -253,7 +253,19 @@ export class CallClient {
   }
 
   private open(url: string): void {
-    const socket = this.options.openSocket(this.options.resolve(url));
+    let socket: SocketLike;
+    try {
+      socket = this.options.openSocket(this.options.resolve(url));
+    } catch {
+      // A URL the browser refuses (a ws: address from an https page): as if unreachable.
+      this.socket = null;
+      if (this.resumeKey) this.closed(1006);
+      else {
+        this.over = true;
+        this.options.onEvent({ type: 'failed', reason: 'unreachable' });
+      }
+      return;
+    }
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.onmessage = (event) => {
