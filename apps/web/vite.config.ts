@@ -75,6 +75,7 @@ export const LAZY_ENGLISH_SECTIONS = [
   'pictures',
   'settings',
   'validation',
+  'calls',
 ];
 
 /** Texts of lazy sections that the layout shows at first paint: they stay in the core too. */
@@ -205,7 +206,7 @@ export default defineConfig(({ mode }) => {
       proxy: env.VITE_API_URL
         ? undefined
         : {
-            '/api': apiTarget,
+            '/api': { target: apiTarget, ws: true },
             '/terms.pdf': apiTarget,
             '/privacy.pdf': apiTarget,
             '/dev': apiTarget,

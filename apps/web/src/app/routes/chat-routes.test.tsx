@@ -79,6 +79,8 @@ describe('/{slug}', () => {
     expect((await screen.findByTestId('greeting')).textContent).toBe('Hi! Coffee or tea?');
     expect(calls.find((c) => c.path === '/api/chat/get_or_create')?.body).toEqual({ slug: 'aiko' });
     expect(screen.getByTestId('chat-menu')).toBeTruthy();
+    // The phone button calls in this chat.
+    expect(screen.getByTestId('chat-call').getAttribute('href')).toBe('/audio?chat=c1');
     // One address per chat: the page moved to the chat's id, without asking for it again.
     expect(router.state.location.pathname + router.state.location.search).toBe('/aiko?chat=c1');
     expect(calls.some((c) => c.path === '/api/chat/c1')).toBe(false);

@@ -14,7 +14,7 @@ export interface ChatHeaderProps {
   title?: string | null;
   avatarUrl: string | null;
   onBack: () => void;
-  /** The call page for this character (`/audio?slug=…`). */
+  /** The call page for this chat (`/audio?chat=<id>`, or `/audio?slug=…` without a chat yet). */
   callHref: string;
   /** The menu's entries; no menu when empty (a guest). */
   menu: ChatMenuItem[];

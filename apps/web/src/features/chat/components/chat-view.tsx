@@ -140,8 +140,11 @@ function ChatFrame({
   menu,
   children,
   testId,
+  chatId,
 }: {
   bot: ChatCharacter;
+  /** The chat the call continues (a member's); the character's latest chat without one. */
+  chatId?: string;
   title?: string | null;
   onBack: () => void;
   menu: ChatMenuItem[];
@@ -155,7 +158,7 @@ function ChatFrame({
         title={title}
         avatarUrl={bot.avatar_url}
         onBack={onBack}
-        callHref={`/audio?slug=${encodeURIComponent(bot.slug)}`}
+        callHref={chatId ? `/audio?chat=${encodeURIComponent(chatId)}` : `/audio?slug=${encodeURIComponent(bot.slug)}`}
         menu={menu}
       />
       {children}
@@ -261,7 +264,7 @@ export function ChatView({
   );
 
   return (
-    <ChatFrame testId="chat-view" bot={bot} title={chat.title} onBack={onBack} menu={menu}>
+    <ChatFrame testId="chat-view" bot={bot} chatId={chat.id} title={chat.title} onBack={onBack} menu={menu}>
       {conversation.history.isPending ? (
         <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col justify-end gap-3 px-4 py-4" aria-busy="true">
           <Skeleton className="h-12 w-2/3" />

@@ -73,3 +73,18 @@ describe('MessageBubble: time', () => {
     expect(formatMessageTime('', 'en', now)).toBe('');
   });
 });
+
+describe('MessageBubble: said in a call', () => {
+  it('marks messages with `spoken: true` (both sides) and nothing else', () => {
+    // `spoken` arrives with calls (issue 14): read through a narrow type until the contract has it.
+    const spoken = (m: Message) => ({ ...m, spoken: true }) as Message;
+    const { unmount } = renderBubble(spoken(message('u1', { role: 'user', text: 'Hello there' })));
+    expect(screen.getByTestId('message-spoken').getAttribute('title')).toBe('Said in a call');
+    unmount();
+    const bot = renderBubble(spoken(message('b1', { role: 'bot', text: 'Hi!', reply_to: 'u1' })));
+    expect(screen.getAllByTestId('message-spoken')).toHaveLength(1);
+    bot.unmount();
+    renderBubble(message('b2', { role: 'bot', text: 'Typed', reply_to: 'u1' }));
+    expect(screen.queryByTestId('message-spoken')).toBeNull();
+  });
+});

@@ -7,6 +7,7 @@ import {
   Flag,
   Info,
   LifeBuoy,
+  Phone,
   RefreshCw,
   RotateCcw,
   ShieldAlert,
@@ -112,6 +113,20 @@ function MessageTime({ iso, shown, hiddenClass }: { iso: string; shown: boolean;
     >
       {text}
     </time>
+  );
+}
+
+/**
+ * A small phone on a message said in a call. `spoken` is read through a narrow type: servers
+ * before calls do not send it (absent → not spoken).
+ */
+function SpokenMark({ message }: { message: Message }) {
+  const { t } = useTranslation();
+  if ((message as { spoken?: unknown }).spoken !== true) return null;
+  return (
+    <span className="px-0.5 text-muted" title={t('chat.spoken')} data-testid="message-spoken">
+      <Icon icon={Phone} size="sm" className="h-3 w-3" aria-label={t('chat.spoken')} role="img" />
+    </span>
   );
 }
 
@@ -231,6 +246,7 @@ export function MessageBubble({
           </p>
         ) : (
           <div className="flex items-center">
+            <SpokenMark message={message} />
             {!sending && (
               <MessageTime
                 iso={message.created_at}
@@ -378,6 +394,7 @@ export function MessageBubble({
               />
             )}
             {renderMessageExtras?.(message)}
+            <SpokenMark message={message} />
             <MessageTime
               iso={message.created_at}
               shown={timeShown}
