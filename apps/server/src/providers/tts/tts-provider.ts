@@ -6,6 +6,8 @@ export interface SpeechRequest {
   /** The character's voice: an espeak-ng voice (`en-us+f3`) or the provider's voice name or id. */
   voice: string;
   language: Locale;
+  /** The caller's preferred output; providers that can answer raw PCM do (calls). */
+  format?: 'pcm16' | 'mp3';
   /** Aborts the synthesis (a time limit, the server shutting down). */
   signal?: AbortSignal;
 }
