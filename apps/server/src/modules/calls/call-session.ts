@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { CallClientMessage, CallServerMessage, CallState, Locale, SendMessageBody, StreamEvent } from '@reverie/shared';
+import type {
+  CallClientMessage,
+  CallServerMessage,
+  CallState,
+  Locale,
+  SendMessageBody,
+  StreamEvent,
+} from '@reverie/shared';
 import type { SttProvider } from '../../providers/stt/index.js';
 import { SttError } from '../../providers/stt/index.js';
 import type { TtsProvider } from '../../providers/tts/index.js';
@@ -283,7 +290,14 @@ export class CallSession {
       },
       onSentence: (sentence, messageId) => {
         if (!turn.interrupted)
-          this.send({ type: 'caption', role: 'bot', turn_id: turn.id, message_id: messageId, text: sentence, final: true });
+          this.send({
+            type: 'caption',
+            role: 'bot',
+            turn_id: turn.id,
+            message_id: messageId,
+            text: sentence,
+            final: true,
+          });
       },
       onError: (error) => {
         this.options.log.warn({ err: error }, 'a sentence could not be synthesised in a call');

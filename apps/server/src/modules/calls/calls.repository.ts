@@ -39,11 +39,7 @@ export async function endIdleCalls(db: Database, userId: string): Promise<number
     .update(calls)
     .set({ endedAt: sql`now()` as unknown as Date, endReason: 'timeout', owner: null })
     .where(
-      and(
-        eq(calls.userId, userId),
-        isNull(calls.endedAt),
-        or(isNull(calls.owner), lt(calls.leaseUntil, sql`now()`)),
-      ),
+      and(eq(calls.userId, userId), isNull(calls.endedAt), or(isNull(calls.owner), lt(calls.leaseUntil, sql`now()`))),
     )
     .returning({ id: calls.id });
   return ended.length;
@@ -131,7 +127,12 @@ export async function renewCall(
 }
 
 /** The socket dropped: the call waits for a resume (any replica) during the grace period. */
-export async function releaseCall(db: Database, callId: string, owner: string, secondsBilled: number): Promise<boolean> {
+export async function releaseCall(
+  db: Database,
+  callId: string,
+  owner: string,
+  secondsBilled: number,
+): Promise<boolean> {
   const rows = await db
     .update(calls)
     .set({ owner: null, leaseUntil: sql`now()` as unknown as Date, secondsBilled })
@@ -168,9 +169,7 @@ export async function endExpiredCalls(db: Database, graceMs: number): Promise<st
   const rows = await db
     .update(calls)
     .set({ endedAt: sql`now()` as unknown as Date, endReason: 'timeout', owner: null })
-    .where(
-      and(isNull(calls.endedAt), sql`${calls.leaseUntil} + ${graceMs} * interval '1 millisecond' <= now()`),
-    )
+    .where(and(isNull(calls.endedAt), sql`${calls.leaseUntil} + ${graceMs} * interval '1 millisecond' <= now()`))
     .returning({ id: calls.id });
   return rows.map((row) => row.id);
 }

@@ -51,7 +51,8 @@ export const callsRoutes: FastifyPluginAsyncZod<{ service: CallsService }> = asy
       schema: { hide: true },
       preValidation: async (request, reply) => {
         // Only a WebSocket upgrade may claim a call.
-        if (!request.ws) return reply.code(400).send({ code: 'bad_request', detail: 'A WebSocket upgrade is expected' });
+        if (!request.ws)
+          return reply.code(400).send({ code: 'bad_request', detail: 'A WebSocket upgrade is expected' });
         const query = request.query as { token?: unknown; resume?: unknown };
         const admission = await service
           .admit({

@@ -163,10 +163,7 @@ export class CallsService {
     const every = this.settings.sweepEveryMs;
     const next = () => {
       if (this.closed) return;
-      this.sweepTimer = setTimeout(
-        () => void this.sweep().finally(next),
-        every * (0.8 + Math.random() * 0.4),
-      );
+      this.sweepTimer = setTimeout(() => void this.sweep().finally(next), every * (0.8 + Math.random() * 0.4));
       this.sweepTimer.unref();
     };
     next();

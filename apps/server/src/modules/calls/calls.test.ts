@@ -46,7 +46,12 @@ const open: TestApp[] = [];
 const clients: CallClient[] = [];
 
 async function server(
-  options: { env?: Record<string, string>; database?: TestApp['database']; pubsub?: MemoryPubSub; jobsSchema?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    database?: TestApp['database'];
+    pubsub?: MemoryPubSub;
+    jobsSchema?: string;
+  } = {},
 ): Promise<Server> {
   const t = await createTestApp({
     env: env(fake.url, options.env),
@@ -99,8 +104,7 @@ async function waitFor<T>(what: string, check: () => Promise<T | null | undefine
   }
 }
 
-const callRow = async (s: Server, id: string) =>
-  (await s.database.db.select().from(calls).where(eq(calls.id, id)))[0]!;
+const callRow = async (s: Server, id: string) => (await s.database.db.select().from(calls).where(eq(calls.id, id)))[0]!;
 
 beforeAll(async () => {
   fake = await startFakeOpenAi({ behaviour: { mode: 'ok', text: REPLY } });
@@ -275,7 +279,10 @@ describe('a voice call', () => {
     const access = CallClient.open(`${s.ws}/api/audio_chat/ws?token=${auth.authorization.slice(7)}`);
     expect(await access.closed).toBe(4001);
     // The token's call, ended: 4004.
-    await s.database.db.update(calls).set({ endedAt: new Date(), endReason: 'hangup' }).where(eq(calls.id, issued.call_id));
+    await s.database.db
+      .update(calls)
+      .set({ endedAt: new Date(), endReason: 'hangup' })
+      .where(eq(calls.id, issued.call_id));
     const over = CallClient.open(`${s.ws}${issued.url}`);
     expect(await over.closed).toBe(4004);
   });
@@ -394,7 +401,10 @@ describe('a voice call', () => {
 
   it('a short noise while she speaks does not interrupt her', async () => {
     const s = await server();
-    fake.setBehaviour({ mode: 'ok', text: 'This answer is long enough to be spoken over. And it goes on for a while.' });
+    fake.setBehaviour({
+      mode: 'ok',
+      text: 'This answer is long enough to be spoken over. And it goes on for a while.',
+    });
     const { auth, bot } = await premiumUser(s);
     const { client, body } = await call(s, auth, bot.slug);
     await client.stream(concat(hello, silence(700)), 4);

@@ -84,7 +84,11 @@ export class SentenceChunker {
         return i + 1;
       }
       if (this.emitted === 0 && ',;:，、；：—–'.includes(c) && (/\s/.test(next) || c > '\u2000')) {
-        const words = text.slice(0, i).replace(/\*[^*]*\*/g, ' ').match(/[\p{L}\p{N}']+/gu)?.length ?? 0;
+        const words =
+          text
+            .slice(0, i)
+            .replace(/\*[^*]*\*/g, ' ')
+            .match(/[\p{L}\p{N}']+/gu)?.length ?? 0;
         const han = text.slice(0, i).match(/\p{Script=Han}/gu)?.length ?? 0;
         if (words >= FIRST_CLAUSE_WORDS || han >= FIRST_CLAUSE_WORDS * 2) return i + 1;
       }

@@ -25,7 +25,10 @@ describe('TurnDetector', () => {
     const audio = concat(silence(500), hello, silence(1000));
     const events = run(detector, audio);
     expect(events.map((e) => e.type)).toEqual(['speech_start', 'speech_end']);
-    const [start, end] = events as [Extract<TurnEvent, { type: 'speech_start' }>, Extract<TurnEvent, { type: 'speech_end' }>];
+    const [start, end] = events as [
+      Extract<TurnEvent, { type: 'speech_start' }>,
+      Extract<TurnEvent, { type: 'speech_end' }>,
+    ];
     const speechMs = (hello.length * 1000) / RATE;
     // The speech starts at 500 ms; it is confirmed once 250 ms of it were heard.
     expect(start.atMs).toBeGreaterThanOrEqual(500 + 250 - 30);

@@ -13,7 +13,10 @@ export interface SystemRoutesOptions {
 }
 
 /** Liveness, readiness and the public client configuration. */
-export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, { config, database, version, calls }) => {
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
+  app,
+  { config, database, version, calls },
+) => {
   const edition = getEdition(config.APP_NAME);
   const communityUrl = config.COMMUNITY_URL === 'none' ? null : (config.COMMUNITY_URL ?? edition.communityUrl);
 

@@ -25,6 +25,7 @@ describe('system routes', async () => {
       community_url: 'https://chat.example/amoura',
       support_email: 'support@amoura.app',
       rewardful_key: null,
+      calls: { available: false, reason: 'stt_unavailable' },
     });
   });
 
