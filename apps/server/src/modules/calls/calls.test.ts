@@ -1,7 +1,10 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CallTokenResponse, Message } from '@reverie/shared';
 import { calls, messages } from '../../db/schema.js';
 import { MemoryPubSub } from '../../providers/pubsub/index.js';
@@ -460,4 +463,78 @@ describe('a voice call', () => {
     expect(left).toHaveLength(0);
     expect(await s.database.db.select().from(messages).where(eq(messages.userId, user.id))).toHaveLength(0);
   });
+});
+
+/** A replica killed with SIGKILL (PostgreSQL only: the killed replica runs in its own process). */
+describe.runIf(inject('testDb').kind === 'postgres')('a replica killed with kill -9', () => {
+  const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+  });
+
+  async function childReplica(databaseUrl: string, extra: Record<string, string>) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/replica-process.ts'], {
+      cwd: serverRoot,
+      env: {
+        ...process.env,
+        REPLICA_DATABASE_URL: databaseUrl,
+        REPLICA_ENV: JSON.stringify(env(fake.url, extra)),
+        REPLICA_CALLS: JSON.stringify(TIMINGS),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening (\d+)/.exec(out);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before listening`)));
+    });
+    return { child, ws: `ws://127.0.0.1:${port}` };
+  }
+
+  async function killedCall(extra: Record<string, string>) {
+    const b = await server({ env: extra });
+    if (b.database.raw.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const a = await childReplica(b.database.raw.url, { JWT_SECRET: b.config.JWT_SECRET!, ...extra });
+    const { auth, bot } = await premiumUser(b);
+    const issued = (await token(b, auth, { slug: bot.slug })).json<CallTokenResponse>();
+    // The call runs on A (the token works on any replica).
+    const client = CallClient.open(`${a.ws}${issued.url}`);
+    clients.push(client);
+    const ready = await client.waitFor('ready');
+    await waitFor('seconds written by A', async () => (await callRow(b, ready.call_id)).secondsBilled >= 1);
+    a.child.kill('SIGKILL');
+    await client.closed;
+    return { b, ready, auth };
+  }
+
+  it('the call is resumed on another replica', async () => {
+    const { b, ready } = await killedCall({});
+    const resumed = CallClient.open(`${b.ws}/api/audio_chat/ws?resume=${ready.resume}`);
+    clients.push(resumed);
+    const again = await resumed.waitFor('ready');
+    expect(again.call_id).toBe(ready.call_id);
+    expect(again.elapsed_s).toBeGreaterThanOrEqual(1);
+  }, 30_000);
+
+  it('a call nobody resumes is ended by another replica after the lease and the grace period', async () => {
+    const { b, ready, auth } = await killedCall({ CALL_RESUME_GRACE_S: '1' });
+    const row = await waitFor(
+      'the call ended by B',
+      async () => {
+        const r = await callRow(b, ready.call_id);
+        return r.endedAt ? r : null;
+      },
+      10_000,
+    );
+    expect(row.endReason).toBe('timeout');
+    expect(row.secondsBilled).toBeGreaterThanOrEqual(1);
+    // The user can call again.
+    expect((await token(b, auth, { chat_id: row.chatId })).statusCode).toBe(200);
+  }, 30_000);
 });
