@@ -132,6 +132,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   let sttBehaviour: FakeSttBehaviour = { text: '' };
   let speechBehaviour: FakeSpeechBehaviour = {};
   const transcriptions: FakeTranscription[] = [];
+  /** MP3s already encoded, by length: the fake should cost as little as possible. */
+  const mp3s = new Map<number, Promise<Buffer>>();
   const speechRequests: Record<string, unknown>[] = [];
   const requests: Record<string, unknown>[] = [];
   const headers: http.IncomingHttpHeaders[] = [];
@@ -264,8 +266,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       res.writeHead(200, { 'content-type': 'audio/wav' });
       res.end(wavOf(samples, 24_000));
     } else {
+      let mp3 = mp3s.get(samples.length);
+      if (!mp3) mp3s.set(samples.length, (mp3 = encodeMp3(samples, 24_000, 32)));
+      const data = await mp3;
       res.writeHead(200, { 'content-type': 'audio/mpeg' });
-      res.end(await encodeMp3(samples, 24_000, 32));
+      res.end(data);
     }
   }
 

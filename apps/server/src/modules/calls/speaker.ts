@@ -3,23 +3,37 @@ import type { Locale } from '@reverie/shared';
 import { resample } from '../../lib/pcm.js';
 import type { Speech, TtsProvider } from '../../providers/tts/index.js';
 
-/** Samples of a provider's speech at the call's output rate (an MP3 answer is decoded). */
-export async function speechToPcm(speech: Speech, outputRate: number): Promise<Int16Array> {
-  if (speech.format === 'pcm16') return resample(speech.samples, speech.sampleRate, outputRate);
-  const decoder = new MPEGDecoder();
-  await decoder.ready;
-  try {
-    const decoded = decoder.decode(new Uint8Array(speech.data.buffer, speech.data.byteOffset, speech.data.length));
+/** One MP3 decoder (WebAssembly, compiled once) for the process, used by one call at a time. */
+let decoder: Promise<MPEGDecoder> | null = null;
+let decoding: Promise<unknown> = Promise.resolve();
+
+function decodeMp3(data: Buffer): Promise<{ samples: Int16Array; sampleRate: number }> {
+  const run = decoding.then(async () => {
+    const mp3 = await (decoder ??= (async () => {
+      const fresh = new MPEGDecoder();
+      await fresh.ready;
+      return fresh;
+    })());
+    await mp3.reset();
+    const decoded = mp3.decode(new Uint8Array(data.buffer, data.byteOffset, data.length));
     const channel = decoded.channelData[0] ?? new Float32Array(0);
     const samples = new Int16Array(decoded.samplesDecoded);
-    for (let i = 0; i < samples.length; i++) {
-      const v = Math.max(-1, Math.min(1, channel[i] ?? 0));
-      samples[i] = Math.round(v * 32767);
-    }
-    return resample(samples, decoded.sampleRate, outputRate);
-  } finally {
-    decoder.free();
-  }
+    for (let i = 0; i < samples.length; i++)
+      samples[i] = Math.round(Math.max(-1, Math.min(1, channel[i] ?? 0)) * 32767);
+    return { samples, sampleRate: decoded.sampleRate };
+  });
+  decoding = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Samples of a provider's speech at the call's output rate. Providers asked for `pcm16`
+ * answer PCM; one that can only answer MP3 (or an older provider) is decoded here.
+ */
+export async function speechToPcm(speech: Speech, outputRate: number): Promise<Int16Array> {
+  if (speech.format === 'pcm16') return resample(speech.samples, speech.sampleRate, outputRate);
+  const { samples, sampleRate } = await decodeMp3(speech.data);
+  return resample(samples, sampleRate, outputRate);
 }
 
 /** One sentence said by the character in a turn. */
