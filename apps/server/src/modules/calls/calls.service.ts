@@ -197,6 +197,8 @@ export class CallsService {
     else if (body.slug) chatId = await this.deps.chatForSlug(userId, body.slug, locale);
     else throw notFound();
     if (!this.availability().available) throw new AppError('stt_unavailable', { status: 503 });
+    // A local model not loaded yet starts loading now (the first turn waits for it).
+    if (this.deps.stt.status().state !== 'ready') void this.deps.stt.prepare().catch(() => undefined);
     const left = await this.secondsLeft(userId);
     if (left <= 0)
       throw new AppError('call_minutes_exhausted', {

@@ -11,7 +11,9 @@ describe('SentenceChunker', () => {
   it('emits each sentence once it is complete while the text streams', () => {
     const chunker = new SentenceChunker();
     expect(chunker.push('Hi')).toEqual([]);
-    expect(chunker.push('. How are')).toEqual(['Hi.']);
+    // A full stop after a word ends the sentence at once; after a number it waits.
+    expect(chunker.push('.')).toEqual(['Hi.']);
+    expect(chunker.push(' How are')).toEqual([]);
     expect(chunker.push(' you? I am')).toEqual(['How are you?']);
     expect(chunker.push(' fine')).toEqual([]);
     expect(chunker.flush()).toEqual(['I am fine']);
@@ -23,8 +25,8 @@ describe('SentenceChunker', () => {
     expect(chunker.push('I thought about it a lot, ')).toEqual(['Well, I thought about it a lot,']);
     // Only the first: later pieces wait for the sentence's end.
     expect(chunker.push('and then, ')).toEqual([]);
-    expect(chunker.push('I knew.')).toEqual([]);
-    expect(chunker.flush()).toEqual(['and then, I knew.']);
+    expect(chunker.push('I knew')).toEqual([]);
+    expect(chunker.flush()).toEqual(['and then, I knew']);
   });
 
   it('never reads roleplay actions between asterisks, even split across deltas', () => {
@@ -35,6 +37,14 @@ describe('SentenceChunker', () => {
 
   it('drops links, Markdown marks and emoji, and pieces with nothing to say', () => {
     expect(chunk(['**Look** at https://example.com now! 😊 ', '... '])).toEqual(['Look at now!']);
+  });
+
+  it('waits after a number or an abbreviation that may go on', () => {
+    const chunker = new SentenceChunker();
+    expect(chunker.push('It costs 3.')).toEqual([]);
+    expect(chunker.push('5 euros. Dr.')).toEqual(['It costs 3.5 euros.']);
+    expect(chunker.push(' Who')).toEqual([]);
+    expect(chunker.flush()).toEqual(['Dr. Who']);
   });
 
   it('cuts Chinese at its own full stops and keeps abbreviations whole', () => {

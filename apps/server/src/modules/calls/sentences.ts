@@ -78,7 +78,15 @@ export class SentenceChunker {
       if ('。！？'.includes(c)) return this.extend(text, i + 1);
       if (c === '\n' && speakable(text.slice(0, i).replace(/\*[^*]*\*/g, ''))) return i + 1;
       const next = text[i + 1];
-      if (next === undefined) break;
+      if (next === undefined) {
+        // A sentence mark closing the text so far, after a word (not a number: "3." may go
+        // on as "3.5"): the sentence is over, say it now rather than wait for the next piece.
+        if ('.!?'.includes(c) && /\p{L}/u.test(text[i - 1] ?? '')) {
+          if (c === '.' && ABBREVIATIONS.test(text.slice(Math.max(0, i - 6), i + 1))) break;
+          return i + 1;
+        }
+        break;
+      }
       if ('.!?…'.includes(c) && /\s/.test(next)) {
         if (c === '.' && ABBREVIATIONS.test(text.slice(Math.max(0, i - 6), i + 1))) continue;
         return i + 1;

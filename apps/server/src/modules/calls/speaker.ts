@@ -162,16 +162,28 @@ export class Speaker {
   private synthesise(sentence: Sentence): Promise<Int16Array> {
     const { tts, voice, outputRate, ttsTimeoutMs } = this.options;
     this.language ??= this.options.language(sentence.text);
-    const timeout = AbortSignal.timeout(ttsTimeoutMs);
-    const signal = AbortSignal.any([this.controller.signal, timeout]);
+    // A timer the event loop holds (AbortSignal.timeout's signal may be collected while a
+    // provider that holds no socket waits on it, and the sentence would never end).
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('the speech took too long', 'TimeoutError')),
+      ttsTimeoutMs,
+    );
+    const onStop = () => controller.abort(this.controller.signal.reason);
+    if (this.controller.signal.aborted) onStop();
+    else this.controller.signal.addEventListener('abort', onStop, { once: true });
     const started = this.now();
     const pcm = tts
-      .synthesise({ text: sentence.text, voice, language: this.language, format: 'pcm16', signal })
+      .synthesise({ text: sentence.text, voice, language: this.language, format: 'pcm16', signal: controller.signal })
       .then((speech) => speechToPcm(speech, outputRate))
       .then((samples) => {
         if (this.options.onFirstSynthesis && sentence === this.sentences[0])
           this.options.onFirstSynthesis(this.now() - started);
         return samples;
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        this.controller.signal.removeEventListener('abort', onStop);
       });
     pcm.catch(() => undefined);
     return pcm;
