@@ -111,7 +111,7 @@ class FakeReplies implements CallReplies {
   }
 }
 
-function session(over: { stt?: FakeStt; replies?: FakeReplies } = {}) {
+function session(over: { stt?: FakeStt; replies?: FakeReplies; endOfTurnMs?: number } = {}) {
   const out: CallServerMessage[] = [];
   const audio: number[] = [];
   const stt = over.stt ?? new FakeStt();
@@ -127,7 +127,7 @@ function session(over: { stt?: FakeStt; replies?: FakeReplies } = {}) {
     vad: new EnergyVad(),
     replies,
     output: { json: (m) => out.push(m), audio: (pcm) => audio.push(pcm.length) },
-    endOfTurnMs: 200,
+    endOfTurnMs: over.endOfTurnMs ?? 200,
     minSpeechMs: 100,
     outputSampleRate: 24_000,
     leadMs: 100,
@@ -270,5 +270,39 @@ describe('CallSession', () => {
     expect(t.replies.reply.startsWith(heard)).toBe(true);
     expect(heard.length).toBeLessThan(t.replies.reply.length);
     expect(t.out.some((m) => m.type === 'interrupt')).toBe(false);
+  });
+
+  it('recognises early while the end-of-turn silence runs, and uses it when the turn ends with the same audio', async () => {
+    const t = session({ endOfTurnMs: 600 });
+    t.stt.texts = ['Early'];
+    t.feed(loud(400));
+    t.feed(quiet(360));
+    // Recognition already asked, the turn not over yet.
+    expect(t.stt.requests).toHaveLength(1);
+    expect(t.s.currentState).toBe('user_speaking');
+    t.feed(quiet(300));
+    await t.until('sent', () => t.replies.sent.length === 1);
+    expect(t.replies.sent[0]!.text).toBe('Early');
+    // No second recognition: the early one heard exactly the turn's audio.
+    expect(t.stt.requests).toHaveLength(1);
+    expect(t.stt.requests[0]!.signal?.aborted).toBe(false);
+  });
+
+  it('drops the early recognition when the user speaks again, and recognises the whole turn', async () => {
+    const t = session({ endOfTurnMs: 600 });
+    t.stt.delayMs = 50;
+    t.stt.texts = ['The whole turn'];
+    t.feed(loud(400));
+    t.feed(quiet(360));
+    expect(t.stt.requests).toHaveLength(1);
+    t.feed(loud(300));
+    expect(t.stt.requests[0]!.signal?.aborted).toBe(true);
+    t.feed(quiet(700));
+    await t.until('sent', () => t.replies.sent.length === 1);
+    // A second early recognition, of the whole turn this time, is the one used.
+    expect(t.stt.requests).toHaveLength(2);
+    expect(t.stt.requests[1]!.signal?.aborted).toBe(false);
+    expect(t.stt.requests[1]!.pcm.length).toBeGreaterThan(t.stt.requests[0]!.pcm.length + RATE * 0.25);
+    expect(t.replies.sent[0]!.text).toBe('The whole turn');
   });
 });

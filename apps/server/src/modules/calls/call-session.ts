@@ -87,6 +87,8 @@ interface Turn {
   cut: Promise<void> | null;
   flushed: ((playedMs: number) => void) | null;
   timings: TurnTimings;
+  /** The words recognised early (while the end-of-turn silence ran), if they fit this audio. */
+  early?: Promise<string> | null;
 }
 
 const NOTICES_SPOKEN = new Set(['crisis', 'refusal']);
@@ -118,6 +120,11 @@ export class CallSession {
   private carried: Int16Array = new Int16Array(0);
   private muted = false;
   private closed = false;
+  /**
+   * Recognition started early, once half the end-of-turn silence has passed: when the turn
+   * does end with the same audio, its words are (nearly) ready; speech resuming drops it.
+   */
+  private speculation: { pcm: Int16Array; controller: AbortController; result: Promise<string> } | null = null;
   private listeningTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: CallSessionOptions) {
@@ -146,6 +153,32 @@ export class CallSession {
   audio(samples: Int16Array): void {
     if (this.closed || this.muted) return;
     for (const event of this.detector.push(samples)) this.onTurnEvent(event);
+    this.speculate();
+  }
+
+  private dropSpeculation(): void {
+    this.speculation?.controller.abort(new Error('the speech went on'));
+    this.speculation = null;
+  }
+
+  private speculate(): void {
+    const silence = this.detector.trailingSilenceMs;
+    if (silence === 0) {
+      // Speaking again (or no utterance): an early recognition is for audio that grew since.
+      if (this.speculation && this.detector.inSpeech) this.dropSpeculation();
+      return;
+    }
+    // Half the end-of-turn silence, and enough of it that the audio sent is the same as at the
+    // end (the utterance keeps 200 ms of its trailing silence).
+    const from = Math.max(this.options.endOfTurnMs / 2, 240);
+    if (this.speculation || silence < from || from >= this.options.endOfTurnMs) return;
+    const pcm = concat(this.carried, this.detector.utteranceSoFar());
+    const controller = new AbortController();
+    const result = this.options.stt
+      .transcribe({ pcm, sampleRate: 16_000, language: this.options.locale, signal: controller.signal })
+      .then((transcription) => transcription.text);
+    result.catch(() => undefined);
+    this.speculation = { pcm, controller, result };
   }
 
   /** A control message from the client (already validated). */
@@ -155,6 +188,7 @@ export class CallSession {
       case 'mute':
         this.muted = message.muted;
         if (message.muted) {
+          this.dropSpeculation();
           this.detector.reset();
           if (this.state === 'user_speaking') this.setState('listening');
         }
@@ -189,10 +223,20 @@ export class CallSession {
     }
     const pcm = concat(this.carried, event.pcm);
     this.carried = new Int16Array(0);
-    this.startTurn(pcm);
+    // The early recognition is used when it heard exactly this audio.
+    let early: Promise<string> | null = null;
+    if (this.speculation && this.speculation.pcm.length === pcm.length) early = this.speculation.result;
+    else this.speculation?.controller.abort(new Error('the audio differs'));
+    const speculation = this.speculation;
+    this.speculation = null;
+    this.startTurn(pcm, early, speculation?.controller ?? null);
   }
 
-  private startTurn(pcm: Int16Array): void {
+  private startTurn(
+    pcm: Int16Array,
+    early: Promise<string> | null = null,
+    earlyController: AbortController | null = null,
+  ): void {
     const controller = new AbortController();
     const turn: Turn = {
       id: randomUUID(),
@@ -209,6 +253,8 @@ export class CallSession {
       timings: { turnId: '', speechEndAt: performance.now() },
     };
     turn.timings.turnId = turn.id;
+    turn.early = early;
+    if (earlyController) controller.signal.addEventListener('abort', () => earlyController.abort(), { once: true });
     this.turn = turn;
     this.setState('thinking');
     const previous = this.previous;
@@ -246,7 +292,9 @@ export class CallSession {
     const sttStarted = performance.now();
     let text: string;
     try {
-      text = (await stt.transcribe({ pcm: turn.pcm, sampleRate: 16_000, language: locale, signal })).text;
+      text = turn.early
+        ? await turn.early
+        : (await stt.transcribe({ pcm: turn.pcm, sampleRate: 16_000, language: locale, signal })).text;
     } catch (error) {
       if (signal.aborted) return;
       const code = error instanceof SttError ? error.code : 'provider_error';
@@ -407,6 +455,7 @@ export class CallSession {
     const turn = this.turn;
     if (turn && !turn.interrupted) this.interrupt(turn, false);
     this.closed = true;
+    this.dropSpeculation();
     clearTimeout(this.listeningTimer);
     await this.previous.catch(() => undefined);
     if (turn?.cut) await turn.cut;

@@ -192,10 +192,6 @@ export class CallsService {
     const { db } = this.deps;
     const locale = toLocale(requestLocale) ?? DEFAULT_LOCALE;
     if (!(await hasPremium(db, userId))) throw new AppError('premium_required', { status: 402 });
-    let chatId: string;
-    if (body.chat_id) chatId = (await requireOwnedChat(db, userId, body.chat_id)).id;
-    else if (body.slug) chatId = await this.deps.chatForSlug(userId, body.slug, locale);
-    else throw notFound();
     if (!this.availability().available) throw new AppError('stt_unavailable', { status: 503 });
     // A local model not loaded yet starts loading now (the first turn waits for it).
     if (this.deps.stt.status().state !== 'ready') void this.deps.stt.prepare().catch(() => undefined);
@@ -205,6 +201,11 @@ export class CallsService {
         status: 429,
         headers: { 'retry-after': String(secondsUntilUtcMidnight()) },
       });
+    // The chat last: a call refused for another reason creates no chat.
+    let chatId: string;
+    if (body.chat_id) chatId = (await requireOwnedChat(db, userId, body.chat_id)).id;
+    else if (body.slug) chatId = await this.deps.chatForSlug(userId, body.slug, locale);
+    else throw notFound();
     const ttlS = this.settings.tokenTtlS;
     const insert = () =>
       insertCall(db, { userId, chatId, locale, leaseMs: ttlS * 1000, resumeKeyHash: hash(newKey()) });

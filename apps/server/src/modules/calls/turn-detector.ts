@@ -175,9 +175,18 @@ export class TurnDetector {
     return { type: 'speech_start', atMs: this.receivedMs };
   }
 
-  private end(): TurnEvent {
+  /** Silence (ms) since the confirmed utterance's last speech; 0 while none is confirmed or in push-to-talk. */
+  get trailingSilenceMs(): number {
+    return this.phase === 'speaking' && !this.pushToTalk ? this.silenceMs : 0;
+  }
+
+  /**
+   * The confirmed utterance so far, as `speech_end` would give it now: its trailing silence
+   * beyond 200 ms left out. The same samples as the `speech_end` that follows when no speech
+   * comes in between (a call recognises it early, while the end-of-turn silence runs).
+   */
+  utteranceSoFar(): Int16Array {
     const length = this.utterance.reduce((sum, piece) => sum + piece.length, 0);
-    // The trailing silence is not sent to recognition (a little of it is kept).
     const trailing = Math.max(0, Math.round(((this.silenceMs - 200) * SAMPLE_RATE) / 1000));
     const pcm = new Int16Array(Math.max(0, length - trailing));
     let at = 0;
@@ -187,6 +196,12 @@ export class TurnDetector {
       pcm.set(take === piece.length ? piece : piece.subarray(0, take), at);
       at += take;
     }
+    return pcm;
+  }
+
+  private end(): TurnEvent {
+    // The trailing silence is not sent to recognition (a little of it is kept).
+    const pcm = this.utteranceSoFar();
     const event: TurnEvent = { type: 'speech_end', atMs: this.receivedMs, pcm, speechMs: Math.round(this.speechMs) };
     this.utterance = [];
     this.phase = 'idle';
