@@ -194,6 +194,29 @@ describe('a voice call', () => {
     expect(row.endedAt).not.toBeNull();
   }, 40_000);
 
+  it('the crisis protocol applies to what is said: the fixed crisis reply is spoken, captioned and saved as spoken', async () => {
+    const s = await server();
+    fake.setStt({ text: 'I wish I was dead' });
+    fake.setSpeech({ msPerChar: 5 });
+    const { auth, bot } = await premiumUser(s);
+    const { client, body } = await call(s, auth, bot.slug);
+    const asked = fake.requests.length;
+    await client.stream(concat(hello, silence(700)), 4);
+    const start = await client.waitFor('audio_start', () => true, { timeoutMs: 15_000 });
+    await client.waitFor('audio_end', (m) => m.turn_id === start.turn_id, { timeoutMs: 20_000 });
+    const rows = await history(s, auth, body.chat_id);
+    const notice = rows.find((m) => m.notice === 'crisis');
+    expect(notice).toMatchObject({ role: 'system', spoken: true });
+    // Never the model's words: it was not asked.
+    expect(fake.requests.length).toBe(asked);
+    const said = client.messages
+      .filter((m) => m.type === 'caption' && m.role === 'bot')
+      .map((m) => m as { text: string; message_id: string | null });
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.every((m) => m.message_id === notice!.id)).toBe(true);
+    expect(notice!.text.replace(/\s+/g, ' ')).toContain(said[0]!.text.split(' ').slice(0, 3).join(' '));
+  }, 30_000);
+
   it('an utterance recognised as nothing goes back to listening with no message', async () => {
     const s = await server();
     fake.setStt({ text: '' });
