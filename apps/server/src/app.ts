@@ -59,11 +59,20 @@ import {
   type WindowCounter,
 } from './providers/limits/index.js';
 import { Sessions } from './modules/accounts/sessions.js';
+import { callsRoutes } from './modules/calls/calls.routes.js';
+import { CallsService, type CallSettings, type VadFactory } from './modules/calls/calls.service.js';
+import type { TurnTimings } from './modules/calls/call-session.js';
+import { createSttProvider, type SttProvider } from './providers/stt/index.js';
+import { createVad } from './providers/vad/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The language model (docs/llm.md); server.ts warms it up after listening. */
     llm: LlmProvider;
+    /** Speech recognition for voice calls (docs/calls.md), chosen by STT_PROVIDER. */
+    stt: SttProvider;
+    /** Voice calls (docs/calls.md); tests and the benchmark read `size`. */
+    calls: CallsService;
     /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
     audio: AudioService;
     /** Accounts; tests wait for mail sent after the answer with `accounts.idle()`. */
@@ -99,6 +108,17 @@ export interface AppDependencies {
   llm?: LlmProvider;
   /** Text-to-speech provider for voice messages; by default the one the settings select (tests pass fakes). */
   tts?: TtsProvider;
+  /** Speech recognition for calls; by default the one the settings select (STT_PROVIDER). */
+  stt?: SttProvider;
+  /**
+   * The voice activity detector of each call; by default Silero, or WebRTC's VAD when Silero
+   * cannot start (providers/vad). Tests may pass a detector of their own; null turns calls off.
+   */
+  vad?: VadFactory | null;
+  /** Timings of calls across replicas (lease, renewal, sweep, heartbeat); tests shorten them. */
+  calls?: Pick<CallSettings, 'leaseMs' | 'renewEveryMs' | 'sweepEveryMs' | 'pingEveryMs' | 'timeEveryMs'>;
+  /** Stage times of each call turn (the benchmark). */
+  onCallTimings?: (timings: TurnTimings) => void;
   /** Pub/sub between replicas; by default the one the settings select. One passed in is not closed with the app. */
   pubsub?: PubSub;
   /** Timings of live replies across replicas (lease, renewal, sweep); tests shorten them. */
@@ -180,7 +200,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerJobMetrics(app.metrics, jobs);
   await app.register(openApiPlugin, { appName: edition.name, version: serverVersion() });
 
-  await app.register(systemRoutes, { config, database, version: serverVersion() });
+  // Speech recognition for calls (docs/calls.md); its state shows in GET /api/config.
+  const stt = deps.stt ?? createSttProvider(config, llmLog(app.log, 'stt'));
+  app.decorate('stt', stt);
+  app.addHook('onClose', async () => stt.close?.());
+  // Voice activity detection, a new detector per call: Silero, or WebRTC's VAD when Silero
+  // cannot start (providers/vad/index.ts).
+  const vadLog = llmLog(app.log, 'vad');
+  const vad: VadFactory | null = deps.vad ?? (() => createVad(config, vadLog));
+  let callsAvailability = (): { available: boolean; reason: 'stt_unavailable' | null } => ({
+    available: false,
+    reason: 'stt_unavailable',
+  });
+  await app.register(systemRoutes, {
+    config,
+    database,
+    version: serverVersion(),
+    calls: () => callsAvailability(),
+  });
   await app.register(analyticsRoutes, { db: database.db });
   await app.register(blogRoutes, { db: database.db });
   await app.register(legalRoutes, { edition });
@@ -274,6 +311,37 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   app.decorate('audio', audio);
   await app.register(audioRoutes, { service: audio });
+  // Voice calls (issue 14, docs/calls.md): a call is a conversation in a chat, said aloud;
+  // its row in the database lets any replica resume or end it.
+  const calls = new CallsService({
+    db: database.db,
+    secret,
+    stt,
+    tts,
+    vad,
+    replies,
+    chatForSlug: async (userId, slug, locale) => (await chats.getOrCreate(userId, { slug }, locale)).id,
+    pubsub,
+    log: app.log,
+    onTimings: deps.onCallTimings,
+    settings: {
+      minutesPerDay: config.CALL_MINUTES_PER_DAY,
+      endOfTurnMs: config.CALL_END_OF_TURN_MS,
+      minSpeechMs: config.CALL_MIN_SPEECH_MS,
+      resumeGraceS: config.CALL_RESUME_GRACE_S,
+      tokenTtlS: config.CALL_TOKEN_TTL_S,
+      outputSampleRate: config.CALL_OUTPUT_SAMPLE_RATE,
+      leadMs: config.CALL_PLAYBACK_LEAD_MS,
+      ttsTimeoutMs: config.TTS_TIMEOUT_S * 1000,
+      ...deps.calls,
+    },
+  });
+  callsAvailability = () => calls.availability();
+  app.decorate('calls', calls);
+  calls.start();
+  // Calls end (server_shutdown) before the replies and the database close.
+  app.addHook('preClose', async () => calls.close());
+  await app.register(callsRoutes, { service: calls });
   const payments = deps.payments ?? createPaymentProviders(config);
   for (const warning of payments.warnings) app.log.warn({ payments: true }, warning);
   const mail = createMailProvider(config, database.db, edition, jobs, { log: app.log });

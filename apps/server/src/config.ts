@@ -184,6 +184,32 @@ export const ConfigSchema = z.object({
   SPEECH_THREADS: z.coerce.number().int().min(1).max(64).default(2),
   /** Where the local neural voices (TTS_PROVIDER=local, Piper through sherpa-onnx) are pulled from: a base URL under which each voice is a folder. */
   TTS_LOCAL_VOICES_URL: z.url().optional(),
+  /**
+   * Speech recognition for voice calls (docs/calls.md): `openai` (any OpenAI-compatible
+   * /audio/transcriptions endpoint), `local` (a model pulled on first use) or `none` (calls off).
+   */
+  STT_PROVIDER: z.enum(['openai', 'local', 'none']).default('local'),
+  /** The transcription endpoint's base (openai). */
+  STT_BASE_URL: z.string().default('https://api.openai.com/v1'),
+  STT_API_KEY: z.string().optional(),
+  /** The model at the endpoint (openai). */
+  STT_MODEL: z.string().default('whisper-1'),
+  /** Seconds one utterance may take to transcribe. */
+  STT_TIMEOUT_S: z.coerce.number().int().min(1).max(120).default(15),
+  /** Minutes of calling each premium user has per UTC day. */
+  CALL_MINUTES_PER_DAY: z.coerce.number().int().min(1).max(1440).default(120),
+  /** Silence (ms) that ends the user's turn in a call. */
+  CALL_END_OF_TURN_MS: z.coerce.number().int().min(100).max(5000).default(600),
+  /** Speech shorter than this (ms) is noise: neither a turn nor an interruption. */
+  CALL_MIN_SPEECH_MS: z.coerce.number().int().min(0).max(3000).default(250),
+  /** Seconds a dropped call stays resumable (on any replica). */
+  CALL_RESUME_GRACE_S: z.coerce.number().int().min(1).max(600).default(20),
+  /** Seconds a call token is valid. */
+  CALL_TOKEN_TTL_S: z.coerce.number().int().min(5).max(3600).default(60),
+  /** The sample rate of the reply audio sent to the client (PCM16 mono). */
+  CALL_OUTPUT_SAMPLE_RATE: z.coerce.number().int().min(8000).max(48_000).default(24_000),
+  /** How far (ms) the reply audio is sent ahead of the client's playback. */
+  CALL_PLAYBACK_LEAD_MS: z.coerce.number().int().min(40).max(5000).default(300),
   /** Media storage: `local` (DATA_DIR/media) or `s3` (any S3-compatible service). */
   STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
   /** The S3 endpoint (https://s3.eu-central-1.amazonaws.com, http://127.0.0.1:9000 for MinIO…). */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encodeMp3 } from '../src/modules/audio/mp3.js';
 
 /**
  * A fake OpenAI-compatible server for tests and the browser journeys' global setup: real
@@ -9,6 +10,12 @@ import type { AddressInfo } from 'node:net';
  *   a last event with `finish_reason`, then `data: [DONE]`; without it, one JSON completion.
  *   The reply is `text` when set, else `Echo: <the last user message>` (deterministic).
  * - `GET /v1/models`: the model ids seen in `options.models` (or `fake-model`).
+ * - `POST /v1/audio/transcriptions` (multipart: `file`, `model`, `language`,
+ *   `response_format`): answers `{ text }` with the configured transcript (`setStt`); each
+ *   request is recorded in `transcriptions` with the WAV's samples.
+ * - `POST /v1/audio/speech` (JSON: `input`, `voice`, `response_format`): a tone as long as the
+ *   text would take to say (≈ 60 ms a character, at most 4 s): raw 24 kHz PCM16 for
+ *   `response_format: pcm`, WAV for `wav`, else MP3; recorded in `speechRequests`.
  *
  * Behaviours: `ok`; `slow` (`delayMs` between pieces, 50 ms by default); `fail` (the status,
  * 500 by default, with an OpenAI-style error body); `hang` (answers the headers of a stream,
@@ -19,6 +26,35 @@ export interface FakeOpenAiBehaviour {
   text?: string;
   delayMs?: number;
   status?: number;
+  /** A wait before the first piece of a stream (the model's time to first token). */
+  firstDelayMs?: number;
+}
+
+/** How `/v1/audio/transcriptions` answers. */
+export interface FakeSttBehaviour {
+  /** The transcript; a function gets the request's number (0 first) and its samples. */
+  text: string | ((index: number, samples: Int16Array) => string);
+  delayMs?: number;
+  /** An error status instead of an answer. */
+  status?: number;
+}
+
+/** How `/v1/audio/speech` answers. */
+export interface FakeSpeechBehaviour {
+  /** The wait before the first byte. */
+  delayMs?: number;
+  status?: number;
+  /** Milliseconds of sound per character of the text (60). */
+  msPerChar?: number;
+}
+
+export interface FakeTranscription {
+  model: string;
+  language: string | null;
+  responseFormat: string | null;
+  /** The uploaded WAV's sample rate and samples. */
+  sampleRate: number;
+  samples: Int16Array;
 }
 
 export interface FakeOpenAi {
@@ -29,6 +65,10 @@ export interface FakeOpenAi {
   /** The headers of those requests, in the same order. */
   headers: http.IncomingHttpHeaders[];
   setBehaviour(behaviour: FakeOpenAiBehaviour): void;
+  transcriptions: FakeTranscription[];
+  speechRequests: Record<string, unknown>[];
+  setStt(behaviour: FakeSttBehaviour): void;
+  setSpeech(behaviour: FakeSpeechBehaviour): void;
   close(): Promise<void>;
 }
 
@@ -52,8 +92,49 @@ function lastUserMessage(body: Record<string, unknown>): string {
   return '';
 }
 
+/** A WAV file's sample rate and 16-bit samples (the fake reads what lib/pcm.ts writes). */
+function readWav(data: Buffer): { sampleRate: number; samples: Int16Array } {
+  if (data.length < 44 || data.toString('ascii', 0, 4) !== 'RIFF') return { sampleRate: 0, samples: new Int16Array(0) };
+  const sampleRate = data.readUInt32LE(24);
+  const length = Math.floor((data.length - 44) / 2);
+  const samples = new Int16Array(length);
+  for (let i = 0; i < length; i++) samples[i] = data.readInt16LE(44 + i * 2);
+  return { sampleRate, samples };
+}
+
+/** A soft 220 Hz tone of this length at 24 kHz (what the fake "says"). */
+function tone(ms: number, sampleRate = 24_000): Int16Array {
+  const out = new Int16Array(Math.round((sampleRate * ms) / 1000));
+  for (let i = 0; i < out.length; i++) out[i] = Math.round(6000 * Math.sin((2 * Math.PI * 220 * i) / sampleRate));
+  return out;
+}
+
+function wavOf(samples: Int16Array, sampleRate: number): Buffer {
+  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
   let behaviour: FakeOpenAiBehaviour = options.behaviour ?? { mode: 'ok' };
+  let sttBehaviour: FakeSttBehaviour = { text: '' };
+  let speechBehaviour: FakeSpeechBehaviour = {};
+  const transcriptions: FakeTranscription[] = [];
+  /** MP3s already encoded, by length: the fake should cost as little as possible. */
+  const mp3s = new Map<number, Promise<Buffer>>();
+  const speechRequests: Record<string, unknown>[] = [];
   const requests: Record<string, unknown>[] = [];
   const headers: http.IncomingHttpHeaders[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -72,6 +153,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       const ids = options.models ?? ['fake-model'];
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/audio/transcriptions') {
+      void transcribe(req, res);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/audio/speech') {
+      void speak(req, res);
       return;
     }
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
@@ -95,6 +184,95 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       void answer(body, res, { ...behaviour });
     });
   });
+
+  const readBody = (req: http.IncomingMessage) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('error', reject);
+    });
+
+  const fail = (res: http.ServerResponse, status: number, message: string) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error' } }));
+  };
+
+  async function transcribe(req: http.IncomingMessage, res: http.ServerResponse) {
+    const now = { ...sttBehaviour };
+    const raw = await readBody(req);
+    let form: FormData;
+    try {
+      // The multipart body, parsed by the platform's own parser.
+      form = await new Request('http://fake/', {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+        body: raw,
+      }).formData();
+    } catch {
+      fail(res, 400, 'the body is not multipart/form-data');
+      return;
+    }
+    const file = form.get('file');
+    const model = form.get('model');
+    if (!(file instanceof Blob) || typeof model !== 'string') {
+      fail(res, 400, 'file and model are required');
+      return;
+    }
+    const wav = readWav(Buffer.from(await file.arrayBuffer()));
+    const language = form.get('language');
+    const format = form.get('response_format');
+    const index = transcriptions.length;
+    transcriptions.push({
+      model,
+      language: typeof language === 'string' ? language : null,
+      responseFormat: typeof format === 'string' ? format : null,
+      ...wav,
+    });
+    if (now.delayMs) await sleep(now.delayMs);
+    if (now.status) {
+      fail(res, now.status, `fake failure ${now.status}`);
+      return;
+    }
+    const text = typeof now.text === 'function' ? now.text(index, wav.samples) : now.text;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ text }));
+  }
+
+  async function speak(req: http.IncomingMessage, res: http.ServerResponse) {
+    const now = { ...speechBehaviour };
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse((await readBody(req)).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      fail(res, 400, 'the body is not JSON');
+      return;
+    }
+    speechRequests.push(body);
+    if (typeof body.input !== 'string' || typeof body.voice !== 'string') {
+      fail(res, 400, 'input and voice are required');
+      return;
+    }
+    if (now.delayMs) await sleep(now.delayMs);
+    if (now.status) {
+      fail(res, now.status, `fake failure ${now.status}`);
+      return;
+    }
+    const samples = tone(Math.min(4000, Math.max(200, body.input.length * (now.msPerChar ?? 60))));
+    if (body.response_format === 'pcm') {
+      res.writeHead(200, { 'content-type': 'audio/pcm' });
+      res.end(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
+    } else if (body.response_format === 'wav') {
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.end(wavOf(samples, 24_000));
+    } else {
+      let mp3 = mp3s.get(samples.length);
+      if (!mp3) mp3s.set(samples.length, (mp3 = encodeMp3(samples, 24_000, 32)));
+      const data = await mp3;
+      res.writeHead(200, { 'content-type': 'audio/mpeg' });
+      res.end(data);
+    }
+  }
 
   async function answer(body: Record<string, unknown>, res: http.ServerResponse, now: FakeOpenAiBehaviour) {
     if (now.mode === 'fail') {
@@ -131,6 +309,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     };
     send({ delta: { role: 'assistant', content: '' }, finish_reason: null });
+    if (now.firstDelayMs) await sleep(now.firstDelayMs);
     for (const piece of splitReply(now.text ?? `Echo: ${lastUserMessage(body)}`)) {
       if (now.mode === 'slow') await sleep(now.delayMs ?? 50);
       if (res.destroyed) return;
@@ -148,6 +327,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     headers,
     setBehaviour(next) {
       behaviour = next;
+    },
+    transcriptions,
+    speechRequests,
+    setStt(next) {
+      sttBehaviour = next;
+    },
+    setSpeech(next) {
+      speechBehaviour = next;
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);

@@ -70,6 +70,9 @@ export const ERROR_MESSAGES = {
   range_not_satisfiable: 'The requested part of the file is outside the file',
   invalid_cursor: 'This page link is no longer valid. Reload the list.',
   voice_unavailable: "Only the character's finished text messages can be played as voice",
+  call_in_progress: 'You are already in a call. Hang up there first.',
+  call_minutes_exhausted: "You have used today's call minutes. Calls are possible again tomorrow.",
+  stt_unavailable: 'Speech recognition is not available on this server, so calls cannot start.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -496,6 +496,8 @@ export const messages = pgTable(
     /** A live reply (`streaming`): the replica generating it, and until when it is presumed alive. */
     owner: text('owner'),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** Said in a voice call (issue 14): the user's words as recognised, the reply as spoken. */
+    spoken: boolean('spoken').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -513,6 +515,55 @@ export const messages = pgTable(
       .on(t.chatId, t.clientId)
       .where(sql`${t.clientId} is not null`),
     index('messages_reply_idx').on(t.replyTo, t.altIndex),
+  ],
+);
+
+/**
+ * Voice calls (issue 14, docs/calls.md). A live call (`ended_at` null) belongs to the replica
+ * `owner` until `lease_until`, renewed while its socket is connected; the partial unique
+ * index `calls_live_idx` allows one live call per user across every replica. A call whose
+ * lease ran out is ended by any replica (or resumed with its key within the grace period).
+ */
+export const calls = pgTable(
+  'calls',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    /** The replica holding the call's socket (a random id per process); null while none does. */
+    owner: text('owner'),
+    /** Until when the call is presumed alive: the token's life, then renewed by its owner, then the resume grace. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When a socket first connected (billing starts here); null while only the token exists. */
+    connectedAt: timestamp('connected_at', { withTimezone: true }),
+    /** The last time the owner saw the socket alive (and wrote the billed seconds). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endReason: text('end_reason'),
+    /** Seconds counted so far (connect to end), written at least every 10 s. */
+    secondsBilled: integer('seconds_billed').notNull().default(0),
+    /** The user's language when the call started (recognition's hint, spoken notices). */
+    locale: text('locale').notNull().default('en'),
+    /** SHA-256 of the resume key (hex); the key itself is only given to the client. */
+    resumeKeyHash: text('resume_key_hash').notNull(),
+  },
+  (t) => [
+    /** At most one live call per user, across every replica. */
+    uniqueIndex('calls_live_idx')
+      .on(t.userId)
+      .where(sql`${t.endedAt} is null`),
+    index('calls_user_started_idx').on(t.userId, t.startedAt),
+    index('calls_lease_idx')
+      .on(t.leaseUntil)
+      .where(sql`${t.endedAt} is null`),
+    uniqueIndex('calls_resume_idx').on(t.resumeKeyHash),
   ],
 );
 

@@ -11,7 +11,7 @@ const CENSOR = '[redacted]';
 
 /** Query parameters whose values are secrets: media signatures and expiries, tokens, codes. */
 const SECRET_QUERY_NAME =
-  /^(?:sig|signature|exp|expires|token|code|key|secret|password|access|refresh|hash|otp|session_id|api_key|apikey|auth|x-amz-[a-z-]+)$/i;
+  /^(?:sig|signature|exp|expires|token|resume|code|key|secret|password|access|refresh|hash|otp|session_id|api_key|apikey|auth|x-amz-[a-z-]+)$/i;
 
 /** Paths whose last segments are secrets: activation codes and password reset tokens. */
 const SECRET_PATHS: RegExp[] = [/^(\/api\/activate\/)[^/?#]+/i, /^(\/password\/)[^/?#]+/i];
@@ -21,7 +21,7 @@ const EMAIL = /[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 const PASSWORD_HASH = /\$(?:argon2(?:id|i|d)|2[aby]|scrypt)\$[^\s"',)]+/g;
 /** `name=value` of a secret query parameter anywhere in a text (URLs inside messages). */
 const SECRET_QUERY_IN_TEXT =
-  /([?&](?:sig|signature|exp|expires|token|code|key|secret|password|access|refresh|hash|otp|session_id|api_key|apikey|auth|x-amz-[a-z-]+)=)[^&#\s"'<>]*/gi;
+  /([?&](?:sig|signature|exp|expires|token|resume|code|key|secret|password|access|refresh|hash|otp|session_id|api_key|apikey|auth|x-amz-[a-z-]+)=)[^&#\s"'<>]*/gi;
 /** `Bearer <token>` in texts (a header copied into a message). */
 const BEARER = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
 

@@ -24,6 +24,7 @@ const base: Message = {
   alt_index: 0,
   alt_count: 1,
   error_code: null,
+  spoken: false,
   notice: 'ai_disclosure',
 };
 

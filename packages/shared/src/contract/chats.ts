@@ -47,6 +47,8 @@ export const MessageSchema = z
     /** Why a message failed (`provider_error`, `timeout`, `model_unavailable`, …); else null. */
     error_code: z.string().nullable(),
     notice: z.enum(SYSTEM_NOTICES).nullable(),
+    /** Said in a voice call (docs/calls.md): the user's words as recognised, the character's reply as spoken. */
+    spoken: z.boolean(),
   })
   .meta({ id: 'Message' });
 export type Message = z.infer<typeof MessageSchema>;

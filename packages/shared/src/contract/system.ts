@@ -25,6 +25,8 @@ export const ClientConfigSchema = z
     community_url: z.string().nullable(),
     support_email: z.string(),
     rewardful_key: z.string().nullable(),
+    /** Voice calls (docs/calls.md): whether one can start now, and why not (no speech recognition). */
+    calls: z.object({ available: z.boolean(), reason: z.enum(['stt_unavailable']).nullable() }),
   })
   .meta({ id: 'ClientConfig' });
 export type ClientConfig = z.infer<typeof ClientConfigSchema>;

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import {
   analyticsEvents,
   bots,
+  calls,
   emailTokens,
   mailOutbox,
   refreshTokens,
@@ -52,6 +53,8 @@ export const CORE_DELETERS: UserDataDeleter[] = [
     name: 'refresh_tokens',
     delete: async (tx, u) => void (await tx.delete(refreshTokens).where(eq(refreshTokens.userId, u.id))),
   },
+  // Voice calls (issue 14): their rows, live or ended (a live call's socket then finds it gone and closes).
+  { name: 'calls', delete: async (tx, u) => void (await tx.delete(calls).where(eq(calls.userId, u.id))) },
   { name: 'bots', delete: async (tx, u) => void (await tx.delete(bots).where(eq(bots.authorId, u.id))) },
 ];
 

@@ -26,6 +26,7 @@ export function presentMessage(row: MessageRow | MessageWithAlts, urls: MediaUrl
     alt_count: 'altCount' in row ? row.altCount : row.altIndex + 1,
     error_code: row.errorCode,
     notice: row.notice,
+    spoken: row.spoken,
   };
 }
 

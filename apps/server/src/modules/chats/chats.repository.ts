@@ -609,6 +609,32 @@ export async function failExpiredReplies(
     .returning({ id: messages.id, chatId: messages.chatId });
 }
 
+/**
+ * Cuts a finished spoken reply to the words the user heard (a call's barge-in): `stopped`,
+ * never a text message, never a reply still streaming.
+ */
+export async function cutSpokenReply(
+  db: Database,
+  where: { userId: string; chatId: string; messageId: string },
+  text: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(messages)
+    .set({ text, state: 'stopped', errorCode: null, tokens: estimateTokens(text), updatedAt: new Date() })
+    .where(
+      and(
+        eq(messages.id, where.messageId),
+        eq(messages.chatId, where.chatId),
+        eq(messages.userId, where.userId),
+        eq(messages.role, 'bot'),
+        eq(messages.spoken, true),
+        inArray(messages.state, ['done', 'stopped']),
+      ),
+    )
+    .returning({ id: messages.id });
+  return rows.length > 0;
+}
+
 /** Whether the chat has a live reply (a swipe waits for it). */
 export async function hasLiveReply(db: Database, chatId: string): Promise<boolean> {
   return (await findLiveReply(db, chatId)) !== null;

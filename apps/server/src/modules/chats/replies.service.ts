@@ -7,6 +7,7 @@ import { estimateTokens } from '../../providers/llm/llm.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { findBotById } from '../bots/index.js';
 import {
+  cutSpokenReply,
   findByClientId,
   findChatContext,
   findMessage,
@@ -215,7 +216,18 @@ export class RepliesService {
     }
   }
 
-  async send(userId: string, chatId: string, body: SendMessageBody, locale: Locale): Promise<EventQueue> {
+  /**
+   * Sends a user message and answers its stream. `spoken` (voice calls, docs/calls.md): the
+   * message was said in a call, and every message it produces (notices, the reply) is saved
+   * as spoken too.
+   */
+  async send(
+    userId: string,
+    chatId: string,
+    body: SendMessageBody,
+    locale: Locale,
+    options: { spoken?: boolean } = {},
+  ): Promise<EventQueue> {
     const { db, live } = this.deps;
     const text = body.text.trim();
     // What the text alone decides: refused by the minors guard, the crisis protocol, a picture.
@@ -240,7 +252,13 @@ export class RepliesService {
     await this.takeRateLimit(userId, counted);
 
     const now = this.now();
-    const base = { chatId, userId, kind: MessageKind.Text, state: 'done' as const };
+    const base = {
+      chatId,
+      userId,
+      kind: MessageKind.Text,
+      state: 'done' as const,
+      ...(options.spoken ? { spoken: true } : {}),
+    };
     const userMessageId = randomUUID();
     const rows: NewMessageRow[] = [];
     let safetyEvent: 'minors_input' | 'crisis' | null = null;
@@ -442,6 +460,15 @@ export class RepliesService {
   async stop(userId: string, chatId: string): Promise<void> {
     await requireOwnedChat(this.deps.db, userId, chatId);
     await this.deps.live.stop(chatId);
+  }
+
+  /**
+   * A reply said in a call and interrupted (docs/calls.md "Barge-in"): its saved text becomes
+   * what the user actually heard, state `stopped`. Only a finished spoken reply of the user's
+   * chat is touched (never a text message); answers whether it was.
+   */
+  async cutSpokenReply(userId: string, chatId: string, messageId: string, text: string): Promise<boolean> {
+    return cutSpokenReply(this.deps.db, { userId, chatId, messageId }, text);
   }
 
   /** Waits until the replies started here and the summaries are done — for tests. */

@@ -8,10 +8,15 @@ export interface SystemRoutesOptions {
   config: Config;
   database: DatabaseHandle;
   version: string;
+  /** Whether a voice call can start now, and why not (modules/calls). */
+  calls: () => { available: boolean; reason: 'stt_unavailable' | null };
 }
 
 /** Liveness, readiness and the public client configuration. */
-export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, { config, database, version }) => {
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
+  app,
+  { config, database, version, calls },
+) => {
   const edition = getEdition(config.APP_NAME);
   const communityUrl = config.COMMUNITY_URL === 'none' ? null : (config.COMMUNITY_URL ?? edition.communityUrl);
 
@@ -51,6 +56,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
       community_url: communityUrl,
       support_email: edition.supportEmail,
       rewardful_key: config.REWARDFUL_API_KEY ?? null,
+      calls: calls(),
     }),
   );
 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.js';
 
 describe('system routes', async () => {
-  const { app } = await createTestApp({ env: { APP_NAME: 'amoura', COMMUNITY_URL: 'https://chat.example/amoura' } });
+  const { app } = await createTestApp({ env: { APP_NAME: 'amoura', COMMUNITY_URL: 'https://chat.example/amoura', STT_PROVIDER: 'none' } });
 
   it('answers liveness', async () => {
     const res = await app.inject('/api/health');
@@ -25,6 +25,7 @@ describe('system routes', async () => {
       community_url: 'https://chat.example/amoura',
       support_email: 'support@amoura.app',
       rewardful_key: null,
+      calls: { available: false, reason: 'stt_unavailable' },
     });
   });
 

@@ -17,11 +17,10 @@ import { CallButton, CallPicker, CallProblem, CallView, type CallFailure } from 
 import { useClientConfig } from '../../features/system/api/get-client-config';
 import { useModal } from '../modals';
 
-/** `/api/config`'s `calls` (read narrowly: older servers do not send it; absent → calls are available). */
+/** `/api/config`'s `calls`: whether a call can start now (no speech recognition → why not). */
 function useCallsPreflight(): { ready: boolean; failure: CallFailure | null } {
   const config = useClientConfig();
-  const calls = (config.data as { calls?: { available?: unknown } } | undefined)?.calls;
-  return { ready: !config.isPending, failure: calls?.available === false ? 'stt_unavailable' : null };
+  return { ready: !config.isPending, failure: config.data?.calls.available === false ? 'stt_unavailable' : null };
 }
 
 /** The browser has seen a tap on this page, so a call's audio may start without another one. */

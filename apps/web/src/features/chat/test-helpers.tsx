@@ -44,6 +44,7 @@ export const message = (id: string, changes: Partial<Message> = {}): Message => 
   alt_count: 1,
   error_code: null,
   notice: null,
+  spoken: false,
   ...changes,
 });
 

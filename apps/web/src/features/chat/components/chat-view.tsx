@@ -378,6 +378,7 @@ export function GuestChatView({ bot, gallery, onBack, onLoginRequired }: GuestCh
       alt_index: 0,
       alt_count: 1,
       error_code: null,
+      spoken: false,
     };
     const notice: Message = {
       ...base,

@@ -76,7 +76,7 @@ describe('MessageBubble: time', () => {
 
 describe('MessageBubble: said in a call', () => {
   it('marks messages with `spoken: true` (both sides) and nothing else', () => {
-    // `spoken` arrives with calls (issue 14): read through a narrow type until the contract has it.
+    // A message said in a call (issue 14).
     const spoken = (m: Message) => ({ ...m, spoken: true }) as Message;
     const { unmount } = renderBubble(spoken(message('u1', { role: 'user', text: 'Hello there' })));
     expect(screen.getByTestId('message-spoken').getAttribute('title')).toBe('Said in a call');

@@ -117,12 +117,11 @@ function MessageTime({ iso, shown, hiddenClass }: { iso: string; shown: boolean;
 }
 
 /**
- * A small phone on a message said in a call. `spoken` is read through a narrow type: servers
- * before calls do not send it (absent → not spoken).
+ * A small phone on a message said in a call.
  */
 function SpokenMark({ message }: { message: Message }) {
   const { t } = useTranslation();
-  if ((message as { spoken?: unknown }).spoken !== true) return null;
+  if (!message.spoken) return null;
   return (
     <span className="px-0.5 text-muted" title={t('chat.spoken')} data-testid="message-spoken">
       <Icon icon={Phone} size="sm" className="h-3 w-3" aria-label={t('chat.spoken')} role="img" />

@@ -43,6 +43,7 @@ function localUserMessage(chatId: string, clientId: string, text: string): Messa
     role: 'user',
     kind: MessageKind.Text,
     text,
+    spoken: false,
     img_url: null,
     has_audio: false,
     state: 'streaming',
