@@ -208,6 +208,20 @@ describe('call journey', () => {
     // The server's turn went through speaking.
     expect(wire.events.some((e) => e.type === 'state' && (e as { state?: string }).state === 'speaking')).toBe(true);
 
+    // The reply is heard to its end (its audio all sent, the call listening again) before the
+    // hang-up: a hang-up while she speaks keeps only what was heard (docs/calls.md "Barge-in").
+    await expect
+      .poll(
+        () => {
+          const end = wire.events.findIndex((e) => e.type === 'audio_end');
+          return (
+            end >= 0 &&
+            wire.events.slice(end).some((e) => e.type === 'state' && (e as { state?: string }).state !== 'speaking')
+          );
+        },
+        { timeout: 45_000 },
+      )
+      .toBe(true);
     await page.getByTestId('call-hangup').click();
     await expect.poll(() => page.url(), { timeout: 15_000 }).toContain(`/${slug}?chat=${chatId}`);
     expect(wire.events.at(-1)).toMatchObject({ type: 'end', reason: 'hangup' });

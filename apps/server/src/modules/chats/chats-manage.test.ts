@@ -268,3 +268,31 @@ describe('delete', () => {
     expect(await t.database.db.select().from(messages).where(eq(messages.chatId, chat.id))).toEqual([]);
   });
 });
+
+describe('the cut of a spoken reply (a call, docs/calls.md "Barge-in")', () => {
+  it('keeps the words heard, deletes a reply nobody heard, and never touches a text message', async () => {
+    const { user } = await createUser(t.app, t.database.db);
+    const bot = await createBot(t.database.db);
+    const [chat] = await t.database.db.insert(chats).values({ userId: user.id, botId: bot.id }).returning();
+    const owned = { id: chat!.id, userId: user.id };
+    const said = await createMessage(t.database.db, owned, { spoken: true, text: 'What is your favourite song?' });
+    const spoken = (text: string) =>
+      createMessage(t.database.db, owned, { role: 'bot', spoken: true, replyTo: said.id, text });
+    const heard = await spoken('I love old jazz songs. Shall I hum one?');
+    expect(await t.app.replies.cutSpokenReply(user.id, chat!.id, heard.id, 'I love old jazz')).toBe(true);
+    const [kept] = await t.database.db.select().from(messages).where(eq(messages.id, heard.id));
+    expect(kept).toMatchObject({ text: 'I love old jazz', state: 'stopped' });
+
+    const unheard = await spoken('Nobody heard this.');
+    expect(await t.app.replies.cutSpokenReply(user.id, chat!.id, unheard.id, '  ')).toBe(true);
+    expect(await t.database.db.select().from(messages).where(eq(messages.id, unheard.id))).toEqual([]);
+
+    const typed = await createMessage(t.database.db, owned, { role: 'bot', text: 'A typed reply.' });
+    expect(await t.app.replies.cutSpokenReply(user.id, chat!.id, typed.id, '')).toBe(false);
+    const [intact] = await t.database.db.select().from(messages).where(eq(messages.id, typed.id));
+    expect(intact).toMatchObject({ text: 'A typed reply.', state: 'done' });
+    // Another user's spoken reply is out of reach.
+    const { user: stranger } = await createUser(t.app, t.database.db);
+    expect(await t.app.replies.cutSpokenReply(stranger.id, chat!.id, kept!.id, '')).toBe(false);
+  });
+});

@@ -618,19 +618,20 @@ export async function cutSpokenReply(
   where: { userId: string; chatId: string; messageId: string },
   text: string,
 ): Promise<boolean> {
+  const which = and(
+    eq(messages.id, where.messageId),
+    eq(messages.chatId, where.chatId),
+    eq(messages.userId, where.userId),
+    eq(messages.role, 'bot'),
+    eq(messages.spoken, true),
+    inArray(messages.state, ['done', 'stopped']),
+  );
+  // Nothing of it was heard: it was never said, so it is no part of the conversation.
+  if (!text.trim()) return (await db.delete(messages).where(which).returning({ id: messages.id })).length > 0;
   const rows = await db
     .update(messages)
     .set({ text, state: 'stopped', errorCode: null, tokens: estimateTokens(text), updatedAt: new Date() })
-    .where(
-      and(
-        eq(messages.id, where.messageId),
-        eq(messages.chatId, where.chatId),
-        eq(messages.userId, where.userId),
-        eq(messages.role, 'bot'),
-        eq(messages.spoken, true),
-        inArray(messages.state, ['done', 'stopped']),
-      ),
-    )
+    .where(which)
     .returning({ id: messages.id });
   return rows.length > 0;
 }

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.js';
 
 describe('system routes', async () => {
-  const { app } = await createTestApp({ env: { APP_NAME: 'amoura', COMMUNITY_URL: 'https://chat.example/amoura', STT_PROVIDER: 'none' } });
+  const { app } = await createTestApp({
+    env: { APP_NAME: 'amoura', COMMUNITY_URL: 'https://chat.example/amoura', STT_PROVIDER: 'none' },
+  });
 
   it('answers liveness', async () => {
     const res = await app.inject('/api/health');
