@@ -27,7 +27,7 @@ const config = (calls?: unknown) =>
     community_url: null,
     support_email: 'help@example.test',
     rewardful_key: null,
-    ...(calls ? { calls } : {}),
+    calls: calls ?? { available: true, reason: null },
   });
 
 const signIn = () => {
