@@ -31,6 +31,7 @@ function fakeCall(audioError?: string) {
     },
     micLevel: () => 0.1,
     playLevel: () => 0.2,
+    playbackPath: () => 'direct' as const,
     setMuted: vi.fn(),
     outputs: async () => [],
     setOutput: async () => {},
