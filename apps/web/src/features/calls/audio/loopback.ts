@@ -28,6 +28,11 @@ export interface LoopbackOptions {
   timeoutMs?: number;
   /** Called once should the connection fail later (the caller switches to the direct path). */
   onFailed?: () => void;
+  /**
+   * The latency settings, both on by default: the Opus SDP (lowLatencyOpus) and the
+   * receiver's 0 ms jitter-buffer target. Off only to measure what they bring (the bench).
+   */
+  tuning?: { sdp?: boolean; jitterBuffer?: boolean };
   /** For tests: the constructors and the element factory. */
   env?: Partial<LoopbackEnv>;
 }
@@ -77,11 +82,12 @@ function browserEnv(): LoopbackEnv {
 export async function openLoopback(
   context: AudioContext,
   input: AudioNode,
-  { timeoutMs = LOOPBACK_TIMEOUT_MS, onFailed, env: overrides }: LoopbackOptions = {},
+  { timeoutMs = LOOPBACK_TIMEOUT_MS, onFailed, tuning = {}, env: overrides }: LoopbackOptions = {},
 ): Promise<Loopback | null> {
   const env = { ...browserEnv(), ...overrides };
   const Peer = env.RTCPeerConnection;
   if (!Peer || typeof context.createMediaStreamDestination !== 'function') return null;
+  const munge = tuning.sdp === false ? (sdp: string) => sdp : lowLatencyOpus;
 
   let destination: MediaStreamAudioDestinationNode | null = null;
   let sender: RTCPeerConnection | null = null;
@@ -138,6 +144,7 @@ export async function openLoopback(
     const received = new Promise<MediaStream>((resolve) => {
       b.ontrack = (event) => {
         const low = event.receiver as LowLatencyReceiver;
+        if (tuning.jitterBuffer === false) return resolve(event.streams[0] ?? new MediaStream([event.track]));
         // Chromium: ask the jitter buffer to hold as little as it can (0 ms target); older
         // Chromium knows the same as playoutDelayHint (seconds).
         if ('jitterBufferTarget' in low) low.jitterBufferTarget = 0;
@@ -157,12 +164,12 @@ export async function openLoopback(
 
     a.addTrack(track, made.stream);
     const offer = await a.createOffer();
-    const offerSdp = lowLatencyOpus(offer.sdp ?? '');
+    const offerSdp = munge(offer.sdp ?? '');
     await a.setLocalDescription({ type: 'offer', sdp: offerSdp });
     await b.setRemoteDescription({ type: 'offer', sdp: offerSdp });
     release(b);
     const answer = await b.createAnswer();
-    const answerSdp = lowLatencyOpus(answer.sdp ?? '');
+    const answerSdp = munge(answer.sdp ?? '');
     await b.setLocalDescription({ type: 'answer', sdp: answerSdp });
     await a.setRemoteDescription({ type: 'answer', sdp: answerSdp });
     release(a);
