@@ -192,6 +192,8 @@ describe('call journey', () => {
     const screen = page.getByTestId('call-screen');
     await expect.poll(() => screen.getAttribute('data-phase'), { timeout: 30_000 }).toBe('live');
     expect(await page.getByTestId('call-name').innerText()).toBe('Nova');
+    // The reply plays through the WebRTC loopback (docs/calls.md "Echo"), not straight out.
+    expect(await screen.getAttribute('data-playback')).toBe('loopback');
     expect(wire.events[0]).toMatchObject({ type: 'ready', version: 1 });
 
     // Microphone frames go up: 20 ms of 16 kHz PCM16 = 640 bytes each.
