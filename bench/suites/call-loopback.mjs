@@ -80,7 +80,8 @@ export async function run({ repoRoot, log }) {
     const tuned = await tab.evaluate((o) => window.benchLoopback(o), options);
     if (!tuned.connected) throw new Error(`the loopback did not connect (${Math.round(tuned.connectMs)} ms)`);
     log(`loopback: connected in ${Math.round(tuned.connectMs)} ms, ${tuned.onset.length}/${ROUNDS} bursts heard`);
-    if (tuned.onset.length < ROUNDS * 0.9) throw new Error(`only ${tuned.onset.length} of ${ROUNDS} bursts came through`);
+    if (tuned.onset.length < ROUNDS * 0.9)
+      throw new Error(`only ${tuned.onset.length} of ${ROUNDS} bursts came through`);
     const plain = await tab.evaluate(
       (o) => window.benchLoopback({ ...o, tuning: { sdp: false, jitterBuffer: false } }),
       options,

@@ -4,6 +4,7 @@
 // context frame at which it hears them. Direct path: the generator's output as it goes to
 // `destination`. Loopback: the received WebRTC track, read back through a
 // MediaStreamAudioSourceNode (the <audio> element playing it cannot be tapped).
+/* global window, AudioContext, AudioWorkletNode -- a page script */
 import { openLoopback } from '../../apps/web/src/features/calls/audio/loopback.ts';
 
 const WORKLETS = `

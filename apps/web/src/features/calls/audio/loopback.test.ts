@@ -54,15 +54,15 @@ class FakePeer {
   }
   async setLocalDescription(description: RTCSessionDescriptionInit) {
     this.localDescription = description;
-    setTimeout(() => this.onicecandidate?.({ candidate: { candidate: 'candidate:1 1 udp 1 192.0.2.2 5000 typ host' } }));
+    setTimeout(() =>
+      this.onicecandidate?.({ candidate: { candidate: 'candidate:1 1 udp 1 192.0.2.2 5000 typ host' } }),
+    );
   }
   async setRemoteDescription(description: RTCSessionDescriptionInit) {
     this.remoteDescription = description;
     if (description.type !== 'offer') return;
     const offerer = FakePeer.all.find((peer) => peer !== this && peer.localDescription?.type === 'offer')!;
-    setTimeout(() =>
-      this.ontrack?.({ receiver: this.receiver, track: offerer.tracks[0]!.track, streams: [received] }),
-    );
+    setTimeout(() => this.ontrack?.({ receiver: this.receiver, track: offerer.tracks[0]!.track, streams: [received] }));
   }
   async addIceCandidate(candidate: unknown) {
     if (!this.remoteDescription) throw new Error('InvalidStateError: no remote description');
@@ -75,7 +75,9 @@ class FakePeer {
     this.onconnectionstatechange?.();
   }
   async getStats() {
-    return new Map([['in', { type: 'inbound-rtp', kind: 'audio', jitterBufferDelay: 4.8, jitterBufferEmittedCount: 96_000 }]]);
+    return new Map([
+      ['in', { type: 'inbound-rtp', kind: 'audio', jitterBufferDelay: 4.8, jitterBufferEmittedCount: 96_000 }],
+    ]);
   }
   close() {
     this.closed = true;
@@ -180,7 +182,10 @@ describe('routePlayback', () => {
   it('falls back when the connection fails, or the element may not play', async () => {
     FakePeer.mode = 'fail';
     const first = fakes();
-    const env = { RTCPeerConnection: FakePeer as unknown as typeof RTCPeerConnection, createAudio: () => first.element as never };
+    const env = {
+      RTCPeerConnection: FakePeer as unknown as typeof RTCPeerConnection,
+      createAudio: () => first.element as never,
+    };
     expect((await routePlayback(first.context, first.node, { env })).path).toBe('direct');
     expect(first.node.connect).toHaveBeenCalledWith(first.destination);
 
@@ -188,7 +193,10 @@ describe('routePlayback', () => {
     const second = fakes();
     second.element.play.mockRejectedValue(new DOMException('no gesture', 'NotAllowedError'));
     const route = await routePlayback(second.context, second.node, {
-      env: { RTCPeerConnection: FakePeer as unknown as typeof RTCPeerConnection, createAudio: () => second.element as never },
+      env: {
+        RTCPeerConnection: FakePeer as unknown as typeof RTCPeerConnection,
+        createAudio: () => second.element as never,
+      },
     });
     expect(route.path).toBe('direct');
     expect(second.node.connect).toHaveBeenCalledWith(second.destination);
@@ -213,7 +221,9 @@ describe('routePlayback', () => {
 describe('lowLatencyOpus', () => {
   it('asks for 10 ms mono Opus frames without FEC or DTX, and leaves other codecs alone', () => {
     const sdp = lowLatencyOpus(OFFER);
-    expect(sdp).toContain('a=fmtp:111 minptime=10;useinbandfec=0;stereo=0;sprop-stereo=0;usedtx=0;maxaveragebitrate=64000');
+    expect(sdp).toContain(
+      'a=fmtp:111 minptime=10;useinbandfec=0;stereo=0;sprop-stereo=0;usedtx=0;maxaveragebitrate=64000',
+    );
     expect(sdp).not.toContain('useinbandfec=1');
     expect(sdp.split('\r\n').filter((line) => line === 'a=ptime:10')).toHaveLength(1);
     expect(sdp).toContain('a=rtpmap:63 red/48000/2');

@@ -204,10 +204,12 @@ export async function openLoopback(
       async jitterBufferMs() {
         const report = await b.getStats().catch(() => null);
         let value: number | null = null;
-        report?.forEach((entry: { type?: string; kind?: string; jitterBufferDelay?: number; jitterBufferEmittedCount?: number }) => {
-          if (entry.type === 'inbound-rtp' && entry.kind === 'audio' && entry.jitterBufferEmittedCount)
-            value = ((entry.jitterBufferDelay ?? 0) / entry.jitterBufferEmittedCount) * 1000;
-        });
+        report?.forEach(
+          (entry: { type?: string; kind?: string; jitterBufferDelay?: number; jitterBufferEmittedCount?: number }) => {
+            if (entry.type === 'inbound-rtp' && entry.kind === 'audio' && entry.jitterBufferEmittedCount)
+              value = ((entry.jitterBufferDelay ?? 0) / entry.jitterBufferEmittedCount) * 1000;
+          },
+        );
         return value;
       },
       close,
