@@ -149,6 +149,9 @@ beforeAll(async () => {
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-audio-capture=${microphone}`,
       '--autoplay-policy=no-user-gesture-required',
+      // The reply's WebRTC loopback inside the page (docs/calls.md "Echo") also connects on a
+      // machine whose only network interface is the loopback one.
+      '--allow-loopback-in-peer-connection',
     ],
   });
 }, 240_000);

@@ -29,6 +29,7 @@ const ARGS = [
   '--autoplay-policy=no-user-gesture-required',
   '--use-fake-ui-for-media-stream',
   '--use-fake-device-for-media-stream',
+  '--allow-loopback-in-peer-connection',
 ];
 const ROUNDS = Number(process.env.BENCH_LOOPBACK_ROUNDS ?? 40);
 const FLUSHES = Number(process.env.BENCH_LOOPBACK_FLUSHES ?? 15);
