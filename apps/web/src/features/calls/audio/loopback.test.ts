@@ -17,7 +17,7 @@ const OFFER = [
   '',
 ].join('\r\n');
 
-type Mode = 'connect' | 'hang' | 'fail';
+type Mode = 'connect' | 'hang' | 'fail' | 'stall';
 
 /**
  * Two fake RTCPeerConnections that behave as a pair: the answerer gets the offerer's track
@@ -47,6 +47,7 @@ class FakePeer {
     this.tracks.push({ track, stream });
   }
   async createOffer() {
+    if (FakePeer.mode === 'stall') await new Promise(() => {});
     return { type: 'offer' as const, sdp: OFFER };
   }
   async createAnswer() {
@@ -177,6 +178,20 @@ describe('routePlayback', () => {
     expect(node.disconnect).toHaveBeenCalledWith(streamDestination);
     expect(FakePeer.all.every((peer) => peer.closed)).toBe(true);
     expect(element.play).not.toHaveBeenCalled();
+  });
+
+  it('falls back on the timeout when even the negotiation never finishes', async () => {
+    vi.useFakeTimers();
+    FakePeer.mode = 'stall';
+    const { context, node, element, destination } = fakes();
+    const routed = routePlayback(context, node, {
+      timeoutMs: 2000,
+      env: { RTCPeerConnection: FakePeer as unknown as typeof RTCPeerConnection, createAudio: () => element as never },
+    });
+    await vi.advanceTimersByTimeAsync(2100);
+    expect((await routed).path).toBe('direct');
+    expect(node.connect).toHaveBeenCalledWith(destination);
+    expect(FakePeer.all.every((peer) => peer.closed)).toBe(true);
   });
 
   it('falls back when the connection fails, or the element may not play', async () => {

@@ -162,22 +162,28 @@ export async function openLoopback(
       b.oniceconnectionstatechange = check;
     });
 
-    a.addTrack(track, made.stream);
-    const offer = await a.createOffer();
-    const offerSdp = munge(offer.sdp ?? '');
-    await a.setLocalDescription({ type: 'offer', sdp: offerSdp });
-    await b.setRemoteDescription({ type: 'offer', sdp: offerSdp });
-    release(b);
-    const answer = await b.createAnswer();
-    const answerSdp = munge(answer.sdp ?? '');
-    await b.setLocalDescription({ type: 'answer', sdp: answerSdp });
-    await a.setRemoteDescription({ type: 'answer', sdp: answerSdp });
-    release(a);
-
+    // A rejection before anyone awaits it is not an unhandled one.
+    connected.catch(() => {});
+    // The whole setup (negotiation, connection, the element playing) has timeoutMs.
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
     });
-    const [stream] = await Promise.race([Promise.all([received, connected]), timeout]);
+    timeout.catch(() => {});
+    const negotiate = async () => {
+      a.addTrack(track, made.stream);
+      const offer = await a.createOffer();
+      const offerSdp = munge(offer.sdp ?? '');
+      await a.setLocalDescription({ type: 'offer', sdp: offerSdp });
+      await b.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+      release(b);
+      const answer = await b.createAnswer();
+      const answerSdp = munge(answer.sdp ?? '');
+      await b.setLocalDescription({ type: 'answer', sdp: answerSdp });
+      await a.setRemoteDescription({ type: 'answer', sdp: answerSdp });
+      release(a);
+      return Promise.all([received, connected]);
+    };
+    const [stream] = await Promise.race([negotiate(), timeout]);
     const audio = (element = env.createAudio() as SinkElement);
     audio.autoplay = true;
     audio.srcObject = stream;
