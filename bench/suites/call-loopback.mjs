@@ -87,6 +87,7 @@ export async function run({ repoRoot, log }) {
       (o) => window.benchLoopback({ ...o, tuning: { sdp: false, jitterBuffer: false } }),
       options,
     );
+    const sdpOnly = await tab.evaluate((o) => window.benchLoopback({ ...o, tuning: { jitterBuffer: false } }), options);
     const directP50 = quantile(direct.onset, 0.5);
     const note = (r) => `p95 ${round1(quantile(r.onset, 0.95))} ms, n=${r.onset.length}`;
     return [
@@ -108,6 +109,12 @@ export async function run({ repoRoot, log }) {
         value: round1(quantile(plain.onset, 0.5)),
         unit: 'ms',
         note: `default SDP, no jitterBufferTarget; ${plain.connected ? note(plain) : 'did not connect'}; jitter buffer ${round1(plain.jitterBufferMs ?? NaN)} ms`,
+      },
+      {
+        label: 'loopback, no jitterBufferTarget: p50',
+        value: round1(quantile(sdpOnly.onset, 0.5)),
+        unit: 'ms',
+        note: `low-latency SDP only; ${sdpOnly.connected ? note(sdpOnly) : 'did not connect'}; jitter buffer ${round1(sdpOnly.jitterBufferMs ?? NaN)} ms`,
       },
       {
         label: 'loopback: flush → silence, p50',
