@@ -149,6 +149,9 @@ beforeAll(async () => {
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-audio-capture=${microphone}`,
       '--autoplay-policy=no-user-gesture-required',
+      // The reply's WebRTC loopback inside the page (docs/calls.md "Echo") also connects on a
+      // machine whose only network interface is the loopback one.
+      '--allow-loopback-in-peer-connection',
     ],
   });
 }, 240_000);
@@ -192,6 +195,8 @@ describe('call journey', () => {
     const screen = page.getByTestId('call-screen');
     await expect.poll(() => screen.getAttribute('data-phase'), { timeout: 30_000 }).toBe('live');
     expect(await page.getByTestId('call-name').innerText()).toBe('Nova');
+    // The reply plays through the WebRTC loopback (docs/calls.md "Echo"), not straight out.
+    expect(await screen.getAttribute('data-playback')).toBe('loopback');
     expect(wire.events[0]).toMatchObject({ type: 'ready', version: 1 });
 
     // Microphone frames go up: 20 ms of 16 kHz PCM16 = 640 bytes each.

@@ -1,14 +1,17 @@
 import { CALL_INPUT_FRAME_MS, CALL_INPUT_SAMPLE_RATE } from '@reverie/shared';
 import captureUrl from './capture.worklet.ts?worker&url';
 import playbackUrl from './playback.worklet.ts?worker&url';
+import { routePlayback, type PlaybackPath } from './loopback';
 import type { CallAudioSink } from '../protocol';
 import type { CallFailure } from '../call-state';
 
 /**
  * The browser's side of the call's audio: one AudioContext, the microphone through the
  * capture worklet (16 kHz PCM16 frames of 20 ms) and the reply through the playback
- * worklet's ring buffer. Loaded only by the call screen (a lazy chunk); the worklets are
- * bundled by Vite as separate files (`?worker&url`).
+ * worklet's ring buffer, played through a WebRTC loopback inside the page where the browser
+ * has one (loopback.ts: so that the echo canceller hears it), else straight to the speakers.
+ * Loaded only by the call screen (a lazy chunk); the worklets are bundled by Vite as separate
+ * files (`?worker&url`).
  */
 export interface CallAudio {
   sink: CallAudioSink;
@@ -22,6 +25,8 @@ export interface CallAudio {
   outputs(): Promise<{ id: string; label: string }[]>;
   setOutput(id: string): Promise<void>;
   readonly canChooseOutput: boolean;
+  /** How the reply plays: through the WebRTC loopback or straight to the speakers. */
+  playbackPath(): PlaybackPath;
   /** Starts the audio; false when the browser keeps it suspended until a tap on the page. */
   resume(): Promise<boolean>;
   close(): void;
@@ -89,7 +94,24 @@ export async function openCallAudio(outputRate: number): Promise<CallAudio> {
     outputChannelCount: [1],
     processorOptions: { rate: outputRate },
   });
-  playback.connect(context.destination);
+  const route = await routePlayback(context, playback);
+  // What plays through the loopback is read on the received track (the worklet's own level otherwise).
+  let heard: AnalyserNode | null = null;
+  let heardSource: MediaStreamAudioSourceNode | null = null;
+  const samples = new Float32Array(1024);
+  if (route.loopback) {
+    heardSource = context.createMediaStreamSource(route.loopback.stream);
+    heard = context.createAnalyser();
+    heard.fftSize = samples.length;
+    heardSource.connect(heard);
+  }
+  const heardLevel = (): number | null => {
+    if (!heard || route.path !== 'loopback') return null;
+    heard.getFloatTimeDomainData(samples);
+    let sum = 0;
+    for (const sample of samples) sum += sample * sample;
+    return Math.sqrt(sum / samples.length);
+  };
 
   let frameListener: ((pcm: ArrayBuffer) => void) | null = null;
   let mic = 0;
@@ -147,27 +169,35 @@ export async function openCallAudio(outputRate: number): Promise<CallAudio> {
     playedMs: (turn) => played.get(turn) ?? 0,
   };
 
+  const canChooseOutput = () =>
+    route.loopback ? route.loopback.canChooseOutput : typeof context.setSinkId === 'function';
   return {
     sink,
     onFrame: (listener) => {
       frameListener = listener;
     },
     micLevel: () => mic,
-    playLevel: () => level,
+    playLevel: () => heardLevel() ?? level,
     setMuted(muted) {
       stream.getAudioTracks().forEach((track) => (track.enabled = !muted));
       if (muted) mic = 0;
     },
-    canChooseOutput: typeof context.setSinkId === 'function',
+    get canChooseOutput() {
+      return canChooseOutput();
+    },
+    playbackPath: () => route.path,
     async outputs() {
-      if (typeof context.setSinkId !== 'function') return [];
+      if (!canChooseOutput()) return [];
       const devices = await navigator.mediaDevices.enumerateDevices();
       return devices
         .filter((device) => device.kind === 'audiooutput' && device.deviceId !== 'communications')
         .map((device) => ({ id: device.deviceId, label: device.label }));
     },
     async setOutput(id) {
-      await context.setSinkId?.(id === 'default' ? '' : id);
+      const output = id === 'default' ? '' : id;
+      // Both: should the loopback fail later, the direct path plays on the same device.
+      if (route.loopback) await route.loopback.setSinkId(output);
+      if (typeof context.setSinkId === 'function') await context.setSinkId(output).catch(() => {});
     },
     async resume() {
       // Some browsers (Safari) only start audio inside a tap's handler: then this stays suspended.
@@ -179,6 +209,8 @@ export async function openCallAudio(outputRate: number): Promise<CallAudio> {
       capture.port.onmessage = null;
       playback.port.onmessage = null;
       stream.getTracks().forEach((track) => track.stop());
+      route.loopback?.close();
+      heardSource?.disconnect();
       source.disconnect();
       capture.disconnect();
       playback.disconnect();

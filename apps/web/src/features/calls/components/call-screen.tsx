@@ -5,6 +5,7 @@ import { Hand, Headphones, Mic, MicOff, PhoneOff, Speaker } from 'lucide-react';
 import { Icon } from '../../../components/ui/icon';
 import { LOW_TIME_S, stateKey, type CallViewState } from '../call-state';
 import { formatDuration } from '../format';
+import type { PlaybackPath } from '../audio/loopback';
 import { CallButton, CallProblem } from './call-problem';
 
 export interface CallCharacter {
@@ -19,6 +20,8 @@ export interface CallScreenProps {
   levels: () => { mic: number; play: number };
   /** Output devices to choose from; the control is hidden when there are none to choose. */
   outputs: { id: string; label: string }[];
+  /** How the reply plays (docs/calls.md "Echo"), shown as `data-playback`. */
+  playback?: PlaybackPath | null;
   onMute: (muted: boolean) => void;
   onPushToTalk: (on: boolean) => void;
   onTalk: (down: boolean) => void;
@@ -96,6 +99,7 @@ export function CallScreen({
   view,
   levels,
   outputs,
+  playback,
   onMute,
   onPushToTalk,
   onTalk,
@@ -150,6 +154,7 @@ export function CallScreen({
       data-testid="call-screen"
       data-phase={view.phase}
       data-state={view.state}
+      data-playback={playback ?? ''}
     >
       {character.avatarUrl && (
         <img

@@ -31,6 +31,7 @@ function fakeCall(audioError?: string) {
     },
     micLevel: () => 0.1,
     playLevel: () => 0.2,
+    playbackPath: () => 'loopback' as const,
     setMuted: vi.fn(),
     outputs: async () => [],
     setOutput: async () => {},
@@ -116,6 +117,8 @@ describe('CallView', () => {
       call.socket().serverSend(ready({ elapsed_s: 65, seconds_left: 240 }));
     });
     expect(stateLine().textContent).toBe('Listening');
+    // How the reply plays (the engine's choice) is on the screen for the browser journey.
+    expect(screen.getByTestId('call-screen').getAttribute('data-playback')).toBe('loopback');
     expect(screen.getByTestId('call-timer').textContent).toBe('1:05');
     // Little time left today: shown.
     expect(screen.getByTestId('call-time-left').textContent).toBe('4:00 left today');

@@ -60,6 +60,7 @@ export function CallView({
       view={call.view}
       levels={call.levels}
       outputs={call.outputs}
+      playback={call.playback}
       onMute={call.setMuted}
       onPushToTalk={call.setPushToTalk}
       onTalk={call.talk}

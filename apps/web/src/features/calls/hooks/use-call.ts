@@ -5,6 +5,7 @@ import { API_BASE_URL } from '../../../lib/config';
 import { storage } from '../../../lib/storage';
 import { createCallToken } from '../api/create-call-token';
 import type { CallAudio } from '../audio/engine';
+import type { PlaybackPath } from '../audio/loopback';
 import { callReducer, initialCallState, type CallEnd, type CallFailure } from '../call-state';
 import { CallClient, socketUrl, type CallEvent, type SocketLike } from '../protocol';
 
@@ -72,6 +73,7 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
   const chatId = useRef<string | null>(null);
   const attempt = useRef(0);
   const [outputs, setOutputs] = useState<{ id: string; label: string }[]>([]);
+  const [playback, setPlayback] = useState<PlaybackPath | null>(null);
   const latest = useRef({ target, onRequireAuth, onRequirePremium, onEnded, deps, view, preflight });
   latest.current = { target, onRequireAuth, onRequirePremium, onEnded, deps, view, preflight };
 
@@ -125,6 +127,7 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
         return;
       }
       audio.current = opened;
+      setPlayback(opened.playbackPath());
       void opened.resume().then((running) => {
         if (run === attempt.current && !running) dispatch({ type: 'audio_blocked', blocked: true });
       });
@@ -232,6 +235,8 @@ export function useCall({ target, onRequireAuth, onRequirePremium, onEnded, deps
     setPushToTalk,
     talk,
     levels,
+    /** How the reply plays (the WebRTC loopback or straight out), once the audio is open. */
+    playback,
     outputs,
     setOutput,
     unblockAudio,
