@@ -201,13 +201,13 @@ export async function run({ repoRoot, log }) {
       });
       const client = await startCall(tokens.shift());
       let from = client.messages.length;
-      await client.stream(concat(hello, silence(END_OF_TURN_MS + 100)), 4);
+      await client.stream(concat(hello, silence(END_OF_TURN_MS + 400)), 4);
       for (let i = 0; i < Math.max(4, Math.floor(TURNS / 2)); i++) {
         await client.waitFor('audio_start', () => true, { from, timeoutMs: 20_000 });
         await sleep(800);
         from = client.messages.length;
         const startedAt = performance.now();
-        const speaking = client.stream(concat(hello, silence(END_OF_TURN_MS + 100)), 1);
+        const speaking = client.stream(concat(hello, silence(END_OF_TURN_MS + 400)), 1);
         await client.waitFor('interrupt', () => true, { from, timeoutMs: 10_000 });
         interruptions.push(performance.now() - startedAt - MIN_SPEECH_MS);
         await speaking;

@@ -104,14 +104,15 @@ describe.each([
   ['Silero (sherpa-onnx-node)', () => new SileroVad()],
   ['WebRTC (fvad)', () => WebRtcVad.create(3)],
 ])('TurnDetector over %s', (_name, make) => {
-  it('finds one turn in speech between silences, ending after the end-of-turn silence', async () => {
+  it('finds one turn in speech between silences, ending after the end-of-turn silence (the VAD hangover counted in)', async () => {
     const detector = new TurnDetector(await make(), options);
     const events = run(detector, concat(silence(500), hello, silence(1200)));
     expect(events.map((e) => e.type)).toEqual(['speech_start', 'speech_end']);
     const end = events[1] as Extract<TurnEvent, { type: 'speech_end' }>;
     const lastSpeech = 500 + (hello.length * 1000) / RATE;
     expect(end.atMs).toBeGreaterThanOrEqual(lastSpeech + 600 - 100);
-    expect(end.atMs).toBeLessThanOrEqual(lastSpeech + 600 + 250);
+    // Without the hangover counted in, the end came 60–120 ms later than this.
+    expect(end.atMs).toBeLessThanOrEqual(lastSpeech + 600 + 70);
   });
 
   it('a 100 ms noise burst is neither a turn nor an interruption', async () => {

@@ -11,6 +11,8 @@ const SAMPLE_RATE = 16_000;
  */
 export class TurnDetector {
   private readonly endOfTurnMs: number;
+  /** The silence the VAD must report to end a turn: the configured one less the VAD's hangover. */
+  private readonly endSilenceMs: number;
   private readonly minSpeechMs: number;
   private readonly preRollSamples: number;
   private readonly maxTurnMs: number;
@@ -42,6 +44,7 @@ export class TurnDetector {
     this.maxTurnMs = options.maxTurnMs ?? 30_000;
     this.threshold = options.threshold ?? 0.5;
     this.frameMs = (vad.frameSamples * 1000) / SAMPLE_RATE;
+    this.endSilenceMs = Math.max(this.frameMs, this.endOfTurnMs - (vad.hangoverMs ?? 0));
   }
 
   /** Milliseconds of audio received so far. */
@@ -164,7 +167,7 @@ export class TurnDetector {
           this.speechMs += this.frameMs;
           this.silenceMs = 0;
         } else this.silenceMs += this.frameMs;
-        if (this.silenceMs >= this.endOfTurnMs || this.turnMs >= this.maxTurnMs) return this.end();
+        if (this.silenceMs >= this.endSilenceMs || this.turnMs >= this.maxTurnMs) return this.end();
         return null;
     }
   }

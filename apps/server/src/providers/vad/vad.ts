@@ -6,6 +6,12 @@ export interface VoiceActivityDetector {
   readonly name: string;
   /** The samples one call of `speechProbability` takes (Silero 512, fvad 480 at 16 kHz). */
   readonly frameSamples: number;
+  /**
+   * How long (ms) the detector goes on calling frames speech after the speech ended (its
+   * hangover, measured on espeak-ng speech: docs/calls.md). The turn detector counts it as
+   * silence already heard, so the end-of-turn silence is the configured one, not that plus it.
+   */
+  readonly hangoverMs?: number;
   /** 0–1: how likely the frame is speech (fvad answers 0 or 1). */
   speechProbability(frame: Int16Array): number;
   reset(): void;

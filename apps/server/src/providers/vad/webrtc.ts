@@ -32,6 +32,8 @@ export function loadFvad(): Promise<FvadModule> {
 export class WebRtcVad implements VoiceActivityDetector {
   readonly name = 'webrtc';
   readonly frameSamples = WEBRTC_FRAME_SAMPLES;
+  /** fvad (mode 3) keeps calling the tail of speech speech for ≈ 85–110 ms (espeak-ng sentences, docs/calls.md). */
+  readonly hangoverMs = 80;
   private handle: number;
   private readonly buffer: number;
 
