@@ -10,22 +10,13 @@
 import http from 'node:http';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../support/chromium.mjs';
 
 export const name = 'call-loopback';
 export const description = 'calls: latency the WebRTC loopback adds to the reply, and flush → silence through it';
 export const order = 74;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+const EXTRA_FLAGS = [
   '--autoplay-policy=no-user-gesture-required',
   '--use-fake-ui-for-media-stream',
   '--use-fake-device-for-media-stream',
@@ -68,7 +59,7 @@ async function servePage(repoRoot) {
 /** @param {{ repoRoot: string, log: Function }} ctx */
 export async function run({ repoRoot, log }) {
   const page = await servePage(repoRoot);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const browser = await launchChromium(EXTRA_FLAGS);
   try {
     const context = await browser.newContext();
     const tab = await context.newPage();

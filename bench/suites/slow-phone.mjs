@@ -7,23 +7,12 @@
 // picture on screen (the first `/api/media/…` picture that has loaded, at the next frame).
 // The age gate is confirmed beforehand (local storage), as for a returning visitor.
 /* global window, document, HTMLImageElement, requestAnimationFrame -- code run in the page */
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../support/chromium.mjs';
 
 export const name = 'slow-phone';
 export const description = 'first paint and first character picture on / and a chat page, Fast 3G + 4× CPU';
 export const order = 35;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Fast 3G as Chrome's DevTools define it. */
 const FAST_3G = {
   offline: false,
@@ -84,7 +73,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 export async function run({ startServer, log }) {
   // A first start (a new database, migrations, seed) can be slow on a busy machine.
   const server = await startServer({ appName: 'reverie', env: { LOG_LEVEL: 'warn' }, timeoutMs: 300_000 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const browser = await launchChromium();
   try {
     const list = await (await fetch(`${server.url}/api/bots/available?size=1&tags=official`)).json();
     const slug = list.results[0]?.slug;
