@@ -1,28 +1,15 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '@reverie/shared';
 import german from '@reverie/shared/locales/de.json';
 import { fakeApi, json } from '../features/chat/test-helpers';
 import { changeLocale, initI18n } from '../lib/i18n';
 import { clearSession, setTokens } from '../lib/session';
 import { AppProviders } from './providers';
 import { routes } from './router';
-import { seedProfile, testQueryClient } from '../test/profile';
+import { seedProfile, testQueryClient, testProfile } from '../test/profile';
 
-const profile: Profile = {
-  id: 'u1',
-  name: 'Ann',
-  age: null,
-  email: 'ann@example.test',
-  is_email_confirmed: true,
-  has_subscription: false,
-  num_tokens: 10,
-  locale: 'en',
-  role: 'user',
-  subscription: null,
-  next_claim_at: null,
-};
+const profile = testProfile();
 
 function renderAt(path: string) {
   window.localStorage.setItem('age_confirmed', '1');

@@ -26,3 +26,19 @@ export function testQueryClient(): QueryClient {
 
 /** The profile in the query cache of the last render. */
 export const loadedProfile = (): Profile | undefined => last?.getQueryData<Profile>(profileKeys.me());
+
+/** A member's profile for tests (Ann, free, 10 desires); `changes` override fields. */
+export const testProfile = (changes: Partial<Profile> = {}): Profile => ({
+  id: 'u1',
+  name: 'Ann',
+  age: null,
+  email: 'ann@example.test',
+  is_email_confirmed: true,
+  has_subscription: false,
+  num_tokens: 10,
+  locale: 'en',
+  role: 'user',
+  subscription: null,
+  next_claim_at: null,
+  ...changes,
+});

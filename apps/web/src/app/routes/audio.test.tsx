@@ -1,25 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '@reverie/shared';
 import { initI18n } from '../../lib/i18n';
 import { clearSession, setTokens } from '../../lib/session';
-import { seedProfile } from '../../test/profile';
+import { seedProfile, testProfile } from '../../test/profile';
 import { chat, fakeApi, json, renderRoutes, type Call } from '../../features/chat/test-helpers';
 import { Component as Audio } from './audio';
 
-const profile: Profile = {
-  id: 'u1',
-  name: 'Ann',
-  age: null,
-  email: 'ann@example.test',
-  is_email_confirmed: true,
-  has_subscription: false,
-  num_tokens: 10,
-  locale: 'en',
-  role: 'user',
-  subscription: null,
-  next_claim_at: null,
-};
+const profile = testProfile();
 
 const config = (calls?: unknown) =>
   json({

@@ -1,26 +1,13 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '@reverie/shared';
 import { initI18n } from '../../lib/i18n';
 import { clearSession, setTokens } from '../../lib/session';
 import { bot, chat, fakeApi, json, message, renderRoutes } from '../../features/chat/test-helpers';
 import { Component as CharacterChat } from './character-chat';
 import { Component as Chats } from './chats';
-import { seedProfile } from '../../test/profile';
+import { seedProfile, testProfile } from '../../test/profile';
 
-const profile: Profile = {
-  id: 'u1',
-  name: 'Ann',
-  age: null,
-  email: 'ann@example.test',
-  is_email_confirmed: true,
-  has_subscription: false,
-  num_tokens: 10,
-  locale: 'en',
-  role: 'user',
-  subscription: null,
-  next_claim_at: null,
-};
+const profile = testProfile();
 
 const detail = {
   ...bot(),
