@@ -60,7 +60,7 @@ export class SileroVad implements VoiceActivityDetector {
   readonly name = 'silero';
   readonly frameSamples = SILERO_FRAME_SAMPLES;
   /** Silero keeps calling the tail of speech speech for ≈ 60–120 ms (espeak-ng sentences, docs/calls.md). */
-  readonly hangoverMs = 80;
+  readonly hangoverMs = 90;
   private vad: SherpaVad | null;
   private readonly floats = new Float32Array(SILERO_FRAME_SAMPLES);
 

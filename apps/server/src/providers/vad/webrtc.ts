@@ -33,7 +33,7 @@ export class WebRtcVad implements VoiceActivityDetector {
   readonly name = 'webrtc';
   readonly frameSamples = WEBRTC_FRAME_SAMPLES;
   /** fvad (mode 3) keeps calling the tail of speech speech for ≈ 85–110 ms (espeak-ng sentences, docs/calls.md). */
-  readonly hangoverMs = 80;
+  readonly hangoverMs = 90;
   private handle: number;
   private readonly buffer: number;
 
