@@ -12,6 +12,7 @@ const entries = [
   'src/cli/seed.ts',
   'src/cli/admin-create.ts',
   'src/cli/admin-ban.ts',
+  'src/cli/fit-voices.ts',
 ].filter((file) => fs.existsSync(file));
 
 await build({

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { BotFilterTag } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
@@ -168,4 +168,36 @@ export async function insertGalleryPictures(db: Database, botId: string, keys: s
 export async function findBotsBySlugs(db: Database, slugs: string[]): Promise<BotRow[]> {
   if (!slugs.length) return [];
   return db.select().from(bots).where(inArray(bots.slug, slugs));
+}
+
+/** A page (by id) of user-made characters that have this voice: the texts their sex is read from. */
+export async function listAuthoredCharactersWithVoice(
+  db: Database,
+  voice: string,
+  afterId: string | null,
+  limit: number,
+): Promise<{ id: string; description: string; greeting: string; scenario: string; personalityText: string }[]> {
+  return db
+    .select({
+      id: bots.id,
+      description: bots.description,
+      greeting: bots.greeting,
+      scenario: bots.scenario,
+      personalityText: bots.personalityText,
+    })
+    .from(bots)
+    .where(
+      and(
+        isNotNull(bots.authorId),
+        eq(bots.kind, 'character'),
+        eq(bots.voice, voice),
+        afterId ? gt(bots.id, afterId) : undefined,
+      ),
+    )
+    .orderBy(asc(bots.id))
+    .limit(limit);
+}
+
+export async function setBotVoice(db: Database, id: string, voice: string): Promise<void> {
+  await db.update(bots).set({ voice }).where(eq(bots.id, id));
 }

@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BotDetail } from '@reverie/shared';
-import { createUser } from '../../../test/factories.js';
+import { eq } from 'drizzle-orm';
+import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
 import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
 import { voiceGender } from '../../providers/tts/tts-provider.js';
-import { characterSex, voiceForCharacter } from './character-voice.js';
+import { bots } from '../../db/schema.js';
+import { characterSex, FEMALE_VOICE, fitCharacterVoices, MALE_VOICE, voiceForCharacter } from './character-voice.js';
 
 describe('characterSex', () => {
   it('reads a character’s sex from its texts in the five languages', () => {
@@ -119,5 +121,29 @@ describe('characters users create or import get a voice of their sex', () => {
     expect(voiceGender((await importCard(card('A gondolier; she sings badly and proudly.'))).voice)).toBe('female');
     // A card exported by a Reverie server keeps the voice it names.
     expect((await importCard(card('A gondolier; he sings.', { voice: 'it+m3' }))).voice).toBe('it+m3');
+  });
+});
+
+describe('fitCharacterVoices (npm run voices:fit)', () => {
+  it('gives the men among older user-made characters a man’s voice, once, and touches nothing else', async () => {
+    const t = await createTestApp();
+    const db = t.database.db;
+    const { user } = await createUser(t.app, db);
+    const make = (description: string, overrides: Partial<typeof bots.$inferInsert> = {}) =>
+      createBot(db, { authorId: user.id, description, voice: FEMALE_VOICE, ...overrides });
+    const man = await make('A retired boxer who runs a bakery with his brother.');
+    const woman = await make('A shy librarian; she hums while she sorts books.');
+    const unknown = await make('A talking lighthouse.');
+    const persona = await make('He is me, in a better mood.', { kind: 'persona' });
+    const official = await createBot(db, { description: 'A sailor; he tells stories.', voice: FEMALE_VOICE });
+    const chosen = await make('A singer; he sings opera.', { voice: 'en-gb+f2' });
+
+    expect(await fitCharacterVoices(db, 2)).toMatchObject({ changed: 1 });
+    const voiceOf = async (id: string) => (await db.select().from(bots).where(eq(bots.id, id)))[0]!.voice;
+    expect(await voiceOf(man.id)).toBe(MALE_VOICE);
+    for (const bot of [woman, unknown, persona, official]) expect(await voiceOf(bot.id)).toBe(FEMALE_VOICE);
+    expect(await voiceOf(chosen.id)).toBe('en-gb+f2');
+    // Again: nothing left to change.
+    expect(await fitCharacterVoices(db)).toMatchObject({ changed: 0 });
   });
 });

@@ -6,6 +6,9 @@
  * greeting's first action (`*He waves.*`) counting most.
  */
 
+import type { Database } from '../../db/client.js';
+import { listAuthoredCharactersWithVoice, setBotVoice } from './bots.repository.js';
+
 export type CharacterSex = 'female' | 'male';
 
 /** espeak-ng voices (the stored form; every provider maps the variant's sex onto its own voices). */
@@ -170,4 +173,27 @@ export function characterSex(texts: CharacterTexts): CharacterSex | null {
 /** The stored voice for a new character: a man's voice for a man, else a woman's (the default). */
 export function voiceForCharacter(texts: CharacterTexts): string {
   return characterSex(texts) === 'male' ? MALE_VOICE : FEMALE_VOICE;
+}
+
+/**
+ * Gives every user-made character whose stored voice is a woman's but whose texts speak of a
+ * man a man's voice (characters made before voices were chosen by sex all got `FEMALE_VOICE`;
+ * `npm run voices:fit`, docs/voice.md). Answers how many changed; running it again changes none.
+ */
+export async function fitCharacterVoices(db: Database, pageSize = 500): Promise<{ checked: number; changed: number }> {
+  let checked = 0;
+  let changed = 0;
+  let after: string | null = null;
+  for (;;) {
+    const page = await listAuthoredCharactersWithVoice(db, FEMALE_VOICE, after, pageSize);
+    if (page.length === 0) return { checked, changed };
+    for (const bot of page) {
+      checked += 1;
+      const voice = voiceForCharacter({ ...bot, personality: bot.personalityText });
+      if (voice === FEMALE_VOICE) continue;
+      await setBotVoice(db, bot.id, voice);
+      changed += 1;
+    }
+    after = page.at(-1)!.id;
+  }
 }

@@ -1,0 +1,20 @@
+import { loadConfig } from '../config.js';
+import { runMigrations } from '../db/migrate.js';
+import { fitCharacterVoices } from '../modules/bots/character-voice.js';
+import { openConfiguredDatabase } from '../runtime.js';
+
+/**
+ * `npm run voices:fit` (`node apps/server/dist/cli/fit-voices.js` in a build): once after
+ * upgrading from a version that gave every user-made character a woman's voice, gives the
+ * men a man's voice (docs/voice.md "A voice that fits"). Safe to run again, and with the
+ * server running: it changes only characters whose texts speak of a man.
+ */
+const config = loadConfig();
+const database = await openConfiguredDatabase(config);
+try {
+  await runMigrations(database);
+  const { checked, changed } = await fitCharacterVoices(database.db);
+  console.log(`checked ${checked} user-made character(s) with a woman's voice; ${changed} now speak with a man's`);
+} finally {
+  await database.close();
+}
