@@ -6,8 +6,9 @@ import { openConfiguredDatabase } from '../runtime.js';
 /**
  * `npm run voices:fit` (`node apps/server/dist/cli/fit-voices.js` in a build): once after
  * upgrading from a version that gave every user-made character a woman's voice, gives the
- * men a man's voice (docs/voice.md "A voice that fits"). Safe to run again, and with the
- * server running: it changes only characters whose texts speak of a man.
+ * men a man's voice (docs/voice.md "Which voice a character gets"). Safe to run again; it
+ * changes only characters whose texts speak of a man. On PostgreSQL the server may keep
+ * running; on PGlite stop it first (two processes must not open one data directory).
  */
 const config = loadConfig();
 const database = await openConfiguredDatabase(config);
