@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type WebSocket as PageSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wavFile } from '../apps/server/src/lib/pcm';
 import { startFakeOpenAi, type FakeOpenAi } from '../apps/server/test/fake-openai';
 import { CHROMIUM_ARGS, chromiumPath } from './harness';
 import { startPgApp, type PgApp } from './support/pg-app';
@@ -32,25 +33,6 @@ const callEnv = (sttUrl: string): Record<string, string> => ({
   TTS_PROVIDER: 'espeak',
   CALL_MINUTES_PER_DAY: '30',
 });
-
-/** A WAV (mono 16-bit PCM) of the samples. */
-function wav(samples: Int16Array, rate: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples.length * 2, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples.length * 2, 40);
-  return Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]);
-}
 
 /**
  * The user's words, spoken by espeak-ng (22 050 Hz), then 6 s of silence: the turn ends, and
@@ -85,7 +67,7 @@ async function spokenWav(text: string): Promise<string> {
     at += chunk.length;
   }
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-call-')), 'said.wav');
-  fs.writeFileSync(file, wav(all, rate));
+  fs.writeFileSync(file, wavFile(all, rate));
   return file;
 }
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { wavFile } from '../src/lib/pcm.js';
 import { encodeMp3 } from '../src/modules/audio/mp3.js';
 
 /**
@@ -109,24 +110,6 @@ function tone(ms: number, sampleRate = 24_000): Int16Array {
   return out;
 }
 
-function wavOf(samples: Int16Array, sampleRate: number): Buffer {
-  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
-
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
   let behaviour: FakeOpenAiBehaviour = options.behaviour ?? { mode: 'ok' };
   let sttBehaviour: FakeSttBehaviour = { text: '' };
@@ -207,7 +190,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       form = await new Request('http://fake/', {
         method: 'POST',
         headers: { 'content-type': req.headers['content-type'] ?? '' },
-        body: raw,
+        body: new Uint8Array(raw),
       }).formData();
     } catch {
       fail(res, 400, 'the body is not multipart/form-data');
@@ -264,7 +247,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       res.end(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
     } else if (body.response_format === 'wav') {
       res.writeHead(200, { 'content-type': 'audio/wav' });
-      res.end(wavOf(samples, 24_000));
+      res.end(wavFile(samples, 24_000));
     } else {
       let mp3 = mp3s.get(samples.length);
       if (!mp3) mp3s.set(samples.length, (mp3 = encodeMp3(samples, 24_000, 32)));

@@ -1,7 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '@reverie/shared';
 import { AlertStack } from '../components/ui/alerts';
 import { logout } from '../features/auth';
 import { useAuthBootstrap } from '../features/auth/hooks/use-auth-bootstrap';
@@ -11,24 +10,11 @@ import { ChatPicture } from '../features/media';
 import { initI18n } from '../lib/i18n';
 import { profileKeys } from '../lib/query-keys';
 import { clearSession, setTokens } from '../lib/session';
-import { loadedProfile, seedProfile, testQueryClient } from '../test/profile';
+import { loadedProfile, seedProfile, testQueryClient, testProfile } from '../test/profile';
 import { TopBar } from './layout/top-bar';
 import { AppProviders } from './providers';
 
-const profile = (overrides: Partial<Profile> = {}): Profile => ({
-  id: 'u1',
-  name: 'Ann',
-  age: null,
-  email: 'ann@example.test',
-  is_email_confirmed: true,
-  has_subscription: false,
-  num_tokens: 10,
-  locale: 'en',
-  role: 'user',
-  subscription: null,
-  next_claim_at: null,
-  ...overrides,
-});
+const profile = testProfile;
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

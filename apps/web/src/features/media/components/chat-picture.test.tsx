@@ -1,28 +1,14 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
 import { ChatPicture } from './chat-picture';
-import { seedProfile, loadedProfile, testQueryClient } from '../../../test/profile';
+import { seedProfile, loadedProfile, testQueryClient, testProfile } from '../../../test/profile';
 
-const profile = (overrides: Partial<Profile> = {}): Profile => ({
-  id: 'u1',
-  name: 'Ann',
-  age: null,
-  email: 'ann@example.test',
-  is_email_confirmed: true,
-  has_subscription: false,
-  num_tokens: 10,
-  locale: 'en',
-  role: 'user',
-  subscription: null,
-  next_claim_at: null,
-  ...overrides,
-});
+const profile = testProfile;
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
