@@ -23,6 +23,7 @@ import { AppError } from './lib/errors.js';
 import { blogRoutes } from './modules/blog/blog.routes.js';
 import { createPaymentProviders } from './providers/payments/index.js';
 import { legalRoutes } from './modules/legal/legal.routes.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { webRoutes } from './modules/web/web.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
@@ -393,6 +394,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     providers: payments,
     publicUrl: config.PUBLIC_URL,
     appName: edition.name,
+  });
+  await app.register(adminRoutes, {
+    prefix: '/api/admin',
+    deps: {
+      db: database.db,
+      mail,
+      storage,
+      urls: mediaUrls,
+      sessions,
+      edition,
+      publicUrl: config.PUBLIC_URL,
+      log: app.log.child({ module: 'admin' }),
+    },
   });
   await app.register(webRoutes, {
     db: database.db,

@@ -16,6 +16,8 @@ export const WEB_ROUTE_PATTERNS = [
   '/blog/:id',
   '/email/unsubscribe',
   '/admin',
+  '/admin/:section',
+  '/admin/:section/:id',
   '/checkout/sandbox/:id',
   '/:slug',
 ] as const;
@@ -72,6 +74,8 @@ export const PAGE_TITLE_KEYS: Readonly<Record<string, string>> = {
   '/blog': 'nav.blog',
   '/email/unsubscribe': 'pages.unsubscribe_title',
   '/admin': 'pages.admin_title',
+  '/admin/:section': 'pages.admin_title',
+  '/admin/:section/:id': 'pages.admin_title',
   '/checkout/sandbox/:id': 'pages.checkout_title',
 };
 

@@ -137,9 +137,20 @@ export const supportReports = pgTable(
     status: text('status', { enum: ['open', 'closed'] })
       .notNull()
       .default('open'),
+    /** The administrator's answer, e-mailed to the reporter (admin console). */
+    answer: text('answer'),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    /** The administrator who answered or closed it. */
+    handledBy: uuid('handled_by').references(() => users.id, { onDelete: 'set null' }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('support_reports_created_idx').on(t.createdAt)],
+  (t) => [
+    index('support_reports_created_idx').on(t.createdAt),
+    index('support_reports_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'open'`),
+  ],
 );
 
 /** First-party analytics: what the web client batches to POST /api/analytics/events. */
@@ -170,6 +181,11 @@ export const blogPosts = pgTable(
     summary: text('summary').notNull(),
     body: text('body').notNull(),
     coverUrl: text('cover_url'),
+    /** Media key of a cover uploaded in the admin console (the URL is derived from it). */
+    coverKey: text('cover_key'),
+    /** SEO: the page title and description when they differ from the post's title and summary. */
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
     isPublished: boolean('is_published').notNull().default(true),
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
@@ -220,6 +236,14 @@ export const bots = pgTable(
     reviewState: text('review_state', { enum: ['pending', 'approved', 'rejected'] })
       .notNull()
       .default('pending'),
+    /** Why an administrator rejected it (shown to the author and e-mailed). */
+    reviewReason: text('review_reason'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The nudity classifier judged the avatar explicit: blurred in public listings until reviewed. */
+    avatarExplicit: boolean('avatar_explicit').notNull().default(false),
+    /** An administrator reviewed the explicit pictures and allowed them unblurred in listings. */
+    picturesReviewedAt: timestamp('pictures_reviewed_at', { withTimezone: true }),
     /** TTS voice id (espeak-ng voice, or a provider's voice name). */
     voice: text('voice').notNull().default('en-us+f3'),
     occupation: text('occupation')
@@ -289,6 +313,8 @@ export const botPictures = pgTable(
       .references(() => bots.id, { onDelete: 'cascade' }),
     mediaKey: text('media_key').notNull(),
     position: smallint('position').notNull().default(0),
+    /** The nudity classifier judged it explicit (see `bots.avatar_explicit`). */
+    explicit: boolean('explicit').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('bot_pictures_bot_idx').on(t.botId, t.position)],
@@ -593,7 +619,114 @@ export const messageReports = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     reason: text('reason').notNull(),
     comment: text('comment').notNull().default(''),
+    status: text('status', { enum: ['open', 'resolved'] })
+      .notNull()
+      .default('open'),
+    /** What the administrator decided (free text), and who. */
+    resolution: text('resolution'),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('message_reports_once_idx').on(t.messageId, t.userId)],
+  (t) => [
+    uniqueIndex('message_reports_once_idx').on(t.messageId, t.userId),
+    index('message_reports_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'open'`),
+  ],
 );
+
+// ---------------------------------------------------------------------------------------
+// The operator's side (issue 15): audit log, takedown requests, webhook deliveries, setup.
+// ---------------------------------------------------------------------------------------
+
+/** Every write made in the admin console: who, when, what, before and after. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The administrator; null once that account is deleted (the e-mail stays). */
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email').notNull(),
+    /** e.g. `user.ban`, `character.approve`, `takedown.remove`. */
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    before: jsonb('before').$type<Record<string, unknown> | null>(),
+    after: jsonb('after').$type<Record<string, unknown> | null>(),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('audit_log_target_idx').on(t.targetType, t.targetId),
+    index('audit_log_actor_idx').on(t.actorId),
+  ],
+);
+
+/** Takedown requests (`/takedown`, TAKE IT DOWN Act): handled within 48 hours. */
+export const takedownRequests = pgTable(
+  'takedown_requests',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** The reference the reporter gets by e-mail (e.g. `TD-7K2M9QXA`). */
+    reference: text('reference').notNull(),
+    email: text('email').notNull(),
+    /** What to take down: links (character pages, media URLs) and message ids, as given. */
+    items: text('items')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    description: text('description').notNull(),
+    /** The good-faith statement's signature (the reporter's full name). */
+    signature: text('signature').notNull(),
+    locale: text('locale').notNull().default('en'),
+    status: text('status', { enum: ['open', 'removed', 'rejected'] })
+      .notNull()
+      .default('open'),
+    /** What the administrator wrote to the reporter when closing it. */
+    resolution: text('resolution'),
+    /** What the removal took down (media keys, message ids, character ids). */
+    removed: jsonb('removed').$type<Record<string, unknown> | null>(),
+    handledBy: uuid('handled_by').references(() => users.id, { onDelete: 'set null' }),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('takedown_requests_reference_idx').on(t.reference),
+    index('takedown_requests_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'open'`),
+    index('takedown_requests_created_idx').on(t.createdAt.desc()),
+  ],
+);
+
+/** Every payment webhook delivery and its outcome (admin console "Payments"). */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    /** The provider's event id and type, when the body was signed and readable. */
+    eventId: text('event_id'),
+    type: text('type'),
+    outcome: text('outcome', { enum: ['processed', 'duplicate', 'ignored', 'rejected', 'failed'] }).notNull(),
+    httpStatus: smallint('http_status').notNull(),
+    /** A short reason (never the body, never a secret). */
+    detail: text('detail'),
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_deliveries_received_idx').on(t.receivedAt.desc(), t.id.desc())],
+);
+
+/** One-time links that make the first administrator with the server running. */
+export const adminSetupTokens = pgTable('admin_setup_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  usedBy: uuid('used_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});

@@ -112,7 +112,7 @@ export const routes: RouteObject[] = [
             handle: { pageKey: 'other', tab: null },
           }),
           page({
-            path: 'admin',
+            path: 'admin/*',
             load: () => import('./routes/admin'),
             handle: { pageKey: 'other', tab: null, middleware: ['auth'] },
           }),

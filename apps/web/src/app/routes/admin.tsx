@@ -1,8 +1,9 @@
 import { useTranslation } from '../../lib/i18n';
 import { Page, Skeleton } from '../../components/ui/page';
 import { useProfile } from '../../lib/profile';
+import { AdminConsole } from '../../features/admin';
 
-/** `/admin`: administrators only (role set with `npm run admin:create`). */
+/** `/admin/*`: the admin console, for administrators only (`npm run admin:create`, or a promotion). */
 export function Component() {
   const { t } = useTranslation();
   const { profile } = useProfile();
@@ -25,5 +26,9 @@ export function Component() {
       </Page>
     );
   }
-  return <Page title={t('pages.admin_title')} subtitle={profile.email} />;
+  return (
+    <Page title={t('pages.admin_title')} subtitle={profile.email}>
+      <AdminConsole />
+    </Page>
+  );
 }

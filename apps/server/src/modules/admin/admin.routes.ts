@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { requireAdmin } from '../../plugins/auth.js';
+import type { AdminDeps } from './admin-deps.js';
+
+/**
+ * Every `/api/admin/…` route (registered by app.ts under that prefix). The check runs on
+ * `onRequest`, before the body is read or validated: a guest gets 401 and a user 403 whatever
+ * they send. Each section of the console registers its routes here; every write records
+ * itself in the audit log (`recordAudit`, in the write's transaction).
+ */
+export const adminRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
+  app.addHook('onRequest', requireAdmin);
+  void deps;
+};

@@ -1,0 +1,60 @@
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { auditLog } from '../../db/schema.js';
+
+/** One admin write, as the audit log keeps it. */
+export interface AuditEntry {
+  /** e.g. `user.ban`, `character.approve`, `takedown.remove` (`<target type>.<verb>`). */
+  action: string;
+  targetType: string;
+  targetId: string;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  reason?: string | null;
+}
+
+/**
+ * Records an admin write. Call it with the transaction that makes the write, so that the
+ * change and its record land together (or neither does). The actor's e-mail is copied in, so
+ * the record still says who after that account is deleted.
+ */
+export async function recordAudit(db: Database, actorId: string, entry: AuditEntry): Promise<void> {
+  await db.execute(sql`
+    insert into audit_log (actor_id, actor_email, action, target_type, target_id, before, after, reason)
+    select u.id, u.email, ${entry.action}, ${entry.targetType}, ${entry.targetId},
+           ${entry.before ? JSON.stringify(entry.before) : null}::jsonb,
+           ${entry.after ? JSON.stringify(entry.after) : null}::jsonb,
+           ${entry.reason ?? null}
+    from users u where u.id = ${actorId}`);
+}
+
+export type AuditRow = typeof auditLog.$inferSelect;
+
+/** The audit log, newest first, a keyset page after `(createdAt, id)`; optionally one target. */
+export async function listAudit(
+  db: Database,
+  options: {
+    size: number;
+    after?: { createdAt: Date; id: number } | null;
+    target?: { type: string; id: string } | null;
+    action?: string | null;
+  },
+): Promise<AuditRow[]> {
+  const conditions = [];
+  if (options.after)
+    conditions.push(
+      or(
+        lt(auditLog.createdAt, options.after.createdAt),
+        and(eq(auditLog.createdAt, options.after.createdAt), lt(auditLog.id, options.after.id)),
+      ),
+    );
+  if (options.target)
+    conditions.push(and(eq(auditLog.targetType, options.target.type), eq(auditLog.targetId, options.target.id)));
+  if (options.action) conditions.push(eq(auditLog.action, options.action));
+  return db
+    .select()
+    .from(auditLog)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(options.size);
+}

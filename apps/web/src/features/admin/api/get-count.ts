@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import { request } from '../../../lib/api-client';
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  count: (path: string) => ['admin', 'count', path] as const,
+};
+
+/** A navigation badge: how many items wait in a section (refreshed every minute). */
+export function useAdminCount(path: string | undefined) {
+  return useQuery({
+    queryKey: adminKeys.count(path ?? ''),
+    queryFn: () => request<{ count: number }>(path!),
+    enabled: Boolean(path),
+    refetchInterval: 60_000,
+    select: (data) => data.count,
+  });
+}

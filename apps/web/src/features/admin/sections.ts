@@ -1,0 +1,29 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** What a section of the console is given: the rest of the path after `/admin/<section>/`. */
+export interface AdminSectionProps {
+  /** `/admin/users/<id>` → `<id>`; null on the section's own page. */
+  itemId: string | null;
+}
+
+/** One section of the admin console: its address, its label and, optionally, a count badge. */
+export interface AdminSection {
+  /** `/admin/<id>`. */
+  id: string;
+  /** Locale key of its label in the navigation. */
+  labelKey: string;
+  Component: LazyExoticComponent<ComponentType<AdminSectionProps>>;
+  /** GET answering `{count}`: what waits for an administrator (shown on the navigation). */
+  countPath?: string;
+}
+
+/**
+ * The console's sections, in navigation order. The first one is where `/admin` lands. Each
+ * section is its own chunk, loaded when first opened.
+ */
+export const ADMIN_SECTIONS: AdminSection[] = [];
+
+export const findSection = (id: string | undefined) => ADMIN_SECTIONS.find((s) => s.id === id) ?? null;
+
+// `lazy` stays imported for the sections' entries above.
+void lazy;
