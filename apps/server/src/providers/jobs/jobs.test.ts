@@ -2,14 +2,15 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.js';
+import { openDatabase, rowsOf, type DatabaseHandle } from '../../db/client.js';
 import { messages } from '../../db/schema.js';
 import { LocalMediaStorage } from '../storage/local-storage.js';
 import { createBot, createChat, createMessage, createPremium, createUser } from '../../../test/factories.js';
 import { createTestApp, createTestDatabase } from '../../../test/helpers.js';
-import { createJobQueue, type JobQueue } from './index.js';
+import { createJobQueue, PgBossJobQueue, type JobQueue } from './index.js';
+import { pgliteExecutor, postgresExecutor, type SqlExecutor } from './sql-executor.js';
 
 const testDb = inject('testDb');
 const queues: JobQueue[] = [];
@@ -117,6 +118,66 @@ describe('job queue', () => {
     expect(attempt).toBe(2);
     expect((await jobs.stats()).slow).toMatchObject({ queued: 0, active: 0, failed: 0 });
   }, 30_000);
+});
+
+describe('stopping', () => {
+  it('a poll under way when the queue stops leaves no job active and no statement on a closed pool', async () => {
+    const database = await createTestDatabase();
+    const raw = database.raw;
+    const errors: unknown[] = [];
+    const inner: SqlExecutor =
+      raw.kind === 'postgres' ? postgresExecutor(raw.url, 3, (e) => errors.push(e)) : pgliteExecutor(raw.client);
+    // Once armed, pg-boss's next fetch (the statement that takes jobs) is held until the test
+    // releases it, after `stop` began — the window in which a stopping process used to take a
+    // job, and run it on a closed pool or leave it 'active' until it expired.
+    let armed = false;
+    let held: Promise<void> | null = null;
+    let release: () => void = () => undefined;
+    const executor: SqlExecutor = {
+      ...inner,
+      executeSql: async (text, values) => {
+        if (armed && /skip locked/i.test(text)) {
+          armed = false;
+          held = new Promise((resolve) => (release = resolve));
+          await held;
+        }
+        return inner.executeSql(text, values);
+      },
+    };
+    const jobs = new PgBossJobQueue(executor, {
+      pollingIntervalSeconds: 0.5,
+      maintenanceIntervalSeconds: 1,
+      onError: (e) => errors.push(e),
+    });
+    const ran: number[] = [];
+    jobs.work<{ n: number }>('late', async (data) => void ran.push(data.n), { retryLimit: 3, retryDelaySeconds: 1 });
+    await jobs.start();
+    armed = true;
+    while (!held) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The job is queued while the held poll is on its way to the database: the poll takes it.
+    const other = queue(database);
+    await other.send('late', { n: 1 });
+    const stopping = jobs.stop();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await stopping;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Nothing of the stopping process runs the job, and the job is not left active.
+    expect(ran).toEqual([]);
+    const states = rowsOf<{ state: string }>(
+      await database.db.execute(sql`select state::text as state from pgboss.job where name = 'late'`),
+    ).map((r) => r.state);
+    expect(states).toHaveLength(1);
+    expect(states).not.toContain('active');
+    expect(errors.filter((e) => String(e).includes('after calling end'))).toEqual([]);
+    // A process that lives runs it.
+    const second = queue(database);
+    const done: number[] = [];
+    second.work<{ n: number }>('late', async (data) => void done.push(data.n), { retryLimit: 3, retryDelaySeconds: 1 });
+    await second.start();
+    await second.idle(['late'], 20_000);
+    expect(done).toEqual([1]);
+  }, 40_000);
 });
 
 describe.runIf(testDb.kind === 'postgres')('replicas on one PostgreSQL database', () => {

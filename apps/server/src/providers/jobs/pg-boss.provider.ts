@@ -41,6 +41,9 @@ export class PgBossJobQueue implements JobQueue {
   private readonly queues = new Set<string>();
   private readonly running = new Set<AbortController>();
   private readonly attemptListeners: ((name: string) => void)[] = [];
+  /** pg-boss's statements under way, and the handlers running: what `stop` waits for. */
+  private inFlight = 0;
+  private handlers = 0;
 
   constructor(
     private readonly executor: SqlExecutor,
@@ -66,7 +69,9 @@ export class PgBossJobQueue implements JobQueue {
 
   private async open(): Promise<void> {
     const boss = new PgBoss({
-      db: { executeSql: (text, values) => this.executor.executeSql(text, values) as Promise<{ rows: never[] }> },
+      db: {
+        executeSql: (text, values) => this.track(this.executor.executeSql(text, values)) as Promise<{ rows: never[] }>,
+      },
       schema: this.schema,
       schedule: false,
       maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds ?? 30,
@@ -80,6 +85,13 @@ export class PgBossJobQueue implements JobQueue {
     await boss.start();
     this.boss = boss;
     for (const registration of this.registrations) await this.register(boss, registration);
+  }
+
+  private track<T>(query: Promise<T>): Promise<T> {
+    this.inFlight += 1;
+    return query.finally(() => {
+      this.inFlight -= 1;
+    });
   }
 
   private reportError(error: unknown) {
@@ -126,6 +138,10 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   private async run(name: string, job: PgBoss.Job<object>, expireInSeconds: number, handler: JobHandler<object>) {
+    // A poll that was under way when `stop` began can still bring a job: it is failed at once
+    // (retried by a replica that lives, or after the restart) instead of starting now.
+    if (this.stopped) throw new Error('shutting down');
+    this.handlers += 1;
     const controller = new AbortController();
     this.running.add(controller);
     const timer = setTimeout(
@@ -142,6 +158,7 @@ export class PgBossJobQueue implements JobQueue {
     } finally {
       clearTimeout(timer);
       this.running.delete(controller);
+      this.handlers -= 1;
     }
   }
 
@@ -223,6 +240,14 @@ export class PgBossJobQueue implements JobQueue {
       for (const controller of this.running) controller.abort(new Error('shutting down'));
       // Running jobs end (aborted) and are failed, so they are retried by a replica that lives.
       await this.boss?.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+      // pg-boss's stop does not wait for a poll already sent: that statement may take a job
+      // (state 'active'), and closing the pool under it would leave the job active until it
+      // expires and the pool's end reported as an unhandled error. Wait until pg-boss's
+      // statements and the handlers are done (such a job is failed, so it is retried).
+      const deadline = Date.now() + 10_000;
+      while ((this.inFlight > 0 || this.handlers > 0) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     } finally {
       await this.executor.close();
     }
