@@ -7,6 +7,7 @@
  *
  *   npm run moderation:measure             fixtures and all seeded pictures
  *   npm run moderation:measure -- --quick  fixtures and the seeded avatars only
+ *   npm run moderation:measure -- --face-score=0.3   judge weaker faces too (what drawings give)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +20,7 @@ const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 /** The labelled test pictures and what the judge should answer (LICENSES.md says where each comes from). */
 const LABELLED = [
-  { file: 'astronaut-nasa.png', label: 'adult (Eileen Collins, 39)', expect: 'ok' },
+  { file: 'astronaut-nasa.png', label: 'adult (Eileen Collins, 1990s)', expect: 'ok' },
   { file: 'grace-hopper-usn.jpg', label: 'adult (Grace Hopper, ~77)', expect: 'ok' },
   { file: 'cameraman.png', label: 'adult (cameraman)', expect: 'ok' },
   { file: 'coffee-cc0.png', label: 'no person', expect: 'ok' },
@@ -31,10 +32,15 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function main() {
   const quick = process.argv.includes('--quick');
-  const judge = new LocalImageModeration(DEFAULT_IMAGE_MODERATION);
+  const faceScoreArg = process.argv.find((arg) => arg.startsWith('--face-score='));
+  const settings = {
+    ...DEFAULT_IMAGE_MODERATION,
+    ...(faceScoreArg ? { faceScore: Number(faceScoreArg.split('=')[1]) } : {}),
+  };
+  const judge = new LocalImageModeration(settings);
   const rssBefore = process.memoryUsage().rss;
   console.log(
-    `settings: minimum age ${DEFAULT_IMAGE_MODERATION.minAge}, face score ${DEFAULT_IMAGE_MODERATION.faceScore}, explicit ${DEFAULT_IMAGE_MODERATION.explicitScore}`,
+    `settings: minimum age ${settings.minAge}, face score ${settings.faceScore}, explicit ${settings.explicitScore}`,
   );
 
   const rows: { name: string; verdict: string; ok: boolean; ms: number; detail: string }[] = [];
@@ -85,7 +91,7 @@ async function main() {
   console.log(`  cold (worker start + models + first picture): ${cold} ms; models alone ${judge.thread.loadMs} ms`);
   console.log(`  warm per picture: median ${pct(50)} ms, p95 ${pct(95)} ms over ${warm.length} pictures`);
   console.log(`  memory (process RSS): ${mb(rssBefore)} before, ${mb(rssLoaded)} with the models loaded, ${mb(process.memoryUsage().rss)} at the end`);
-  console.log(`  seeded drawings: ${drawings} judged, ${facesSeen} with a face at score ≥ ${DEFAULT_IMAGE_MODERATION.faceScore}, ${rows.filter((r) => r.verdict === 'minor' && !r.name.includes('.')).length} refused`);
+  console.log(`  seeded drawings: ${drawings} judged, ${facesSeen} with a face at score ≥ ${settings.faceScore}, ${rows.filter((r) => r.verdict === 'minor' && !r.name.includes('.')).length} refused`);
   console.log(`  ${misses.length ? `${misses.length} unexpected verdict(s): ${misses.map((m) => m.name).join('; ')}` : 'every verdict as expected'}`);
   await judge.thread.kill();
   process.exitCode = misses.length ? 1 : 0;

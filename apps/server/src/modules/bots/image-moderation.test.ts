@@ -108,7 +108,7 @@ describe('a face judged under 18 is refused with "Inappropriate content", nothin
     const { auth } = await createUser(t.app, t.database.db);
     const res = await upload({ ...auth, 'accept-language': 'de' }, picture(MINOR));
     expect(res.statusCode).toBe(422);
-    expect(res.json().code).toBe('inappropriate_content');
+    expect(res.json()).toMatchObject({ code: 'inappropriate_content', detail: 'Unangemessener Inhalt' });
   });
 });
 
