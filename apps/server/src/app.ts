@@ -247,6 +247,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     imageModeration,
     urls: mediaUrls,
     autoApprove: config.MODERATION_AUTO_APPROVE,
+    log: app.log,
   };
   await app.register(botsRoutes, { deps: botsDeps });
   // Pictures in chat (issue 7): the chats module calls `pictures` (isPictureRequest, reply).

@@ -14,7 +14,7 @@ import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFi
 import { withTextChunks } from './card-png.js';
 import { presentBot, presentBotDetail } from './bots.presenter.js';
 import { voiceForCharacter } from './character-voice.js';
-import { blurredKeyOf, judgeUploadedPicture, storeBlurredCopy } from './explicit-pictures.js';
+import { blurredKeyOf, judgeUploadedPicture, storeBlurredCopy, type PictureLog } from './explicit-pictures.js';
 import {
   findVisibleBotBySlug,
   insertBot,
@@ -35,6 +35,8 @@ export interface BotsDeps {
   urls: MediaUrls;
   /** Publish public custom characters without an administrator when moderation passes them. */
   autoApprove: boolean;
+  /** Where picture judgements are logged (no personal data). */
+  log?: PictureLog;
 }
 
 /** Lower-case ASCII slug of a name; empty for names without Latin letters or digits. */
@@ -107,7 +109,7 @@ async function storeAvatar(
   image: { data: Buffer; contentType: string },
   original: Buffer,
 ): Promise<{ key: string; explicit: boolean }> {
-  const { explicit } = await judgeUploadedPicture(deps.imageModeration, original);
+  const { explicit } = await judgeUploadedPicture(deps.imageModeration, original, deps.log);
   const key = `bots/${botId}/avatar-${randomBytes(4).toString('hex')}.webp`;
   await deps.storage.put(key, image.data, image.contentType);
   if (explicit) {

@@ -3,6 +3,12 @@ import type { ImageJudgement, ImageModeration } from '../../providers/image-mode
 import type { MediaStorage } from '../../providers/storage/index.js';
 import { makeBlurredPreview } from '../pictures/blur.js';
 
+/** Where the judgements are logged (pino's shape). */
+export interface PictureLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
 /**
  * The blurred copy of an explicit character picture sits beside it: `<key>.blurred.webp`
  * (deleting the character's files deletes it too). It is a new file made from a dozen pixels
@@ -27,12 +33,29 @@ export function originalOfBlurredKey(key: string): string | null {
 export async function judgeUploadedPicture(
   imageModeration: ImageModeration,
   bytes: Buffer,
+  log?: PictureLog,
 ): Promise<{ explicit: boolean; judgement: ImageJudgement }> {
   let judgement: ImageJudgement;
   try {
     judgement = await imageModeration.judge(bytes);
-  } catch {
+  } catch (error) {
+    log?.warn({ err: error }, 'image moderation failed; the picture is refused for now');
     throw new AppError('service_unavailable', { status: 503, headers: { 'retry-after': '10' } });
+  }
+  if (judgement.verdict !== 'ok') {
+    // What was judged, never the picture nor who sent it.
+    log?.info(
+      {
+        verdict: judgement.verdict,
+        judge: judgement.judge,
+        ages: judgement.faces.map((face) => face.age),
+        porn: judgement.nudity.porn,
+        hentai: judgement.nudity.hentai,
+        remote: judgement.remote?.categories,
+        ms: judgement.ms,
+      },
+      judgement.verdict === 'minor' ? 'picture refused: judged to show a minor' : 'picture marked explicit',
+    );
   }
   if (judgement.verdict === 'minor') throw new AppError('inappropriate_content', { status: 422 });
   return { explicit: judgement.verdict === 'explicit', judgement };

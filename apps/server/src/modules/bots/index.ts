@@ -16,5 +16,6 @@ export {
   judgeUploadedPicture,
   originalOfBlurredKey,
   storeBlurredCopy,
+  type PictureLog,
 } from './explicit-pictures.js';
 export { picturesHeldForReview } from './bots.presenter.js';
