@@ -54,12 +54,7 @@ function step(current, original, lossOf, eps, size) {
     const x = tf.tensor3d(current.pixels, [current.height, current.width, 3], 'float32');
     const grad = tf.grad(lossOf)(x);
     const base = tf.tensor3d(original.pixels, [original.height, original.width, 3], 'float32');
-    const next = x
-      .sub(grad.sign().mul(size))
-      .clipByValue(0, 255)
-      .maximum(base.sub(eps))
-      .minimum(base.add(eps))
-      .round();
+    const next = x.sub(grad.sign().mul(size)).clipByValue(0, 255).maximum(base.sub(eps)).minimum(base.add(eps)).round();
     return { ...current, pixels: new Uint8Array(next.dataSync()) };
   });
 }

@@ -258,7 +258,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = parsed.data;
   checkLlmSettings(config);
-  if (config.NODE_ENV === 'production' && config.IMAGE_MODERATION === 'none' && !config.IMAGE_MODERATION_NONE_ACKNOWLEDGED) {
+  if (
+    config.NODE_ENV === 'production' &&
+    config.IMAGE_MODERATION === 'none' &&
+    !config.IMAGE_MODERATION_NONE_ACKNOWLEDGED
+  ) {
     throw new ConfigError(
       'Invalid configuration:\n  IMAGE_MODERATION: "none" judges no uploaded picture (no face-age estimate, no nudity classifier);' +
         ' in production set IMAGE_MODERATION_NONE_ACKNOWLEDGED=true as well to run that way (docs/moderation.md)',

@@ -24,7 +24,11 @@ const LABELLED = [
   { file: 'grace-hopper-usn.jpg', label: 'adult (Grace Hopper, ~77)', expect: 'ok' },
   { file: 'cameraman.png', label: 'adult (cameraman)', expect: 'ok' },
   { file: 'coffee-cc0.png', label: 'no person', expect: 'ok' },
-  { file: 'adversarial-minor-astronaut.png', label: 'DERIVED: adult face perturbed to score as a minor', expect: 'minor' },
+  {
+    file: 'adversarial-minor-astronaut.png',
+    label: 'DERIVED: adult face perturbed to score as a minor',
+    expect: 'minor',
+  },
   { file: 'adversarial-explicit-coffee.png', label: 'DERIVED: coffee perturbed to score as porn', expect: 'explicit' },
 ] as const;
 
@@ -52,12 +56,15 @@ async function main() {
     const ms = Math.round(performance.now() - started);
     if (cold === null) cold = ms;
     else warm.push(ms);
-    const faces = result.faces.map((f) => `age ${f.age.toFixed(1)} (score ${f.score.toFixed(2)})`).join(', ') || 'no face';
+    const faces =
+      result.faces.map((f) => `age ${f.age.toFixed(1)} (score ${f.score.toFixed(2)})`).join(', ') || 'no face';
     const n = result.nudity;
     const detail = `${faces}; porn ${n.porn.toFixed(3)} hentai ${n.hentai.toFixed(3)} sexy ${n.sexy.toFixed(3)} drawing ${n.drawing.toFixed(3)}`;
     const ok = expect ? result.verdict === expect : result.verdict !== 'minor';
     rows.push({ name, verdict: result.verdict, ok, ms, detail });
-    console.log(`${ok ? 'ok  ' : 'MISS'} ${name.padEnd(58)} ${result.verdict.padEnd(8)} ${String(ms).padStart(5)} ms  ${detail}`);
+    console.log(
+      `${ok ? 'ok  ' : 'MISS'} ${name.padEnd(58)} ${result.verdict.padEnd(8)} ${String(ms).padStart(5)} ms  ${detail}`,
+    );
   }
 
   console.log('\nlabelled test pictures');
@@ -66,11 +73,17 @@ async function main() {
       console.log(`skip ${picture.file}: missing (node scripts/make-moderation-fixtures.mjs makes the derived ones)`);
       continue;
     }
-    await measure(`${picture.file} — ${picture.label}`, fs.readFileSync(path.join(FIXTURES, picture.file)), picture.expect);
+    await measure(
+      `${picture.file} — ${picture.label}`,
+      fs.readFileSync(path.join(FIXTURES, picture.file)),
+      picture.expect,
+    );
   }
   const rssLoaded = process.memoryUsage().rss;
 
-  console.log(`\nseeded official characters' drawn pictures (${quick ? 'avatars' : 'avatars and galleries'}; none may be refused)`);
+  console.log(
+    `\nseeded official characters' drawn pictures (${quick ? 'avatars' : 'avatars and galleries'}; none may be refused)`,
+  );
   let drawings = 0;
   let facesSeen = 0;
   for (const character of OFFICIAL_CHARACTERS) {
@@ -90,9 +103,15 @@ async function main() {
   console.log('\nsummary');
   console.log(`  cold (worker start + models + first picture): ${cold} ms; models alone ${judge.thread.loadMs} ms`);
   console.log(`  warm per picture: median ${pct(50)} ms, p95 ${pct(95)} ms over ${warm.length} pictures`);
-  console.log(`  memory (process RSS): ${mb(rssBefore)} before, ${mb(rssLoaded)} with the models loaded, ${mb(process.memoryUsage().rss)} at the end`);
-  console.log(`  seeded drawings: ${drawings} judged, ${facesSeen} with a face at score ≥ ${settings.faceScore}, ${rows.filter((r) => r.verdict === 'minor' && !r.name.includes('.')).length} refused`);
-  console.log(`  ${misses.length ? `${misses.length} unexpected verdict(s): ${misses.map((m) => m.name).join('; ')}` : 'every verdict as expected'}`);
+  console.log(
+    `  memory (process RSS): ${mb(rssBefore)} before, ${mb(rssLoaded)} with the models loaded, ${mb(process.memoryUsage().rss)} at the end`,
+  );
+  console.log(
+    `  seeded drawings: ${drawings} judged, ${facesSeen} with a face at score ≥ ${settings.faceScore}, ${rows.filter((r) => r.verdict === 'minor' && !r.name.includes('.')).length} refused`,
+  );
+  console.log(
+    `  ${misses.length ? `${misses.length} unexpected verdict(s): ${misses.map((m) => m.name).join('; ')}` : 'every verdict as expected'}`,
+  );
   await judge.thread.kill();
   process.exitCode = misses.length ? 1 : 0;
 }

@@ -74,7 +74,10 @@ const MINOR_CATEGORIES = new Set(['sexual/minors']);
 const SEXUAL_CATEGORIES = new Set(['sexual']);
 
 /** Combines the local verdict with the remote provider's: a minor on either side wins, then explicit. */
-export function combineVerdicts(local: ImageVerdict, remote?: { flagged: boolean; categories: string[] }): ImageVerdict {
+export function combineVerdicts(
+  local: ImageVerdict,
+  remote?: { flagged: boolean; categories: string[] },
+): ImageVerdict {
   if (local === 'minor') return 'minor';
   if (remote?.flagged) {
     if (remote.categories.some((c) => MINOR_CATEGORIES.has(c))) return 'minor';
@@ -86,7 +89,11 @@ export function combineVerdicts(local: ImageVerdict, remote?: { flagged: boolean
 }
 
 /** The verdict of the local models alone. */
-export function localVerdict(faces: JudgedFace[], nudity: NudityScores, settings: ImageModerationSettings): ImageVerdict {
+export function localVerdict(
+  faces: JudgedFace[],
+  nudity: NudityScores,
+  settings: ImageModerationSettings,
+): ImageVerdict {
   if (faces.some((face) => face.score >= settings.faceScore && face.age < settings.minAge)) return 'minor';
   if (nudity.porn + nudity.hentai >= settings.explicitScore) return 'explicit';
   return 'ok';
@@ -100,7 +107,10 @@ async function askRemote(remote: ModerationProvider | undefined, bytes: Buffer) 
     .webp({ quality: 85 })
     .toBuffer();
   const verdict = await remote.checkImage(webp, 'image/webp');
-  return { flagged: verdict.flagged, categories: verdict.categories ?? (verdict.reason ? verdict.reason.split(',') : []) };
+  return {
+    flagged: verdict.flagged,
+    categories: verdict.categories ?? (verdict.reason ? verdict.reason.split(',') : []),
+  };
 }
 
 /** IMAGE_MODERATION=local: face-api and nsfwjs on tfjs's WASM backend, in one worker thread. */

@@ -30,8 +30,7 @@ interface Answer {
 }
 
 type Job =
-  | { type: 'warm' }
-  | { type: 'judge'; pixels: Uint8Array; width: number; height: number; minFaceScore: number };
+  { type: 'warm' } | { type: 'judge'; pixels: Uint8Array; width: number; height: number; minFaceScore: number };
 
 /**
  * The worker file: beside this module in the sources, beside `server.js` in the bundle

@@ -23,7 +23,8 @@ function nsfwArtifacts() {
   const modelJson = require(path.join(dir, 'model.min.js'));
   const shard = readFileSync(path.join(dir, 'group1-shard1of1.min.js'), 'latin1');
   const match = /exports="([A-Za-z0-9+/=]+)"/.exec(shard);
-  if (!match || !modelJson?.modelTopology) throw new Error('the nsfwjs MobileNet v2 weights were not found in the package');
+  if (!match || !modelJson?.modelTopology)
+    throw new Error('the nsfwjs MobileNet v2 weights were not found in the package');
   const weights = Buffer.from(match[1], 'base64');
   return {
     modelTopology: modelJson.modelTopology,
@@ -82,7 +83,12 @@ export async function judgePixels(models, { pixels, width, height }, { minFaceSc
     const faces = found.map((face) => {
       const box = face.detection.box;
       return {
-        box: { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) },
+        box: {
+          x: Math.round(box.x),
+          y: Math.round(box.y),
+          width: Math.round(box.width),
+          height: Math.round(box.height),
+        },
         age: Math.round(face.age * 10) / 10,
         score: Math.round(face.detection.score * 1000) / 1000,
       };
