@@ -12,7 +12,8 @@ import type { MediaStorage } from '../../providers/storage/index.js';
 import { renderPicture } from './bot-pictures.js';
 import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFile } from './card.js';
 import { withTextChunks } from './card-png.js';
-import { presentBot, presentBotDetail } from './bots.presenter.js';
+import { picturesHeldForReview, presentBot, presentBotDetail } from './bots.presenter.js';
+import { makeBlurredPreview } from '../pictures/blur.js';
 import { voiceForCharacter } from './character-voice.js';
 import { blurredKeyOf, judgeUploadedPicture, storeBlurredCopy, type PictureLog } from './explicit-pictures.js';
 import {
@@ -273,7 +274,10 @@ export async function exportCardPng(
   viewerId: string | null,
 ): Promise<{ png: Buffer; row: BotRow }> {
   const row = await visibleRow(deps, slug, viewerId);
-  const stored = row.avatarKey ? await deps.storage.get(row.avatarKey) : null;
+  // An explicit picture held for review leaves in a card only blurred, but to its author.
+  const held = row.avatarExplicit && picturesHeldForReview(row) && row.authorId !== viewerId;
+  const original = row.avatarKey ? await deps.storage.get(row.avatarKey) : null;
+  const stored = original && held ? { data: await makeBlurredPreview(original.data) } : original;
   const base = stored
     ? await sharp(stored.data).png().toBuffer()
     : await renderPicture({ seed: row.slug, look: row.tags.includes('realistic') ? 'realistic' : 'anime', variant: 0 });

@@ -179,6 +179,14 @@ describe('an explicit picture', () => {
     expect((await t.app.inject({ method: 'GET', url: original, headers: other.auth })).statusCode).toBe(404);
   });
 
+  it("leaves in an exported card's PNG only blurred, but to its author", async () => {
+    const guest = await t.app.inject({ method: 'GET', url: `/api/bot/${created.slug}/card.png` });
+    expect(guest.statusCode).toBe(200);
+    expect((await sharp(guest.rawPayload).metadata()).width).toBe(384);
+    const own = await t.app.inject({ method: 'GET', url: `/api/bot/${created.slug}/card.png`, headers: author.auth });
+    expect((await sharp(own.rawPayload).metadata()).width).toBe(224);
+  });
+
   it('is shown unblurred to its author', async () => {
     const mine = await listed(author.auth);
     expect(mine.avatar_url).not.toContain('.blurred.');
