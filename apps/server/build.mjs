@@ -32,4 +32,7 @@ await build({
 });
 // The audio worker thread (plain JavaScript) is loaded by URL beside server.js.
 fs.copyFileSync('src/providers/tts/audio-worker.mjs', 'dist/audio-worker.mjs');
+// So is the picture judge's worker thread, with the model loader it imports.
+fs.copyFileSync('src/providers/image-moderation/judge-worker.mjs', 'dist/judge-worker.mjs');
+fs.copyFileSync('src/providers/image-moderation/models.mjs', 'dist/models.mjs');
 console.log(`server built: ${entries.join(', ')} -> dist/`);

@@ -32,6 +32,7 @@ import { mediaRoutes } from './modules/media/media.routes.js';
 import { MediaUrls } from './lib/media-urls.js';
 import { createMediaStorage, type MediaStorage } from './providers/storage/index.js';
 import { createModerationProvider, type ModerationProvider } from './providers/moderation/index.js';
+import { createImageModeration, type ImageModeration } from './providers/image-moderation/index.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { mailboxRoutes } from './modules/accounts/mailbox.routes.js';
@@ -70,6 +71,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The language model (docs/llm.md); server.ts warms it up after listening. */
     llm: LlmProvider;
+    /** The picture judge (docs/moderation.md); server.ts warms it up after listening. */
+    imageModeration: ImageModeration;
     /** Speech recognition for voice calls (docs/calls.md), chosen by STT_PROVIDER. */
     stt: SttProvider;
     /** Voice calls (docs/calls.md); tests and the benchmark read `size`. */
@@ -103,6 +106,8 @@ export interface AppDependencies {
   payments?: ReturnType<typeof createPaymentProviders>;
   /** Moderation provider; by default the one the settings select (tests pass fakes). */
   moderation?: ModerationProvider;
+  /** The picture judge; by default the one IMAGE_MODERATION selects (tests pass fakes). */
+  imageModeration?: ImageModeration;
   /** Image provider for chat pictures; by default the one the settings select (null: the gallery). */
   images?: ImageProvider | null;
   /** The language model; by default the one the settings select (tests pass fakes or the fake OpenAI server). */
@@ -225,12 +230,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const storage = deps.storage ?? createMediaStorage(config);
   const mediaUrls = new MediaUrls(secret);
   await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
+  const moderation = deps.moderation ?? createModerationProvider(config);
+  const imageModeration = deps.imageModeration ?? createImageModeration(config, moderation, app.log);
+  if (imageModeration.name === 'none') {
+    app.log.warn(
+      '!!! IMAGE_MODERATION=none: uploaded pictures are NOT judged locally (no face-age estimate, no nudity' +
+        ` classifier)${moderation.name === 'rules' ? ' and no moderation provider judges them either' : ''}; docs/moderation.md !!!`,
+    );
+  }
+  app.decorate('imageModeration', imageModeration);
+  app.addHook('onClose', async () => imageModeration.close());
   const botsDeps = {
     db: database.db,
     storage,
-    moderation: deps.moderation ?? createModerationProvider(config),
+    moderation,
+    imageModeration,
     urls: mediaUrls,
     autoApprove: config.MODERATION_AUTO_APPROVE,
+    log: app.log,
   };
   await app.register(botsRoutes, { deps: botsDeps });
   // Pictures in chat (issue 7): the chats module calls `pictures` (isPictureRequest, reply).

@@ -68,6 +68,22 @@ export const ConfigSchema = z.object({
   MODERATION_MODEL: z.string().default('omni-moderation-latest'),
   /** Publish public custom characters at once when the moderation provider passes them (needs MODERATION_PROVIDER=openai). */
   MODERATION_AUTO_APPROVE: booleanFromEnv.default(false),
+  /**
+   * Pictures judged offline (docs/moderation.md): `local` (default) runs a face-age estimate and a
+   * nudity classifier in a worker thread; `none` judges nothing locally (a loud warning at start;
+   * refused in production unless IMAGE_MODERATION_NONE_ACKNOWLEDGED names it).
+   */
+  IMAGE_MODERATION: z.enum(['local', 'none']).default('local'),
+  /** Needed with IMAGE_MODERATION=none in production: the operator accepts that no picture is judged locally. */
+  IMAGE_MODERATION_NONE_ACKNOWLEDGED: booleanFromEnv.default(false),
+  /** A face estimated younger than this is refused: 18 plus a safety margin for the age net's error. */
+  IMAGE_MODERATION_MIN_AGE: z.coerce.number().min(18).max(40).default(21),
+  /** Faces detected less confidently than this are not judged (drawings give weak, absurd faces). */
+  IMAGE_MODERATION_FACE_SCORE: z.coerce.number().min(0.3).max(0.99).default(0.6),
+  /** The nudity classifier's porn + hentai score from which a picture is marked explicit. */
+  IMAGE_MODERATION_EXPLICIT_SCORE: z.coerce.number().min(0.05).max(1).default(0.6),
+  /** Longest time one picture may take in the judge's worker before it is restarted (and the upload answers 503). */
+  IMAGE_MODERATION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(20_000),
   /** SMTP server for e-mail (smtp://user:pass@host:587, smtps://…); unset keeps mail in the local outbox (/dev/mailbox). */
   SMTP_URL: z.string().optional(),
   /** The From address of e-mails; defaults to "<edition name> <no-reply@<edition domain>>". */
@@ -242,6 +258,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = parsed.data;
   checkLlmSettings(config);
+  if (
+    config.NODE_ENV === 'production' &&
+    config.IMAGE_MODERATION === 'none' &&
+    !config.IMAGE_MODERATION_NONE_ACKNOWLEDGED
+  ) {
+    throw new ConfigError(
+      'Invalid configuration:\n  IMAGE_MODERATION: "none" judges no uploaded picture (no face-age estimate, no nudity classifier);' +
+        ' in production set IMAGE_MODERATION_NONE_ACKNOWLEDGED=true as well to run that way (docs/moderation.md)',
+    );
+  }
   return {
     ...config,
     dataDir: path.resolve(config.DATA_DIR),

@@ -22,6 +22,11 @@ async function main() {
   // The local model pulls and loads in the background: the server is ready before it is;
   // replies say `model_loading` (or why the model is unavailable) until then.
   void app.llm.warmUp?.();
+  // The picture models load in their worker meanwhile; an upload before then waits for them.
+  app.imageModeration.warm().then(
+    () => app.log.info('image moderation ready'),
+    (error: unknown) => app.log.error({ err: error }, 'image moderation could not load its models'),
+  );
 }
 
 main().catch((error: unknown) => {

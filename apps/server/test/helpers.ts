@@ -106,6 +106,7 @@ export async function createTestApp(
     webDistDir: options.webDistDir ?? null,
     storage: options.storage,
     moderation: options.moderation,
+    imageModeration: options.imageModeration,
     payments: options.payments,
     llm: options.llm,
     images: options.images,

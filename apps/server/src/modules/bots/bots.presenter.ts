@@ -1,18 +1,39 @@
 import type { Bot, BotDetail } from '@reverie/shared';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { BotPictureRow, BotRow } from './bots.repository.js';
+import { blurredKeyOf } from './explicit-pictures.js';
 
 /** Private characters' pictures get signed URLs; listed ones plain public URLs. */
 const needsSignature = (row: BotRow) => !(row.visibility === 'public' && row.reviewState === 'approved');
 
-export function presentBot(row: BotRow, urls: MediaUrls): Bot {
+/**
+ * Explicit pictures of a custom character are blurred for everyone but their author until an
+ * administrator has reviewed them (`pictures_reviewed_at`). An official character's were put
+ * there by an administrator: never blurred (docs/moderation.md).
+ */
+export const picturesHeldForReview = (row: BotRow) => !row.isOfficial && row.picturesReviewedAt === null;
+
+/**
+ * A picture's URL for `viewerId`: the blurred copy's public URL when the picture is explicit and
+ * held for review and the viewer is not the author; the original otherwise (signed when it is
+ * not public: private, pending, or explicit and held).
+ */
+function pictureUrl(row: BotRow, key: string, explicit: boolean, urls: MediaUrls, viewerId: string | null): string {
+  const held = explicit && picturesHeldForReview(row);
+  const isAuthor = viewerId !== null && row.authorId === viewerId;
+  if (held && !isAuthor) return urls.url(blurredKeyOf(key), { signed: needsSignature(row) })!;
+  return urls.url(key, { signed: needsSignature(row) || held })!;
+}
+
+/** `viewerId`: who the answer is for (the author sees their own explicit pictures unblurred). */
+export function presentBot(row: BotRow, urls: MediaUrls, viewerId: string | null = null): Bot {
   return {
     id: row.id,
     slug: row.slug,
     name: row.name,
     age: row.age,
     kind: row.kind,
-    avatar_url: row.avatarKey ? urls.url(row.avatarKey, { signed: needsSignature(row) }) : row.avatarUrl,
+    avatar_url: row.avatarKey ? pictureUrl(row, row.avatarKey, row.avatarExplicit, urls, viewerId) : row.avatarUrl,
     description: row.description,
     greeting: row.greeting,
     occupation: row.occupation,
@@ -26,12 +47,16 @@ export function presentBot(row: BotRow, urls: MediaUrls): Bot {
   };
 }
 
-export function presentBotDetail(row: BotRow, gallery: BotPictureRow[], urls: MediaUrls): BotDetail {
-  const signed = needsSignature(row);
+export function presentBotDetail(
+  row: BotRow,
+  gallery: BotPictureRow[],
+  urls: MediaUrls,
+  viewerId: string | null = null,
+): BotDetail {
   return {
-    ...presentBot(row, urls),
+    ...presentBot(row, urls, viewerId),
     scenario: row.scenario,
-    gallery: gallery.map((p) => urls.url(p.mediaKey, { signed })!),
+    gallery: gallery.map((p) => pictureUrl(row, p.mediaKey, p.explicit, urls, viewerId)),
     review_state: row.reviewState,
     alternate_greetings: row.alternateGreetings,
     creator_notes: row.creatorNotes,

@@ -160,6 +160,17 @@ export async function listGallery(db: Database, botId: string): Promise<BotPictu
   return db.select().from(botPictures).where(eq(botPictures.botId, botId)).orderBy(asc(botPictures.position));
 }
 
+/** Whether a character's picture (its avatar or a gallery picture, by key) was judged explicit. */
+export async function isExplicitPicture(db: Database, bot: BotRow, key: string): Promise<boolean> {
+  if (key === bot.avatarKey) return bot.avatarExplicit;
+  const [row] = await db
+    .select({ explicit: botPictures.explicit })
+    .from(botPictures)
+    .where(and(eq(botPictures.botId, bot.id), eq(botPictures.mediaKey, key)))
+    .limit(1);
+  return row?.explicit ?? false;
+}
+
 export async function insertGalleryPictures(db: Database, botId: string, keys: string[]): Promise<void> {
   if (!keys.length) return;
   await db.insert(botPictures).values(keys.map((mediaKey, position) => ({ botId, mediaKey, position })));

@@ -7,12 +7,15 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { ModerationProvider } from '../../providers/moderation/index.js';
+import type { ImageModeration } from '../../providers/image-moderation/index.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
 import { renderPicture } from './bot-pictures.js';
 import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFile } from './card.js';
 import { withTextChunks } from './card-png.js';
-import { presentBot, presentBotDetail } from './bots.presenter.js';
+import { picturesHeldForReview, presentBot, presentBotDetail } from './bots.presenter.js';
+import { makeBlurredPreview } from '../pictures/blur.js';
 import { voiceForCharacter } from './character-voice.js';
+import { blurredKeyOf, judgeUploadedPicture, storeBlurredCopy, type PictureLog } from './explicit-pictures.js';
 import {
   findVisibleBotBySlug,
   insertBot,
@@ -28,9 +31,13 @@ export interface BotsDeps {
   db: Database;
   storage: MediaStorage;
   moderation: ModerationProvider;
+  /** Judges every uploaded picture (face-age estimate, nudity; docs/moderation.md). */
+  imageModeration: ImageModeration;
   urls: MediaUrls;
   /** Publish public custom characters without an administrator when moderation passes them. */
   autoApprove: boolean;
+  /** Where picture judgements are logged (no personal data). */
+  log?: PictureLog;
 }
 
 /** Lower-case ASCII slug of a name; empty for names without Latin letters or digits. */
@@ -73,7 +80,7 @@ export async function listAvailableBots(
   const page = rows.slice(0, query.size);
   const last = page.at(-1);
   return {
-    results: page.map((row) => presentBot(row, deps.urls)),
+    results: page.map((row) => presentBot(row, deps.urls, viewerId)),
     next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
   };
 }
@@ -81,11 +88,11 @@ export async function listAvailableBots(
 export async function getBotDetail(deps: BotsDeps, slug: string, viewerId: string | null): Promise<BotDetail> {
   const row = await findVisibleBotBySlug(deps.db, slug, viewerId);
   if (!row) throw notFound();
-  return presentBotDetail(row, await listGallery(deps.db, row.id), deps.urls);
+  return presentBotDetail(row, await listGallery(deps.db, row.id), deps.urls, viewerId);
 }
 
 export async function listMyBots(deps: BotsDeps, userId: string, kind?: 'character' | 'persona'): Promise<Bot[]> {
-  return (await listBotsByAuthor(deps.db, userId, kind)).map((row) => presentBot(row, deps.urls));
+  return (await listBotsByAuthor(deps.db, userId, kind)).map((row) => presentBot(row, deps.urls, userId));
 }
 
 async function refuseInappropriateText(moderation: ModerationProvider, texts: string[]): Promise<void> {
@@ -93,16 +100,32 @@ async function refuseInappropriateText(moderation: ModerationProvider, texts: st
   if (verdict.flagged) throw new AppError('inappropriate_content', { status: 422 });
 }
 
+/**
+ * Judges an uploaded picture's original bytes, then stores its re-encoded copy (and, when
+ * explicit, the blurred copy beside it). A minor's face → 422 before anything is stored.
+ */
 async function storeAvatar(
   deps: BotsDeps,
   botId: string,
   image: { data: Buffer; contentType: string },
-): Promise<string> {
-  const verdict = await deps.moderation.checkImage(image.data, image.contentType);
-  if (verdict.flagged) throw new AppError('inappropriate_content', { status: 422 });
+  original: Buffer,
+): Promise<{ key: string; explicit: boolean }> {
+  const { explicit } = await judgeUploadedPicture(deps.imageModeration, original, deps.log);
   const key = `bots/${botId}/avatar-${randomBytes(4).toString('hex')}.webp`;
   await deps.storage.put(key, image.data, image.contentType);
-  return key;
+  if (explicit) {
+    try {
+      await storeBlurredCopy(deps.storage, key, image.data);
+    } catch (error) {
+      await deps.storage.delete(key).catch(() => {});
+      throw error;
+    }
+  }
+  return { key, explicit };
+}
+
+async function deleteAvatar(deps: BotsDeps, key: string): Promise<void> {
+  await Promise.all([deps.storage.delete(key), deps.storage.delete(blurredKeyOf(key))]).catch(() => {});
 }
 
 async function generatedAvatar(deps: BotsDeps, botId: string, seed: string, tags: string[]): Promise<string> {
@@ -137,9 +160,11 @@ export async function createBot(
   const image = photo ? await sanitizeImage(photo) : null;
   const id = randomUUID();
   const tags = [...new Set(input.tags.filter((t) => t !== 'official' && t !== 'custom'))];
-  const avatarKey = image
-    ? await storeAvatar(deps, id, image)
-    : await generatedAvatar(deps, id, `${input.name}-${id}`, tags);
+  const avatar =
+    image && photo
+      ? await storeAvatar(deps, id, image, photo)
+      : { key: await generatedAvatar(deps, id, `${input.name}-${id}`, tags), explicit: false };
+  const avatarKey = avatar.key;
   try {
     const row = await insertBot(deps.db, {
       id,
@@ -165,10 +190,11 @@ export async function createBot(
       reviewState: reviewStateFor(deps, input.visibility),
       authorId,
       avatarKey,
+      avatarExplicit: avatar.explicit,
     });
-    return presentBotDetail(row, [], deps.urls);
+    return presentBotDetail(row, [], deps.urls, authorId);
   } catch (error) {
-    await deps.storage.delete(avatarKey).catch(() => {});
+    await deleteAvatar(deps, avatarKey);
     throw error;
   }
 }
@@ -196,30 +222,38 @@ export async function importBotCard(
   ]);
   const id = randomUUID();
   const isPngFile = file.subarray(0, 4).toString('latin1') === '\x89PNG';
+  // The card's picture is judged like any upload (a PNG whose picture sharp cannot read gets a drawn one).
   const image = isPngFile ? await sanitizeImage(file).catch(() => null) : null;
-  const avatarKey = image
-    ? await storeAvatar(deps, id, image)
-    : await generatedAvatar(deps, id, `${fields.name}-${id}`, fields.tags ?? []);
-  const row = await insertBot(deps.db, {
-    ...fields,
-    // A card exported by a Reverie server names its voice; other cards get one fitting the character.
-    voice:
-      fields.voice ??
-      voiceForCharacter({
-        description: fields.description,
-        greeting: fields.greeting,
-        scenario: fields.scenario,
-        personality: fields.personalityText,
-      }),
-    id,
-    slug: await uniqueSlug(deps.db, fields.name),
-    visibility,
-    reviewState: reviewStateFor(deps, visibility),
-    isOfficial: false,
-    authorId,
-    avatarKey,
-  });
-  return presentBotDetail(row, [], deps.urls);
+  const avatar = image
+    ? await storeAvatar(deps, id, image, file)
+    : { key: await generatedAvatar(deps, id, `${fields.name}-${id}`, fields.tags ?? []), explicit: false };
+  const avatarKey = avatar.key;
+  try {
+    const row = await insertBot(deps.db, {
+      ...fields,
+      // A card exported by a Reverie server names its voice; other cards get one fitting the character.
+      voice:
+        fields.voice ??
+        voiceForCharacter({
+          description: fields.description,
+          greeting: fields.greeting,
+          scenario: fields.scenario,
+          personality: fields.personalityText,
+        }),
+      id,
+      slug: await uniqueSlug(deps.db, fields.name),
+      visibility,
+      reviewState: reviewStateFor(deps, visibility),
+      isOfficial: false,
+      authorId,
+      avatarKey,
+      avatarExplicit: avatar.explicit,
+    });
+    return presentBotDetail(row, [], deps.urls, authorId);
+  } catch (error) {
+    await deleteAvatar(deps, avatarKey);
+    throw error;
+  }
 }
 
 async function visibleRow(deps: BotsDeps, slug: string, viewerId: string | null): Promise<BotRow> {
@@ -240,7 +274,10 @@ export async function exportCardPng(
   viewerId: string | null,
 ): Promise<{ png: Buffer; row: BotRow }> {
   const row = await visibleRow(deps, slug, viewerId);
-  const stored = row.avatarKey ? await deps.storage.get(row.avatarKey) : null;
+  // An explicit picture held for review leaves in a card only blurred, but to its author.
+  const held = row.avatarExplicit && picturesHeldForReview(row) && row.authorId !== viewerId;
+  const original = row.avatarKey ? await deps.storage.get(row.avatarKey) : null;
+  const stored = original && held ? { data: await makeBlurredPreview(original.data) } : original;
   const base = stored
     ? await sharp(stored.data).png().toBuffer()
     : await renderPicture({ seed: row.slug, look: row.tags.includes('realistic') ? 'realistic' : 'anime', variant: 0 });

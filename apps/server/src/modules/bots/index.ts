@@ -7,5 +7,15 @@ export {
   findPublicBotBySlug,
   findVisibleBotById,
   findVisibleBotBySlug,
+  isExplicitPicture,
   type BotRow,
 } from './bots.repository.js';
+/** Uploaded pictures' judgement and explicit pictures' blurred copies (docs/moderation.md). */
+export {
+  blurredKeyOf,
+  judgeUploadedPicture,
+  originalOfBlurredKey,
+  storeBlurredCopy,
+  type PictureLog,
+} from './explicit-pictures.js';
+export { picturesHeldForReview } from './bots.presenter.js';

@@ -33,7 +33,7 @@ export function presentMessage(row: MessageRow | MessageWithAlts, urls: MediaUrl
 export function presentChat(chat: ChatRow, bot: BotRow, last: MessageWithAlts | null, urls: MediaUrls): Chat {
   return {
     id: chat.id,
-    bot: presentBot(bot, urls),
+    bot: presentBot(bot, urls, chat.userId),
     last_message: last ? presentMessage(last, urls) : null,
     updated_at: chat.updatedAt.toISOString(),
     persona_id: chat.personaId,

@@ -7,7 +7,13 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { MAX_INPUT_PIXELS } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { isValidMediaKey, type MediaStorage } from '../../providers/storage/storage.js';
-import { findBotById } from '../bots/index.js';
+import {
+  findBotById,
+  isExplicitPicture,
+  originalOfBlurredKey,
+  picturesHeldForReview,
+  storeBlurredCopy,
+} from '../bots/index.js';
 import { isNotModified, rangeOf } from './http-file.js';
 
 /** Pictures of listed characters: a day in any cache, then revalidated by ETag. */
@@ -16,6 +22,28 @@ const PUBLIC_MAX_AGE_S = 86_400;
 const PRIVATE_MAX_AGE_S = 3600;
 
 const RESIZABLE = /\.(png|jpe?g|webp)$/i;
+
+/** A picture variant's suffix (`<key>.w256.webp`). */
+const VARIANT_SUFFIX = /\.w\d+\.webp$/;
+
+/** Blurred copies being made now, by the original's key. */
+const blurring = new Map<string, Promise<void>>();
+
+/**
+ * An explicit picture's blurred copy (`<key>.blurred.webp`): stored with the upload; made here
+ * from the original when missing (a picture marked explicit later, by an administrator).
+ */
+async function ensureBlurredCopy(storage: MediaStorage, originalKey: string, blurredKey: string): Promise<void> {
+  if (await storage.stat(blurredKey)) return;
+  const running = blurring.get(originalKey);
+  if (running) return running;
+  const task = (async () => {
+    const source = await storage.get(originalKey);
+    if (source) await storeBlurredCopy(storage, originalKey, source.data);
+  })().finally(() => blurring.delete(originalKey));
+  blurring.set(originalKey, task);
+  return task;
+}
 
 /** Variants being made now, by key: one sharp run per variant however many ask at once. */
 const making = new Map<string, Promise<string | null>>();
@@ -95,7 +123,15 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
       if (scope === 'bots' && ownerId && /^[0-9a-f-]{36}$/i.test(ownerId)) {
         const bot = await findBotById(db, ownerId);
         if (!bot) throw notFound();
-        isPublic = bot.visibility === 'public' && bot.reviewState === 'approved';
+        // An explicit picture held for review is public only as its blurred copy; the original
+        // needs a signature, the author or an administrator (docs/moderation.md).
+        const blurredOf = originalOfBlurredKey(key);
+        const baseKey = blurredOf ?? key.replace(VARIANT_SUFFIX, '');
+        const held = !blurredOf && picturesHeldForReview(bot) && (await isExplicitPicture(db, bot, baseKey));
+        isPublic = bot.visibility === 'public' && bot.reviewState === 'approved' && !held;
+        if (blurredOf) {
+          await ensureBlurredCopy(storage, blurredOf, `${blurredOf}.blurred.webp`).catch(() => {});
+        }
         const isAuthor = Boolean(request.userId && bot.authorId === request.userId);
         if (!isPublic && !signed && !isAuthor && request.userRole !== 'admin') throw notFound();
       } else if (scope === 'chats') {

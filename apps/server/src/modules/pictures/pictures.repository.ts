@@ -23,6 +23,10 @@ export async function findBotLook(db: Database, botId: string) {
       description: bots.description,
       tags: bots.tags,
       avatarKey: bots.avatarKey,
+      avatarExplicit: bots.avatarExplicit,
+      authorId: bots.authorId,
+      isOfficial: bots.isOfficial,
+      picturesReviewedAt: bots.picturesReviewedAt,
     })
     .from(bots)
     .where(eq(bots.id, botId));
@@ -31,7 +35,7 @@ export async function findBotLook(db: Database, botId: string) {
 
 export async function listGallery(db: Database, botId: string) {
   return db
-    .select({ id: botPictures.id, mediaKey: botPictures.mediaKey })
+    .select({ id: botPictures.id, mediaKey: botPictures.mediaKey, explicit: botPictures.explicit })
     .from(botPictures)
     .where(eq(botPictures.botId, botId))
     .orderBy(asc(botPictures.position), asc(botPictures.createdAt));

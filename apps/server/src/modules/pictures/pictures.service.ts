@@ -99,7 +99,7 @@ export class PictureService {
         );
       }
     }
-    const gallery = generated ? null : await this.pickGalleryPicture(args.chatId, bot.id, bot.avatarKey);
+    const gallery = generated ? null : await this.pickGalleryPicture(args.chatId, bot, args.userId);
 
     // 2. What the user sees, and the private original of a blurred picture.
     const owner = args.userId;
@@ -140,13 +140,19 @@ export class PictureService {
     });
   }
 
-  /** A gallery picture not among the chat's recent ones (else the one sent longest ago); the avatar when there is no gallery. */
+  /**
+   * A gallery picture not among the chat's recent ones (else the one sent longest ago); the avatar
+   * when there is no gallery. Explicit pictures held for review (docs/moderation.md) are sent to
+   * their author only.
+   */
   private async pickGalleryPicture(
     chatId: string,
-    botId: string,
-    avatarKey: string | null,
+    bot: NonNullable<Awaited<ReturnType<typeof findBotLook>>>,
+    viewerId: string,
   ): Promise<{ id: string | null; key: string }> {
-    const gallery = await listGallery(this.deps.db, botId);
+    const held = !bot.isOfficial && bot.picturesReviewedAt === null && bot.authorId !== viewerId;
+    const gallery = (await listGallery(this.deps.db, bot.id)).filter((picture) => !(held && picture.explicit));
+    const avatarKey = held && bot.avatarExplicit ? null : bot.avatarKey;
     if (gallery.length === 0) {
       if (avatarKey) return { id: null, key: avatarKey };
       throw new AppError('no_pictures', { status: 409, detail: 'This character has no pictures' });

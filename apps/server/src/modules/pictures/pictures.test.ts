@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UNBLUR_COST } from '@reverie/shared';
-import { botPictures, messages } from '../../db/schema.js';
+import { botPictures, bots, messages } from '../../db/schema.js';
 import { MediaUrls } from '../../lib/media-urls.js';
 import type { ImageProvider } from '../../providers/images/index.js';
 import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
@@ -110,6 +110,26 @@ describe('PictureService.reply', () => {
     const keys = rows.filter((m) => m.kind === 2).map((m) => m.mediaKey);
     // Two gallery pictures, two requests: both pictures, no repeat.
     expect(new Set(keys).size).toBe(2);
+  });
+
+  it("never sends another user's custom character's explicit picture held for review (docs/moderation.md)", async () => {
+    const account = await createUser(t.app, t.database.db);
+    await createPremium(t.database.db, account.user.id);
+    const bot = await botWithGallery(2);
+    await t.database.db.update(bots).set({ isOfficial: false, picturesReviewedAt: null }).where(eq(bots.id, bot.id));
+    await t.database.db
+      .update(botPictures)
+      .set({ explicit: true })
+      .where(eq(botPictures.mediaKey, `bots/${bot.id}/gallery-0.png`));
+    const chat = await createChat(t.database.db, { userId: account.user.id, botId: bot.id });
+    for (let i = 0; i < 3; i += 1) {
+      const ask = await createMessage(t.database.db, chat, { text: 'send me a selfie' });
+      await service.reply({ chatId: chat.id, userId: account.user.id, botId: bot.id, replyTo: ask.id, locale: 'en' });
+    }
+    const rows = await t.database.db.select().from(messages).where(eq(messages.chatId, chat.id));
+    const keys = rows.filter((m) => m.kind === 2).map((m) => m.mediaKey);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys)).toEqual(new Set([`bots/${bot.id}/gallery-1.png`]));
   });
 
   it('captions the picture in the user language', async () => {

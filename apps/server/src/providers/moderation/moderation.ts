@@ -3,6 +3,8 @@ export interface ModerationVerdict {
   flagged: boolean;
   /** Why, for logs and the review queue (never shown to the user). */
   reason?: string;
+  /** The categories the provider flagged (an OpenAI-compatible endpoint's names, e.g. `sexual/minors`). */
+  categories?: string[];
 }
 
 /**

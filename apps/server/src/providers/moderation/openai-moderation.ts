@@ -31,14 +31,9 @@ export class OpenAiModerationProvider implements ModerationProvider {
     const body = (await response.json()) as ModerationResponse;
     const result = body.results?.[0];
     const categories = result?.categories ?? {};
-    if (categories['sexual/minors']) return { flagged: true, reason: 'sexual/minors' };
-    if (result?.flagged)
-      return {
-        flagged: true,
-        reason: Object.keys(categories)
-          .filter((k) => categories[k])
-          .join(','),
-      };
+    const flaggedCategories = Object.keys(categories).filter((k) => categories[k]);
+    if (categories['sexual/minors']) return { flagged: true, reason: 'sexual/minors', categories: flaggedCategories };
+    if (result?.flagged) return { flagged: true, reason: flaggedCategories.join(','), categories: flaggedCategories };
     return { flagged: false };
   }
 
