@@ -38,6 +38,8 @@ export async function listAudit(
     after?: { createdAt: Date; id: number } | null;
     target?: { type: string; id: string } | null;
     action?: string | null;
+    /** Only this target type (any id). */
+    targetType?: string | null;
   },
 ): Promise<AuditRow[]> {
   const conditions = [];
@@ -51,6 +53,7 @@ export async function listAudit(
   if (options.target)
     conditions.push(and(eq(auditLog.targetType, options.target.type), eq(auditLog.targetId, options.target.id)));
   if (options.action) conditions.push(eq(auditLog.action, options.action));
+  if (options.targetType) conditions.push(eq(auditLog.targetType, options.targetType));
   return db
     .select()
     .from(auditLog)
