@@ -133,7 +133,12 @@ export const AdminLedgerQuerySchema = z.object({
 });
 
 export const AdminDesiresBodySchema = z.object({
-  amount: z.number().int().min(-ADMIN_DESIRES_MAX).max(ADMIN_DESIRES_MAX).refine((n) => n !== 0, 'not_zero'),
+  amount: z
+    .number()
+    .int()
+    .min(-ADMIN_DESIRES_MAX)
+    .max(ADMIN_DESIRES_MAX)
+    .refine((n) => n !== 0, 'not_zero'),
   reason: AdminReasonSchema,
 });
 export type AdminDesiresBody = z.infer<typeof AdminDesiresBodySchema>;

@@ -113,7 +113,9 @@ export async function listPayments(
 ): Promise<PaymentRow[]> {
   const conditions = [];
   if (options.after)
-    conditions.push(sql`(${payments.createdAt}, ${payments.id}) < (${options.after.createdAt}::timestamptz, ${options.after.id}::uuid)`);
+    conditions.push(
+      sql`(${payments.createdAt}, ${payments.id}) < (${options.after.createdAt}::timestamptz, ${options.after.id}::uuid)`,
+    );
   if (options.userId) conditions.push(eq(payments.userId, options.userId));
   if (options.status) conditions.push(eq(payments.status, options.status));
   if (options.provider) conditions.push(eq(payments.provider, options.provider));
@@ -160,10 +162,12 @@ export async function countUsers(db: Database): Promise<number> {
 export async function emailsOf(db: Database, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = rowsOf<{ id: string; email: string }>(
-    await db.execute(sql`select id, email from users where id in (${sql.join(
-      ids.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )})`),
+    await db.execute(
+      sql`select id, email from users where id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
+    ),
   );
   return new Map(rows.map((r) => [r.id, r.email]));
 }

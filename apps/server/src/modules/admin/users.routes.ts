@@ -61,8 +61,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (ap
         response: { 200: AdminLedgerPageSchema, 400: ApiErrorSchema, ...denied },
       },
     },
-    async (request) =>
-      users.ledger({ userId: request.query.user, cursor: request.query.c, size: request.query.size }),
+    async (request) => users.ledger({ userId: request.query.user, cursor: request.query.c, size: request.query.size }),
   );
 
   app.post(
@@ -119,7 +118,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (ap
     {
       schema: {
         tags: ['admin'],
-        summary: "End every session of the user (log out everywhere)",
+        summary: 'End every session of the user (log out everywhere)',
         params: AdminUserIdParamsSchema,
         body: AdminOptionalReasonBodySchema,
         response: { 200: AdminOkSchema, ...writeErrors },
