@@ -58,16 +58,14 @@ describe('admin: overview', async () => {
       { userId: b.user.id, provider: 'sandbox', plan: 'pack_350', amountCents: 450, currency: 'eur', status: 'failed' },
     ]);
     await db.insert(safetyEvents).values([{ kind: 'crisis' }, { kind: 'minors_input' }, { kind: 'minors_input' }]);
-    await db
-      .insert(analyticsEvents)
-      .values(
-        ['d1', 'd1', 'd2', 'd3'].map((deviceId) => ({
-          name: 'page_changed',
-          props: {},
-          occurredAt: new Date(),
-          deviceId,
-        })),
-      );
+    await db.insert(analyticsEvents).values(
+      ['d1', 'd1', 'd2', 'd3'].map((deviceId) => ({
+        name: 'page_changed',
+        props: {},
+        occurredAt: new Date(),
+        deviceId,
+      })),
+    );
     await db.insert(takedownRequests).values([
       {
         reference: `TD-A${now}`,

@@ -5,7 +5,8 @@ export const adminKeys = {
   overview: (days: number) => ['admin', 'overview', days] as const,
   users: (q: string, offset: number) => ['admin', 'users', q, offset] as const,
   user: (id: string) => ['admin', 'user', id] as const,
-  ledger: (user: string | undefined, cursor: string | undefined) => ['admin', 'ledger', user ?? '', cursor ?? ''] as const,
+  ledger: (user: string | undefined, cursor: string | undefined) =>
+    ['admin', 'ledger', user ?? '', cursor ?? ''] as const,
   ledgerCheck: () => ['admin', 'ledger-check'] as const,
   payments: (filters: Record<string, string | undefined>) => ['admin', 'payments', filters] as const,
   webhooks: (filters: Record<string, string | undefined>) => ['admin', 'webhooks', filters] as const,

@@ -62,7 +62,9 @@ function Entry({ entry }: { entry: AdminAuditEntry }) {
             {diff.map((row) => (
               <tr key={row.key} className={row.changed ? '' : 'text-muted'}>
                 <td className="py-0.5 pr-2 break-all">{row.key}</td>
-                <td className={`py-0.5 pr-2 break-all ${row.changed ? 'text-red-300 line-through decoration-red-300/40' : ''}`}>
+                <td
+                  className={`py-0.5 pr-2 break-all ${row.changed ? 'text-red-300 line-through decoration-red-300/40' : ''}`}
+                >
                   {row.before}
                 </td>
                 <td className={`py-0.5 break-all ${row.changed ? 'text-emerald-300' : ''}`}>{row.after}</td>

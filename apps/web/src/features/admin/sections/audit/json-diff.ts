@@ -6,7 +6,8 @@ export interface DiffRow {
   changed: boolean;
 }
 
-const show = (value: unknown) => (value === undefined ? '' : value === null ? 'null' : typeof value === 'string' ? value : JSON.stringify(value));
+const show = (value: unknown) =>
+  value === undefined ? '' : value === null ? 'null' : typeof value === 'string' ? value : JSON.stringify(value);
 
 /** The fields of `before` and `after` (top level), changed ones first, in a readable text. */
 export function jsonDiff(before: Record<string, unknown> | null, after: Record<string, unknown> | null): DiffRow[] {

@@ -64,7 +64,15 @@ export function BarChart({
                 const h = ((s.values[i] ?? 0) / max) * (HEIGHT - 8);
                 y -= h;
                 return h > 0 ? (
-                  <rect key={s.label} x={i * step + GAP / 2} y={y} width={bar} height={h} rx={1} className={s.className} />
+                  <rect
+                    key={s.label}
+                    x={i * step + GAP / 2}
+                    y={y}
+                    width={bar}
+                    height={h}
+                    rx={1}
+                    className={s.className}
+                  />
                 ) : null;
               })}
             </g>

@@ -30,7 +30,12 @@ function Attention({ data }: { data: AdminOverview['attention'] }) {
       label: t('admin.overview.attention.takedown_overdue'),
       urgent: true,
     },
-    { id: 'takedown_open', to: '/admin/takedown', count: data.takedown_open, label: t('admin.overview.attention.takedown_open') },
+    {
+      id: 'takedown_open',
+      to: '/admin/takedown',
+      count: data.takedown_open,
+      label: t('admin.overview.attention.takedown_open'),
+    },
     {
       id: 'message_reports',
       to: '/admin/reports',
@@ -102,7 +107,9 @@ function Funnel({ funnel }: { funnel: AdminOverview['funnel'] }) {
                 <span>{t(`admin.overview.funnel.${step.id}`)}</span>
                 <span className="tabular-nums">
                   {formatNumber(step.value, locale)}
-                  {rate !== null && <span className="ml-2 text-xs text-muted">{t('admin.overview.funnel.rate', { rate })}</span>}
+                  {rate !== null && (
+                    <span className="ml-2 text-xs text-muted">{t('admin.overview.funnel.rate', { rate })}</span>
+                  )}
                 </span>
               </div>
               <div className="h-2 rounded-full bg-white/5">
@@ -184,7 +191,11 @@ export function OverviewSection(_props: AdminSectionProps) {
                 days={dayList}
                 locale={locale}
                 series={[
-                  { label: t('admin.overview.active_users'), className: 'fill-sky-400', values: series('active_users') },
+                  {
+                    label: t('admin.overview.active_users'),
+                    className: 'fill-sky-400',
+                    values: series('active_users'),
+                  },
                 ]}
               />
             </AdminCard>
@@ -193,7 +204,9 @@ export function OverviewSection(_props: AdminSectionProps) {
                 label={t('admin.overview.messages')}
                 days={dayList}
                 locale={locale}
-                series={[{ label: t('admin.overview.messages'), className: 'fill-violet-400', values: series('messages') }]}
+                series={[
+                  { label: t('admin.overview.messages'), className: 'fill-violet-400', values: series('messages') },
+                ]}
               />
             </AdminCard>
             <AdminCard>
@@ -202,7 +215,11 @@ export function OverviewSection(_props: AdminSectionProps) {
                 days={dayList}
                 locale={locale}
                 series={[
-                  { label: t('admin.overview.call_minutes'), className: 'fill-emerald-400', values: series('call_minutes') },
+                  {
+                    label: t('admin.overview.call_minutes'),
+                    className: 'fill-emerald-400',
+                    values: series('call_minutes'),
+                  },
                 ]}
               />
             </AdminCard>
@@ -212,7 +229,11 @@ export function OverviewSection(_props: AdminSectionProps) {
                 days={dayList}
                 locale={locale}
                 series={[
-                  { label: t('admin.overview.paying_users'), className: 'fill-amber-400', values: series('paying_users') },
+                  {
+                    label: t('admin.overview.paying_users'),
+                    className: 'fill-amber-400',
+                    values: series('paying_users'),
+                  },
                 ]}
               />
             </AdminCard>

@@ -23,7 +23,11 @@ type Tab = 'payments' | 'webhooks' | 'ledger';
 
 const UserLink = ({ id, email }: { id: string | null; email: string | null }) =>
   id ? (
-    <Link to={`/admin/users/${id}`} className="break-all text-primary hover:underline" onClick={(e) => e.stopPropagation()}>
+    <Link
+      to={`/admin/users/${id}`}
+      className="break-all text-primary hover:underline"
+      onClick={(e) => e.stopPropagation()}
+    >
       {email ?? id}
     </Link>
   ) : (
@@ -53,7 +57,11 @@ function Payments() {
       render: (p) => (
         <span>
           {t(`admin.payments.statuses.${p.status}`)}
-          {p.refund_reason && <span className="block text-xs text-amber-300">{t('admin.payments.refund', { reason: p.refund_reason })}</span>}
+          {p.refund_reason && (
+            <span className="block text-xs text-amber-300">
+              {t('admin.payments.refund', { reason: p.refund_reason })}
+            </span>
+          )}
         </span>
       ),
     },
@@ -72,7 +80,10 @@ function Payments() {
           onChange={change(setStatus)}
           options={[
             { value: '', label: t('admin.common.all') },
-            ...(['paid', 'pending', 'failed'] as const).map((s) => ({ value: s, label: t(`admin.payments.statuses.${s}`) })),
+            ...(['paid', 'pending', 'failed'] as const).map((s) => ({
+              value: s,
+              label: t(`admin.payments.statuses.${s}`),
+            })),
           ]}
         />
         <AdminSelect
@@ -140,7 +151,11 @@ function Webhooks() {
         </span>
       ),
     },
-    { id: 'detail', label: t('admin.payments.detail'), render: (d) => <span className="break-all">{d.detail ?? ''}</span> },
+    {
+      id: 'detail',
+      label: t('admin.payments.detail'),
+      render: (d) => <span className="break-all">{d.detail ?? ''}</span>,
+    },
   ];
   return (
     <div className="flex flex-col gap-3">
@@ -199,7 +214,10 @@ function LedgerCheck() {
       {data &&
         (data.mismatches.length === 0 ? (
           <p className="text-sm text-emerald-200" data-testid="admin-ledger-ok">
-            {t('admin.ledger.all_match', { count: data.checked_users, formatted: formatNumber(data.checked_users, locale) })}{' '}
+            {t('admin.ledger.all_match', {
+              count: data.checked_users,
+              formatted: formatNumber(data.checked_users, locale),
+            })}{' '}
             <span className="text-muted">({formatDateTime(data.checked_at, locale)})</span>
           </p>
         ) : (
@@ -242,7 +260,11 @@ function Ledger() {
       ),
     },
     { id: 'reason', label: t('admin.ledger.reason'), render: (e) => t(`admin.ledger.reasons.${e.reason}`) },
-    { id: 'reference', label: t('admin.ledger.reference'), render: (e) => <span className="break-all">{e.reference}</span> },
+    {
+      id: 'reference',
+      label: t('admin.ledger.reference'),
+      render: (e) => <span className="break-all">{e.reference}</span>,
+    },
   ];
   return (
     <div className="flex flex-col gap-3">
@@ -273,7 +295,11 @@ export function PaymentsSection(_props: AdminSectionProps) {
   const tabs: Tab[] = ['payments', 'webhooks', 'ledger'];
   return (
     <div className="flex flex-col gap-4" data-testid="admin-payments">
-      <div role="tablist" aria-label={t('admin.payments.title')} className="-mx-4 flex gap-1 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+      <div
+        role="tablist"
+        aria-label={t('admin.payments.title')}
+        className="-mx-4 flex gap-1 overflow-x-auto px-4 sm:mx-0 sm:px-0"
+      >
         {tabs.map((id) => (
           <button
             key={id}

@@ -17,6 +17,8 @@ export function StatusBadge({ banned }: { banned: boolean }) {
       {t('admin.users.banned')}
     </span>
   ) : (
-    <span className="rounded-full bg-emerald-500/15 px-2 py-0.5 text-xs text-emerald-200">{t('admin.users.active')}</span>
+    <span className="rounded-full bg-emerald-500/15 px-2 py-0.5 text-xs text-emerald-200">
+      {t('admin.users.active')}
+    </span>
   );
 }

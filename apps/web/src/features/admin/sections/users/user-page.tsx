@@ -75,7 +75,11 @@ function Ledger({ userId }: { userId: string }) {
       ),
     },
     { id: 'reason', label: t('admin.ledger.reason'), render: (e) => t(`admin.ledger.reasons.${e.reason}`) },
-    { id: 'reference', label: t('admin.ledger.reference'), render: (e) => <span className="break-all">{e.reference}</span> },
+    {
+      id: 'reference',
+      label: t('admin.ledger.reference'),
+      render: (e) => <span className="break-all">{e.reference}</span>,
+    },
   ];
   return (
     <AdminCard title={t('admin.users.ledger')} testId="admin-user-ledger">
