@@ -44,7 +44,7 @@ function Entry({ entry }: { entry: AdminAuditEntry }) {
         </dd>
         {entry.reason && (
           <>
-            <dt className="text-muted">{t('admin.common.reason')}</dt>
+            <dt className="text-muted">{t('admin.audit.reason')}</dt>
             <dd className="break-words whitespace-pre-wrap">{entry.reason}</dd>
           </>
         )}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ADMIN_OVERVIEW_RANGES, type AdminOverview, type Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatNumber, formatPrice } from '../../../../lib/format';
+import { formatDate, formatNumber, formatPrice } from '../../../../lib/format';
 import { useAdminOverview } from '../../api/get-overview';
 import { AdminRangePicker } from '../../components/admin-range-picker';
 import { AdminCard, AdminError, AdminLoading } from '../../components/admin-states';
@@ -145,7 +145,12 @@ export function OverviewSection(_props: AdminSectionProps) {
       {data && (
         <>
           <Attention data={data.attention} />
-          <p className="text-xs text-muted">{t('admin.overview.range_note', { from: data.from, to: data.to })}</p>
+          <p className="text-xs text-muted">
+            {t('admin.overview.range_note', {
+              from: formatDate(`${data.from}T12:00:00Z`, locale),
+              to: formatDate(`${data.to}T12:00:00Z`, locale),
+            })}
+          </p>
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-3">
             <Stat testId="stat-signups" label={t('admin.overview.signups')} value={n(data.totals.signups)} />
             <Stat

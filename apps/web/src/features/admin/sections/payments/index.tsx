@@ -21,6 +21,8 @@ import type { AdminSectionProps } from '../../sections';
 
 type Tab = 'payments' | 'webhooks' | 'ledger';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const UserLink = ({ id, email }: { id: string | null; email: string | null }) =>
   id ? (
     <Link
@@ -244,7 +246,9 @@ function Ledger() {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
   const pages = useKeysetPages();
-  const query = useAdminLedger(undefined, pages.cursor);
+  const [user, setUser] = useState('');
+  const userId = UUID.test(user.trim()) ? user.trim().toLowerCase() : undefined;
+  const query = useAdminLedger(userId, pages.cursor);
   const columns: AdminColumn<AdminLedgerEntry>[] = [
     { id: 'when', label: t('admin.common.when'), render: (e) => formatDateTime(e.created_at, locale) },
     { id: 'user', label: t('admin.payments.user'), render: (e) => <UserLink id={e.user_id} email={e.user_email} /> },
@@ -269,6 +273,18 @@ function Ledger() {
   return (
     <div className="flex flex-col gap-3">
       <LedgerCheck />
+      <input
+        value={user}
+        maxLength={36}
+        aria-label={t('admin.ledger.filter_user')}
+        placeholder={t('admin.ledger.filter_user')}
+        data-testid="admin-ledger-user"
+        onChange={(event) => {
+          setUser(event.target.value);
+          pages.reset();
+        }}
+        className="rounded-xl border border-white/10 bg-surface px-3 py-2 text-sm outline-none placeholder:text-muted focus:border-primary sm:max-w-md"
+      />
       {query.isError && <AdminError onRetry={() => void query.refetch()} />}
       {!query.data && query.isPending && <AdminLoading />}
       {query.data &&
