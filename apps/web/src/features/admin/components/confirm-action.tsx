@@ -1,3 +1,4 @@
+import '../texts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Modal } from '../../../components/ui/modal';
 import { useTranslation } from '../../../lib/i18n';

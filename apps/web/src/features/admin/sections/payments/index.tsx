@@ -1,3 +1,4 @@
+import '../../texts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {

@@ -1,3 +1,4 @@
+import '../../texts';
 import { useEffect, useState } from 'react';
 import { ADMIN_DESIRES_MAX } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';

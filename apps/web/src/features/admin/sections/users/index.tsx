@@ -1,3 +1,4 @@
+import '../../texts';
 import type { AdminSectionProps } from '../../sections';
 import { UserList } from './user-list';
 import { UserPage } from './user-page';
