@@ -21,7 +21,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (ap
       const after = decodeCursor(c, ['iso', 'int'] as const);
       const rows = await listAudit(deps.db, {
         size: size + 1,
-        after: after ? { createdAt: new Date(after[0]), id: after[1] } : null,
+        after: after ? { createdAt: after[0], id: after[1] } : null,
         target: target_type && target_id ? { type: target_type, id: target_id } : null,
         action: action || null,
         targetType: target_type && !target_id ? target_type : null,
@@ -41,7 +41,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (ap
           reason: r.reason,
           created_at: r.createdAt.toISOString(),
         })),
-        next_param: rows.length > size && last ? encodeCursor([last.createdAt.toISOString(), Number(last.id)]) : null,
+        next_param: rows.length > size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
       };
     },
   );

@@ -1,8 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { webhookDeliveries } from '../../db/schema.js';
+import { microsecondText } from './audit.repository.js';
 
-export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect & { cursorAt: string };
 
 /** Webhook deliveries, newest first, a keyset page after `(receivedAt, id)`. */
 export async function listDeliveries(
@@ -22,7 +23,7 @@ export async function listDeliveries(
   if (options.outcome) conditions.push(eq(webhookDeliveries.outcome, options.outcome));
   if (options.provider) conditions.push(eq(webhookDeliveries.provider, options.provider));
   return db
-    .select()
+    .select({ ...getTableColumns(webhookDeliveries), cursorAt: microsecondText(sql`${webhookDeliveries.receivedAt}`) })
     .from(webhookDeliveries)
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.id))

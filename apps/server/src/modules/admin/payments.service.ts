@@ -30,7 +30,7 @@ export async function listPaymentsPage(
   const last = page[page.length - 1];
   return {
     results: page.map(presentPayment),
-    next_param: rows.length > query.size && last ? encodeCursor([iso(last.createdAt), last.id]) : null,
+    next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
   };
 }
 
@@ -64,7 +64,7 @@ export async function listWebhookDeliveries(
       payment_id: d.paymentId,
       received_at: iso(d.receivedAt),
     })),
-    next_param: rows.length > query.size && last ? encodeCursor([iso(last.receivedAt), Number(last.id)]) : null,
+    next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
   };
 }
 

@@ -92,4 +92,26 @@ describe('admin: payments and ledger', async () => {
       await db.execute(sql`update users set num_tokens = 20 where id = ${user.id}`);
     }
   });
+
+  it('payment pages keep rows that share a millisecond', async () => {
+    const { user } = await createUser(app, db);
+    for (const us of ['500100', '500200', '500300'])
+      await db.insert(payments).values({
+        userId: user.id,
+        provider: 'sandbox',
+        plan: 'pack_350',
+        amountCents: 499,
+        currency: 'usd',
+        createdAt: sql`${`2026-02-01T00:00:00.${us}Z`}::timestamptz` as unknown as Date,
+      });
+    const seen: string[] = [];
+    let cursor = '';
+    for (let i = 0; i < 5; i += 1) {
+      const page = (await get(`/api/admin/payments?user=${user.id}&size=1${cursor ? `&c=${cursor}` : ''}`)).json();
+      seen.push(...page.results.map((r: { id: string }) => r.id));
+      if (!page.next_param) break;
+      cursor = page.next_param;
+    }
+    expect(new Set(seen).size).toBe(3);
+  });
 });

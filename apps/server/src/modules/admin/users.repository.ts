@@ -2,9 +2,10 @@ import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
 import { ledgerEntries, payments, subscriptions, users } from '../../db/schema.js';
+import { microsecondText } from './audit.repository.js';
 
 export type AdminUserRow = typeof users.$inferSelect;
-export type PaymentRow = typeof payments.$inferSelect & { userEmail: string | null };
+export type PaymentRow = typeof payments.$inferSelect & { userEmail: string | null; cursorAt: string };
 export type LedgerRow = typeof ledgerEntries.$inferSelect & { userEmail: string | null };
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export interface SessionRow {
@@ -98,6 +99,7 @@ const paymentColumns = {
   createdAt: payments.createdAt,
   updatedAt: payments.updatedAt,
   userEmail: users.email,
+  cursorAt: microsecondText(sql`${payments.createdAt}`),
 };
 
 /** Payments, newest first, a keyset page after `(createdAt, id)`; optionally filtered. */

@@ -203,4 +203,23 @@ describe('admin: users', async () => {
     expect(byAction.results.every((r: { action: string }) => r.action === 'user.grant_desires')).toBe(true);
     expect((await get('/api/admin/audit?c=garbage!')).statusCode).toBe(400);
   });
+
+  it('audit pages keep rows that share a millisecond (cursors keep the microseconds)', async () => {
+    const target = '11111111-1111-4111-8111-111111111111';
+    for (const us of ['123100', '123200', '123300'])
+      await db.execute(sql`insert into audit_log (actor_email, action, target_type, target_id, created_at)
+        values ('a@x.test', 'user.test', 'user', ${target}, ${`2026-01-01T00:00:00.${us}Z`}::timestamptz)`);
+    const seen: number[] = [];
+    let cursor = '';
+    for (let i = 0; i < 5; i += 1) {
+      const page = (
+        await get(`/api/admin/audit?target_type=user&target_id=${target}&size=1${cursor ? `&c=${cursor}` : ''}`)
+      ).json();
+      seen.push(...page.results.map((r: { id: number }) => r.id));
+      if (!page.next_param) break;
+      cursor = page.next_param;
+    }
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen).size).toBe(3);
+  });
 });
