@@ -423,6 +423,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       edition,
       publicUrl: config.PUBLIC_URL,
       log: app.log.child({ module: 'admin' }),
+      accounts,
     },
   });
   await app.register(webRoutes, {

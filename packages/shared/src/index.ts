@@ -17,3 +17,7 @@ export * from './contract/chats.js';
 export * from './contract/pictures.js';
 export * from './contract/audio.js';
 export * from './contract/calls.js';
+export * from './contract/admin-overview.js';
+export * from './contract/admin-users.js';
+export * from './contract/admin-payments.js';
+export * from './contract/admin-audit.js';

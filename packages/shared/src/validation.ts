@@ -73,6 +73,8 @@ export const ERROR_MESSAGES = {
   call_in_progress: 'You are already in a call. Hang up there first.',
   call_minutes_exhausted: "You have used today's call minutes. Calls are possible again tomorrow.",
   stt_unavailable: 'Speech recognition is not available on this server, so calls cannot start.',
+  admin_self_action: 'Administrators cannot ban, delete or demote their own account.',
+  balance_would_go_negative: 'This would take the balance below zero.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

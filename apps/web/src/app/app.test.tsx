@@ -55,7 +55,7 @@ describe('routes', () => {
         'blog',
         'blog/:id',
         'email/unsubscribe',
-        'admin',
+        'admin/*',
         ':slug',
         '*',
       ]),

@@ -80,3 +80,10 @@ export function formatCountdown(ms: number): string {
   const s = total % 60;
   return [h, m, s].map((n) => String(n).padStart(2, '0')).join(':');
 }
+
+/** A date and time in the interface language, e.g. "Nov 12, 2026, 4:05 PM". */
+export function formatDateTime(iso: string, locale: Locale): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}

@@ -371,13 +371,17 @@ export class AccountsService {
     });
   }
 
-  async deleteAllData(userId: string): Promise<void> {
+  /**
+   * Deletes the account and everything it owns. `extra` deleters run inside the deletion's
+   * transaction too (the admin console records the deletion in its audit log there).
+   */
+  async deleteAllData(userId: string, extra: UserDataDeleter[] = []): Promise<void> {
     const user = await this.requireUser(userId);
     await this.deps.beforeDelete?.(user.id);
     await deleteUserData(this.deps.db, user, {
       dataDir: this.deps.dataDir,
       storage: this.deps.storage,
-      deleters: this.deps.deleters,
+      deleters: [...extra, ...(this.deps.deleters ?? [])],
       fileDeleters: this.deps.fileDeleters,
     });
     await this.deps.sessions.endUserSessions(user.id);

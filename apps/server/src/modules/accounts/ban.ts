@@ -35,3 +35,12 @@ export async function unbanUser(deps: BanDeps, userId: string): Promise<UserRow>
   if (!user) throw new AppError('not_found', { status: 404 });
   return user;
 }
+
+/**
+ * Ends every session of the user: its refresh tokens are revoked and every replica forgets
+ * its sessions, so each access token answers 401 at once (the account stays as it is).
+ */
+export async function endAllSessions(deps: BanDeps, userId: string): Promise<void> {
+  await repo.revokeAllRefreshTokens(deps.db, userId);
+  await deps.sessions.endUserSessions(userId);
+}

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import type { MailProvider } from '../../providers/mail/mail.provider.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
-import type { Sessions } from '../accounts/sessions.js';
+import type { AccountsService, Sessions } from '../accounts/index.js';
 
 /** What the admin console's services are given (app.ts builds it once). */
 export interface AdminDeps {
@@ -16,4 +16,6 @@ export interface AdminDeps {
   edition: Edition;
   publicUrl: string;
   log: FastifyBaseLogger;
+  /** The accounts module's delete-all-data path (cancels the subscription first). */
+  accounts: Pick<AccountsService, 'deleteAllData'>;
 }

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireAdmin } from '../../plugins/auth.js';
 import type { AdminDeps } from './admin-deps.js';
+import { auditRoutes } from './audit.routes.js';
+import { overviewRoutes } from './overview.routes.js';
+import { paymentsRoutes } from './payments.routes.js';
+import { usersRoutes } from './users.routes.js';
 
 /**
  * Every `/api/admin/…` route (registered by app.ts under that prefix). The check runs on
@@ -10,5 +14,8 @@ import type { AdminDeps } from './admin-deps.js';
  */
 export const adminRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   app.addHook('onRequest', requireAdmin);
-  void deps;
+  await app.register(overviewRoutes, { deps });
+  await app.register(usersRoutes, { deps });
+  await app.register(paymentsRoutes, { deps });
+  await app.register(auditRoutes, { deps });
 };

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
 
@@ -28,31 +28,48 @@ export async function recordAudit(db: Database, actorId: string, entry: AuditEnt
     from users u where u.id = ${actorId}`);
 }
 
-export type AuditRow = typeof auditLog.$inferSelect;
+/**
+ * A timestamp as UTC ISO text with its microseconds: a keyset cursor made from it finds the
+ * exact row again (a JavaScript `Date` would lose the microseconds and skip rows).
+ */
+export const microsecondText = (column: typeof auditLog.createdAt | ReturnType<typeof sql>) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export type AuditRow = typeof auditLog.$inferSelect & {
+  /** `created_at` with its microseconds, for a keyset cursor. */
+  cursorAt: string;
+};
 
 /** The audit log, newest first, a keyset page after `(createdAt, id)`; optionally one target. */
 export async function listAudit(
   db: Database,
   options: {
     size: number;
-    after?: { createdAt: Date; id: number } | null;
+    /** The last row of the page before: its `cursorAt` (or a Date) and id. */
+    after?: { createdAt: Date | string; id: number } | null;
     target?: { type: string; id: string } | null;
     action?: string | null;
+    /** Only this target type (any id). */
+    targetType?: string | null;
   },
 ): Promise<AuditRow[]> {
   const conditions = [];
-  if (options.after)
+  if (options.after) {
+    const at =
+      options.after.createdAt instanceof Date ? options.after.createdAt.toISOString() : options.after.createdAt;
     conditions.push(
       or(
-        lt(auditLog.createdAt, options.after.createdAt),
-        and(eq(auditLog.createdAt, options.after.createdAt), lt(auditLog.id, options.after.id)),
+        sql`${auditLog.createdAt} < ${at}::timestamptz`,
+        and(sql`${auditLog.createdAt} = ${at}::timestamptz`, lt(auditLog.id, options.after.id)),
       ),
     );
+  }
   if (options.target)
     conditions.push(and(eq(auditLog.targetType, options.target.type), eq(auditLog.targetId, options.target.id)));
   if (options.action) conditions.push(eq(auditLog.action, options.action));
+  if (options.targetType) conditions.push(eq(auditLog.targetType, options.targetType));
   return db
-    .select()
+    .select({ ...getTableColumns(auditLog), cursorAt: microsecondText(auditLog.createdAt) })
     .from(auditLog)
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))

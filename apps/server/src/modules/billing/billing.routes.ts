@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ApiErrorSchema,
@@ -15,6 +16,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { PaymentProviders } from '../../providers/payments/index.js';
+import type { PaymentEvent } from '../../providers/payments/types.js';
 import { presentPlans } from './billing.presenter.js';
 import {
   cancelSubscription,
@@ -25,6 +27,7 @@ import {
   startCheckout,
 } from './billing.service.js';
 import { sandboxCheckoutRoutes } from './billing.sandbox-routes.js';
+import { recordWebhookDelivery, type WebhookDeliveryInput } from './webhook-deliveries.repository.js';
 
 export interface BillingRoutesOptions {
   db: Database;
@@ -144,6 +147,27 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_request, body, done) =>
       done(null, body),
     );
+    // Every delivery is recorded for the admin console once the answer is sent: never the
+    // body or a secret, and a failure to record is logged without changing the answer.
+    const deliveries = new WeakMap<FastifyRequest, Omit<WebhookDeliveryInput, 'httpStatus'>>();
+    scope.addHook('onResponse', async (request, reply) => {
+      const known = deliveries.get(request);
+      const params = request.params as { provider?: unknown } | undefined;
+      const delivery = known ?? {
+        provider: typeof params?.provider === 'string' ? params.provider : 'unknown',
+        eventId: null,
+        type: null,
+        outcome: reply.statusCode >= 500 ? ('failed' as const) : ('rejected' as const),
+        detail: 'invalid_request',
+        paymentId: null,
+      };
+      if (known && reply.statusCode >= 500) delivery.outcome = 'failed';
+      try {
+        await recordWebhookDelivery(db, { ...delivery, httpStatus: reply.statusCode });
+      } catch (error) {
+        request.log.error({ err: error, provider: delivery.provider }, 'could not record a webhook delivery');
+      }
+    });
     scope.post(
       '/api/payments/webhook/:provider',
       {
@@ -156,11 +180,43 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         },
       },
       async (request) => {
+        const delivery: Omit<WebhookDeliveryInput, 'httpStatus'> = {
+          provider: request.params.provider,
+          eventId: null,
+          type: null,
+          outcome: 'rejected',
+          detail: null,
+          paymentId: null,
+        };
+        deliveries.set(request, delivery);
         const provider = providers.byId[request.params.provider];
-        if (!provider) throw new AppError('not_found', { status: 404 });
+        if (!provider) {
+          delivery.detail = 'provider_not_configured';
+          throw new AppError('not_found', { status: 404 });
+        }
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const event = provider.parseWebhook(raw, request.headers);
-        const { duplicate, refusedSubscriptionId } = await handlePaymentEvent(db, provider.id, event);
+        let event: PaymentEvent;
+        try {
+          event = provider.parseWebhook(raw, request.headers);
+        } catch (error) {
+          delivery.detail = error instanceof AppError ? error.code : 'unreadable';
+          throw error;
+        }
+        delivery.eventId = event.id;
+        delivery.type = event.type;
+        delivery.paymentId = 'paymentId' in event ? event.paymentId : null;
+        if (event.type === 'ignored') delivery.detail = event.reason;
+        let handled: Awaited<ReturnType<typeof handlePaymentEvent>>;
+        try {
+          handled = await handlePaymentEvent(db, provider.id, event);
+        } catch (error) {
+          delivery.outcome = 'failed';
+          delivery.detail = error instanceof AppError ? error.code : 'internal_error';
+          throw error;
+        }
+        const { duplicate, refusedSubscriptionId } = handled;
+        delivery.outcome = duplicate ? 'duplicate' : event.type === 'ignored' ? 'ignored' : 'processed';
+        if (refusedSubscriptionId) delivery.detail = 'duplicate_subscription_refused';
         request.log.info({ provider: provider.id, event: event.id, type: event.type, duplicate }, 'payment webhook');
         if (refusedSubscriptionId) {
           // A second subscription of one account: end it at the provider at once (its payment

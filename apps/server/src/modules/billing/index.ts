@@ -1,6 +1,8 @@
 /**
- * What other modules may use of the billing module: premium checks, desire debits and the
- * balance. Its repositories are its own (eslint `reverie/no-foreign-repository-imports`).
+ * What other modules may use of the billing module: premium checks, desire debits, the
+ * balance, an administrator's adjustment and the ledger invariant. Its repositories are its
+ * own (eslint `reverie/no-foreign-repository-imports`).
  */
 export { debitDesires, hasPremium } from './billing.service.js';
-export { readBalance } from './ledger.repository.js';
+export { readBalance, findLedgerMismatches } from './ledger.repository.js';
+export { adjustDesires } from './adjustments.js';

@@ -21,9 +21,27 @@ export interface AdminSection {
  * The console's sections, in navigation order. The first one is where `/admin` lands. Each
  * section is its own chunk, loaded when first opened.
  */
-export const ADMIN_SECTIONS: AdminSection[] = [];
+export const ADMIN_SECTIONS: AdminSection[] = [
+  {
+    id: 'overview',
+    labelKey: 'admin.sections.overview',
+    Component: lazy(() => import('./sections/overview').then((m) => ({ default: m.OverviewSection }))),
+  },
+  {
+    id: 'users',
+    labelKey: 'admin.sections.users',
+    Component: lazy(() => import('./sections/users').then((m) => ({ default: m.UsersSection }))),
+  },
+  {
+    id: 'payments',
+    labelKey: 'admin.sections.payments',
+    Component: lazy(() => import('./sections/payments').then((m) => ({ default: m.PaymentsSection }))),
+  },
+  {
+    id: 'audit',
+    labelKey: 'admin.sections.audit',
+    Component: lazy(() => import('./sections/audit').then((m) => ({ default: m.AuditSection }))),
+  },
+];
 
 export const findSection = (id: string | undefined) => ADMIN_SECTIONS.find((s) => s.id === id) ?? null;
-
-// `lazy` stays imported for the sections' entries above.
-void lazy;

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client';
 
-export const adminKeys = {
-  all: ['admin'] as const,
-  count: (path: string) => ['admin', 'count', path] as const,
-};
+import { adminKeys } from './keys';
+
+export { adminKeys };
 
 /** A navigation badge: how many items wait in a section (refreshed every minute). */
 export function useAdminCount(path: string | undefined) {

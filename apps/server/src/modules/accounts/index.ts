@@ -1,0 +1,8 @@
+/**
+ * What other modules may use of the accounts module (the admin console): bans, ending a
+ * user's sessions, and the types of the delete-all-data path. Its repository is its own.
+ */
+export { banUser, unbanUser, endAllSessions, BAN_REASON_MAX, type BanDeps } from './ban.js';
+export type { Sessions } from './sessions.js';
+export type { AccountsService } from './accounts.service.js';
+export type { UserDataDeleter } from './user-data.js';

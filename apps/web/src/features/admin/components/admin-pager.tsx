@@ -1,0 +1,51 @@
+import { useCallback, useState } from 'react';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useTranslation } from '../../../lib/i18n';
+import { Icon } from '../../../components/ui/icon';
+
+/**
+ * Keyset pages: the cursor of the page shown and the ones before it. `next(cursor)` moves on
+ * with a page's `next_param`, `prev()` goes back, `reset()` returns to the first page (when a
+ * filter changes).
+ */
+export function useKeysetPages() {
+  const [stack, setStack] = useState<string[]>([]);
+  const cursor = stack.length ? stack[stack.length - 1]! : undefined;
+  const next = useCallback((c: string) => setStack((s) => [...s, c]), []);
+  const prev = useCallback(() => setStack((s) => s.slice(0, -1)), []);
+  const reset = useCallback(() => setStack([]), []);
+  return { cursor, page: stack.length + 1, hasPrev: stack.length > 0, next, prev, reset };
+}
+
+/** Previous / next buttons of a list, with the page number between them. */
+export function AdminPager({
+  page,
+  hasPrev,
+  hasNext,
+  onPrev,
+  onNext,
+}: {
+  page: number;
+  hasPrev: boolean;
+  hasNext: boolean;
+  onPrev: () => void;
+  onNext: () => void;
+}) {
+  const { t } = useTranslation();
+  if (!hasPrev && !hasNext) return null;
+  const button =
+    'inline-flex items-center gap-1 rounded-xl border border-white/10 px-3 py-2 text-sm transition hover:bg-white/5 disabled:opacity-40 disabled:hover:bg-transparent';
+  return (
+    <nav aria-label={t('admin.common.pages')} className="mt-4 flex items-center justify-between gap-3">
+      <button type="button" className={button} disabled={!hasPrev} onClick={onPrev} data-testid="admin-prev">
+        <Icon icon={ChevronLeft} size="sm" />
+        {t('admin.common.previous')}
+      </button>
+      <span className="text-sm text-muted">{t('admin.common.page', { page })}</span>
+      <button type="button" className={button} disabled={!hasNext} onClick={onNext} data-testid="admin-next">
+        {t('admin.common.next')}
+        <Icon icon={ChevronRight} size="sm" />
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,143 @@
+import '../../texts';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { AdminAuditEntry, Locale } from '@reverie/shared';
+import { useTranslation } from '../../../../lib/i18n';
+import { formatDateTime } from '../../../../lib/format';
+import { useAdminAudit } from '../../api/get-audit';
+import { AdminPager, useKeysetPages } from '../../components/admin-pager';
+import { AdminEmpty, AdminError, AdminLoading } from '../../components/admin-states';
+import type { AdminSectionProps } from '../../sections';
+import { jsonDiff } from './json-diff';
+
+function Target({ entry }: { entry: AdminAuditEntry }) {
+  if (entry.target_type === 'user')
+    return (
+      <Link to={`/admin/users/${entry.target_id}`} className="break-all text-primary hover:underline">
+        {entry.target_type}:{entry.target_id}
+      </Link>
+    );
+  return (
+    <span className="break-all">
+      {entry.target_type}:{entry.target_id}
+    </span>
+  );
+}
+
+function Entry({ entry }: { entry: AdminAuditEntry }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const diff = jsonDiff(entry.before, entry.after);
+  return (
+    <li className="rounded-2xl border border-white/10 bg-surface p-4 text-sm" data-testid="audit-entry">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <span className="rounded-lg bg-white/10 px-2 py-0.5 font-mono text-xs">{entry.action}</span>
+        <time className="text-xs text-muted" dateTime={entry.created_at}>
+          {formatDateTime(entry.created_at, locale)}
+        </time>
+      </div>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        <dt className="text-muted">{t('admin.audit.who')}</dt>
+        <dd className="break-all">{entry.actor_email}</dd>
+        <dt className="text-muted">{t('admin.audit.target')}</dt>
+        <dd>
+          <Target entry={entry} />
+        </dd>
+        {entry.reason && (
+          <>
+            <dt className="text-muted">{t('admin.audit.reason')}</dt>
+            <dd className="break-words whitespace-pre-wrap">{entry.reason}</dd>
+          </>
+        )}
+      </dl>
+      {diff.length > 0 && (
+        <table className="mt-3 w-full table-fixed text-xs" aria-label={t('admin.audit.changes')}>
+          <thead className="text-muted">
+            <tr>
+              <th className="w-1/4 py-1 text-left font-normal">{t('admin.audit.field')}</th>
+              <th className="py-1 text-left font-normal">{t('admin.audit.before')}</th>
+              <th className="py-1 text-left font-normal">{t('admin.audit.after')}</th>
+            </tr>
+          </thead>
+          <tbody className="font-mono">
+            {diff.map((row) => (
+              <tr key={row.key} className={row.changed ? '' : 'text-muted'}>
+                <td className="py-0.5 pr-2 break-all">{row.key}</td>
+                <td
+                  className={`py-0.5 pr-2 break-all ${row.changed ? 'text-red-300 line-through decoration-red-300/40' : ''}`}
+                >
+                  {row.before}
+                </td>
+                <td className={`py-0.5 break-all ${row.changed ? 'text-emerald-300' : ''}`}>{row.after}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </li>
+  );
+}
+
+/** Every admin write, newest first, by action or target. */
+export function AuditSection(_props: AdminSectionProps) {
+  const { t } = useTranslation();
+  const [action, setAction] = useState('');
+  const [target, setTarget] = useState('');
+  const pages = useKeysetPages();
+  const [targetType, targetId] = target.includes(':') ? target.split(':', 2) : [target || undefined, undefined];
+  const query = useAdminAudit({
+    action: action.trim() || undefined,
+    target_type: targetType?.trim() || undefined,
+    target_id: targetId?.trim() || undefined,
+    c: pages.cursor,
+  });
+  const input =
+    'rounded-xl border border-white/10 bg-surface px-3 py-2 text-sm outline-none placeholder:text-muted focus:border-primary';
+  return (
+    <div className="flex flex-col gap-4" data-testid="admin-audit">
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <input
+          className={input}
+          value={action}
+          maxLength={80}
+          aria-label={t('admin.audit.filter_action')}
+          placeholder={t('admin.audit.filter_action_placeholder')}
+          onChange={(event) => {
+            setAction(event.target.value);
+            pages.reset();
+          }}
+        />
+        <input
+          className={`${input} sm:flex-1`}
+          value={target}
+          maxLength={160}
+          aria-label={t('admin.audit.filter_target')}
+          placeholder={t('admin.audit.filter_target_placeholder')}
+          onChange={(event) => {
+            setTarget(event.target.value);
+            pages.reset();
+          }}
+        />
+      </div>
+      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
+      {!query.data && query.isPending && <AdminLoading />}
+      {query.data &&
+        (query.data.results.length === 0 ? (
+          <AdminEmpty>{t('admin.audit.none')}</AdminEmpty>
+        ) : (
+          <ol className="flex flex-col gap-3">
+            {query.data.results.map((entry) => (
+              <Entry key={entry.id} entry={entry} />
+            ))}
+          </ol>
+        ))}
+      <AdminPager
+        page={pages.page}
+        hasPrev={pages.hasPrev}
+        hasNext={Boolean(query.data?.next_param)}
+        onPrev={pages.prev}
+        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,343 @@
+import '../../texts';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import {
+  WEBHOOK_OUTCOMES,
+  type AdminLedgerEntry,
+  type AdminPayment,
+  type AdminWebhookDelivery,
+  type Locale,
+} from '@reverie/shared';
+import { useTranslation } from '../../../../lib/i18n';
+import { formatBalance, formatDateTime, formatNumber, formatPrice } from '../../../../lib/format';
+import { useAdminPayments } from '../../api/get-payments';
+import { useWebhookDeliveries } from '../../api/get-webhook-deliveries';
+import { useAdminLedger } from '../../api/get-ledger';
+import { useLedgerCheck } from '../../api/check-ledger';
+import { AdminTable, type AdminColumn } from '../../components/admin-table';
+import { AdminPager, useKeysetPages } from '../../components/admin-pager';
+import { AdminCard, AdminEmpty, AdminError, AdminLoading } from '../../components/admin-states';
+import { AdminSelect } from '../../components/admin-select';
+import type { AdminSectionProps } from '../../sections';
+
+type Tab = 'payments' | 'webhooks' | 'ledger';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const UserLink = ({ id, email }: { id: string | null; email: string | null }) =>
+  id ? (
+    <Link
+      to={`/admin/users/${id}`}
+      className="break-all text-primary hover:underline"
+      onClick={(e) => e.stopPropagation()}
+    >
+      {email ?? id}
+    </Link>
+  ) : (
+    <span className="text-muted">—</span>
+  );
+
+function Payments() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const [status, setStatus] = useState('');
+  const [provider, setProvider] = useState('');
+  const pages = useKeysetPages();
+  const query = useAdminPayments({ status: status || undefined, provider: provider || undefined, c: pages.cursor });
+  const columns: AdminColumn<AdminPayment>[] = [
+    { id: 'when', label: t('admin.common.when'), render: (p) => formatDateTime(p.created_at, locale) },
+    { id: 'user', label: t('admin.payments.user'), render: (p) => <UserLink id={p.user_id} email={p.user_email} /> },
+    { id: 'plan', label: t('admin.payments.plan'), render: (p) => p.plan },
+    {
+      id: 'amount',
+      label: t('admin.payments.amount'),
+      className: 'tabular-nums md:text-right',
+      render: (p) => formatPrice(p.amount_cents, p.currency, locale),
+    },
+    {
+      id: 'status',
+      label: t('admin.payments.status'),
+      render: (p) => (
+        <span>
+          {t(`admin.payments.statuses.${p.status}`)}
+          {p.refund_reason && (
+            <span className="block text-xs text-amber-300">
+              {t('admin.payments.refund', { reason: p.refund_reason })}
+            </span>
+          )}
+        </span>
+      ),
+    },
+    { id: 'provider', label: t('admin.payments.provider'), render: (p) => p.provider },
+  ];
+  const change = (set: (v: string) => void) => (v: string) => {
+    set(v);
+    pages.reset();
+  };
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-wrap gap-2">
+        <AdminSelect
+          label={t('admin.payments.status')}
+          value={status}
+          onChange={change(setStatus)}
+          options={[
+            { value: '', label: t('admin.common.all') },
+            ...(['paid', 'pending', 'failed'] as const).map((s) => ({
+              value: s,
+              label: t(`admin.payments.statuses.${s}`),
+            })),
+          ]}
+        />
+        <AdminSelect
+          label={t('admin.payments.provider')}
+          value={provider}
+          onChange={change(setProvider)}
+          options={[
+            { value: '', label: t('admin.common.all') },
+            ...['sandbox', 'stripe', 'nowpayments'].map((p) => ({ value: p, label: p })),
+          ]}
+        />
+      </div>
+      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
+      {!query.data && query.isPending && <AdminLoading />}
+      {query.data &&
+        (query.data.results.length === 0 ? (
+          <AdminEmpty>{t('admin.payments.none')}</AdminEmpty>
+        ) : (
+          <AdminTable testId="admin-payments-table" columns={columns} rows={query.data.results} rowKey={(p) => p.id} />
+        ))}
+      <AdminPager
+        page={pages.page}
+        hasPrev={pages.hasPrev}
+        hasNext={Boolean(query.data?.next_param)}
+        onPrev={pages.prev}
+        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
+      />
+    </div>
+  );
+}
+
+const OUTCOME_CLASS: Record<AdminWebhookDelivery['outcome'], string> = {
+  processed: 'bg-emerald-500/15 text-emerald-200',
+  duplicate: 'bg-white/10 text-muted',
+  ignored: 'bg-white/10 text-muted',
+  rejected: 'bg-amber-500/15 text-amber-200',
+  failed: 'bg-red-500/20 text-red-200',
+};
+
+function Webhooks() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const [outcome, setOutcome] = useState('');
+  const pages = useKeysetPages();
+  const query = useWebhookDeliveries({ outcome: outcome || undefined, c: pages.cursor });
+  const columns: AdminColumn<AdminWebhookDelivery>[] = [
+    { id: 'when', label: t('admin.common.when'), render: (d) => formatDateTime(d.received_at, locale) },
+    { id: 'provider', label: t('admin.payments.provider'), render: (d) => d.provider },
+    {
+      id: 'event',
+      label: t('admin.payments.event'),
+      render: (d) => (
+        <span className="flex flex-col">
+          <span>{d.type ?? '—'}</span>
+          <span className="text-xs break-all text-muted">{d.event_id ?? ''}</span>
+        </span>
+      ),
+    },
+    {
+      id: 'outcome',
+      label: t('admin.payments.outcome'),
+      render: (d) => (
+        <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${OUTCOME_CLASS[d.outcome]}`}>
+          {t(`admin.payments.outcomes.${d.outcome}`)} · {d.http_status}
+        </span>
+      ),
+    },
+    {
+      id: 'detail',
+      label: t('admin.payments.detail'),
+      render: (d) => <span className="break-all">{d.detail ?? ''}</span>,
+    },
+  ];
+  return (
+    <div className="flex flex-col gap-3">
+      <AdminSelect
+        label={t('admin.payments.outcome')}
+        value={outcome}
+        onChange={(v) => {
+          setOutcome(v);
+          pages.reset();
+        }}
+        options={[
+          { value: '', label: t('admin.common.all') },
+          ...WEBHOOK_OUTCOMES.map((o) => ({ value: o, label: t(`admin.payments.outcomes.${o}`) })),
+        ]}
+      />
+      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
+      {!query.data && query.isPending && <AdminLoading />}
+      {query.data &&
+        (query.data.results.length === 0 ? (
+          <AdminEmpty>{t('admin.payments.no_deliveries')}</AdminEmpty>
+        ) : (
+          <AdminTable testId="admin-webhooks-table" columns={columns} rows={query.data.results} rowKey={(d) => d.id} />
+        ))}
+      <AdminPager
+        page={pages.page}
+        hasPrev={pages.hasPrev}
+        hasNext={Boolean(query.data?.next_param)}
+        onPrev={pages.prev}
+        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
+      />
+    </div>
+  );
+}
+
+function LedgerCheck() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const check = useLedgerCheck();
+  const data = check.data;
+  return (
+    <AdminCard
+      testId="admin-ledger-check"
+      title={t('admin.ledger.invariant')}
+      actions={
+        <button
+          type="button"
+          onClick={() => void check.refetch()}
+          disabled={check.isFetching}
+          className="rounded-xl border border-white/10 px-3 py-1.5 text-sm hover:bg-white/5 disabled:opacity-50"
+        >
+          {t('admin.ledger.check_again')}
+        </button>
+      }
+    >
+      {check.isError && <AdminError onRetry={() => void check.refetch()} />}
+      {data &&
+        (data.mismatches.length === 0 ? (
+          <p className="text-sm text-emerald-200" data-testid="admin-ledger-ok">
+            {t('admin.ledger.all_match', {
+              count: data.checked_users,
+              formatted: formatNumber(data.checked_users, locale),
+            })}{' '}
+            <span className="text-muted">({formatDateTime(data.checked_at, locale)})</span>
+          </p>
+        ) : (
+          <div className="flex flex-col gap-2" data-testid="admin-ledger-mismatches">
+            <p className="text-sm text-red-200">{t('admin.ledger.mismatches', { count: data.mismatches.length })}</p>
+            <ul className="flex flex-col gap-1 text-sm">
+              {data.mismatches.map((m) => (
+                <li key={m.user_id}>
+                  <UserLink id={m.user_id} email={m.email} />{' '}
+                  {t('admin.ledger.mismatch_line', {
+                    balance: formatBalance(m.balance, locale),
+                    sum: formatNumber(m.ledger_sum, locale),
+                  })}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+    </AdminCard>
+  );
+}
+
+function Ledger() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const pages = useKeysetPages();
+  const [user, setUser] = useState('');
+  const userId = UUID.test(user.trim()) ? user.trim().toLowerCase() : undefined;
+  const query = useAdminLedger(userId, pages.cursor);
+  const columns: AdminColumn<AdminLedgerEntry>[] = [
+    { id: 'when', label: t('admin.common.when'), render: (e) => formatDateTime(e.created_at, locale) },
+    { id: 'user', label: t('admin.payments.user'), render: (e) => <UserLink id={e.user_id} email={e.user_email} /> },
+    {
+      id: 'amount',
+      label: t('admin.users.amount'),
+      className: 'tabular-nums md:text-right',
+      render: (e) => (
+        <span className={e.amount > 0 ? 'text-emerald-300' : 'text-red-300'}>
+          {e.amount > 0 ? '+' : '−'}
+          {formatBalance(Math.abs(e.amount), locale)}
+        </span>
+      ),
+    },
+    { id: 'reason', label: t('admin.ledger.reason'), render: (e) => t(`admin.ledger.reasons.${e.reason}`) },
+    {
+      id: 'reference',
+      label: t('admin.ledger.reference'),
+      render: (e) => <span className="break-all">{e.reference}</span>,
+    },
+  ];
+  return (
+    <div className="flex flex-col gap-3">
+      <LedgerCheck />
+      <input
+        value={user}
+        maxLength={36}
+        aria-label={t('admin.ledger.filter_user')}
+        placeholder={t('admin.ledger.filter_user')}
+        data-testid="admin-ledger-user"
+        onChange={(event) => {
+          setUser(event.target.value);
+          pages.reset();
+        }}
+        className="rounded-xl border border-white/10 bg-surface px-3 py-2 text-sm outline-none placeholder:text-muted focus:border-primary sm:max-w-md"
+      />
+      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
+      {!query.data && query.isPending && <AdminLoading />}
+      {query.data &&
+        (query.data.results.length === 0 ? (
+          <AdminEmpty>{t('admin.ledger.none')}</AdminEmpty>
+        ) : (
+          <AdminTable testId="admin-ledger-table" columns={columns} rows={query.data.results} rowKey={(e) => e.id} />
+        ))}
+      <AdminPager
+        page={pages.page}
+        hasPrev={pages.hasPrev}
+        hasNext={Boolean(query.data?.next_param)}
+        onPrev={pages.prev}
+        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
+      />
+    </div>
+  );
+}
+
+/** Payments, webhook deliveries and the ledger (with its invariant checked). */
+export function PaymentsSection(_props: AdminSectionProps) {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<Tab>('payments');
+  const tabs: Tab[] = ['payments', 'webhooks', 'ledger'];
+  return (
+    <div className="flex flex-col gap-4" data-testid="admin-payments">
+      <div
+        role="tablist"
+        aria-label={t('admin.payments.title')}
+        className="-mx-4 flex gap-1 overflow-x-auto px-4 sm:mx-0 sm:px-0"
+      >
+        {tabs.map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            data-testid={`admin-tab-${id}`}
+            onClick={() => setTab(id)}
+            className={`shrink-0 rounded-xl px-3 py-2 text-sm transition ${
+              tab === id ? 'bg-white/10 font-medium text-white' : 'text-muted hover:bg-white/5 hover:text-white'
+            }`}
+          >
+            {t(`admin.payments.tabs.${id}`)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel">
+        {tab === 'payments' && <Payments />}
+        {tab === 'webhooks' && <Webhooks />}
+        {tab === 'ledger' && <Ledger />}
+      </div>
+    </div>
+  );
+}

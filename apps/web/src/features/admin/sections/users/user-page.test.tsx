@@ -1,0 +1,129 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AdminUserDetail } from '@reverie/shared';
+import { AppProviders } from '../../../../app/providers';
+import { initI18n } from '../../../../lib/i18n';
+import { UsersSection } from '.';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const detail: AdminUserDetail = {
+  id: ID,
+  name: 'Ann',
+  username: 'ann',
+  email: 'ann@example.test',
+  age: 30,
+  locale: 'de',
+  role: 'user',
+  created_at: '2026-01-02T10:00:00.000Z',
+  is_email_confirmed: true,
+  banned_at: null,
+  ban_reason: null,
+  balance: 42,
+  payments: [],
+  subscription: null,
+  sessions: [
+    {
+      id: 's1',
+      created_at: '2026-01-02T10:00:00.000Z',
+      last_used_at: '2026-01-03T10:00:00.000Z',
+      expires_at: '2026-02-01T10:00:00.000Z',
+      live: true,
+    },
+  ],
+};
+
+function mockApi() {
+  const posts: { path: string; body: unknown }[] = [];
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : null;
+    const url = new URL(String(request ? request.url : input), 'http://x');
+    const method = (request ? request.method : init?.method) ?? 'GET';
+    if (method === 'POST') {
+      const raw = request ? await request.clone().text() : String(init?.body ?? '');
+      posts.push({ path: url.pathname, body: JSON.parse(raw) });
+      if (url.pathname.endsWith('/delete'))
+        return json(
+          { detail: 'Administrators cannot ban, delete or demote their own account.', code: 'admin_self_action' },
+          409,
+        );
+      return json({ ok: true });
+    }
+    if (url.pathname === `/api/admin/users/${ID}`) return json(detail);
+    if (url.pathname === '/api/admin/ledger')
+      return json({
+        results: [
+          {
+            id: 1,
+            user_id: ID,
+            user_email: detail.email,
+            amount: 42,
+            reason: 'adjustment',
+            reference: 'Welcome',
+            created_at: '2026-01-02T10:00:00.000Z',
+          },
+        ],
+        next_param: null,
+      });
+    return json({ detail: 'Not found', code: 'not_found' }, 404);
+  };
+  return posts;
+}
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+
+function renderUser() {
+  const router = createMemoryRouter(
+    [
+      { path: '/admin/users/:id', element: <UsersSection itemId={ID} /> },
+      { path: '/admin/users', element: <p>list</p> },
+    ],
+    { initialEntries: [`/admin/users/${ID}`] },
+  );
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+}
+
+describe("a user's page", () => {
+  it('shows the profile, balance, ledger and sessions', async () => {
+    mockApi();
+    renderUser();
+    expect((await screen.findByTestId('admin-user-name', {}, { timeout: 5000 })).textContent).toBe('Ann');
+    expect(screen.getByTestId('admin-user-balance').textContent).toBe('42');
+    expect((await screen.findAllByText('Welcome')).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Live').length).toBeGreaterThan(0);
+  });
+
+  it('bans only with a reason, and posts it', async () => {
+    const posts = mockApi();
+    renderUser();
+    fireEvent.click(await screen.findByTestId('action-ban', {}, { timeout: 5000 }));
+    const form = await screen.findByTestId('confirm-action', {}, { timeout: 5000 });
+    fireEvent.submit(form);
+    expect(await within(form).findByText('Please give a reason.')).toBeTruthy();
+    expect(posts).toEqual([]);
+    fireEvent.change(form.querySelector('textarea')!, { target: { value: 'Spam' } });
+    fireEvent.submit(form);
+    await waitFor(() => expect(posts).toEqual([{ path: `/api/admin/users/${ID}/ban`, body: { reason: 'Spam' } }]));
+  });
+
+  it("shows the server's refusal in the dialog (delete)", async () => {
+    mockApi();
+    renderUser();
+    fireEvent.click(await screen.findByTestId('action-delete', {}, { timeout: 5000 }));
+    const form = await screen.findByTestId('confirm-action', {}, { timeout: 5000 });
+    fireEvent.change(form.querySelector('textarea')!, { target: { value: 'Asked by e-mail' } });
+    fireEvent.submit(form);
+    expect(
+      await within(form).findByText('Administrators cannot ban, delete or demote their own account.'),
+    ).toBeTruthy();
+  });
+});

@@ -1,0 +1,317 @@
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ArrowLeft } from 'lucide-react';
+import type { AdminLedgerEntry, AdminPayment, AdminSession, AdminUserDetail, Locale } from '@reverie/shared';
+import { useTranslation } from '../../../../lib/i18n';
+import { formatBalance, formatDate, formatDateTime, formatPrice } from '../../../../lib/format';
+import { Icon } from '../../../../components/ui/icon';
+import { showAlert } from '../../../../components/ui/alerts';
+import { useAdminUser } from '../../api/get-user';
+import { useAdminLedger } from '../../api/get-ledger';
+import { useBanUser } from '../../api/ban-user';
+import { useUnbanUser } from '../../api/unban-user';
+import { useEndSessions } from '../../api/end-sessions';
+import { useSetRole } from '../../api/set-role';
+import { useDeleteUser } from '../../api/delete-user';
+import { AdminTable, type AdminColumn } from '../../components/admin-table';
+import { AdminPager, useKeysetPages } from '../../components/admin-pager';
+import { AdminCard, AdminEmpty, AdminError, AdminLoading } from '../../components/admin-states';
+import { ConfirmAction } from '../../components/confirm-action';
+import { DesiresDialog } from './desires-dialog';
+import { RoleBadge, StatusBadge } from './badges';
+
+type Dialog = null | 'grant' | 'remove' | 'ban' | 'unban' | 'sessions' | 'promote' | 'demote' | 'delete';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd className="break-words">{children}</dd>
+    </div>
+  );
+}
+
+function ActionButton({
+  onClick,
+  children,
+  danger = false,
+  testId,
+}: {
+  onClick: () => void;
+  children: ReactNode;
+  danger?: boolean;
+  testId: string;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      data-testid={testId}
+      className={`rounded-xl border px-3 py-2 text-sm transition ${
+        danger ? 'border-red-400/40 text-red-200 hover:bg-red-500/10' : 'border-white/10 hover:bg-white/5'
+      }`}
+    >
+      {children}
+    </button>
+  );
+}
+
+function Ledger({ userId }: { userId: string }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const pages = useKeysetPages();
+  const query = useAdminLedger(userId, pages.cursor);
+  const columns: AdminColumn<AdminLedgerEntry>[] = [
+    { id: 'when', label: t('admin.common.when'), render: (e) => formatDateTime(e.created_at, locale) },
+    {
+      id: 'amount',
+      label: t('admin.users.amount'),
+      className: 'tabular-nums md:text-right',
+      render: (e) => (
+        <span className={e.amount > 0 ? 'text-emerald-300' : 'text-red-300'}>
+          {e.amount > 0 ? '+' : '−'}
+          {formatBalance(Math.abs(e.amount), locale)}
+        </span>
+      ),
+    },
+    { id: 'reason', label: t('admin.ledger.reason'), render: (e) => t(`admin.ledger.reasons.${e.reason}`) },
+    {
+      id: 'reference',
+      label: t('admin.ledger.reference'),
+      render: (e) => <span className="break-all">{e.reference}</span>,
+    },
+  ];
+  return (
+    <AdminCard title={t('admin.users.ledger')} testId="admin-user-ledger">
+      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
+      {query.data &&
+        (query.data.results.length === 0 ? (
+          <AdminEmpty>{t('admin.ledger.none')}</AdminEmpty>
+        ) : (
+          <AdminTable columns={columns} rows={query.data.results} rowKey={(e) => e.id} />
+        ))}
+      <AdminPager
+        page={pages.page}
+        hasPrev={pages.hasPrev}
+        hasNext={Boolean(query.data?.next_param)}
+        onPrev={pages.prev}
+        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
+      />
+    </AdminCard>
+  );
+}
+
+function Actions({ user }: { user: AdminUserDetail }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+  const ban = useBanUser(user.id);
+  const unban = useUnbanUser(user.id);
+  const sessions = useEndSessions(user.id);
+  const role = useSetRole(user.id);
+  const remove = useDeleteUser(user.id);
+  const done = (key: string) => showAlert(t(key), { type: 'success' });
+  return (
+    <AdminCard title={t('admin.users.actions')}>
+      <div className="flex flex-wrap gap-2">
+        <ActionButton testId="action-grant" onClick={() => setDialog('grant')}>
+          {t('admin.users.grant')}
+        </ActionButton>
+        <ActionButton testId="action-remove" onClick={() => setDialog('remove')}>
+          {t('admin.users.remove')}
+        </ActionButton>
+        <ActionButton testId="action-sessions" onClick={() => setDialog('sessions')}>
+          {t('admin.users.end_sessions')}
+        </ActionButton>
+        {user.role === 'admin' ? (
+          <ActionButton testId="action-demote" onClick={() => setDialog('demote')}>
+            {t('admin.users.demote')}
+          </ActionButton>
+        ) : (
+          <ActionButton testId="action-promote" onClick={() => setDialog('promote')}>
+            {t('admin.users.promote')}
+          </ActionButton>
+        )}
+        {user.banned_at ? (
+          <ActionButton testId="action-unban" onClick={() => setDialog('unban')}>
+            {t('admin.users.unban')}
+          </ActionButton>
+        ) : (
+          <ActionButton testId="action-ban" danger onClick={() => setDialog('ban')}>
+            {t('admin.users.ban')}
+          </ActionButton>
+        )}
+        <ActionButton testId="action-delete" danger onClick={() => setDialog('delete')}>
+          {t('admin.users.delete')}
+        </ActionButton>
+      </div>
+      <DesiresDialog
+        userId={user.id}
+        balance={user.balance}
+        mode={dialog === 'remove' ? 'remove' : 'grant'}
+        open={dialog === 'grant' || dialog === 'remove'}
+        onClose={close}
+      />
+      <ConfirmAction
+        open={dialog === 'ban'}
+        onClose={close}
+        title={t('admin.users.ban_title', { name: user.name })}
+        description={t('admin.users.ban_description')}
+        reasonLabel={t('admin.users.ban_reason')}
+        confirmLabel={t('admin.users.ban')}
+        danger
+        onConfirm={async (reason) => {
+          await ban.mutateAsync({ reason });
+          done('admin.users.banned_done');
+        }}
+      />
+      <ConfirmAction
+        open={dialog === 'unban'}
+        onClose={close}
+        title={t('admin.users.unban_title', { name: user.name })}
+        confirmLabel={t('admin.users.unban')}
+        reason="optional"
+        onConfirm={async (reason) => {
+          await unban.mutateAsync({ reason: reason || undefined });
+          done('admin.users.unbanned_done');
+        }}
+      />
+      <ConfirmAction
+        open={dialog === 'sessions'}
+        onClose={close}
+        title={t('admin.users.end_sessions_title')}
+        description={t('admin.users.end_sessions_description')}
+        confirmLabel={t('admin.users.end_sessions')}
+        reason="optional"
+        onConfirm={async (reason) => {
+          await sessions.mutateAsync({ reason: reason || undefined });
+          done('admin.users.sessions_done');
+        }}
+      />
+      <ConfirmAction
+        open={dialog === 'promote' || dialog === 'demote'}
+        onClose={close}
+        title={t(dialog === 'demote' ? 'admin.users.demote_title' : 'admin.users.promote_title', { name: user.name })}
+        description={t(dialog === 'demote' ? 'admin.users.demote_description' : 'admin.users.promote_description')}
+        confirmLabel={t(dialog === 'demote' ? 'admin.users.demote' : 'admin.users.promote')}
+        reason="optional"
+        onConfirm={async (reason) => {
+          await role.mutateAsync({ role: dialog === 'demote' ? 'user' : 'admin', reason: reason || undefined });
+          done('admin.users.role_done');
+        }}
+      />
+      <ConfirmAction
+        open={dialog === 'delete'}
+        onClose={close}
+        title={t('admin.users.delete_title', { name: user.name })}
+        description={t('admin.users.delete_description')}
+        confirmLabel={t('admin.users.delete')}
+        danger
+        onConfirm={async (reason) => {
+          await remove.mutateAsync({ reason });
+          done('admin.users.deleted_done');
+          navigate('/admin/users');
+        }}
+      />
+    </AdminCard>
+  );
+}
+
+/** `/admin/users/<id>`: the profile, balance, ledger, payments, subscription, sessions and actions. */
+export function UserPage({ id }: { id: string }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const query = useAdminUser(id);
+  const user = query.data;
+  const paymentColumns: AdminColumn<AdminPayment>[] = [
+    { id: 'when', label: t('admin.common.when'), render: (p) => formatDateTime(p.created_at, locale) },
+    { id: 'plan', label: t('admin.payments.plan'), render: (p) => p.plan },
+    { id: 'amount', label: t('admin.payments.amount'), render: (p) => formatPrice(p.amount_cents, p.currency, locale) },
+    { id: 'status', label: t('admin.payments.status'), render: (p) => t(`admin.payments.statuses.${p.status}`) },
+    { id: 'provider', label: t('admin.payments.provider'), render: (p) => p.provider },
+  ];
+  const sessionColumns: AdminColumn<AdminSession>[] = [
+    { id: 'created', label: t('admin.users.session_started'), render: (s) => formatDateTime(s.created_at, locale) },
+    { id: 'used', label: t('admin.users.session_used'), render: (s) => formatDateTime(s.last_used_at, locale) },
+    {
+      id: 'state',
+      label: t('admin.users.status'),
+      render: (s) => (s.live ? t('admin.users.session_live') : t('admin.users.session_ended')),
+    },
+  ];
+  return (
+    <div className="flex flex-col gap-4" data-testid="admin-user">
+      <Link to="/admin/users" className="inline-flex items-center gap-1 self-start text-sm text-muted hover:text-white">
+        <Icon icon={ArrowLeft} size="sm" />
+        {t('admin.users.back')}
+      </Link>
+      {query.isError &&
+        (query.error.status === 404 ? (
+          <AdminEmpty>{t('admin.users.not_found')}</AdminEmpty>
+        ) : (
+          <AdminError onRetry={() => void query.refetch()} />
+        ))}
+      {query.isPending && <AdminLoading rows={4} />}
+      {user && (
+        <>
+          <AdminCard>
+            <div className="mb-4 flex flex-wrap items-center gap-2">
+              <h2 className="text-lg font-semibold" data-testid="admin-user-name">
+                {user.name}
+              </h2>
+              <RoleBadge role={user.role} />
+              <StatusBadge banned={user.banned_at !== null} />
+            </div>
+            {user.banned_at && (
+              <p className="mb-4 rounded-xl bg-red-950/50 p-3 text-sm text-red-100" data-testid="admin-user-ban">
+                {t('admin.users.banned_since', { date: formatDateTime(user.banned_at, locale) })}
+                {user.ban_reason ? ` — ${user.ban_reason}` : ''}
+              </p>
+            )}
+            <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
+              <Field label={t('admin.users.email')}>{user.email}</Field>
+              <Field label={t('admin.users.username')}>@{user.username}</Field>
+              <Field label={t('admin.users.age')}>{user.age ?? '—'}</Field>
+              <Field label={t('admin.users.locale')}>{user.locale}</Field>
+              <Field label={t('admin.users.created')}>{formatDateTime(user.created_at, locale)}</Field>
+              <Field label={t('admin.users.email_confirmed')}>
+                {user.is_email_confirmed ? t('admin.common.yes') : t('admin.common.no')}
+              </Field>
+              <Field label={t('admin.users.balance')}>
+                <span className="text-base font-semibold" data-testid="admin-user-balance">
+                  {formatBalance(user.balance, locale)}
+                </span>
+              </Field>
+              <Field label={t('admin.users.subscription')}>
+                {user.subscription
+                  ? t('admin.users.subscription_line', {
+                      plan: user.subscription.plan,
+                      status: user.subscription.status,
+                      date: formatDate(user.subscription.current_period_end, locale),
+                    })
+                  : t('admin.users.no_subscription')}
+              </Field>
+            </dl>
+          </AdminCard>
+          <Actions user={user} />
+          <Ledger userId={user.id} />
+          <AdminCard title={t('admin.users.payments')}>
+            {user.payments.length === 0 ? (
+              <AdminEmpty>{t('admin.payments.none')}</AdminEmpty>
+            ) : (
+              <AdminTable columns={paymentColumns} rows={user.payments} rowKey={(p) => p.id} />
+            )}
+          </AdminCard>
+          <AdminCard title={t('admin.users.sessions')}>
+            {user.sessions.length === 0 ? (
+              <AdminEmpty>{t('admin.users.no_sessions')}</AdminEmpty>
+            ) : (
+              <AdminTable columns={sessionColumns} rows={user.sessions} rowKey={(s) => s.id} />
+            )}
+          </AdminCard>
+        </>
+      )}
+    </div>
+  );
+}
