@@ -406,6 +406,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       edition,
       publicUrl: config.PUBLIC_URL,
       log: app.log.child({ module: 'admin' }),
+      bots: botsDeps,
     },
   });
   await app.register(webRoutes, {

@@ -17,3 +17,5 @@ export * from './contract/chats.js';
 export * from './contract/pictures.js';
 export * from './contract/audio.js';
 export * from './contract/calls.js';
+export * from './contract/admin-characters.js';
+export * from './contract/admin-blog.js';

@@ -5,6 +5,7 @@ import type { MailProvider } from '../../providers/mail/mail.provider.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { Sessions } from '../accounts/sessions.js';
+import type { BotsDeps } from '../bots/index.js';
 
 /** What the admin console's services are given (app.ts builds it once). */
 export interface AdminDeps {
@@ -16,4 +17,6 @@ export interface AdminDeps {
   edition: Edition;
   publicUrl: string;
   log: FastifyBaseLogger;
+  /** The bots module's services (characters, review queue): same moderation and photo check. */
+  bots: BotsDeps;
 }

@@ -33,6 +33,7 @@ export function presentBotDetail(row: BotRow, gallery: BotPictureRow[], urls: Me
     scenario: row.scenario,
     gallery: gallery.map((p) => urls.url(p.mediaKey, { signed })!),
     review_state: row.reviewState,
+    review_reason: row.reviewState === 'rejected' ? row.reviewReason : null,
     alternate_greetings: row.alternateGreetings,
     creator_notes: row.creatorNotes,
   };

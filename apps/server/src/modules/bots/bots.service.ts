@@ -46,7 +46,7 @@ export function slugify(name: string): string {
 }
 
 /** A unique slug: the name's slug plus a short random suffix. */
-async function uniqueSlug(db: Database, name: string): Promise<string> {
+export async function uniqueSlug(db: Database, name: string): Promise<string> {
   const base = slugify(name) || 'character';
   for (let i = 0; i < 5; i++) {
     const slug = `${base}-${randomBytes(4).toString('hex').slice(0, 6)}`;
@@ -88,24 +88,35 @@ export async function listMyBots(deps: BotsDeps, userId: string, kind?: 'charact
   return (await listBotsByAuthor(deps.db, userId, kind)).map((row) => presentBot(row, deps.urls));
 }
 
-async function refuseInappropriateText(moderation: ModerationProvider, texts: string[]): Promise<void> {
+export async function refuseInappropriateText(moderation: ModerationProvider, texts: string[]): Promise<void> {
   const verdict = await moderation.checkText(texts.filter(Boolean).join('\n\n'));
   if (verdict.flagged) throw new AppError('inappropriate_content', { status: 422 });
 }
 
+/**
+ * The photo check of every character picture (avatar, card import, the console's gallery):
+ * the moderation provider judges it, a flagged one is refused (422 "Inappropriate content"),
+ * and it is stored under `bots/<id>/<name>-<random>.webp`.
+ */
 async function storeAvatar(
   deps: BotsDeps,
   botId: string,
   image: { data: Buffer; contentType: string },
+  name = 'avatar',
 ): Promise<string> {
   const verdict = await deps.moderation.checkImage(image.data, image.contentType);
   if (verdict.flagged) throw new AppError('inappropriate_content', { status: 422 });
-  const key = `bots/${botId}/avatar-${randomBytes(4).toString('hex')}.webp`;
+  const key = `bots/${botId}/${name}-${randomBytes(4).toString('hex')}.webp`;
   await deps.storage.put(key, image.data, image.contentType);
   return key;
 }
 
-async function generatedAvatar(deps: BotsDeps, botId: string, seed: string, tags: string[]): Promise<string> {
+/** An uploaded picture of a character's gallery: sanitised, then the same photo check as an avatar. */
+export async function storeBotPicture(deps: BotsDeps, botId: string, file: Buffer): Promise<string> {
+  return storeAvatar(deps, botId, await sanitizeImage(file), 'picture');
+}
+
+export async function generatedAvatar(deps: BotsDeps, botId: string, seed: string, tags: string[]): Promise<string> {
   const png = await renderPicture({ seed, look: tags.includes('realistic') ? 'realistic' : 'anime', variant: 0 });
   const key = `bots/${botId}/avatar.png`;
   await deps.storage.put(key, png, 'image/png');
@@ -173,13 +184,25 @@ export async function createBot(
   }
 }
 
-/** Imports a Character Card V1/V2/V3 (JSON or PNG) as the user's private character. */
+/**
+ * Imports a Character Card V1/V2/V3 (JSON or PNG) as the user's character (private unless
+ * asked otherwise), or, with `authorId` null, as an official character (the admin console).
+ */
 export async function importBotCard(
   deps: BotsDeps,
-  authorId: string,
+  authorId: string | null,
   file: Buffer,
   visibility: 'public' | 'private' = 'private',
 ): Promise<BotDetail> {
+  return presentBotDetail(await importCardRow(deps, authorId, file, visibility), [], deps.urls);
+}
+
+export async function importCardRow(
+  deps: BotsDeps,
+  authorId: string | null,
+  file: Buffer,
+  visibility: 'public' | 'private',
+): Promise<BotRow> {
   let fields: Omit<NewBotRow, 'slug'>;
   try {
     fields = cardToBotFields(parseCardFile(file));
@@ -214,12 +237,12 @@ export async function importBotCard(
     id,
     slug: await uniqueSlug(deps.db, fields.name),
     visibility,
-    reviewState: reviewStateFor(deps, visibility),
-    isOfficial: false,
+    reviewState: authorId === null ? 'approved' : reviewStateFor(deps, visibility),
+    isOfficial: authorId === null,
     authorId,
     avatarKey,
   });
-  return presentBotDetail(row, [], deps.urls);
+  return row;
 }
 
 async function visibleRow(deps: BotsDeps, slug: string, viewerId: string | null): Promise<BotRow> {

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { MAX_INPUT_PIXELS } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { isValidMediaKey, type MediaStorage } from '../../providers/storage/storage.js';
+import { findPublishedPost } from '../blog/index.js';
 import { findBotById } from '../bots/index.js';
 import { isNotModified, rangeOf } from './http-file.js';
 
@@ -103,6 +104,10 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
         // picture's original lives under originals/ and is served with a signed URL only.
         const isOwner = Boolean(request.userId && ownerId === request.userId);
         if (!signed && !isOwner) throw notFound();
+      } else if (scope === 'blog' && ownerId) {
+        // A blog post's cover (admin console): public once the post is published.
+        isPublic = Boolean(await findPublishedPost(db, ownerId));
+        if (!isPublic && !signed && request.userRole !== 'admin') throw notFound();
       } else if (!signed) {
         throw notFound();
       }
