@@ -21,9 +21,19 @@ export interface AdminSection {
  * The console's sections, in navigation order. The first one is where `/admin` lands. Each
  * section is its own chunk, loaded when first opened.
  */
-export const ADMIN_SECTIONS: AdminSection[] = [];
+export const ADMIN_SECTIONS: AdminSection[] = [
+  {
+    id: 'characters',
+    labelKey: 'admin.characters.nav',
+    Component: lazy(() => import('./sections/characters/characters-section')),
+  },
+  {
+    id: 'review',
+    labelKey: 'admin.review.nav',
+    Component: lazy(() => import('./sections/review/review-queue')),
+    countPath: '/api/admin/review/count',
+  },
+  { id: 'blog', labelKey: 'admin.blog.nav', Component: lazy(() => import('./sections/blog/blog-section')) },
+];
 
 export const findSection = (id: string | undefined) => ADMIN_SECTIONS.find((s) => s.id === id) ?? null;
-
-// `lazy` stays imported for the sections' entries above.
-void lazy;

@@ -1,3 +1,4 @@
+import '../texts';
 import { Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
