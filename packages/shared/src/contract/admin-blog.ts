@@ -29,9 +29,7 @@ export const AdminBlogPostSchema = z
   .meta({ id: 'AdminBlogPost' });
 export type AdminBlogPost = z.infer<typeof AdminBlogPostSchema>;
 
-export const AdminBlogListSchema = z
-  .object({ results: z.array(AdminBlogPostSchema) })
-  .meta({ id: 'AdminBlogList' });
+export const AdminBlogListSchema = z.object({ results: z.array(AdminBlogPostSchema) }).meta({ id: 'AdminBlogList' });
 export type AdminBlogList = z.infer<typeof AdminBlogListSchema>;
 
 const optionalLine = (max: number) =>

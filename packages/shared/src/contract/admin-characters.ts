@@ -81,13 +81,21 @@ export const AdminCharacterPatchSchema = z
         key,
         (schema instanceof z.ZodDefault ? schema.unwrap() : schema).optional(),
       ]),
-    ) as unknown as { [K in keyof typeof AdminCharacterInputSchema.shape]: z.ZodOptional<z.ZodType<AdminCharacterInput[K]>> },
+    ) as unknown as {
+      [K in keyof typeof AdminCharacterInputSchema.shape]: z.ZodOptional<z.ZodType<AdminCharacterInput[K]>>;
+    },
   )
   .strict();
 export type AdminCharacterPatch = Partial<AdminCharacterInput>;
 
 export const AdminPictureSchema = z
-  .object({ id: z.string(), url: z.string(), position: z.number().int(), explicit: z.boolean(), is_avatar: z.boolean() })
+  .object({
+    id: z.string(),
+    url: z.string(),
+    position: z.number().int(),
+    explicit: z.boolean(),
+    is_avatar: z.boolean(),
+  })
   .meta({ id: 'AdminPicture' });
 
 export const AdminAuthorSchema = z

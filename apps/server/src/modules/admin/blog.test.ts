@@ -25,9 +25,9 @@ const meta = (id: string) =>
   });
 
 const actions = async (id: string) =>
-  (
-    await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, id)).orderBy(asc(auditLog.id))
-  ).map((a) => a.action);
+  (await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, id)).orderBy(asc(auditLog.id))).map(
+    (a) => a.action,
+  );
 
 describe('admin blog', () => {
   it('answers 401 to a guest and 403 to a user', async () => {
@@ -116,7 +116,10 @@ describe('admin blog', () => {
 
     const post = await t.app.inject('/api/blog/night-greenhouse');
     expect(post.statusCode).toBe(200);
-    expect(post.json()).toMatchObject({ title: 'The night greenhouse', cover_url: expect.stringMatching(/^\/api\/media\/blog\//) });
+    expect(post.json()).toMatchObject({
+      title: 'The night greenhouse',
+      cover_url: expect.stringMatching(/^\/api\/media\/blog\//),
+    });
     expect((await t.app.inject(post.json().cover_url)).statusCode).toBe(200);
     const page = await meta('night-greenhouse');
     expect(page).toMatchObject({

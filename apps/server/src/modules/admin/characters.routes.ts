@@ -61,7 +61,9 @@ export const adminCharactersRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> =
 
   app.get(
     '/characters/voices',
-    { schema: { tags, summary: 'The voices a character may be given', response: { 200: AdminVoicesSchema, ...errors } } },
+    {
+      schema: { tags, summary: 'The voices a character may be given', response: { 200: AdminVoicesSchema, ...errors } },
+    },
     async () => service.voices(),
   );
 
@@ -238,7 +240,13 @@ export const adminCharactersRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> =
 
   app.get(
     '/review/count',
-    { schema: { tags, summary: 'How many characters wait for a review', response: { 200: AdminCountSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'How many characters wait for a review',
+        response: { 200: AdminCountSchema, ...errors },
+      },
+    },
     async () => service.pendingCount(),
   );
 

@@ -149,9 +149,8 @@ export class AdminCharactersService {
     // The bots module's photo check (sanitise, moderation) before anything is written.
     const key = await botsManage.storeGalleryFile(this.deps.bots, id, file);
     try {
-      return (
-        await this.write(actorId, 'character.picture_add', (bots) => botsManage.addGalleryPicture(bots, id, key))
-      ).character;
+      return (await this.write(actorId, 'character.picture_add', (bots) => botsManage.addGalleryPicture(bots, id, key)))
+        .character;
     } catch (error) {
       await this.deps.storage.delete(key).catch(() => {});
       throw error;

@@ -29,11 +29,7 @@ async function catalogue(tags: string, headers: Record<string, string> = {}): Pr
 }
 
 async function audits(targetId: string) {
-  return t.database.db
-    .select()
-    .from(auditLog)
-    .where(eq(auditLog.targetId, targetId))
-    .orderBy(asc(auditLog.id));
+  return t.database.db.select().from(auditLog).where(eq(auditLog.targetId, targetId)).orderBy(asc(auditLog.id));
 }
 
 async function upload(id: string, data: Buffer) {
@@ -87,7 +83,12 @@ describe('admin characters: access', () => {
 
 describe('admin characters: official characters', () => {
   it('creates, edits, adds pictures and publishes an official character; the audit log records each write', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/api/admin/characters', headers: admin, payload: official });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/characters',
+      headers: admin,
+      payload: official,
+    });
     expect(created.statusCode, created.body).toBe(201);
     const bot = created.json<AdminCharacter>();
     expect(bot).toMatchObject({
@@ -107,7 +108,12 @@ describe('admin characters: official characters', () => {
     expect(await catalogue('official')).not.toContain(bot.slug);
 
     // A taken slug is a 409 with a code; a minor in any text is refused.
-    const again = await t.app.inject({ method: 'POST', url: '/api/admin/characters', headers: admin, payload: official });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/characters',
+      headers: admin,
+      payload: official,
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('slug_taken');
     const minor = await t.app.inject({
@@ -193,7 +199,11 @@ describe('admin characters: official characters', () => {
       'character.publish',
     ]);
     const [update] = (await audits(bot.id)).filter((a) => a.action === 'character.update');
-    expect(update).toMatchObject({ actorId: adminId, before: { name: 'Iris Vale' }, after: { name: 'Iris Vale-Moreau' } });
+    expect(update).toMatchObject({
+      actorId: adminId,
+      before: { name: 'Iris Vale' },
+      after: { name: 'Iris Vale-Moreau' },
+    });
   });
 
   it('imports a Character Card as an official character', async () => {
@@ -218,7 +228,12 @@ describe('admin characters: official characters', () => {
       },
     };
     const form = multipartBody({ visibility: 'public' }, [
-      { field: 'file', filename: 'card.json', contentType: 'application/json', data: Buffer.from(JSON.stringify(card)) },
+      {
+        field: 'file',
+        filename: 'card.json',
+        contentType: 'application/json',
+        data: Buffer.from(JSON.stringify(card)),
+      },
     ]);
     const res = await t.app.inject({
       method: 'POST',
@@ -274,7 +289,12 @@ describe('admin review queue', () => {
       createdAt: new Date(Date.UTC(2026, 0, 1)),
     });
     const newer = await createBot(t.database.db, { authorId: user.id, isOfficial: false, reviewState: 'pending' });
-    await createBot(t.database.db, { authorId: user.id, isOfficial: false, reviewState: 'pending', visibility: 'private' });
+    await createBot(t.database.db, {
+      authorId: user.id,
+      isOfficial: false,
+      reviewState: 'pending',
+      visibility: 'private',
+    });
     const count = await t.app.inject({ method: 'GET', url: '/api/admin/review/count', headers: admin });
     expect(count.json().count).toBeGreaterThanOrEqual(2);
     const queue = (await t.app.inject({ method: 'GET', url: '/api/admin/review', headers: admin })).json<{
@@ -338,7 +358,7 @@ describe('admin review queue', () => {
       .where(and(eq(mailOutbox.toAddress, author.user.email), eq(mailOutbox.kind, 'character_rejected')));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toContain('Lena');
-    expect(mails[0]!.subject).toMatch(/abgelehnt/i);
+    expect(mails[0]!.subject).toMatch(/nicht freigegeben/);
     expect(mails[0]!.text).toContain(reason);
     expect(mails[0]!.html).toContain('&lt;word for word&gt;');
     expect(mails[0]!.html).not.toContain('<word for word>');

@@ -63,11 +63,7 @@ export async function findPostForUpdate(db: Database, id: string): Promise<BlogP
 
 /** Inserts a new post; null when the id is taken. */
 export async function insertPost(db: Database, values: NewBlogPost): Promise<BlogPostRow | null> {
-  const [row] = await db
-    .insert(blogPosts)
-    .values(values)
-    .onConflictDoNothing({ target: blogPosts.id })
-    .returning();
+  const [row] = await db.insert(blogPosts).values(values).onConflictDoNothing({ target: blogPosts.id }).returning();
   return row ?? null;
 }
 

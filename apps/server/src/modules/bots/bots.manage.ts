@@ -72,7 +72,8 @@ function columnsOf(input: AdminCharacterPatch): Partial<NewBotRow> {
   if (input.system_prompt !== undefined) values.systemPrompt = input.system_prompt;
   if (input.post_history_instructions !== undefined) values.postHistoryInstructions = input.post_history_instructions;
   if (input.creator_notes !== undefined) values.creatorNotes = input.creator_notes;
-  if (input.tags !== undefined) values.tags = [...new Set(input.tags.filter((t) => t !== 'official' && t !== 'custom'))];
+  if (input.tags !== undefined)
+    values.tags = [...new Set(input.tags.filter((t) => t !== 'official' && t !== 'custom'))];
   if (input.occupation !== undefined) values.occupation = input.occupation;
   if (input.personality !== undefined) values.personality = input.personality;
   if (input.voice !== undefined) values.voice = input.voice;
@@ -281,7 +282,8 @@ export async function updateOwnBot(
     values.personality = patch.personality;
     values.personalityText = patch.personality.join(', ');
   }
-  if (patch.tags !== undefined) values.tags = [...new Set(patch.tags.filter((t) => t !== 'official' && t !== 'custom'))];
+  if (patch.tags !== undefined)
+    values.tags = [...new Set(patch.tags.filter((t) => t !== 'official' && t !== 'custom'))];
   if (patch.visibility !== undefined) values.visibility = patch.visibility;
   await refuseInappropriateText(deps.moderation, cardTexts({ ...row, ...values }));
   const visibility = values.visibility ?? row.visibility;

@@ -229,7 +229,10 @@ export async function listManagedBots(
       .orderBy(desc(bots.createdAt), desc(bots.id))
       .limit(options.limit)
       .offset(options.offset),
-    db.select({ total: sql<number>`count(*)::int` }).from(bots).where(where),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(bots)
+      .where(where),
   ]);
   return { rows, total: count?.total ?? 0 };
 }
@@ -244,12 +247,7 @@ const isPendingReview = () =>
   );
 
 export async function listPendingReview(db: Database, limit: number): Promise<BotRow[]> {
-  return db
-    .select()
-    .from(bots)
-    .where(isPendingReview())
-    .orderBy(asc(bots.createdAt), asc(bots.id))
-    .limit(limit);
+  return db.select().from(bots).where(isPendingReview()).orderBy(asc(bots.createdAt), asc(bots.id)).limit(limit);
 }
 
 export async function countPendingReview(db: Database): Promise<number> {
@@ -292,7 +290,11 @@ export async function insertGalleryPicture(db: Database, botId: string, mediaKey
   return row!;
 }
 
-export async function deleteGalleryPicture(db: Database, botId: string, pictureId: string): Promise<BotPictureRow | null> {
+export async function deleteGalleryPicture(
+  db: Database,
+  botId: string,
+  pictureId: string,
+): Promise<BotPictureRow | null> {
   const [row] = await db
     .delete(botPictures)
     .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)))
@@ -300,7 +302,12 @@ export async function deleteGalleryPicture(db: Database, botId: string, pictureI
   return row ?? null;
 }
 
-export async function setGalleryPosition(db: Database, botId: string, pictureId: string, position: number): Promise<void> {
+export async function setGalleryPosition(
+  db: Database,
+  botId: string,
+  pictureId: string,
+  position: number,
+): Promise<void> {
   await db
     .update(botPictures)
     .set({ position })

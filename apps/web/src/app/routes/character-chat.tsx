@@ -151,17 +151,17 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
     <>
       <OwnCharacterReview bot={detail.data} viewer={viewer} />
       <ChatView
-      key={chat.data.id}
-      chat={chat.data}
-      gallery={detail.data?.gallery}
-      viewer={viewer}
-      onBack={back}
-      onRequirePremium={() => modal.open('premium', { from: 'model' })}
-      onCreatePersona={() => modal.open('create')}
-      renderPicture={renderPicture}
-      renderMessageExtras={renderMessageExtras}
-      onOpenChat={(next) => navigate(chatPath(next))}
-      onDeleted={() => navigate('/chat', { replace: true })}
+        key={chat.data.id}
+        chat={chat.data}
+        gallery={detail.data?.gallery}
+        viewer={viewer}
+        onBack={back}
+        onRequirePremium={() => modal.open('premium', { from: 'model' })}
+        onCreatePersona={() => modal.open('create')}
+        renderPicture={renderPicture}
+        renderMessageExtras={renderMessageExtras}
+        onOpenChat={(next) => navigate(chatPath(next))}
+        onDeleted={() => navigate('/chat', { replace: true })}
       />
     </>
   );

@@ -33,10 +33,9 @@ function EditCharacterModal({ bot, onClose }: { bot: BotDetail; onClose: () => v
       { name: name.trim(), age: Number(age), description, greeting, scenario },
       {
         onSuccess: (saved) => {
-          showAlert(
-            t(saved.review_state === 'pending' ? 'characters.review.resubmitted' : 'characters.review.saved'),
-            { type: 'success' },
-          );
+          showAlert(t(saved.review_state === 'pending' ? 'characters.review.resubmitted' : 'characters.review.saved'), {
+            type: 'success',
+          });
           onClose();
         },
         onError: (error) => {
@@ -142,8 +141,7 @@ export function OwnCharacterReview({ bot, viewer }: { bot: BotDetail | undefined
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [hidden, setHidden] = useState(false);
-  if (!bot || bot.author_id !== viewer || bot.visibility !== 'public' || bot.review_state === 'approved')
-    return null;
+  if (!bot || bot.author_id !== viewer || bot.visibility !== 'public' || bot.review_state === 'approved') return null;
   const rejected = bot.review_state === 'rejected';
   return (
     <>

@@ -28,7 +28,8 @@ describe('the blog editor', () => {
     expect((screen.getByLabelText('Address') as HTMLInputElement).value).toBe('ete-news');
     fireEvent.change(screen.getByTestId('blog-body'), {
       target: {
-        value: '## Hello\n\nMeet **Iris** and [her site](https://example.test).\n\n<script>alert(1)</script><img src=x onerror=alert(1)>',
+        value:
+          '## Hello\n\nMeet **Iris** and [her site](https://example.test).\n\n<script>alert(1)</script><img src=x onerror=alert(1)>',
       },
     });
     const preview = screen.getByTestId('blog-preview');

@@ -51,8 +51,7 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
   const failure = (error: Error) => {
     if (error instanceof ApiRequestError && error.code === 'blog_id_taken')
       return setErrors({ id: [t('admin.blog.id_taken')] });
-    if (error instanceof ApiRequestError && Object.keys(error.fieldErrors).length)
-      return setErrors(error.fieldErrors);
+    if (error instanceof ApiRequestError && Object.keys(error.fieldErrors).length) return setErrors(error.fieldErrors);
     showAlert(error.message, { type: 'error' });
   };
 
@@ -109,7 +108,10 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
 
   const removeCover = () => {
     if (!current) return;
-    save.mutate({ isNew: false, fields: { id: current.id, remove_cover: true } }, { onSuccess: setCurrent, onError: failure });
+    save.mutate(
+      { isNew: false, fields: { id: current.id, remove_cover: true } },
+      { onSuccess: setCurrent, onError: failure },
+    );
   };
 
   const tabButton = (value: 'write' | 'preview') =>
@@ -214,7 +216,12 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
         </div>
         <div className="grid gap-4 lg:grid-cols-2">
           <div className={tab === 'write' ? '' : 'hidden lg:block'}>
-            <Field label={t('admin.blog.body')} htmlFor="blog-body" hint={t('admin.blog.body_hint')} errors={errors.body}>
+            <Field
+              label={t('admin.blog.body')}
+              htmlFor="blog-body"
+              hint={t('admin.blog.body_hint')}
+              errors={errors.body}
+            >
               <textarea
                 id="blog-body"
                 value={body}
@@ -241,7 +248,9 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
           {current?.cover_url ? (
             <img src={current.cover_url} alt="" className="mt-2 aspect-[2/1] w-full rounded-xl object-cover" />
           ) : (
-            <p className="mt-2 text-xs text-muted">{isNew ? t('admin.blog.cover_after_save') : t('admin.blog.no_cover')}</p>
+            <p className="mt-2 text-xs text-muted">
+              {isNew ? t('admin.blog.cover_after_save') : t('admin.blog.no_cover')}
+            </p>
           )}
           <div className="mt-2 flex flex-wrap gap-2">
             <button

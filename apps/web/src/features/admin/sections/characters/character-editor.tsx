@@ -1,11 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import {
-  BOT_LIMITS,
-  MIN_CHARACTER_AGE,
-  type AdminCharacter,
-  type AdminCharacterPatch,
-} from '@reverie/shared';
+import { BOT_LIMITS, MIN_CHARACTER_AGE, type AdminCharacter, type AdminCharacterPatch } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { useTranslation } from '../../../../lib/i18n';
@@ -228,13 +223,7 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
   const text = (key: keyof Texts, rows: number, max: number, hint?: string) => (
     <Field label={t(`admin.characters.fields.${key}`)} htmlFor={`character-${key}`} hint={hint} errors={errors[key]}>
       {rows === 1 ? (
-        <input
-          id={`character-${key}`}
-          value={texts[key]}
-          onChange={set(key)}
-          maxLength={max}
-          className={inputClass}
-        />
+        <input id={`character-${key}`} value={texts[key]} onChange={set(key)} maxLength={max} className={inputClass} />
       ) : (
         <textarea
           id={`character-${key}`}
@@ -312,7 +301,12 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
             </select>
           </Field>
           <Field label={t('admin.characters.fields.visibility')} htmlFor="character-visibility">
-            <select id="character-visibility" value={texts.visibility} onChange={set('visibility')} className={inputClass}>
+            <select
+              id="character-visibility"
+              value={texts.visibility}
+              onChange={set('visibility')}
+              className={inputClass}
+            >
               <option value="private">{t('admin.characters.private')}</option>
               <option value="public">{t('admin.characters.public')}</option>
             </select>
