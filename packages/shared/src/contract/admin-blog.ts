@@ -58,10 +58,18 @@ export const AdminBlogPostInputSchema = z.object({
 });
 export type AdminBlogPostInput = z.output<typeof AdminBlogPostInputSchema>;
 
-/** An edit: any field but the id (a post's address does not change). */
-export const AdminBlogPostPatchSchema = AdminBlogPostInputSchema.omit({ id: true })
-  .partial()
-  .extend({ remove_cover: z.boolean().optional() })
+const blogText = (max: number) => freeText().trim().max(max, { message: 'invalid_value' });
+
+/** An edit: any field but the id (a post's address does not change); what is not sent stays. */
+export const AdminBlogPostPatchSchema = z
+  .object({
+    title: AdminBlogPostInputSchema.shape.title.optional(),
+    summary: blogText(BLOG_LIMITS.summary).optional(),
+    body: freeText().max(BLOG_LIMITS.body, { message: 'invalid_value' }).optional(),
+    seo_title: optionalLine(BLOG_LIMITS.seoTitle),
+    seo_description: optionalLine(BLOG_LIMITS.seoDescription),
+    remove_cover: z.boolean().optional(),
+  })
   .strict();
 export type AdminBlogPostPatch = z.output<typeof AdminBlogPostPatchSchema>;
 

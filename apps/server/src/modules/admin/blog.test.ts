@@ -86,6 +86,12 @@ describe('admin blog', () => {
       payload: { seo_title: 'Iris, our night botanist', seo_description: 'Meet Iris & her orchids.' },
     });
     expect(edited.statusCode, edited.body).toBe(200);
+    // What an edit does not send stays as it was.
+    expect(edited.json<AdminBlogPost>()).toMatchObject({
+      title: 'The night greenhouse',
+      summary: 'Our new official character.',
+      body: expect.stringContaining('Meet **Iris**.'),
+    });
 
     const cover = await sharp({ create: { width: 80, height: 40, channels: 3, background: '#334455' } })
       .png()
