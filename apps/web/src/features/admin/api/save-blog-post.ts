@@ -3,7 +3,7 @@ import type { AdminBlogPost, AdminBlogPostPatch } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 import { contentKeys } from './content-keys';
 
-export type BlogPostFields = Omit<AdminBlogPostPatch, 'remove_cover'> & { id: string };
+export type BlogPostFields = Partial<Omit<AdminBlogPostPatch, 'remove_cover'>> & { id: string };
 
 /** POST /api/admin/blog (a new draft) or PATCH /api/admin/blog/{id} (an edit). */
 export function useSaveBlogPost() {
