@@ -6,6 +6,10 @@ import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
 import { auditLog, mailOutbox } from '../../db/schema.js';
+import { seedDatabase } from '../../db/seed.js';
+import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
+import { createMediaStorage } from '../../providers/storage/index.js';
+import { getEdition } from '@reverie/shared';
 
 let t: TestApp;
 let admin: { authorization: string };
@@ -131,6 +135,15 @@ describe('admin characters: official characters', () => {
       payload: { age: 17 },
     });
     expect(young.statusCode).toBe(400);
+
+    const moved = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/characters/${bot.id}`,
+      headers: admin,
+      payload: { slug: 'iris-elsewhere' },
+    });
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json().code).toBe('slug_locked');
 
     const edited = await t.app.inject({
       method: 'PATCH',
@@ -276,6 +289,36 @@ describe('admin characters: official characters', () => {
       before: { visibility: 'public' },
       after: { visibility: 'private' },
     });
+  });
+});
+
+describe('admin characters: seeded ones', () => {
+  it('keeps an avatar and gallery changed in the console when the seed runs again', async () => {
+    const storage = createMediaStorage(t.config);
+    await seedDatabase(t.database.db, getEdition('reverie'), () => {}, { storage });
+    const slug = OFFICIAL_CHARACTERS[0]!.slug;
+    const list = await t.app.inject({ method: 'GET', url: `/api/admin/characters?q=${slug}`, headers: admin });
+    const seeded = (list.json().results as AdminCharacter[]).find((c) => c.slug === slug)!;
+    expect(seeded.pictures.length).toBeGreaterThan(1);
+    const added = (await upload(seeded.id, await png('#112233'))).json<AdminCharacter>();
+    const mine = added.pictures.at(-1)!;
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/characters/${seeded.id}/pictures/${mine.id}/avatar`,
+      headers: admin,
+    });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/characters/${seeded.id}/pictures/${added.pictures[0]!.id}`,
+      headers: admin,
+    });
+    const before = removed.json<AdminCharacter>();
+    await seedDatabase(t.database.db, getEdition('reverie'), () => {}, { storage });
+    const after = (
+      await t.app.inject({ method: 'GET', url: `/api/admin/characters/${seeded.id}`, headers: admin })
+    ).json<AdminCharacter>();
+    expect(after.pictures.map((p) => p.id)).toEqual(before.pictures.map((p) => p.id));
+    expect(after.pictures.find((p) => p.is_avatar)?.id).toBe(mine.id);
   });
 });
 

@@ -126,7 +126,7 @@ export async function lockBot(deps: BotsDeps, id: string): Promise<BotRow> {
   return row;
 }
 
-/** Edits any card field of a character (the moderation judges the texts as they will be). */
+/** Edits any card field of a character but its address (the moderation judges the texts as they will be). */
 export async function updateManagedBot(
   deps: BotsDeps,
   id: string,
@@ -134,8 +134,10 @@ export async function updateManagedBot(
 ): Promise<{ before: BotRow; after: BotRow }> {
   const before = await lockBot(deps, id);
   const values = columnsOf(patch);
+  // A character's address stays: links, chats and the seed (by slug) rely on it.
+  if (values.slug !== undefined && values.slug !== before.slug) throw new AppError('slug_locked', { status: 409 });
+  delete values.slug;
   await refuseInappropriateText(deps.moderation, cardTexts({ ...before, ...values }));
-  await refuseTakenSlug(deps, values.slug, id);
   const after = await updateBot(deps.db, id, values);
   return { before, after };
 }

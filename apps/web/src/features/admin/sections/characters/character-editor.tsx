@@ -185,7 +185,7 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
     if (Object.keys(found).length) return;
     const fields: AdminCharacterPatch = {
       name: texts.name.trim(),
-      ...(texts.slug.trim() ? { slug: texts.slug.trim() } : {}),
+      ...(!character && texts.slug.trim() ? { slug: texts.slug.trim() } : {}),
       age,
       description: texts.description,
       greeting: texts.greeting,
@@ -220,7 +220,7 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
     );
   };
 
-  const text = (key: keyof Texts, rows: number, max: number, hint?: string) => (
+  const text = (key: keyof Texts, rows: number, max: number, hint?: string, disabled = false) => (
     <Field label={t(`admin.characters.fields.${key}`)} htmlFor={`character-${key}`} hint={hint} errors={errors[key]}>
       {rows === 1 ? (
         <input id={`character-${key}`} value={texts[key]} onChange={set(key)} maxLength={max} className={inputClass} />
@@ -250,7 +250,7 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
         </div>
         <div className="grid gap-4 sm:grid-cols-[1fr_1fr_6rem]">
           {text('name', 1, BOT_LIMITS.name)}
-          {text('slug', 1, 80, t('admin.characters.slug_hint'))}
+          {text('slug', 1, 80, character ? `/${character.slug}` : t('admin.characters.slug_hint'), Boolean(character))}
           <Field label={t('admin.characters.fields.age')} htmlFor="character-age" errors={errors.age}>
             <input
               id="character-age"
