@@ -223,7 +223,14 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
   const text = (key: keyof Texts, rows: number, max: number, hint?: string, disabled = false) => (
     <Field label={t(`admin.characters.fields.${key}`)} htmlFor={`character-${key}`} hint={hint} errors={errors[key]}>
       {rows === 1 ? (
-        <input id={`character-${key}`} value={texts[key]} onChange={set(key)} maxLength={max} className={inputClass} />
+        <input
+          id={`character-${key}`}
+          value={texts[key]}
+          onChange={set(key)}
+          maxLength={max}
+          disabled={disabled}
+          className={`${inputClass} disabled:opacity-60`}
+        />
       ) : (
         <textarea
           id={`character-${key}`}
