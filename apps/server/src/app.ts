@@ -424,6 +424,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       publicUrl: config.PUBLIC_URL,
       log: app.log.child({ module: 'admin' }),
       accounts,
+      bots: botsDeps,
     },
   });
   await app.register(webRoutes, {

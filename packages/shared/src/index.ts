@@ -21,3 +21,5 @@ export * from './contract/admin-overview.js';
 export * from './contract/admin-users.js';
 export * from './contract/admin-payments.js';
 export * from './contract/admin-audit.js';
+export * from './contract/admin-characters.js';
+export * from './contract/admin-blog.js';

@@ -35,7 +35,8 @@ async function ensurePicture(storage: MediaStorage, key: string, character: Offi
 
 /**
  * Inserts the official characters that are missing and renders their avatar and gallery
- * into media storage when absent. Idempotent; prints progress through `log`.
+ * into media storage when absent. Idempotent; an existing character is left as it is (edits,
+ * pictures, avatar chosen in the admin console survive restarts); prints progress through `log`.
  */
 export async function seedOfficialCharacters(
   db: Database,
@@ -55,6 +56,7 @@ export async function seedOfficialCharacters(
   let done = 0;
   for (const [index, character] of OFFICIAL_CHARACTERS.entries()) {
     let row = existing.get(character.slug);
+    const fresh = !row;
     if (!row) {
       row = await insertBot(db, {
         slug: character.slug,
@@ -81,17 +83,20 @@ export async function seedOfficialCharacters(
       });
       inserted++;
     }
+    // The seed's own pictures are drawn again when missing from storage (a new volume), but
+    // an avatar or a gallery an administrator changed in the console stays as it is.
     const key = avatarKey(row.id);
-    if (await ensurePicture(storage, key, character, 0)) pictures++;
-    if (row.avatarKey !== key) {
-      await updateBotMedia(db, row.id, key, `/api/media/${key}`);
+    if (!row.avatarKey || row.avatarKey === key) {
+      if (await ensurePicture(storage, key, character, 0)) pictures++;
+      if (row.avatarKey !== key) await updateBotMedia(db, row.id, key, `/api/media/${key}`);
     }
-    const gallery = await listGallery(db, row.id);
+    const inGallery = new Set((await listGallery(db, row.id)).map((p) => p.mediaKey));
     const keys = Array.from({ length: GALLERY_SIZE }, (_, n) => galleryKey(row.id, n + 1));
     for (const [n, galleryPicture] of keys.entries()) {
-      if (await ensurePicture(storage, galleryPicture, character, n + 1)) pictures++;
+      if ((fresh || inGallery.has(galleryPicture)) && (await ensurePicture(storage, galleryPicture, character, n + 1)))
+        pictures++;
     }
-    if (!gallery.length) await insertGalleryPictures(db, row.id, keys);
+    if (fresh) await insertGalleryPictures(db, row.id, keys);
     done++;
     if (done % 10 === 0 || done === OFFICIAL_CHARACTERS.length)
       log(`characters ${progressBar(done, OFFICIAL_CHARACTERS.length)}`);

@@ -13,6 +13,7 @@ const detail = {
   scenario: '',
   gallery: [],
   review_state: 'approved',
+  review_reason: null,
   alternate_greetings: [],
   creator_notes: '',
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { freeText, singleLine } from '../input.js';
 
 /** Longest reason an administrator gives for an action (kept in the audit log). */
-export const ADMIN_REASON_MAX = 500;
+export const ADMIN_REASON_MAX = 1000;
 /** The largest single grant or removal of desires. */
 export const ADMIN_DESIRES_MAX = 1_000_000;
 

@@ -52,6 +52,8 @@ export const BotDetailSchema = BotSchema.extend({
   scenario: z.string(),
   gallery: z.array(z.string()),
   review_state: z.enum(BOT_REVIEW_STATES),
+  /** Why an administrator rejected it: shown to its author only (null otherwise). */
+  review_reason: z.string().nullable(),
   alternate_greetings: z.array(z.string()),
   creator_notes: z.string(),
 }).meta({ id: 'BotDetail' });
@@ -129,6 +131,21 @@ export const BotCreateSchema = z.object({
 });
 export type BotCreateInput = z.input<typeof BotCreateSchema>;
 export type BotCreate = z.output<typeof BotCreateSchema>;
+
+/** Fields of PATCH /api/bot/{slug} (the author's edit): any of the create fields but the kind. */
+export const BotUpdateSchema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(BotCreateSchema.omit({ kind: true }).shape).map(([key, schema]) => [
+        key,
+        (schema instanceof z.ZodDefault ? schema.unwrap() : schema).optional(),
+      ]),
+    ) as unknown as {
+      [K in Exclude<keyof BotCreate, 'kind'>]: z.ZodOptional<z.ZodType<BotCreate[K], unknown>>;
+    },
+  )
+  .strict();
+export type BotUpdate = Partial<Omit<BotCreate, 'kind'>>;
 
 export const BotMineQuerySchema = z.object({ kind: z.enum(BOT_KINDS).optional() });
 export const BotMineListSchema = z.object({ results: z.array(BotSchema) }).meta({ id: 'BotMineList' });

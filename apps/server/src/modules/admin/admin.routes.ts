@@ -5,6 +5,8 @@ import { auditRoutes } from './audit.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { usersRoutes } from './users.routes.js';
+import { adminBlogRoutes } from './blog.routes.js';
+import { adminCharactersRoutes } from './characters.routes.js';
 
 /**
  * Every `/api/admin/…` route (registered by app.ts under that prefix). The check runs on
@@ -18,4 +20,6 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, 
   await app.register(usersRoutes, { deps });
   await app.register(paymentsRoutes, { deps });
   await app.register(auditRoutes, { deps });
+  await app.register(adminCharactersRoutes, { deps });
+  await app.register(adminBlogRoutes, { deps });
 };

@@ -1,12 +1,20 @@
 import type { BlogPost, BlogPostSummary } from '@reverie/shared';
 import type { BlogPostRow } from './blog.repository.js';
 
+/**
+ * A post's cover: one uploaded in the admin console (media storage, `blog/<id>/…`, public once
+ * the post is published) or a shipped post's URL.
+ */
+export function coverUrlOf(row: Pick<BlogPostRow, 'coverKey' | 'coverUrl'>): string | null {
+  return row.coverKey ? `/api/media/${row.coverKey}` : row.coverUrl;
+}
+
 export function presentBlogPostSummary(row: BlogPostRow): BlogPostSummary {
   return {
     id: row.id,
     title: row.title,
     summary: row.summary,
-    cover_url: row.coverUrl,
+    cover_url: coverUrlOf(row),
     published_at: row.publishedAt.toISOString(),
   };
 }

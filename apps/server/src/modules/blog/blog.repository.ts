@@ -48,3 +48,34 @@ export async function insertMissingPosts(db: Database, posts: NewBlogPost[]): Pr
     .returning({ id: blogPosts.id });
   return inserted.length;
 }
+
+// The admin console's reads and writes (modules/admin/blog.*); `db` may be a transaction.
+
+/** Every post, drafts included, most recently changed first. */
+export async function listAllPosts(db: Database, limit = 500): Promise<BlogPostRow[]> {
+  return db.select().from(blogPosts).orderBy(desc(blogPosts.updatedAt), desc(blogPosts.id)).limit(limit);
+}
+
+export async function findPostForUpdate(db: Database, id: string): Promise<BlogPostRow | null> {
+  const [row] = await db.select().from(blogPosts).where(eq(blogPosts.id, id)).limit(1).for('update');
+  return row ?? null;
+}
+
+/** Inserts a new post; null when the id is taken. */
+export async function insertPost(db: Database, values: NewBlogPost): Promise<BlogPostRow | null> {
+  const [row] = await db.insert(blogPosts).values(values).onConflictDoNothing({ target: blogPosts.id }).returning();
+  return row ?? null;
+}
+
+export async function updatePost(db: Database, id: string, values: Partial<NewBlogPost>): Promise<BlogPostRow> {
+  const [row] = await db
+    .update(blogPosts)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(blogPosts.id, id))
+    .returning();
+  return row!;
+}
+
+export async function deletePost(db: Database, id: string): Promise<void> {
+  await db.delete(blogPosts).where(eq(blogPosts.id, id));
+}

@@ -58,6 +58,7 @@ export function presentBotDetail(
     scenario: row.scenario,
     gallery: gallery.map((p) => pictureUrl(row, p.mediaKey, p.explicit, urls, viewerId)),
     review_state: row.reviewState,
+    review_reason: row.reviewState === 'rejected' ? row.reviewReason : null,
     alternate_greetings: row.alternateGreetings,
     creator_notes: row.creatorNotes,
   };

@@ -212,3 +212,115 @@ export async function listAuthoredCharactersWithVoice(
 export async function setBotVoice(db: Database, id: string, voice: string): Promise<void> {
   await db.update(bots).set({ voice }).where(eq(bots.id, id));
 }
+
+// ---------------------------------------------------------------------------------------
+// The admin console's reads and writes (bots.manage.ts). `db` may be a transaction.
+// ---------------------------------------------------------------------------------------
+
+/** Official characters, or every public character, matching a search; newest first. */
+export async function listManagedBots(
+  db: Database,
+  options: { scope: 'official' | 'public'; search?: string; offset: number; limit: number },
+): Promise<{ rows: BotRow[]; total: number }> {
+  const filters: SQL[] = [eq(bots.kind, 'character')];
+  if (options.scope === 'official') filters.push(eq(bots.isOfficial, true));
+  else filters.push(eq(bots.visibility, 'public'));
+  for (const word of searchWords(options.search)) {
+    const pattern = `%${escapeLike(word)}%`;
+    filters.push(
+      sql`(${bots.name} ilike ${pattern} escape '\\' or ${bots.slug} ilike ${pattern} escape '\\' or exists (select 1 from unnest(${bots.tags}) as tag where tag ilike ${pattern} escape '\\'))`,
+    );
+  }
+  const where = and(...filters);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(bots)
+      .where(where)
+      .orderBy(desc(bots.createdAt), desc(bots.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(bots)
+      .where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/** Public custom characters waiting for a review, oldest first. */
+const isPendingReview = () =>
+  and(
+    eq(bots.kind, 'character'),
+    eq(bots.visibility, 'public'),
+    eq(bots.isOfficial, false),
+    eq(bots.reviewState, 'pending'),
+  );
+
+export async function listPendingReview(db: Database, limit: number): Promise<BotRow[]> {
+  return db.select().from(bots).where(isPendingReview()).orderBy(asc(bots.createdAt), asc(bots.id)).limit(limit);
+}
+
+export async function countPendingReview(db: Database): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(bots)
+    .where(isPendingReview());
+  return row?.count ?? 0;
+}
+
+/** Locks a character's row for an update in this transaction. */
+export async function findBotByIdForUpdate(db: Database, id: string): Promise<BotRow | null> {
+  const [row] = await db.select().from(bots).where(eq(bots.id, id)).limit(1).for('update');
+  return row ?? null;
+}
+
+export async function updateBot(db: Database, id: string, values: Partial<NewBotRow>): Promise<BotRow> {
+  const [row] = await db
+    .update(bots)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(bots.id, id))
+    .returning();
+  return row!;
+}
+
+export async function slugTakenByOther(db: Database, slug: string, id: string | null): Promise<boolean> {
+  const [row] = await db.select({ id: bots.id }).from(bots).where(eq(bots.slug, slug)).limit(1);
+  return Boolean(row && row.id !== id);
+}
+
+export async function insertGalleryPicture(db: Database, botId: string, mediaKey: string): Promise<BotPictureRow> {
+  const [row] = await db
+    .insert(botPictures)
+    .values({
+      botId,
+      mediaKey,
+      position: sql`(select coalesce(max(${botPictures.position}) + 1, 0) from ${botPictures} where ${botPictures.botId} = ${botId})`,
+    })
+    .returning();
+  return row!;
+}
+
+export async function deleteGalleryPicture(
+  db: Database,
+  botId: string,
+  pictureId: string,
+): Promise<BotPictureRow | null> {
+  const [row] = await db
+    .delete(botPictures)
+    .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)))
+    .returning();
+  return row ?? null;
+}
+
+export async function setGalleryPosition(
+  db: Database,
+  botId: string,
+  pictureId: string,
+  position: number,
+): Promise<void> {
+  await db
+    .update(botPictures)
+    .set({ position })
+    .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)));
+}

@@ -11,6 +11,7 @@ import {
   BotMineListSchema,
   BotMineQuerySchema,
   BotSlugParamsSchema,
+  BotUpdateSchema,
   IMAGE_MAX_BYTES,
   type BotCreate,
 } from '@reverie/shared';
@@ -29,6 +30,9 @@ import {
   listMyBots,
   type BotsDeps,
 } from './bots.service.js';
+import { updateOwnBot } from './bots.manage.js';
+import { findBotById, listGallery } from './bots.repository.js';
+import { presentBotDetail } from './bots.presenter.js';
 
 /** Card files may carry a large picture; they are still bounded. */
 const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
@@ -42,8 +46,8 @@ const errorResponses = {
   422: ApiErrorSchema,
 };
 
-/** Reads a multipart form: text fields (repeated names become arrays) and one file. */
-async function readMultipart(
+/** Reads a multipart form (also the admin console's uploads): text fields (repeated names become arrays) and one file. */
+export async function readMultipart(
   request: FastifyRequest,
   fileField: string,
   maxBytes: number,
@@ -76,7 +80,7 @@ async function readMultipart(
 }
 
 /** Field errors whose messages are `validation.*` keys, translated as the schema-validated routes do. */
-function translatedFieldErrors(locale: Locale, errors: Record<string, string[]>): AppError {
+export function translatedFieldErrors(locale: Locale, errors: Record<string, string[]>): AppError {
   const translated: Record<string, string[]> = {};
   for (const [field, keys] of Object.entries(errors)) {
     translated[field] = keys.map((message) => {
@@ -200,6 +204,25 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         if (error instanceof CardFieldsError) throw translatedFieldErrors(request.locale, error.errors);
         throw error;
       }
+    },
+  );
+
+  app.patch(
+    '/api/bot/:slug',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['bots'],
+        summary: "Edit one's own character; a rejected one goes back to the review queue",
+        params: BotSlugParamsSchema,
+        body: BotUpdateSchema,
+        response: { 200: BotDetailSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const row = await updateOwnBot(deps, currentUserId(request), request.params.slug, request.body);
+      const fresh = (await findBotById(deps.db, row.id)) ?? row;
+      return presentBotDetail(fresh, await listGallery(deps.db, row.id), deps.urls);
     },
   );
 

@@ -53,7 +53,7 @@ export function slugify(name: string): string {
 }
 
 /** A unique slug: the name's slug plus a short random suffix. */
-async function uniqueSlug(db: Database, name: string): Promise<string> {
+export async function uniqueSlug(db: Database, name: string): Promise<string> {
   const base = slugify(name) || 'character';
   for (let i = 0; i < 5; i++) {
     const slug = `${base}-${randomBytes(4).toString('hex').slice(0, 6)}`;
@@ -95,23 +95,26 @@ export async function listMyBots(deps: BotsDeps, userId: string, kind?: 'charact
   return (await listBotsByAuthor(deps.db, userId, kind)).map((row) => presentBot(row, deps.urls, userId));
 }
 
-async function refuseInappropriateText(moderation: ModerationProvider, texts: string[]): Promise<void> {
+export async function refuseInappropriateText(moderation: ModerationProvider, texts: string[]): Promise<void> {
   const verdict = await moderation.checkText(texts.filter(Boolean).join('\n\n'));
   if (verdict.flagged) throw new AppError('inappropriate_content', { status: 422 });
 }
 
 /**
- * Judges an uploaded picture's original bytes, then stores its re-encoded copy (and, when
- * explicit, the blurred copy beside it). A minor's face → 422 before anything is stored.
+ * The photo check of every character picture (avatar, card import, the console's gallery):
+ * judges the original bytes (face-age estimate, nudity, the moderation provider; a minor's
+ * face → 422 before anything is stored), then stores the re-encoded copy under
+ * `bots/<id>/<name>-<random>.webp` (and, when explicit, the blurred copy beside it).
  */
 async function storeAvatar(
   deps: BotsDeps,
   botId: string,
   image: { data: Buffer; contentType: string },
   original: Buffer,
+  name = 'avatar',
 ): Promise<{ key: string; explicit: boolean }> {
   const { explicit } = await judgeUploadedPicture(deps.imageModeration, original, deps.log);
-  const key = `bots/${botId}/avatar-${randomBytes(4).toString('hex')}.webp`;
+  const key = `bots/${botId}/${name}-${randomBytes(4).toString('hex')}.webp`;
   await deps.storage.put(key, image.data, image.contentType);
   if (explicit) {
     try {
@@ -128,7 +131,16 @@ async function deleteAvatar(deps: BotsDeps, key: string): Promise<void> {
   await Promise.all([deps.storage.delete(key), deps.storage.delete(blurredKeyOf(key))]).catch(() => {});
 }
 
-async function generatedAvatar(deps: BotsDeps, botId: string, seed: string, tags: string[]): Promise<string> {
+/** An uploaded picture of a character's gallery: sanitised, then the same photo check as an avatar. */
+export async function storeBotPicture(
+  deps: BotsDeps,
+  botId: string,
+  file: Buffer,
+): Promise<{ key: string; explicit: boolean }> {
+  return storeAvatar(deps, botId, await sanitizeImage(file), file, 'picture');
+}
+
+export async function generatedAvatar(deps: BotsDeps, botId: string, seed: string, tags: string[]): Promise<string> {
   const png = await renderPicture({ seed, look: tags.includes('realistic') ? 'realistic' : 'anime', variant: 0 });
   const key = `bots/${botId}/avatar.png`;
   await deps.storage.put(key, png, 'image/png');
@@ -199,13 +211,25 @@ export async function createBot(
   }
 }
 
-/** Imports a Character Card V1/V2/V3 (JSON or PNG) as the user's private character. */
+/**
+ * Imports a Character Card V1/V2/V3 (JSON or PNG) as the user's character (private unless
+ * asked otherwise), or, with `authorId` null, as an official character (the admin console).
+ */
 export async function importBotCard(
   deps: BotsDeps,
-  authorId: string,
+  authorId: string | null,
   file: Buffer,
   visibility: 'public' | 'private' = 'private',
 ): Promise<BotDetail> {
+  return presentBotDetail(await importCardRow(deps, authorId, file, visibility), [], deps.urls, authorId);
+}
+
+export async function importCardRow(
+  deps: BotsDeps,
+  authorId: string | null,
+  file: Buffer,
+  visibility: 'public' | 'private',
+): Promise<BotRow> {
   let fields: Omit<NewBotRow, 'slug'>;
   try {
     fields = cardToBotFields(parseCardFile(file));
@@ -229,7 +253,7 @@ export async function importBotCard(
     : { key: await generatedAvatar(deps, id, `${fields.name}-${id}`, fields.tags ?? []), explicit: false };
   const avatarKey = avatar.key;
   try {
-    const row = await insertBot(deps.db, {
+    return await insertBot(deps.db, {
       ...fields,
       // A card exported by a Reverie server names its voice; other cards get one fitting the character.
       voice:
@@ -243,13 +267,12 @@ export async function importBotCard(
       id,
       slug: await uniqueSlug(deps.db, fields.name),
       visibility,
-      reviewState: reviewStateFor(deps, visibility),
-      isOfficial: false,
+      reviewState: authorId === null ? 'approved' : reviewStateFor(deps, visibility),
+      isOfficial: authorId === null,
       authorId,
       avatarKey,
       avatarExplicit: avatar.explicit,
     });
-    return presentBotDetail(row, [], deps.urls, authorId);
   } catch (error) {
     await deleteAvatar(deps, avatarKey);
     throw error;

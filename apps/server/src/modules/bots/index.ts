@@ -19,3 +19,9 @@ export {
   type PictureLog,
 } from './explicit-pictures.js';
 export { picturesHeldForReview } from './bots.presenter.js';
+export * as botsManage from './bots.manage.js';
+export { readMultipart, translatedFieldErrors } from './bots.routes.js';
+export { CardFieldsError } from './card.js';
+export { presentBotDetail } from './bots.presenter.js';
+export type { BotsDeps } from './bots.service.js';
+export type { BotPictureRow } from './bots.repository.js';

@@ -14,6 +14,7 @@ import {
   picturesHeldForReview,
   storeBlurredCopy,
 } from '../bots/index.js';
+import { findPublishedPost } from '../blog/index.js';
 import { isNotModified, rangeOf } from './http-file.js';
 
 /** Pictures of listed characters: a day in any cache, then revalidated by ETag. */
@@ -139,6 +140,10 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
         // picture's original lives under originals/ and is served with a signed URL only.
         const isOwner = Boolean(request.userId && ownerId === request.userId);
         if (!signed && !isOwner) throw notFound();
+      } else if (scope === 'blog' && ownerId) {
+        // A blog post's cover (admin console): public once the post is published.
+        isPublic = Boolean(await findPublishedPost(db, ownerId));
+        if (!isPublic && !signed && request.userRole !== 'admin') throw notFound();
       } else if (!signed) {
         throw notFound();
       }

@@ -1,7 +1,7 @@
 import { isValidBotSlug, matchWebRoute, pageTitle, BLOG_ID_PATTERN, type Edition, type Locale } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { translate } from '../../lib/i18n.js';
-import { findPublishedPost } from '../blog/index.js';
+import { coverUrlOf, findPublishedPost } from '../blog/index.js';
 import { findPublicBotBySlug } from '../bots/index.js';
 
 export interface PageMeta {
@@ -63,9 +63,10 @@ export async function resolvePageMeta(
     if (!post) return notFound;
     return {
       status: 200,
-      title: `${post.title} — ${edition.name}`,
-      description: clip(post.summary),
-      image: absolute(publicUrl, post.coverUrl) ?? fallback.image,
+      // The SEO fields of the admin console, when set, over the post's title and summary.
+      title: post.seoTitle || `${post.title} — ${edition.name}`,
+      description: clip(post.seoDescription || post.summary),
+      image: absolute(publicUrl, coverUrlOf(post)) ?? fallback.image,
       type: 'article',
       url,
     };

@@ -1,7 +1,7 @@
-import Markdown from 'react-markdown';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
+import { MarkdownBody } from '../../components/ui/markdown';
 import { Skeleton } from '../../components/ui/page';
 import { useBlogPost } from '../../features/blog/api/get-blog-post';
 import { formatDate } from '../../lib/format';
@@ -36,9 +36,7 @@ export function Component() {
           <p className="mt-3 text-sm text-muted">
             {t('blog.published', { date: formatDate(post.data.published_at, currentLocale()) })}
           </p>
-          <div className="prose-app mt-8">
-            <Markdown>{post.data.body}</Markdown>
-          </div>
+          <MarkdownBody source={post.data.body} className="mt-8" />
         </>
       )}
     </article>

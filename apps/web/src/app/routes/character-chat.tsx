@@ -6,6 +6,7 @@ import { showAlert } from '../../components/ui/alerts';
 import { useProfile } from '../../lib/profile';
 import { useSession } from '../../lib/session';
 import { useBot } from '../../features/characters/api/get-bot';
+import { OwnCharacterReview } from '../../features/characters/components/review-notice';
 import { chatPath } from '../../features/chat/api/chat-path';
 import { useChat } from '../../features/chat/api/get-chat';
 import { useLatestChat } from '../../features/chat/api/get-or-create-chat';
@@ -147,19 +148,22 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
     );
   }
   return (
-    <ChatView
-      key={chat.data.id}
-      chat={chat.data}
-      gallery={detail.data?.gallery}
-      viewer={viewer}
-      onBack={back}
-      onRequirePremium={() => modal.open('premium', { from: 'model' })}
-      onCreatePersona={() => modal.open('create')}
-      renderPicture={renderPicture}
-      renderMessageExtras={renderMessageExtras}
-      onOpenChat={(next) => navigate(chatPath(next))}
-      onDeleted={() => navigate('/chat', { replace: true })}
-    />
+    <>
+      <OwnCharacterReview bot={detail.data} viewer={viewer} />
+      <ChatView
+        key={chat.data.id}
+        chat={chat.data}
+        gallery={detail.data?.gallery}
+        viewer={viewer}
+        onBack={back}
+        onRequirePremium={() => modal.open('premium', { from: 'model' })}
+        onCreatePersona={() => modal.open('create')}
+        renderPicture={renderPicture}
+        renderMessageExtras={renderMessageExtras}
+        onOpenChat={(next) => navigate(chatPath(next))}
+        onDeleted={() => navigate('/chat', { replace: true })}
+      />
+    </>
   );
 }
 

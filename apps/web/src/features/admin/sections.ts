@@ -28,6 +28,17 @@ export const ADMIN_SECTIONS: AdminSection[] = [
     Component: lazy(() => import('./sections/overview').then((m) => ({ default: m.OverviewSection }))),
   },
   {
+    id: 'review',
+    labelKey: 'admin.review.nav',
+    Component: lazy(() => import('./sections/review/review-queue')),
+    countPath: '/api/admin/review/count',
+  },
+  {
+    id: 'characters',
+    labelKey: 'admin.characters.nav',
+    Component: lazy(() => import('./sections/characters/characters-section')),
+  },
+  {
     id: 'users',
     labelKey: 'admin.sections.users',
     Component: lazy(() => import('./sections/users').then((m) => ({ default: m.UsersSection }))),
@@ -37,6 +48,7 @@ export const ADMIN_SECTIONS: AdminSection[] = [
     labelKey: 'admin.sections.payments',
     Component: lazy(() => import('./sections/payments').then((m) => ({ default: m.PaymentsSection }))),
   },
+  { id: 'blog', labelKey: 'admin.blog.nav', Component: lazy(() => import('./sections/blog/blog-section')) },
   {
     id: 'audit',
     labelKey: 'admin.sections.audit',

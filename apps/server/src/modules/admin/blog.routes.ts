@@ -1,0 +1,141 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AdminBlogIdParamsSchema,
+  AdminBlogListSchema,
+  AdminBlogPostInputSchema,
+  AdminBlogPostPatchSchema,
+  AdminBlogPostSchema,
+  AdminBlogPublishSchema,
+  ApiErrorSchema,
+  IMAGE_MAX_BYTES,
+} from '@reverie/shared';
+import { AppError } from '../../lib/errors.js';
+import { translate } from '../../lib/i18n.js';
+import { currentUserId } from '../../plugins/auth.js';
+import { readMultipart } from '../bots/index.js';
+import type { AdminDeps } from './admin-deps.js';
+import { AdminBlogService } from './blog.service.js';
+
+const errors = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  403: ApiErrorSchema,
+  404: ApiErrorSchema,
+  409: ApiErrorSchema,
+  413: ApiErrorSchema,
+  415: ApiErrorSchema,
+};
+
+/** The console's Blog section (`/api/admin/blog…`; docs/admin.md "Blog"). */
+export const adminBlogRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (app, { deps }) => {
+  await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
+  const service = new AdminBlogService(deps);
+  const tags = ['admin'];
+
+  app.get(
+    '/blog',
+    {
+      schema: {
+        tags,
+        summary: 'Every post, drafts included, last changed first',
+        response: { 200: AdminBlogListSchema, ...errors },
+      },
+    },
+    async () => service.list(),
+  );
+
+  app.post(
+    '/blog',
+    {
+      schema: {
+        tags,
+        summary: 'A new draft (the id is its address, /blog/{id}; 409 blog_id_taken)',
+        body: AdminBlogPostInputSchema,
+        response: { 201: AdminBlogPostSchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await service.create(currentUserId(request), request.body)),
+  );
+
+  app.get(
+    '/blog/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One post, a draft too',
+        params: AdminBlogIdParamsSchema,
+        response: { 200: AdminBlogPostSchema, ...errors },
+      },
+    },
+    async (request) => service.one(request.params.id),
+  );
+
+  app.patch(
+    '/blog/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Edit a post (title, summary, Markdown body, SEO fields; remove_cover)',
+        params: AdminBlogIdParamsSchema,
+        body: AdminBlogPostPatchSchema,
+        response: { 200: AdminBlogPostSchema, ...errors },
+      },
+    },
+    async (request) => service.update(currentUserId(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/blog/:id/publish',
+    {
+      schema: {
+        tags,
+        summary: 'Publish (published_at set the first time) or take back to a draft',
+        params: AdminBlogIdParamsSchema,
+        body: AdminBlogPublishSchema,
+        response: { 200: AdminBlogPostSchema, ...errors },
+      },
+    },
+    async (request) => service.publish(currentUserId(request), request.params.id, request.body.published),
+  );
+
+  app.post(
+    '/blog/:id/cover',
+    {
+      bodyLimit: IMAGE_MAX_BYTES + 64 * 1024,
+      schema: {
+        tags,
+        summary: 'Upload the cover picture (multipart `file`)',
+        params: AdminBlogIdParamsSchema,
+        response: { 200: AdminBlogPostSchema, ...errors },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
+      const form = await readMultipart(request, 'file', IMAGE_MAX_BYTES);
+      if (!form.file?.length)
+        throw new AppError('validation_error', {
+          status: 400,
+          errors: { file: [translate(request.locale, 'validation.required')] },
+        });
+      return service.setCover(currentUserId(request), request.params.id, form.file);
+    },
+  );
+
+  app.delete(
+    '/blog/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a post',
+        params: AdminBlogIdParamsSchema,
+        response: { 204: z.null().describe('deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.remove(currentUserId(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,239 @@
+import {
+  CHARACTER_VOICES,
+  type AdminCharacter,
+  type AdminCharacterInput,
+  type AdminCharacterList,
+  type AdminCharacterPatch,
+} from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { mailSafe } from '../../lib/templates.js';
+import { botsManage, findBotById, type BotRow, type BotsDeps } from '../bots/index.js';
+import type { AdminDeps } from './admin-deps.js';
+import { recordAudit } from './audit.repository.js';
+import { characterSnapshot, presentAdminCharacter } from './characters.presenter.js';
+import { findAuthors } from './characters.repository.js';
+import { mailLocale, renderRejectionEmail } from './review.emails.js';
+
+/** The review queue shows this many at once (oldest first). */
+const REVIEW_PAGE = 100;
+
+/**
+ * The console's Characters section and review queue. Every write runs in one transaction
+ * with its audit record (`recordAudit`); the bots module does the work on its own rows
+ * (`botsManage`), given the transaction.
+ */
+export class AdminCharactersService {
+  constructor(private readonly deps: AdminDeps) {}
+
+  private botsIn(db: Database): BotsDeps {
+    return { ...this.deps.bots, db };
+  }
+
+  private async present(rows: BotRow[]): Promise<AdminCharacter[]> {
+    const authors = await findAuthors(
+      this.deps.db,
+      rows.map((r) => r.authorId),
+    );
+    return Promise.all(
+      rows.map(async (row) =>
+        presentAdminCharacter(
+          row,
+          await botsManage.listGallery(this.deps.db, row.id),
+          (row.authorId && authors.get(row.authorId)) || null,
+          this.deps.urls,
+        ),
+      ),
+    );
+  }
+
+  async one(id: string): Promise<AdminCharacter> {
+    const row = await findBotById(this.deps.db, id);
+    if (!row || row.kind !== 'character') throw notFound();
+    return (await this.present([row]))[0]!;
+  }
+
+  async list(query: {
+    q?: string;
+    scope: 'official' | 'public';
+    offset: number;
+    size: number;
+  }): Promise<AdminCharacterList> {
+    const { rows, total } = await botsManage.listManagedBots(this.deps.db, {
+      scope: query.scope,
+      search: query.q,
+      offset: query.offset,
+      limit: query.size,
+    });
+    return { results: await this.present(rows), total };
+  }
+
+  voices() {
+    return { voices: CHARACTER_VOICES.map((v) => ({ id: v.id, sex: v.sex })) };
+  }
+
+  /** Runs a write and its audit record in one transaction; answers the character afterwards. */
+  private async write(
+    actorId: string,
+    action: string,
+    work: (bots: BotsDeps) => Promise<{ before: BotRow | null; after: BotRow; reason?: string | null }>,
+  ): Promise<{ row: BotRow; character: AdminCharacter }> {
+    const row = await this.deps.db.transaction(async (tx) => {
+      const db = tx as unknown as Database;
+      const { before, after, reason } = await work(this.botsIn(db));
+      await recordAudit(db, actorId, {
+        action,
+        targetType: 'character',
+        targetId: after.id,
+        before: before ? characterSnapshot(before) : null,
+        after: characterSnapshot(after),
+        reason: reason ?? null,
+      });
+      return after;
+    });
+    return { row, character: await this.one(row.id) };
+  }
+
+  async create(actorId: string, input: AdminCharacterInput): Promise<AdminCharacter> {
+    return (
+      await this.write(actorId, 'character.create', async (bots) => ({
+        before: null,
+        after: await botsManage.createOfficialBot(bots, input),
+      }))
+    ).character;
+  }
+
+  async update(actorId: string, id: string, patch: AdminCharacterPatch): Promise<AdminCharacter> {
+    return (await this.write(actorId, 'character.update', (bots) => botsManage.updateManagedBot(bots, id, patch)))
+      .character;
+  }
+
+  async importCard(actorId: string, file: Buffer, visibility: 'public' | 'private'): Promise<AdminCharacter> {
+    // The card's avatar is stored before the row is written; the row and its record together.
+    const row = await botsManage.importOfficialCard(this.deps.bots, file, visibility);
+    await this.deps.db.transaction(async (tx) => {
+      await recordAudit(tx as unknown as Database, actorId, {
+        action: 'character.import',
+        targetType: 'character',
+        targetId: row.id,
+        after: characterSnapshot(row),
+      });
+    });
+    return this.one(row.id);
+  }
+
+  /** Publishes or unpublishes an official character. */
+  async setVisibility(actorId: string, id: string, visibility: 'public' | 'private'): Promise<AdminCharacter> {
+    return (
+      await this.write(actorId, visibility === 'public' ? 'character.publish' : 'character.unpublish', async (bots) => {
+        const current = await botsManage.lockBot(bots, id);
+        if (!current.isOfficial) throw new AppError('not_official', { status: 409 });
+        return botsManage.setBotVisibility(bots, id, visibility);
+      })
+    ).character;
+  }
+
+  /** Takes any public character (official or custom) out of public view, with a reason. */
+  async unpublish(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
+    return (
+      await this.write(actorId, 'character.unpublish', async (bots) => ({
+        ...(await botsManage.setBotVisibility(bots, id, 'private')),
+        reason,
+      }))
+    ).character;
+  }
+
+  async addPicture(actorId: string, id: string, file: Buffer): Promise<AdminCharacter> {
+    const existing = await findBotById(this.deps.db, id);
+    if (!existing || existing.kind !== 'character') throw notFound();
+    // The bots module's photo check (sanitise, moderation) before anything is written.
+    const key = await botsManage.storeGalleryFile(this.deps.bots, id, file);
+    try {
+      return (await this.write(actorId, 'character.picture_add', (bots) => botsManage.addGalleryPicture(bots, id, key)))
+        .character;
+    } catch (error) {
+      await this.deps.storage.delete(key).catch(() => {});
+      throw error;
+    }
+  }
+
+  async removePicture(actorId: string, id: string, pictureId: string): Promise<AdminCharacter> {
+    let removedKey: string | null = null;
+    let needsAvatar = false;
+    const { row } = await this.write(actorId, 'character.picture_delete', async (bots) => {
+      const result = await botsManage.removeGalleryPicture(bots, id, pictureId);
+      removedKey = result.picture.mediaKey;
+      needsAvatar = result.needsAvatar;
+      return result;
+    });
+    if (removedKey) await this.deps.storage.delete(removedKey).catch(() => {});
+    if (needsAvatar) await botsManage.giveDrawnAvatar(this.deps.bots, row);
+    return this.one(id);
+  }
+
+  async reorderPictures(actorId: string, id: string, order: string[]): Promise<AdminCharacter> {
+    return (
+      await this.write(actorId, 'character.picture_order', async (bots) => {
+        const before = await botsManage.lockBot(bots, id);
+        await botsManage.reorderGallery(bots, id, order);
+        return { before, after: before };
+      })
+    ).character;
+  }
+
+  async chooseAvatar(actorId: string, id: string, pictureId: string): Promise<AdminCharacter> {
+    return (await this.write(actorId, 'character.avatar', (bots) => botsManage.chooseAvatar(bots, id, pictureId)))
+      .character;
+  }
+
+  // ------------------------------------------------------------------------------------
+  // The review queue
+  // ------------------------------------------------------------------------------------
+
+  async pending(): Promise<{ results: AdminCharacter[] }> {
+    return { results: await this.present(await botsManage.listPendingReview(this.deps.db, REVIEW_PAGE)) };
+  }
+
+  async pendingCount(): Promise<{ count: number }> {
+    return { count: await botsManage.countPendingReview(this.deps.db) };
+  }
+
+  async approve(actorId: string, id: string): Promise<AdminCharacter> {
+    return (
+      await this.write(actorId, 'character.approve', (bots) =>
+        botsManage.decideReview(bots, id, { approve: true, reviewerId: actorId }),
+      )
+    ).character;
+  }
+
+  /** Rejects with a reason, then tells the author by e-mail in their language. */
+  async reject(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
+    const { row, character } = await this.write(actorId, 'character.reject', async (bots) => ({
+      ...(await botsManage.decideReview(bots, id, { approve: false, reviewerId: actorId, reason })),
+      reason,
+    }));
+    const author = row.authorId ? (await findAuthors(this.deps.db, [row.authorId])).get(row.authorId) : null;
+    if (author) {
+      const rendered = renderRejectionEmail({
+        locale: mailLocale(author.locale),
+        edition: this.deps.edition,
+        name: author.name,
+        character: row.name,
+        reason,
+        actionUrl: new URL(`/${row.slug}`, this.deps.publicUrl).toString(),
+      });
+      try {
+        await this.deps.mail.send({
+          to: mailSafe(author.email),
+          ...rendered,
+          kind: 'character_rejected',
+          userId: author.id,
+          headers: {},
+        });
+      } catch (error) {
+        this.deps.log.error({ err: error, kind: 'character_rejected' }, 'sending e-mail failed');
+      }
+    }
+    return character;
+  }
+}

@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+
+/** Small pieces the Characters, Review and Blog sections share (the app's dark look). */
+export const inputClass =
+  'mt-1 w-full rounded-xl border border-white/10 bg-bg px-3 py-2 text-sm outline-none focus:border-primary';
+export const primaryButton =
+  'rounded-full bg-primary px-4 py-2 text-sm font-semibold text-on-primary disabled:opacity-50';
+export const secondaryButton =
+  'rounded-full border border-white/15 px-4 py-2 text-sm hover:bg-white/5 disabled:opacity-50';
+export const dangerButton =
+  'rounded-full border border-red-400/40 px-4 py-2 text-sm text-red-200 hover:bg-red-950/40 disabled:opacity-50';
+export const cardClass = 'rounded-2xl border border-white/10 bg-surface p-4';
+
+/** A labelled field with its errors under it. */
+export function Field({
+  label,
+  htmlFor,
+  hint,
+  errors,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  hint?: string;
+  errors?: string[];
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={htmlFor} className="text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {hint && <p className="mt-1 text-xs text-muted">{hint}</p>}
+      {errors?.map((error) => (
+        <p key={error} className="mt-1 text-xs text-red-400" role="alert">
+          {error}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** A small coloured label (state of a character or a post). */
+export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'muted'; children: ReactNode }) {
+  const colours = {
+    ok: 'bg-emerald-500/15 text-emerald-200',
+    warn: 'bg-amber-500/15 text-amber-200',
+    bad: 'bg-red-500/15 text-red-200',
+    muted: 'bg-white/10 text-muted',
+  }[tone];
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${colours}`}>{children}</span>;
+}

@@ -1,0 +1,289 @@
+import '../../texts';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import type { AdminCharacter } from '@reverie/shared';
+import { showAlert } from '../../../../components/ui/alerts';
+import { Skeleton } from '../../../../components/ui/page';
+import { SearchField } from '../../../../components/ui/search-field';
+import { ApiRequestError } from '../../../../lib/api-client';
+import { useTranslation } from '../../../../lib/i18n';
+import { useAdminCharacter } from '../../api/get-admin-character';
+import { useAdminCharacters } from '../../api/get-admin-characters';
+import { useImportAdminCard } from '../../api/import-admin-card';
+import { useSetCharacterVisibility } from '../../api/set-character-visibility';
+import { useUnpublishCharacter } from '../../api/unpublish-character';
+import {
+  Badge,
+  cardClass,
+  dangerButton,
+  Field,
+  inputClass,
+  primaryButton,
+  secondaryButton,
+} from '../../components/content-ui';
+import type { AdminSectionProps } from '../../sections';
+import { CharacterEditor } from './character-editor';
+
+/** Unpublish any public character: the reason goes to the audit log. */
+function UnpublishForm({ character, onDone }: { character: AdminCharacter; onDone: () => void }) {
+  const { t } = useTranslation();
+  const unpublish = useUnpublishCharacter();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) return setError(t('admin.characters.reason_required'));
+    unpublish.mutate(
+      { id: character.id, reason: reason.trim() },
+      {
+        onSuccess: () => {
+          showAlert(t('admin.characters.unpublished', { name: character.name }), { type: 'success' });
+          onDone();
+        },
+        onError: (failure) => setError(failure.message),
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit} noValidate className="mt-3 flex flex-col gap-2">
+      <Field
+        label={t('admin.characters.unpublish_reason')}
+        htmlFor={`unpublish-${character.id}`}
+        errors={error ? [error] : undefined}
+      >
+        <textarea
+          id={`unpublish-${character.id}`}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          maxLength={1000}
+          rows={2}
+          className={inputClass}
+        />
+      </Field>
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={dangerButton} disabled={unpublish.isPending}>
+          {t('admin.characters.unpublish')}
+        </button>
+        <button type="button" className={secondaryButton} onClick={onDone}>
+          {t('admin.common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CharacterRow({ character }: { character: AdminCharacter }) {
+  const { t } = useTranslation();
+  const visibility = useSetCharacterVisibility();
+  const [unpublishing, setUnpublishing] = useState(false);
+  const isPublic = character.visibility === 'public';
+  const reviewTone = { approved: 'ok', pending: 'warn', rejected: 'bad' } as const;
+  return (
+    <li className={cardClass} data-testid={`admin-character-${character.slug}`}>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <div className="flex min-w-0 flex-1 items-center gap-3">
+          {character.avatar_url ? (
+            <img src={character.avatar_url} alt="" className="h-14 w-14 shrink-0 rounded-xl object-cover" />
+          ) : (
+            <div className="h-14 w-14 shrink-0 rounded-xl bg-bg" />
+          )}
+          <div className="min-w-0">
+            <p className="truncate font-medium">
+              {character.name}, {character.age}
+            </p>
+            <p className="truncate text-xs text-muted">/{character.slug}</p>
+            <div className="mt-1 flex flex-wrap gap-1">
+              <Badge tone={isPublic ? 'ok' : 'muted'}>
+                {t(isPublic ? 'admin.characters.public' : 'admin.characters.private')}
+              </Badge>
+              <Badge tone="muted">
+                {t(character.is_official ? 'admin.characters.official' : 'admin.characters.custom')}
+              </Badge>
+              {!character.is_official && (
+                <Badge tone={reviewTone[character.review_state]}>
+                  {t(`admin.characters.review_${character.review_state}`)}
+                </Badge>
+              )}
+            </div>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {character.is_official && (
+            <Link to={`/admin/characters/${character.id}`} className={secondaryButton}>
+              {t('admin.common.edit')}
+            </Link>
+          )}
+          {character.is_official && !isPublic && (
+            <button
+              type="button"
+              className={primaryButton}
+              disabled={visibility.isPending}
+              onClick={() =>
+                visibility.mutate(
+                  { id: character.id, visibility: 'public' },
+                  { onError: (error) => showAlert(error.message, { type: 'error' }) },
+                )
+              }
+            >
+              {t('admin.characters.publish')}
+            </button>
+          )}
+          {isPublic && !unpublishing && (
+            <button type="button" className={dangerButton} onClick={() => setUnpublishing(true)}>
+              {t('admin.characters.unpublish')}
+            </button>
+          )}
+        </div>
+      </div>
+      {unpublishing && <UnpublishForm character={character} onDone={() => setUnpublishing(false)} />}
+    </li>
+  );
+}
+
+/** Import a Character Card (PNG or JSON) as an official character. */
+function ImportCard() {
+  const { t } = useTranslation();
+  const input = useRef<HTMLInputElement>(null);
+  const importCard = useImportAdminCard();
+  const [visibility, setVisibility] = useState<'public' | 'private'>('private');
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <select
+        value={visibility}
+        onChange={(event) => setVisibility(event.target.value as 'public' | 'private')}
+        className="rounded-full border border-white/10 bg-bg px-3 py-2 text-sm"
+        aria-label={t('admin.characters.fields.visibility')}
+      >
+        <option value="private">{t('admin.characters.private')}</option>
+        <option value="public">{t('admin.characters.public')}</option>
+      </select>
+      <button
+        type="button"
+        className={secondaryButton}
+        disabled={importCard.isPending}
+        onClick={() => input.current?.click()}
+      >
+        {importCard.isPending ? t('admin.common.uploading') : t('admin.characters.import')}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept="image/png,application/json,.json,.png"
+        className="sr-only"
+        tabIndex={-1}
+        aria-label={t('admin.characters.import')}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (!file) return;
+          importCard.mutate(
+            { file, visibility },
+            {
+              onSuccess: (character) =>
+                showAlert(t('admin.characters.imported', { name: character.name }), { type: 'success' }),
+              onError: (error) =>
+                showAlert(
+                  error instanceof ApiRequestError && Object.keys(error.fieldErrors).length
+                    ? Object.values(error.fieldErrors).flat().join(' ')
+                    : error.message,
+                  { type: 'error' },
+                ),
+            },
+          );
+        }}
+      />
+    </div>
+  );
+}
+
+function EditCharacter({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const character = useAdminCharacter(id);
+  return (
+    <div className="flex flex-col gap-3">
+      <Link to="/admin/characters" className="text-sm text-muted hover:text-fg">
+        ← {t('admin.characters.all')}
+      </Link>
+      {id === 'new' ? (
+        <CharacterEditor key="new" character={null} />
+      ) : character.isPending ? (
+        <Skeleton className="h-96" />
+      ) : character.isError ? (
+        <p className="text-muted">{t('admin.common.not_found')}</p>
+      ) : (
+        <CharacterEditor key={character.data.id} character={character.data} />
+      )}
+    </div>
+  );
+}
+
+/**
+ * `/admin/characters`: official characters with a search (or every public character, to
+ * unpublish one), a card import; `/admin/characters/new` and `/admin/characters/<id>` edit one.
+ */
+export function CharactersSection({ itemId }: AdminSectionProps) {
+  const { t } = useTranslation();
+  const [q, setQ] = useState('');
+  const [scope, setScope] = useState<'official' | 'public'>('official');
+  const list = useAdminCharacters({ q, scope: scope });
+  if (itemId) return <EditCharacter id={itemId} />;
+  const scopeButton = (value: 'official' | 'public') =>
+    `rounded-full px-4 py-1.5 text-sm ${scope === value ? 'bg-primary text-on-primary' : 'text-muted'}`;
+  return (
+    <section className="flex flex-col gap-4" aria-labelledby="admin-characters-title">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="admin-characters-title" className="text-xl font-semibold">
+          {t('admin.characters.title')}
+        </h2>
+        <div className="flex flex-wrap items-center gap-2">
+          <ImportCard />
+          <Link to="/admin/characters/new" className={primaryButton} data-testid="admin-character-new">
+            {t('admin.characters.new')}
+          </Link>
+        </div>
+      </div>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <div role="radiogroup" className="inline-flex gap-1 self-start rounded-full bg-bg p-1">
+          {(['official', 'public'] as const).map((value) => (
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={scope === value}
+              className={scopeButton(value)}
+              onClick={() => setScope(value)}
+            >
+              {t(`admin.characters.scope_${value}`)}
+            </button>
+          ))}
+        </div>
+        <SearchField
+          value={q}
+          onChange={setQ}
+          label={t('admin.characters.search')}
+          placeholder={t('admin.characters.search')}
+          maxLength={100}
+          testId="admin-characters-search"
+          className="flex-1"
+        />
+      </div>
+      {list.isPending ? (
+        <Skeleton className="h-48" />
+      ) : list.isError ? (
+        <p role="alert" className="text-red-300">
+          {list.error.message}
+        </p>
+      ) : list.data.results.length === 0 ? (
+        <p className={`${cardClass} text-muted`}>{t('admin.characters.empty')}</p>
+      ) : (
+        <ul className="flex flex-col gap-2">
+          {list.data.results.map((character) => (
+            <CharacterRow key={character.id} character={character} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export default CharactersSection;

@@ -1,0 +1,224 @@
+import '../../texts';
+import { useState, type FormEvent } from 'react';
+import type { AdminCharacter, Locale } from '@reverie/shared';
+import { showAlert } from '../../../../components/ui/alerts';
+import { Skeleton } from '../../../../components/ui/page';
+import { ApiRequestError } from '../../../../lib/api-client';
+import { formatDate } from '../../../../lib/format';
+import { useTranslation } from '../../../../lib/i18n';
+import { useDecideReview } from '../../api/decide-review';
+import { useReviewQueue } from '../../api/get-review-queue';
+import {
+  Badge,
+  cardClass,
+  dangerButton,
+  Field,
+  inputClass,
+  primaryButton,
+  secondaryButton,
+} from '../../components/content-ui';
+
+/** A picture of a character under review; one the nudity check flagged stays blurred until clicked. */
+function ReviewPicture({ url, explicit, alt }: { url: string; explicit: boolean; alt: string }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(!explicit);
+  return (
+    <button
+      type="button"
+      onClick={() => setShown(true)}
+      className="relative h-24 w-20 shrink-0 overflow-hidden rounded-xl bg-bg"
+      aria-label={shown ? alt : t('admin.review.show_explicit')}
+    >
+      <img src={url} alt={alt} className={`h-full w-full object-cover ${shown ? '' : 'blur-xl'}`} />
+      {explicit && (
+        <span className="absolute inset-x-1 bottom-1 rounded bg-black/70 px-1 text-[10px] text-amber-200">
+          {t('admin.review.explicit')}
+        </span>
+      )}
+    </button>
+  );
+}
+
+/** Reject: the reason is required (the author gets it by e-mail and sees it on the character). */
+function RejectForm({ character, onDone }: { character: AdminCharacter; onDone: () => void }) {
+  const { t } = useTranslation();
+  const decide = useDecideReview();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) return setError(t('admin.review.reason_required'));
+    setError(null);
+    decide.mutate(
+      { id: character.id, approve: false, reason: reason.trim() },
+      {
+        onSuccess: () => {
+          showAlert(t('admin.review.rejected', { name: character.name }), { type: 'success' });
+          onDone();
+        },
+        onError: (failure) =>
+          setError(
+            failure instanceof ApiRequestError
+              ? (failure.fieldErrors.reason?.[0] ?? failure.message)
+              : t('errors.something_went_wrong'),
+          ),
+      },
+    );
+  };
+  const fieldId = `reject-reason-${character.id}`;
+  return (
+    <form onSubmit={submit} noValidate className="mt-3 flex flex-col gap-3" data-testid="review-reject-form">
+      <Field
+        label={t('admin.review.reason')}
+        htmlFor={fieldId}
+        hint={t('admin.review.reason_hint')}
+        errors={error ? [error] : undefined}
+      >
+        <textarea
+          id={fieldId}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          maxLength={1000}
+          rows={3}
+          className={`${inputClass} min-h-20`}
+          aria-invalid={Boolean(error)}
+          data-testid="review-reject-reason"
+        />
+      </Field>
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={dangerButton} disabled={decide.isPending} data-testid="review-reject-confirm">
+          {t('admin.review.reject_confirm')}
+        </button>
+        <button type="button" className={secondaryButton} onClick={onDone}>
+          {t('admin.common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ReviewCard({ character }: { character: AdminCharacter }) {
+  const { t, i18n } = useTranslation();
+  const decide = useDecideReview();
+  const [rejecting, setRejecting] = useState(false);
+  const locale = i18n.language as Locale;
+  const pictures = character.pictures.length
+    ? character.pictures
+    : character.avatar_url
+      ? [{ id: 'avatar', url: character.avatar_url, explicit: character.avatar_explicit }]
+      : [];
+  const approve = () =>
+    decide.mutate(
+      { id: character.id, approve: true },
+      {
+        onSuccess: () => showAlert(t('admin.review.approved', { name: character.name }), { type: 'success' }),
+        onError: (failure) => showAlert(failure.message, { type: 'error' }),
+      },
+    );
+  return (
+    <li className={cardClass} data-testid={`review-item-${character.id}`}>
+      <div className="flex flex-col gap-4 sm:flex-row">
+        <div className="flex gap-2 overflow-x-auto sm:w-48 sm:flex-wrap">
+          {pictures.map((picture) => (
+            <ReviewPicture key={picture.id} url={picture.url} explicit={picture.explicit} alt={character.name} />
+          ))}
+        </div>
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="text-lg font-semibold">
+              {character.name}, {character.age}
+            </h3>
+            {character.avatar_explicit && <Badge tone="warn">{t('admin.review.explicit')}</Badge>}
+            {character.tags.map((tag) => (
+              <Badge key={tag} tone="muted">
+                {tag}
+              </Badge>
+            ))}
+          </div>
+          <p className="mt-1 text-xs text-muted">
+            {t('admin.review.by', {
+              author: character.author ? `${character.author.name} <${character.author.email}>` : '—',
+              date: formatDate(character.created_at, locale),
+            })}
+          </p>
+          <dl className="mt-3 grid gap-2 text-sm">
+            {(
+              [
+                ['description', character.description],
+                ['greeting', character.greeting],
+                ['scenario', character.scenario],
+                ['personality', character.personality.join(', ')],
+                ['occupation', character.occupation.join(', ')],
+              ] as const
+            )
+              .filter(([, value]) => value)
+              .map(([key, value]) => (
+                <div key={key}>
+                  <dt className="text-xs text-muted">{t(`admin.characters.fields.${key}`)}</dt>
+                  <dd className="break-words whitespace-pre-wrap">{value}</dd>
+                </div>
+              ))}
+          </dl>
+          {rejecting ? (
+            <RejectForm character={character} onDone={() => setRejecting(false)} />
+          ) : (
+            <div className="mt-4 flex flex-wrap gap-2">
+              <button
+                type="button"
+                className={primaryButton}
+                onClick={approve}
+                disabled={decide.isPending}
+                data-testid="review-approve"
+              >
+                {t('admin.review.approve')}
+              </button>
+              <button
+                type="button"
+                className={dangerButton}
+                onClick={() => setRejecting(true)}
+                data-testid="review-reject"
+              >
+                {t('admin.review.reject')}
+              </button>
+            </div>
+          )}
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** `/admin/review`: public custom characters waiting for a review, oldest first. */
+export function ReviewQueue() {
+  const { t } = useTranslation();
+  const queue = useReviewQueue();
+  return (
+    <section aria-labelledby="admin-review-title" className="flex flex-col gap-4">
+      <div>
+        <h2 id="admin-review-title" className="text-xl font-semibold">
+          {t('admin.review.title')}
+        </h2>
+        <p className="text-sm text-muted">{t('admin.review.intro')}</p>
+      </div>
+      {queue.isPending ? (
+        <Skeleton className="h-48" />
+      ) : queue.isError ? (
+        <p role="alert" className="text-red-300">
+          {queue.error.message}
+        </p>
+      ) : queue.data.length === 0 ? (
+        <p className={`${cardClass} text-muted`} data-testid="review-empty">
+          {t('admin.review.empty')}
+        </p>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {queue.data.map((character) => (
+            <ReviewCard key={character.id} character={character} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export default ReviewQueue;

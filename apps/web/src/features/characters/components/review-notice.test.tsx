@@ -1,0 +1,60 @@
+import { render, screen } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BotDetail } from '@reverie/shared';
+import { AppProviders } from '../../../app/providers';
+import { initI18n } from '../../../lib/i18n';
+import { OwnCharacterReview } from './review-notice';
+
+const bot = (overrides: Partial<BotDetail> = {}): BotDetail => ({
+  id: 'b1',
+  slug: 'mara-1',
+  name: 'Mara',
+  age: 31,
+  kind: 'character',
+  avatar_url: null,
+  description: 'A lighthouse keeper.',
+  greeting: 'Hi',
+  occupation: [],
+  personality: [],
+  tags: ['realistic'],
+  is_official: false,
+  visibility: 'public',
+  author_id: 'me',
+  voice: 'en-us+f3',
+  created_at: '2026-01-01T00:00:00.000Z',
+  scenario: '',
+  gallery: [],
+  review_state: 'rejected',
+  review_reason: 'Copied from another site.',
+  alternate_greetings: [],
+  creator_notes: '',
+  ...overrides,
+});
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+
+describe("the author's review notice", () => {
+  it('shows the author a rejected character with the reason and a way to edit it', () => {
+    render(
+      <AppProviders>
+        <OwnCharacterReview bot={bot()} viewer="me" />
+      </AppProviders>,
+    );
+    expect(screen.getByTestId('own-character-review').textContent).toContain('Mara was not approved');
+    expect(screen.getByTestId('own-character-review-reason').textContent).toBe('Reason: Copied from another site.');
+    expect(screen.getByRole('button', { name: 'Edit' })).toBeTruthy();
+  });
+
+  it('shows nothing to anyone else, nor for an approved or private character', () => {
+    render(
+      <AppProviders>
+        <OwnCharacterReview bot={bot()} viewer="someone-else" />
+        <OwnCharacterReview bot={bot({ review_state: 'approved', review_reason: null })} viewer="me" />
+        <OwnCharacterReview bot={bot({ visibility: 'private' })} viewer="me" />
+      </AppProviders>,
+    );
+    expect(screen.queryByTestId('own-character-review')).toBeNull();
+  });
+});

@@ -1,0 +1,190 @@
+import '../catalogue-texts';
+import '../texts';
+import { useState, type FormEvent } from 'react';
+import { BOT_LIMITS, MIN_CHARACTER_AGE, type BotDetail } from '@reverie/shared';
+import { showAlert } from '../../../components/ui/alerts';
+import { Modal } from '../../../components/ui/modal';
+import { ApiRequestError } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/i18n';
+import { useUpdateBot } from '../api/update-bot';
+
+const inputClass =
+  'mt-1 w-full rounded-xl border border-white/10 bg-bg px-3 py-2 text-sm outline-none focus:border-primary';
+
+/** The author edits their character's texts; saving a rejected one sends it back to the review. */
+function EditCharacterModal({ bot, onClose }: { bot: BotDetail; onClose: () => void }) {
+  const { t } = useTranslation();
+  const update = useUpdateBot(bot.slug);
+  const [name, setName] = useState(bot.name);
+  const [age, setAge] = useState(String(bot.age));
+  const [description, setDescription] = useState(bot.description);
+  const [greeting, setGreeting] = useState(bot.greeting);
+  const [scenario, setScenario] = useState(bot.scenario);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: Record<string, string[]> = {};
+    if (!name.trim()) found.name = [t('validation.name_required')];
+    if (!Number.isInteger(Number(age)) || Number(age) < MIN_CHARACTER_AGE) found.age = [t('create_character.age_min')];
+    if (!description.trim()) found.description = [t('validation.required')];
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    update.mutate(
+      { name: name.trim(), age: Number(age), description, greeting, scenario },
+      {
+        onSuccess: (saved) => {
+          showAlert(t(saved.review_state === 'pending' ? 'characters.review.resubmitted' : 'characters.review.saved'), {
+            type: 'success',
+          });
+          onClose();
+        },
+        onError: (error) => {
+          if (error instanceof ApiRequestError && Object.keys(error.fieldErrors).length)
+            return setErrors(error.fieldErrors);
+          showAlert(error.message, { type: 'error' });
+        },
+      },
+    );
+  };
+  const field = (id: string, label: string, control: React.ReactNode) => (
+    <div>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      {control}
+      {errors[id.replace('edit-', '')]?.map((error) => (
+        <p key={error} className="mt-1 text-xs text-red-400" role="alert">
+          {error}
+        </p>
+      ))}
+    </div>
+  );
+  return (
+    <Modal open onClose={onClose} title={t('characters.review.edit_title', { name: bot.name })}>
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="edit-character-form">
+        <div className="grid grid-cols-[1fr_6rem] gap-3">
+          {field(
+            'edit-name',
+            t('create_character.name'),
+            <input
+              id="edit-name"
+              value={name}
+              maxLength={BOT_LIMITS.name}
+              onChange={(e) => setName(e.target.value)}
+              className={inputClass}
+            />,
+          )}
+          {field(
+            'edit-age',
+            t('create_character.age'),
+            <input
+              id="edit-age"
+              type="number"
+              min={MIN_CHARACTER_AGE}
+              value={age}
+              onChange={(e) => setAge(e.target.value)}
+              className={inputClass}
+            />,
+          )}
+        </div>
+        {field(
+          'edit-description',
+          t('create_character.description'),
+          <textarea
+            id="edit-description"
+            value={description}
+            maxLength={BOT_LIMITS.description}
+            onChange={(e) => setDescription(e.target.value)}
+            className={`${inputClass} min-h-24`}
+          />,
+        )}
+        {field(
+          'edit-greeting',
+          t('create_character.greeting'),
+          <textarea
+            id="edit-greeting"
+            value={greeting}
+            maxLength={BOT_LIMITS.greeting}
+            onChange={(e) => setGreeting(e.target.value)}
+            className={inputClass}
+          />,
+        )}
+        {field(
+          'edit-scenario',
+          t('create_character.scenario'),
+          <textarea
+            id="edit-scenario"
+            value={scenario}
+            maxLength={BOT_LIMITS.scenario}
+            onChange={(e) => setScenario(e.target.value)}
+            className={inputClass}
+          />,
+        )}
+        <button
+          type="submit"
+          disabled={update.isPending}
+          className="rounded-full bg-primary px-6 py-3 font-semibold text-on-primary disabled:opacity-50"
+        >
+          {t('characters.review.save')}
+        </button>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * What the author sees of a public character's review on its page: waiting, or rejected with
+ * the administrator's reason and a way to edit it (which sends it back to the review queue).
+ * Nothing for anyone else, nor for a private or approved character.
+ */
+export function OwnCharacterReview({ bot, viewer }: { bot: BotDetail | undefined; viewer: string }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const [hidden, setHidden] = useState(false);
+  if (!bot || bot.author_id !== viewer || bot.visibility !== 'public' || bot.review_state === 'approved') return null;
+  const rejected = bot.review_state === 'rejected';
+  return (
+    <>
+      {!hidden && (
+        <div
+          role="status"
+          className={`fixed inset-x-3 top-16 z-30 mx-auto max-w-xl rounded-2xl border p-4 text-sm shadow-xl backdrop-blur ${
+            rejected ? 'border-red-400/40 bg-red-950/80 text-red-50' : 'border-amber-400/30 bg-surface/95'
+          }`}
+          data-testid="own-character-review"
+        >
+          <p className="font-semibold">
+            {t(rejected ? 'characters.review.rejected_title' : 'characters.review.pending_title', { name: bot.name })}
+          </p>
+          {rejected && bot.review_reason && (
+            <p className="mt-1 break-words whitespace-pre-wrap" data-testid="own-character-review-reason">
+              {t('characters.review.reason', { reason: bot.review_reason })}
+            </p>
+          )}
+          <p className="mt-1 text-xs opacity-80">
+            {t(rejected ? 'characters.review.rejected_hint' : 'characters.review.pending_hint')}
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            {rejected && (
+              <button
+                type="button"
+                onClick={() => setEditing(true)}
+                className="rounded-full bg-primary px-4 py-1.5 font-semibold text-on-primary"
+              >
+                {t('characters.review.edit')}
+              </button>
+            )}
+            <button
+              type="button"
+              onClick={() => setHidden(true)}
+              className="rounded-full border border-white/20 px-4 py-1.5"
+            >
+              {t('app.close')}
+            </button>
+          </div>
+        </div>
+      )}
+      {editing && <EditCharacterModal bot={bot} onClose={() => setEditing(false)} />}
+    </>
+  );
+}
