@@ -17,3 +17,4 @@ export * from './contract/chats.js';
 export * from './contract/pictures.js';
 export * from './contract/audio.js';
 export * from './contract/calls.js';
+export * from './contract/transforms.js';

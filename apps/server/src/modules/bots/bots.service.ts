@@ -93,13 +93,25 @@ async function refuseInappropriateText(moderation: ModerationProvider, texts: st
   if (verdict.flagged) throw new AppError('inappropriate_content', { status: 422 });
 }
 
+/**
+ * The photo check of user pictures (a character's or persona's photo, a style transform's
+ * upload): a picture the moderation provider flags is refused with 422 "Inappropriate
+ * content". `image` is already sanitised (lib/images.ts `sanitizeImage`).
+ */
+export async function checkUserPhoto(
+  moderation: ModerationProvider,
+  image: { data: Buffer; contentType: string },
+): Promise<void> {
+  const verdict = await moderation.checkImage(image.data, image.contentType);
+  if (verdict.flagged) throw new AppError('inappropriate_content', { status: 422 });
+}
+
 async function storeAvatar(
   deps: BotsDeps,
   botId: string,
   image: { data: Buffer; contentType: string },
 ): Promise<string> {
-  const verdict = await deps.moderation.checkImage(image.data, image.contentType);
-  if (verdict.flagged) throw new AppError('inappropriate_content', { status: 422 });
+  await checkUserPhoto(deps.moderation, image);
   const key = `bots/${botId}/avatar-${randomBytes(4).toString('hex')}.webp`;
   await deps.storage.put(key, image.data, image.contentType);
   return key;

@@ -9,3 +9,5 @@ export {
   findVisibleBotBySlug,
   type BotRow,
 } from './bots.repository.js';
+/** The photo check every user picture goes through (character and persona photos, style transforms). */
+export { checkUserPhoto } from './bots.service.js';

@@ -1,0 +1,11 @@
+import sharp from 'sharp';
+import { gradientMap, gray, hex, toRaster, step, open } from '../src/modules/transforms/styles/raster.ts';
+import { makeTestPhoto } from '../test/fixtures/transform-photo.ts';
+const src = await toRaster(sharp(await makeTestPhoto(320, 400)));
+const luma = await gray(src);
+console.log(luma.width, luma.height, luma.channels, luma.data.length);
+const mask = await step(luma, (s) => s.threshold(100, { grayscale: true }));
+console.log('mask', mask.channels, mask.data.length);
+const g = await gradientMap(luma, [{ at: 0, colour: hex('#000000') }, { at: 100, colour: hex('#ff0000') }, { at: 180, colour: hex('#00ff00') }], 0);
+console.log(g.channels, g.width, g.height, g.data.length);
+await open(g).png().toFile('/tmp/tfx/gm.png');
