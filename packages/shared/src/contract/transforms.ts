@@ -10,7 +10,6 @@ export const TransformStyleSchema = z.enum(TRANSFORM_STYLES, { message: 'invalid
 /** The text fields of `POST /api/image_transform` (multipart, with the file `image`). */
 export const TransformUploadFieldsSchema = z.object({ style: TransformStyleSchema });
 
-export const TransformIdSchema = z.uuid({ message: 'invalid_value' });
 export const TransformParamsSchema = z.object({ id: z.string().min(1).max(100) });
 
 export const TransformVerifyBodySchema = z.object({
@@ -21,7 +20,6 @@ export const TransformVerifyBodySchema = z.object({
 
 export const TransformPaymentBodySchema = z.object({ id: z.string().min(1).max(100) });
 
-export const TransformPreviewFieldsSchema = z.object({});
 
 /** `{id, state}`: the answer of upload and verify. */
 export const TransformStepSchema = z

@@ -62,6 +62,7 @@ export async function noise(like: Raster, sigmaNoise: number, blurSigma = 0, cha
         width: like.width,
         height: like.height,
         channels: 3,
+        background: '#808080',
         noise: { type: 'gaussian', mean: 128, sigma: sigmaNoise },
       },
     }),
@@ -79,7 +80,7 @@ export async function cloud(like: Raster, cells: number, sigmaNoise: number): Pr
   const w = Math.max(2, Math.round((cells * like.width) / long));
   const h = Math.max(2, Math.round((cells * like.height) / long));
   const small = await toRaster(
-    sharp({ create: { width: w, height: h, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: sigmaNoise } } }),
+    sharp({ create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: sigmaNoise } } }),
   );
   const grayed = await gray(small);
   return step(grayed, (s) => s.resize(like.width, like.height, { fit: 'fill', kernel: 'cubic' }));
