@@ -32,6 +32,8 @@ import {
 type StyleRenderer = (src: Raster, k: number) => Promise<Raster>;
 
 const odd = (n: number) => Math.max(3, Math.round(n) | 1);
+/** A blur radius sharp accepts (0.3 at least). */
+const sigma = (n: number) => Math.max(0.3, n);
 
 /** Dots on a grid (halftone), dark on white, `spacing` px apart, at 45°. */
 const halftone = (r: Raster, spacing: number, radius: number, colour = '#000') =>
@@ -62,7 +64,7 @@ const anime: StyleRenderer = async (src, k) => {
   const lines = await inkLines(await gray(await smooth(src, 5 * k, 1)), { gain: 1.1, threshold: 60 });
   const inked = await blend(flat, await fade(await toRgb(lines), 0.85, 255), 'multiply');
   // A soft bloom from the highlights.
-  const highlights = await step(await step(inked, (s) => s.linear(1.8, -230)), (s) => s.blur(6 * k));
+  const highlights = await step(await step(inked, (s) => s.linear(1.8, -230)), (s) => s.blur(sigma(6 * k)));
   return blend(inked, await fade(highlights, 0.45, 0), 'screen');
 };
 
@@ -79,9 +81,9 @@ const comic: StyleRenderer = async (src, k) => {
 
 const watercolour: StyleRenderer = async (src, k) => {
   const washed = await quantise(await smooth(src, 7 * k, 2, 2 * k), 18);
-  const bleeding = await step(washed, (s) => s.blur(1.6 * k).modulate({ saturation: 1.2 }).linear(0.82, 44));
+  const bleeding = await step(washed, (s) => s.blur(sigma(1.6 * k)).modulate({ saturation: 1.2 }).linear(0.82, 44));
   // Pigment gathers at the edges of each wash.
-  const edges = await step(await sobel(await gray(washed), 1.4), (s) => s.blur(1.1 * k).negate({ alpha: false }));
+  const edges = await step(await sobel(await gray(washed), 1.4), (s) => s.blur(sigma(1.1 * k)).negate({ alpha: false }));
   const darkened = await blend(bleeding, await fade(await toRgb(edges), 0.55, 255), 'multiply');
   // Uneven pigment and the grain of cold-pressed paper.
   const pooling = await fade(await toRgb(await cloud(src, 9, 60)), 0.35, 128);
@@ -112,7 +114,7 @@ const oil: StyleRenderer = async (src, k) => {
   const rich = await quantise(await step(strokes, (s) => s.modulate({ saturation: 1.35, brightness: 1.03 }).linear(1.1, -10)), 28);
   const daubed = await step(rich, (s) => s.median(odd(3 * k)));
   // Impasto: the paint's relief lit from the top left (an emboss of its luminance).
-  const relief = await step(await gray(await step(daubed, (s) => s.blur(1.2 * k))), (s) =>
+  const relief = await step(await gray(await step(daubed, (s) => s.blur(sigma(1.2 * k)))), (s) =>
     s.convolve({ width: 3, height: 3, kernel: [-2, -1, 0, -1, 0, 1, 0, 1, 2], scale: 1, offset: 128 }),
   );
   // Brush strokes: directional streaks of noise along the paint.
@@ -192,8 +194,8 @@ const cyberpunk: StyleRenderer = async (src, k) => {
   const edges = await toRgb(await step(await sobel(await gray(await smooth(src, 3 * k, 1)), 1.3), (s) => s.linear(1.4, -30)));
   const cyan = await step(edges, (s) => s.linear([0.2, 0.9, 1], [0, 0, 0]));
   const pink = await step(edges, (s) => s.linear([1, 0.15, 0.8], [0, 0, 0]));
-  const glowWide = await step(pink, (s) => s.blur(8 * k));
-  const glowNear = await step(cyan, (s) => s.blur(2 * k));
+  const glowWide = await step(pink, (s) => s.blur(sigma(8 * k)));
+  const glowNear = await step(cyan, (s) => s.blur(sigma(2 * k)));
   const lit = await blend(await blend(await blend(tinted, glowWide, 'screen'), glowNear, 'screen'), await fade(cyan, 0.6, 0), 'screen');
   const lineGap = Math.max(2, Math.round(3 * k));
   const scan = await svgLayer(
@@ -212,7 +214,7 @@ const vintage: StyleRenderer = async (src, k) => {
       [0.272 * 0.4, 0.534 * 0.4, 0.6 + 0.131 * 0.4 - 0.1],
     ]),
   );
-  const faded = await step(sepia, (s) => s.modulate({ saturation: 0.75 }).linear([0.8, 0.78, 0.72], [34, 28, 24]).blur(0.5 * k));
+  const faded = await step(sepia, (s) => s.modulate({ saturation: 0.75 }).linear([0.8, 0.78, 0.72], [34, 28, 24]).blur(sigma(0.5 * k)));
   const leak = await svgLayer(
     src,
     `<defs><radialGradient id="l" cx="92%" cy="8%" r="55%"><stop offset="0%" stop-color="#ff8a3d" stop-opacity="0.55"/><stop offset="100%" stop-color="#ff8a3d" stop-opacity="0"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#l)"/>`,

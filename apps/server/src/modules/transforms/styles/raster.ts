@@ -145,6 +145,7 @@ export async function inkLines(luma: Raster, options: { gain: number; threshold:
  * shading stay as graphite strokes.
  */
 export async function pencilDodge(luma: Raster, sigma: number): Promise<Raster> {
+  sigma = Math.max(0.3, sigma);
   const negative = await step(luma, (s) => s.negate({ alpha: false }));
   const blurred = await step(negative, (s) => s.blur(sigma));
   return gray(await blend(await toRgb(luma), await toRgb(blurred), 'colour-dodge'));
