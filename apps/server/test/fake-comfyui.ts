@@ -52,7 +52,10 @@ export async function startFakeComfyUi(): Promise<FakeComfyUi> {
       if (state.mode === 'error') return json(200, { [id]: { status: { status_str: 'error', completed: false } } });
       if (seen < 2) return json(200, {});
       return json(200, {
-        [id]: { status: { status_str: 'success', completed: true }, outputs: { '8': { images: [{ filename: 'out.png', subfolder: '', type: 'output' }] } } },
+        [id]: {
+          status: { status_str: 'success', completed: true },
+          outputs: { '8': { images: [{ filename: 'out.png', subfolder: '', type: 'output' }] } },
+        },
       });
     }
     if (request.method === 'GET' && url.pathname === '/view' && lastUpload) {

@@ -20,7 +20,6 @@ export const TransformVerifyBodySchema = z.object({
 
 export const TransformPaymentBodySchema = z.object({ id: z.string().min(1).max(100) });
 
-
 /** `{id, state}`: the answer of upload and verify. */
 export const TransformStepSchema = z
   .object({ id: z.string(), state: z.enum(TRANSFORM_STATES) })

@@ -83,9 +83,7 @@ export class ComfyUiTransformProvider implements TransformProvider {
     private readonly options: { baseUrl: string; apiKey?: string; workflowPath?: string; pollIntervalMs?: number },
   ) {
     this.base = options.baseUrl.replace(/\/+$/, '');
-    this.template = options.workflowPath
-      ? fs.readFileSync(options.workflowPath, 'utf8')
-      : DEFAULT_TRANSFORM_WORKFLOW;
+    this.template = options.workflowPath ? fs.readFileSync(options.workflowPath, 'utf8') : DEFAULT_TRANSFORM_WORKFLOW;
     if (!this.template.includes('{{image}}')) throw new Error('The transform workflow has no {{image}} placeholder');
     fillWorkflow(this.template.replaceAll('{{image}}', 'x'), { prompt: '', negative: '', seed: 1 });
   }
@@ -95,7 +93,11 @@ export class ComfyUiTransformProvider implements TransformProvider {
     ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
   });
 
-  async transform(input: Buffer, style: TransformStyle, { signal }: { signal?: AbortSignal } = {}): Promise<StyledImage> {
+  async transform(
+    input: Buffer,
+    style: TransformStyle,
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<StyledImage> {
     // SD 1.5 works best near 512 px: the photo goes up at most 768 px on its longer side.
     const png = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
       .rotate()

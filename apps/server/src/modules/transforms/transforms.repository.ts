@@ -76,7 +76,10 @@ export async function releaseProcessing(db: Database, id: string): Promise<void>
 }
 
 export async function setCharged(db: Database, id: string, charged: number): Promise<void> {
-  await db.update(imageTransforms).set({ charged, updatedAt: sql`now()` }).where(eq(imageTransforms.id, id));
+  await db
+    .update(imageTransforms)
+    .set({ charged, updatedAt: sql`now()` })
+    .where(eq(imageTransforms.id, id));
 }
 
 /** The result, only while the transform is still `processing` (false: deleted meanwhile). */

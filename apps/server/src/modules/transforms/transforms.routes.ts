@@ -31,7 +31,9 @@ async function readImageForm(request: FastifyRequest): Promise<{ image: Buffer |
   let image: Buffer | null = null;
   let style = '';
   try {
-    for await (const part of request.parts({ limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 200 } })) {
+    for await (const part of request.parts({
+      limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 200 },
+    })) {
       if (part.type === 'file') {
         const data = await part.toBuffer();
         if (part.fieldname === 'image') image = data;
@@ -41,7 +43,12 @@ async function readImageForm(request: FastifyRequest): Promise<{ image: Buffer |
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+    if (
+      code === 'FST_REQ_FILE_TOO_LARGE' ||
+      code === 'FST_FILES_LIMIT' ||
+      code === 'FST_FIELDS_LIMIT' ||
+      code === 'FST_PARTS_LIMIT'
+    )
       throw new AppError('payload_too_large', { status: 413 });
     throw new AppError('bad_request', { status: 400, detail: 'The form could not be read' });
   }
@@ -64,7 +71,13 @@ export const transformRoutes: FastifyPluginAsyncZod<{ service: TransformsService
       schema: {
         tags: ['transform'],
         summary: 'Upload a photo (multipart `image` ≤ 5 MB, checked by its content; `style`) → uploaded',
-        response: { 201: TransformStepSchema, ...errors, 413: ApiErrorSchema, 415: ApiErrorSchema, 429: ApiErrorSchema },
+        response: {
+          201: TransformStepSchema,
+          ...errors,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          429: ApiErrorSchema,
+        },
       },
     },
     async (request, reply) => {

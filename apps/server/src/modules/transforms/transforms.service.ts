@@ -109,7 +109,8 @@ export class TransformsService {
   /** `POST /api/image_transform`: checks and stores the photo; the user's unpaid uploads are replaced. */
   async upload(userId: string, file: Buffer | null, style: string): Promise<TransformStep> {
     const { db, storage } = this.deps;
-    if (!file || file.length === 0) throw new AppError('validation_error', { status: 400, errors: { image: ['required'] } });
+    if (!file || file.length === 0)
+      throw new AppError('validation_error', { status: 400, errors: { image: ['required'] } });
     if (!isStyle(style)) throw new AppError('validation_error', { status: 400, errors: { style: ['invalid_value'] } });
     await this.limit(this.deps.uploadLimiter, userId);
     // By its content (magic bytes through sharp), never its name or Content-Type: 413 / 415 / 400.
@@ -135,7 +136,8 @@ export class TransformsService {
     const { db, storage } = this.deps;
     const row = await this.owned(userId, id);
     if (row.state !== 'uploaded') {
-      if (row.state === 'verified' || row.state === 'processing' || row.state === 'ready') return { id, state: row.state };
+      if (row.state === 'verified' || row.state === 'processing' || row.state === 'ready')
+        return { id, state: row.state };
       throw new AppError('transform_not_allowed', { status: 409 });
     }
     const file = await storage.get(row.originalKey);
@@ -227,7 +229,8 @@ export class TransformsService {
    * URLs, for the style picker. Nothing is stored; the photo check runs first.
    */
   async preview(userId: string, file: Buffer | null): Promise<TransformPreview> {
-    if (!file || file.length === 0) throw new AppError('validation_error', { status: 400, errors: { image: ['required'] } });
+    if (!file || file.length === 0)
+      throw new AppError('validation_error', { status: 400, errors: { image: ['required'] } });
     await this.limit(this.deps.previewLimiter, userId);
     const image = await sanitizeImage(file);
     await checkUserPhoto(this.deps.moderation, image);
@@ -248,7 +251,8 @@ export class TransformsService {
   }
 
   private async deleteFiles(row: Pick<TransformRow, 'originalKey' | 'resultKey'>): Promise<void> {
-    for (const key of [row.originalKey, row.resultKey]) if (key) await this.deps.storage.delete(key).catch(() => undefined);
+    for (const key of [row.originalKey, row.resultKey])
+      if (key) await this.deps.storage.delete(key).catch(() => undefined);
   }
 
   /** One attempt: a throw (or the signal: expiry, shutdown) is retried while retries are left. */

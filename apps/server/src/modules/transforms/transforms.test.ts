@@ -37,18 +37,34 @@ afterEach(async () => expectLedgerMatchesBalances(t.database.db));
 
 type Auth = { authorization: string };
 
-async function upload(app: TestApp, auth: Auth, file: { data: Buffer; contentType?: string } = { data: photo }, style = 'anime') {
+async function upload(
+  app: TestApp,
+  auth: Auth,
+  file: { data: Buffer; contentType?: string } = { data: photo },
+  style = 'anime',
+) {
   const form = multipartBody({ style }, [
     { field: 'image', filename: 'me.jpg', contentType: file.contentType ?? 'image/jpeg', data: file.data },
   ]);
-  return app.app.inject({ method: 'POST', url: '/api/image_transform', headers: { ...auth, ...form.headers }, payload: form.payload });
+  return app.app.inject({
+    method: 'POST',
+    url: '/api/image_transform',
+    headers: { ...auth, ...form.headers },
+    payload: form.payload,
+  });
 }
 
 const verify = (app: TestApp, auth: Auth, id: string, rights: unknown = true) =>
-  app.app.inject({ method: 'POST', url: '/api/image_transform/verify', headers: auth, payload: { id, rights_confirmed: rights } });
+  app.app.inject({
+    method: 'POST',
+    url: '/api/image_transform/verify',
+    headers: auth,
+    payload: { id, rights_confirmed: rights },
+  });
 const pay = (app: TestApp, auth: Auth, id: string) =>
   app.app.inject({ method: 'POST', url: '/api/image_transform/payment', headers: auth, payload: { id } });
-const get = (app: TestApp, auth: Auth, id: string) => app.app.inject({ url: `/api/image_transform/${id}/`, headers: auth });
+const get = (app: TestApp, auth: Auth, id: string) =>
+  app.app.inject({ url: `/api/image_transform/${id}/`, headers: auth });
 
 /** A user with `desires`, and a transform of theirs uploaded and verified. */
 async function verifiedTransform(app: TestApp, desires = 10, style = 'anime') {
@@ -78,7 +94,10 @@ describe('upload', () => {
 
   it('refuses a file that is no picture by its content (415), whatever its Content-Type says', async () => {
     const owner = await createUser(t.app, t.database.db);
-    const res = await upload(t, owner.auth, { data: Buffer.from('%PDF-1.4 not a picture at all'), contentType: 'image/png' });
+    const res = await upload(t, owner.auth, {
+      data: Buffer.from('%PDF-1.4 not a picture at all'),
+      contentType: 'image/png',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json().code).toBe('unsupported_media_type');
   });
@@ -221,7 +240,10 @@ describe('a failed transform', () => {
     expect(refused.json().code).toBe('transform_in_progress');
     expect(await balanceOf(broken.database.db, owner.user.id)).toBe(5);
     // Nor can the running one be deleted.
-    expect((await broken.app.inject({ method: 'DELETE', url: `/api/image_transform/${id}/`, headers: owner.auth })).statusCode).toBe(409);
+    expect(
+      (await broken.app.inject({ method: 'DELETE', url: `/api/image_transform/${id}/`, headers: owner.auth }))
+        .statusCode,
+    ).toBe(409);
 
     release();
     await broken.app.transforms.idle();
@@ -281,7 +303,9 @@ describe('delete', () => {
     await t.app.transforms.idle();
     const [row] = await t.database.db.select().from(imageTransforms).where(eq(imageTransforms.id, id));
     expect((await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: owner.auth })).statusCode).toBe(204);
-    expect(await t.database.db.select().from(imageTransforms).where(eq(imageTransforms.userId, owner.user.id))).toEqual([]);
+    expect(await t.database.db.select().from(imageTransforms).where(eq(imageTransforms.userId, owner.user.id))).toEqual(
+      [],
+    );
     expect(await storage.exists(row!.originalKey)).toBe(false);
     expect(await storage.exists(row!.resultKey!)).toBe(false);
   });
@@ -299,7 +323,16 @@ describe('previews', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const { previews } = res.json<{ previews: { style: string; data_url: string }[] }>();
-    expect(previews.map((p) => p.style)).toEqual(['anime', 'comic', 'watercolour', 'pencil', 'oil', 'pop_art', 'cyberpunk', 'vintage']);
+    expect(previews.map((p) => p.style)).toEqual([
+      'anime',
+      'comic',
+      'watercolour',
+      'pencil',
+      'oil',
+      'pop_art',
+      'cyberpunk',
+      'vintage',
+    ]);
     const first = Buffer.from(previews[0]!.data_url.split(',')[1]!, 'base64');
     const meta = await sharp(first).metadata();
     expect(meta.format).toBe('webp');
@@ -317,7 +350,10 @@ describe('rate limit', () => {
     expect(third.statusCode).toBe(429);
     expect(third.headers['retry-after']).toBeTruthy();
     // A new upload replaced the unpaid one before it: one row left.
-    const rows = await limited.database.db.select().from(imageTransforms).where(eq(imageTransforms.userId, owner.user.id));
+    const rows = await limited.database.db
+      .select()
+      .from(imageTransforms)
+      .where(eq(imageTransforms.userId, owner.user.id));
     expect(rows).toHaveLength(1);
   });
 });

@@ -69,7 +69,10 @@ const anime: StyleRenderer = async (src, k) => {
 };
 
 const comic: StyleRenderer = async (src, k) => {
-  const flat = await quantise(await step(await smooth(src, 3 * k, 2), (s) => s.modulate({ saturation: 1.6 }).linear(1.15, -18)), 8);
+  const flat = await quantise(
+    await step(await smooth(src, 3 * k, 2), (s) => s.modulate({ saturation: 1.6 }).linear(1.15, -18)),
+    8,
+  );
   const ink = await inkLines(await gray(await smooth(src, 3 * k, 1, 0.8 * k)), {
     gain: 1,
     threshold: 70,
@@ -81,9 +84,16 @@ const comic: StyleRenderer = async (src, k) => {
 
 const watercolour: StyleRenderer = async (src, k) => {
   const washed = await quantise(await smooth(src, 7 * k, 2, 2 * k), 18);
-  const bleeding = await step(washed, (s) => s.blur(sigma(1.6 * k)).modulate({ saturation: 1.2 }).linear(0.82, 44));
+  const bleeding = await step(washed, (s) =>
+    s
+      .blur(sigma(1.6 * k))
+      .modulate({ saturation: 1.2 })
+      .linear(0.82, 44),
+  );
   // Pigment gathers at the edges of each wash.
-  const edges = await step(await sobel(await gray(washed), 1.4), (s) => s.blur(sigma(1.1 * k)).negate({ alpha: false }));
+  const edges = await step(await sobel(await gray(washed), 1.4), (s) =>
+    s.blur(sigma(1.1 * k)).negate({ alpha: false }),
+  );
   const darkened = await blend(bleeding, await fade(await toRgb(edges), 0.55, 255), 'multiply');
   // Uneven pigment and the grain of cold-pressed paper.
   const pooling = await fade(await toRgb(await cloud(src, 9, 60)), 0.35, 128);
@@ -104,14 +114,19 @@ const pencil: StyleRenderer = async (src, k) => {
   const shadowHatch = await blend(hatch, await toRgb(await step(luma, (s) => s.linear(1.6, 40))), 'screen');
   const drawn = await blend(deeper, await fade(shadowHatch, 0.6, 255), 'multiply');
   // Off-white paper with fibres; graphite's faint blue-grey.
-  const paper = await step(await noise(src, 35, 0.8 * k, 1).then(toRgb), (s) => s.linear([0.25, 0.25, 0.22], [196, 192, 180]));
+  const paper = await step(await noise(src, 35, 0.8 * k, 1).then(toRgb), (s) =>
+    s.linear([0.25, 0.25, 0.22], [196, 192, 180]),
+  );
   const onPaper = await blend(drawn, paper, 'multiply');
   return step(onPaper, (s) => s.linear([1.04, 1.04, 1.06], [4, 4, 2]));
 };
 
 const oil: StyleRenderer = async (src, k) => {
   const strokes = await smooth(src, 7 * k, 2);
-  const rich = await quantise(await step(strokes, (s) => s.modulate({ saturation: 1.35, brightness: 1.03 }).linear(1.1, -10)), 28);
+  const rich = await quantise(
+    await step(strokes, (s) => s.modulate({ saturation: 1.35, brightness: 1.03 }).linear(1.1, -10)),
+    28,
+  );
   const daubed = await step(rich, (s) => s.median(odd(3 * k)));
   // Impasto: the paint's relief lit from the top left (an emboss of its luminance).
   const relief = await step(await gray(await step(daubed, (s) => s.blur(sigma(1.2 * k)))), (s) =>
@@ -157,7 +172,11 @@ const popArt: StyleRenderer = async (src, k) => {
         ],
         0,
       );
-      const dotted = await blend(bands, await fade(await halftone(bands, Math.max(3, 6 * k), Math.max(0.7, 1.5 * k), '#000'), 0.25, 255), 'multiply');
+      const dotted = await blend(
+        bands,
+        await fade(await halftone(bands, Math.max(3, 6 * k), Math.max(0.7, 1.5 * k), '#000'), 0.25, 255),
+        'multiply',
+      );
       return blend(dotted, ink, 'multiply');
     }),
   );
@@ -191,18 +210,28 @@ const cyberpunk: StyleRenderer = async (src, k) => {
   );
   const tinted = await blend(graded, await fade(src, 0.45, 128), 'soft-light');
   // Neon: the edges glow cyan and pink.
-  const edges = await toRgb(await step(await sobel(await gray(await smooth(src, 3 * k, 1)), 1.3), (s) => s.linear(1.4, -30)));
+  const edges = await toRgb(
+    await step(await sobel(await gray(await smooth(src, 3 * k, 1)), 1.3), (s) => s.linear(1.4, -30)),
+  );
   const cyan = await step(edges, (s) => s.linear([0.2, 0.9, 1], [0, 0, 0]));
   const pink = await step(edges, (s) => s.linear([1, 0.15, 0.8], [0, 0, 0]));
   const glowWide = await step(pink, (s) => s.blur(sigma(8 * k)));
   const glowNear = await step(cyan, (s) => s.blur(sigma(2 * k)));
-  const lit = await blend(await blend(await blend(tinted, glowWide, 'screen'), glowNear, 'screen'), await fade(cyan, 0.6, 0), 'screen');
+  const lit = await blend(
+    await blend(await blend(tinted, glowWide, 'screen'), glowNear, 'screen'),
+    await fade(cyan, 0.6, 0),
+    'screen',
+  );
   const lineGap = Math.max(2, Math.round(3 * k));
   const scan = await svgLayer(
     src,
     `<defs><pattern id="s" width="4" height="${lineGap}" patternUnits="userSpaceOnUse"><rect width="4" height="${Math.max(1, lineGap / 3)}" fill="#9a9a9a"/></pattern></defs><rect width="100%" height="100%" fill="url(#s)"/>`,
   );
-  return blend(await blend(lit, await fade(scan, 0.35, 255), 'multiply'), await vignette(src, 0.55, '#05010f'), 'multiply');
+  return blend(
+    await blend(lit, await fade(scan, 0.35, 255), 'multiply'),
+    await vignette(src, 0.55, '#05010f'),
+    'multiply',
+  );
 };
 
 const vintage: StyleRenderer = async (src, k) => {
@@ -214,7 +243,12 @@ const vintage: StyleRenderer = async (src, k) => {
       [0.272 * 0.4, 0.534 * 0.4, 0.6 + 0.131 * 0.4 - 0.1],
     ]),
   );
-  const faded = await step(sepia, (s) => s.modulate({ saturation: 0.75 }).linear([0.8, 0.78, 0.72], [34, 28, 24]).blur(sigma(0.5 * k)));
+  const faded = await step(sepia, (s) =>
+    s
+      .modulate({ saturation: 0.75 })
+      .linear([0.8, 0.78, 0.72], [34, 28, 24])
+      .blur(sigma(0.5 * k)),
+  );
   const leak = await svgLayer(
     src,
     `<defs><radialGradient id="l" cx="92%" cy="8%" r="55%"><stop offset="0%" stop-color="#ff8a3d" stop-opacity="0.55"/><stop offset="100%" stop-color="#ff8a3d" stop-opacity="0"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#l)"/>`,

@@ -80,7 +80,15 @@ export async function cloud(like: Raster, cells: number, sigmaNoise: number): Pr
   const w = Math.max(2, Math.round((cells * like.width) / long));
   const h = Math.max(2, Math.round((cells * like.height) / long));
   const small = await toRaster(
-    sharp({ create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: sigmaNoise } } }),
+    sharp({
+      create: {
+        width: w,
+        height: h,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: sigmaNoise },
+      },
+    }),
   );
   const grayed = await gray(small);
   return step(grayed, (s) => s.resize(like.width, like.height, { fit: 'fill', kernel: 'cubic' }));
@@ -119,9 +127,7 @@ export async function sobel(luma: Raster, gain = 1): Promise<Raster> {
   const mid = { r: 128, g: 128, b: 128 };
   const half = await gray(await solid(luma, mid));
   const along = async (kernel: number[]) => {
-    const signed = await step(luma, (s) =>
-      s.convolve({ width: 3, height: 3, kernel, scale: 2 / gain, offset: 128 }),
-    );
+    const signed = await step(luma, (s) => s.convolve({ width: 3, height: 3, kernel, scale: 2 / gain, offset: 128 }));
     return blend(signed, half, 'difference');
   };
   const [gx, gy] = await Promise.all([along(kernelX), along(kernelY)]);
@@ -168,8 +174,16 @@ export async function gradientMap(
     if (mask.channels !== 1) throw new Error(`mask has ${mask.channels} channels`);
     if (softness >= 0.3) mask = await gray(await step(mask, (s) => s.blur(softness)));
     const colour = await solid(l, stop.colour);
-    const layer = await step(colour, (s) => s.joinChannel(mask.data, { raw: { width: mask.width, height: mask.height, channels: 1 } }));
-    out = await toRaster(open(out).composite([{ input: layer.data, raw: { width: layer.width, height: layer.height, channels: 4 }, blend: 'over' }]).removeAlpha());
+    const layer = await step(colour, (s) =>
+      s.joinChannel(mask.data, { raw: { width: mask.width, height: mask.height, channels: 1 } }),
+    );
+    out = await toRaster(
+      open(out)
+        .composite([
+          { input: layer.data, raw: { width: layer.width, height: layer.height, channels: 4 }, blend: 'over' },
+        ])
+        .removeAlpha(),
+    );
   }
   return out;
 }

@@ -24,17 +24,29 @@ beforeAll(async () => {
 
 describe('the embedded style engine', () => {
   it('offers the eight styles', () => {
-    expect(TRANSFORM_STYLES).toEqual(['anime', 'comic', 'watercolour', 'pencil', 'oil', 'pop_art', 'cyberpunk', 'vintage']);
+    expect(TRANSFORM_STYLES).toEqual([
+      'anime',
+      'comic',
+      'watercolour',
+      'pencil',
+      'oil',
+      'pop_art',
+      'cyberpunk',
+      'vintage',
+    ]);
   });
 
-  it.each(TRANSFORM_STYLES)('%s gives a valid WebP the photo’s size that differs clearly from the photo', async (style) => {
-    const result = results.get(style)!;
-    const meta = await sharp(result).metadata();
-    expect(meta.format).toBe('webp');
-    expect([meta.width, meta.height]).toEqual([240, 300]);
-    // Not a colour filter: on average every channel value moved by more than 12 of 255.
-    expect(await meanDifference(photo, result)).toBeGreaterThan(12);
-  });
+  it.each(TRANSFORM_STYLES)(
+    '%s gives a valid WebP the photo’s size that differs clearly from the photo',
+    async (style) => {
+      const result = results.get(style)!;
+      const meta = await sharp(result).metadata();
+      expect(meta.format).toBe('webp');
+      expect([meta.width, meta.height]).toEqual([240, 300]);
+      // Not a colour filter: on average every channel value moved by more than 12 of 255.
+      expect(await meanDifference(photo, result)).toBeGreaterThan(12);
+    },
+  );
 
   it('gives every style a look of its own', async () => {
     const styles = [...TRANSFORM_STYLES];
@@ -54,7 +66,10 @@ describe('the embedded style engine', () => {
   });
 
   it('turns a photo upright by its EXIF orientation', async () => {
-    const rotated = await sharp(await makeTestPhoto(200, 100)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const rotated = await sharp(await makeTestPhoto(200, 100))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
     const out = await renderStyle(rotated, 'vintage');
     expect([out.width, out.height]).toEqual([100, 200]);
   });
