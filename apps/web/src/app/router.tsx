@@ -7,7 +7,7 @@ import type { RouteHandle } from './route-meta';
 import { AppLayout } from './layout/app-layout';
 import { ErrorPage } from './routes/error-page';
 
-/** What a route that only redirects renders (nothing: its loader has already redirected). */
+/** What renders while a loader decides (nothing): a route that only redirects, and the first load. */
 const RedirectOnly = () => null;
 
 /** Middlewares every page runs before its own. */
@@ -56,6 +56,9 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <AppLayout />,
     errorElement: <ErrorPage />,
+    // While the first page's loaders run (a redirect like /undress, the middlewares) nothing
+    // renders, as before; naming it keeps the router from warning in the console.
+    HydrateFallback: RedirectOnly,
     children: [
       {
         errorElement: <ErrorPage />,
