@@ -29,7 +29,7 @@ export async function run({ repoRoot, log }) {
   const load = (file) => tsImport(pathToFileURL(path.join(serverDir, file)).href, import.meta.url);
   const { renderStyle } = await load('src/modules/transforms/styles/index.ts');
   const { makeTestPhoto } = await load('test/fixtures/transform-photo.ts');
-  const { TRANSFORM_STYLES } = await import('@reverie/shared');
+  const { TRANSFORM_STYLES } = await load('../../packages/shared/src/constants.ts');
 
   const photos = {
     '1024 px': await makeTestPhoto(820, 1024),
