@@ -82,7 +82,9 @@ describe('the style transform', () => {
       const result = page.getByTestId('transform-result');
       await result.waitFor({ timeout: 60_000 });
       await expect
-        .poll(() => page.getByTestId('transform-result-image').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+        .poll(() =>
+          page.getByTestId('transform-result-image').evaluate((img) => (img as HTMLImageElement).naturalWidth),
+        )
         .toBeGreaterThan(0);
       await result.getByText(readLocaleText('en', 'transform.original')!, { exact: true }).waitFor();
       const download = result.getByRole('link', { name: readLocaleText('en', 'transform.download')! });
