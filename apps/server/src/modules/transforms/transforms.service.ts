@@ -205,9 +205,22 @@ export class TransformsService {
     return { id, state: 'processing', num_tokens: balance ?? (await readBalance(db, userId)) };
   }
 
-  /** `GET /api/image_transform/{id}/`. */
+  /**
+   * `GET /api/image_transform/{id}/`. A transform `processing` for longer than all its attempts
+   * could take (its job was never queued: the process stopped between the payment and the
+   * queue) is queued again; the singleton key adds nothing when its job still exists.
+   */
   async get(userId: string, id: string): Promise<Transform> {
-    return presentTransform(await this.owned(userId, id), this.deps.urls);
+    const row = await this.owned(userId, id);
+    const longest = (this.deps.timeoutS + 30 + this.deps.retryDelayS * 4) * (this.deps.retries + 1) * 1000;
+    if (row.state === 'processing' && Date.now() - row.updatedAt.getTime() > longest && this.deps.jobs) {
+      await this.deps.jobs
+        .send<TransformJob>(TRANSFORM_QUEUE, { id, userId }, { singletonKey: id })
+        .catch((error: unknown) =>
+          this.deps.log.warn({ err: error, transformId: id }, 'transform job could not be queued'),
+        );
+    }
+    return presentTransform(row, this.deps.urls);
   }
 
   /** `GET /api/image_transform`: the user's gallery, newest first. */

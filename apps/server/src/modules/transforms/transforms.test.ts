@@ -211,6 +211,20 @@ describe('payment and the job', () => {
   });
 });
 
+describe('a transform whose job was lost', () => {
+  it('is queued again when polled long after its payment', async () => {
+    const { owner, id } = await verifiedTransform(t, 5);
+    // As if the process had stopped between the payment and the queue: processing, no job.
+    await t.database.db
+      .update(imageTransforms)
+      .set({ state: 'processing', charged: 0, updatedAt: new Date(Date.now() - 24 * 3600_000) })
+      .where(eq(imageTransforms.id, id));
+    expect((await get(t, owner.auth, id)).json().state).toBe('processing');
+    await t.app.transforms.idle();
+    expect((await get(t, owner.auth, id)).json().state).toBe('ready');
+  });
+});
+
 describe('a failed transform', () => {
   it('is refunded once it fails for good; one running transform per user (409)', async () => {
     let release!: () => void;
