@@ -49,6 +49,9 @@ import { RepliesService } from './modules/chats/replies.service.js';
 import { GenerationRunner, type SummaryRequest } from './modules/chats/runner.js';
 import { MemorySummaries } from './modules/chats/summaries.js';
 import { audioRoutes } from './modules/audio/audio.routes.js';
+import { transformRoutes } from './modules/transforms/transforms.routes.js';
+import { TransformsService } from './modules/transforms/transforms.service.js';
+import { createTransformProvider, type TransformProvider } from './modules/transforms/transform-provider.js';
 import { AudioService } from './modules/audio/audio.service.js';
 import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
 import { createPubSub, type PubSub } from './providers/pubsub/index.js';
@@ -79,6 +82,8 @@ declare module 'fastify' {
     calls: CallsService;
     /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
     audio: AudioService;
+    /** The image style transform (docs/transform.md); tests wait for its jobs with `transforms.idle()`. */
+    transforms: TransformsService;
     /** Accounts; tests wait for mail sent after the answer with `accounts.idle()`. */
     accounts: AccountsService;
     /** Messages between replicas (providers/pubsub): Redis, PostgreSQL LISTEN/NOTIFY or in process. */
@@ -110,6 +115,8 @@ export interface AppDependencies {
   imageModeration?: ImageModeration;
   /** Image provider for chat pictures; by default the one the settings select (null: the gallery). */
   images?: ImageProvider | null;
+  /** The style transform's engine; by default the one TRANSFORM_PROVIDER selects (tests pass failing ones). */
+  transformProvider?: TransformProvider;
   /** The language model; by default the one the settings select (tests pass fakes or the fake OpenAI server). */
   llm?: LlmProvider;
   /** Text-to-speech provider for voice messages; by default the one the settings select (tests pass fakes). */
@@ -260,6 +267,26 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
   });
   await app.register(pictureRoutes, { service: pictures });
+  // The image style transform (issue 16, docs/transform.md): one durable job per paid transform.
+  const transforms = new TransformsService({
+    db: database.db,
+    storage,
+    urls: mediaUrls,
+    imageModeration,
+    provider:
+      deps.transformProvider ??
+      createTransformProvider({ ...config, COMFYUI_URL: config.COMFYUI_URL ?? config.IMAGE_BASE_URL }),
+    jobs,
+    uploadLimiter: new WindowLimiter(limits, 'transform-upload', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
+    previewLimiter: new WindowLimiter(limits, 'transform-preview', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
+    log: app.log,
+    timeoutS: config.TRANSFORM_TIMEOUT_S,
+    concurrency: config.TRANSFORM_CONCURRENCY,
+    retries: config.TRANSFORM_RETRIES,
+    retryDelayS: config.TRANSFORM_RETRY_DELAY_S,
+  });
+  app.decorate('transforms', transforms);
+  await app.register(transformRoutes, { service: transforms });
   // The language model (docs/llm.md), for the chats module. The default one is lazy: nothing
   // loads or downloads until `warmUp()` (server.ts, after listening) or a first reply.
   const llm =

@@ -156,6 +156,22 @@ export const ConfigSchema = z.object({
   COMFYUI_WORKFLOW: z.string().optional(),
   /** Seconds to wait for one generated picture before falling back to the gallery. */
   IMAGE_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(120),
+  /** The style transform's engine (docs/transform.md): `local` (eight styles on sharp, in process) or `comfyui` (img2img on a ComfyUI server). */
+  TRANSFORM_PROVIDER: z.enum(['local', 'comfyui']).default('local'),
+  /** The ComfyUI server of TRANSFORM_PROVIDER=comfyui (IMAGE_BASE_URL when unset, else http://127.0.0.1:8188). */
+  COMFYUI_URL: z.string().optional(),
+  /** An img2img workflow (API format JSON) with `{{image}}`, `{{prompt}}`, `{{negative_prompt}}`, `{{seed}}`; a built-in SD 1.5 one when unset. */
+  TRANSFORM_COMFYUI_WORKFLOW: z.string().optional(),
+  /** Seconds one transform may take before the attempt fails (then it is retried). */
+  TRANSFORM_TIMEOUT_S: z.coerce.number().int().min(5).max(1800).default(180),
+  /** Transforms one process makes at once. */
+  TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** Attempts after the first before a transform fails for good (and is refunded). */
+  TRANSFORM_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** Seconds before the first retry, doubled each time. */
+  TRANSFORM_RETRY_DELAY_S: z.coerce.number().int().min(0).max(3600).default(10),
+  /** Photos one user may upload per hour (uploads and previews each). */
+  TRANSFORM_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /** Voice messages and calls: `espeak` (espeak-ng in process, no network), `openai` (an OpenAI-compatible /audio/speech endpoint), `elevenlabs` or `local` (Piper voices through sherpa-onnx, pulled on first use; espeak-ng meanwhile). */
   TTS_PROVIDER: z.enum(['espeak', 'openai', 'elevenlabs', 'local']).default('espeak'),
   /** The speech endpoint's base: https://api.openai.com/v1 (openai) or https://api.elevenlabs.io (elevenlabs) by default. */

@@ -110,6 +110,7 @@ export async function createTestApp(
     payments: options.payments,
     llm: options.llm,
     images: options.images,
+    transformProvider: options.transformProvider,
     tts: options.tts,
     stt: options.stt,
     vad: options.vad,

@@ -57,6 +57,20 @@ export const DAILY_CLAIM_AMOUNT = 100;
 export const PREMIUM_GRANT_AMOUNT = 100;
 export const FREE_TRIAL_DAYS = 3;
 export const TRANSFORM_COST = 5;
+/** The style transform's styles (issue 16, docs/transform.md), in the order the page shows them. */
+export const TRANSFORM_STYLES = [
+  'anime',
+  'comic',
+  'watercolour',
+  'pencil',
+  'oil',
+  'pop_art',
+  'cyberpunk',
+  'vintage',
+] as const;
+export type TransformStyle = (typeof TRANSFORM_STYLES)[number];
+/** The longest side of a transform's result, in pixels (smaller photos keep their size). */
+export const TRANSFORM_MAX_SIDE = 1024;
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const USERNAME_MAX = 100;

@@ -23,3 +23,4 @@ export * from './contract/admin-payments.js';
 export * from './contract/admin-audit.js';
 export * from './contract/admin-characters.js';
 export * from './contract/admin-blog.js';
+export * from './contract/transforms.js';

@@ -22,6 +22,7 @@ export const VALIDATION_MESSAGES = {
   /** An age under 18 (a user's own, in Settings): says why rather than "Invalid value". */
   age_min_18: 'You must be 18 or older to use this site',
   chat_title_max: 'A chat title can have at most 80 characters',
+  rights_required: 'Confirm that you have the rights to this photo',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
@@ -75,6 +76,10 @@ export const ERROR_MESSAGES = {
   stt_unavailable: 'Speech recognition is not available on this server, so calls cannot start.',
   admin_self_action: 'Administrators cannot ban, delete or demote their own account.',
   balance_would_go_negative: 'This would take the balance below zero.',
+  transform_in_progress: 'Another transform is still running. Wait for it to finish.',
+  transform_not_verified: 'Confirm your rights to the photo first',
+  transform_not_allowed: 'This transform can no longer be changed',
+  transform_failed: 'The transform failed and your desires were refunded',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -730,3 +730,42 @@ export const adminSetupTokens = pgTable('admin_setup_tokens', {
   usedBy: uuid('used_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
+
+/**
+ * Image style transforms (issue 16, docs/transform.md): one row per photo the user uploads.
+ * `uploaded` → `verified` (rights confirmed, moderation passed) → `processing` (paid, a job
+ * queued) → `ready` | `failed`. The partial unique index `image_transforms_running_idx`
+ * allows one processing transform per user. Files live under `transforms/<user id>/`.
+ */
+export const imageTransforms = pgTable(
+  'image_transforms',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    style: text('style').notNull(),
+    state: text('state', { enum: ['uploaded', 'verified', 'processing', 'ready', 'failed'] })
+      .notNull()
+      .default('uploaded'),
+    /** The sanitised upload (WebP, metadata stripped), kept while the transform exists. */
+    originalKey: text('original_key').notNull(),
+    resultKey: text('result_key'),
+    rightsConfirmedAt: timestamp('rights_confirmed_at', { withTimezone: true }),
+    /** Desires actually debited (0 for premium; set back to 0 when refunded). */
+    charged: integer('charged').notNull().default(0),
+    /** Why it failed (a stable code, never internals). */
+    errorCode: text('error_code'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    /** At most one running transform per user, across every replica. */
+    uniqueIndex('image_transforms_running_idx')
+      .on(t.userId)
+      .where(sql`${t.state} = 'processing'`),
+    index('image_transforms_user_created_idx').on(t.userId, t.createdAt.desc()),
+  ],
+);

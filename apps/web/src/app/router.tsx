@@ -7,6 +7,9 @@ import type { RouteHandle } from './route-meta';
 import { AppLayout } from './layout/app-layout';
 import { ErrorPage } from './routes/error-page';
 
+/** What renders while a loader decides (nothing): a route that only redirects, and the first load. */
+const RedirectOnly = () => null;
+
 /** Middlewares every page runs before its own. */
 export const GLOBAL_MIDDLEWARE = ['validate-with-local-storage', 'generate', 'ready'] as const;
 
@@ -53,6 +56,9 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <AppLayout />,
     errorElement: <ErrorPage />,
+    // While the first page's loaders run (a redirect like /undress, the middlewares) nothing
+    // renders, as before; naming it keeps the router from warning in the console.
+    HydrateFallback: RedirectOnly,
     children: [
       {
         errorElement: <ErrorPage />,
@@ -84,8 +90,12 @@ export const routes: RouteObject[] = [
             handle: { pageKey: 'other', tab: 'explore' },
           }),
           {
+            // The specification's address of the tool: the loader redirects before anything
+            // renders; the empty Component only keeps the router from warning about a leaf
+            // route without an element.
             path: 'undress',
             loader: ({ request }) => redirect(`/transform${new URL(request.url).search}`),
+            Component: RedirectOnly,
           },
           page({
             path: 'welcome',

@@ -13,6 +13,7 @@ import {
   users,
 } from '../../db/schema.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
+import { deleteUserTransforms, userTransformPrefix } from '../transforms/index.js';
 import type { UserRow } from './accounts.repository.js';
 
 /**
@@ -56,6 +57,8 @@ export const CORE_DELETERS: UserDataDeleter[] = [
   // Voice calls (issue 14): their rows, live or ended (a live call's socket then finds it gone and closes).
   { name: 'calls', delete: async (tx, u) => void (await tx.delete(calls).where(eq(calls.userId, u.id))) },
   { name: 'bots', delete: async (tx, u) => void (await tx.delete(bots).where(eq(bots.authorId, u.id))) },
+  // Style transforms (issue 16): their rows; their files are under transforms/<user id>/ (below).
+  { name: 'image_transforms', delete: async (tx, u) => deleteUserTransforms(tx, u.id) },
 ];
 
 /** Everything under DATA_DIR/media/users/<id> (where user uploads are stored). */
@@ -123,5 +126,7 @@ export async function deleteUserData(
     for (const bot of authored) await options.storage.deletePrefix(`bots/${bot.id}`);
     // Pictures and voice files of the user's chats, and the pictures' private originals.
     for (const prefix of userChatMediaPrefixes(user.id)) await options.storage.deletePrefix(prefix);
+    // Style transforms' originals and results.
+    await options.storage.deletePrefix(userTransformPrefix(user.id));
   }
 }

@@ -65,3 +65,16 @@ export async function judgeUploadedPicture(
 export async function storeBlurredCopy(storage: MediaStorage, key: string, data: Buffer): Promise<void> {
   await storage.put(blurredKeyOf(key), await makeBlurredPreview(data), 'image/webp');
 }
+
+/**
+ * The check of a picture that may be neither a minor's nor explicit (a style transform's
+ * photo, PRODUCT.md §1): either verdict is refused with 422 "Inappropriate content".
+ */
+export async function refuseUnsafePicture(
+  imageModeration: ImageModeration,
+  bytes: Buffer,
+  log?: PictureLog,
+): Promise<void> {
+  const { explicit } = await judgeUploadedPicture(imageModeration, bytes, log);
+  if (explicit) throw new AppError('inappropriate_content', { status: 422 });
+}

@@ -15,6 +15,7 @@ export {
   blurredKeyOf,
   judgeUploadedPicture,
   originalOfBlurredKey,
+  refuseUnsafePicture,
   storeBlurredCopy,
   type PictureLog,
 } from './explicit-pictures.js';

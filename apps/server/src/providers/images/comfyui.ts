@@ -107,41 +107,77 @@ export class ComfyUiImageProvider implements ImageProvider {
       negative: NEGATIVE_PROMPT,
       seed: randomInt(1, 2 ** 31),
     });
-    const queued = await fetch(`${this.base}/prompt`, {
-      method: 'POST',
-      headers: this.headers(true),
-      body: JSON.stringify({ prompt: workflow, client_id: randomUUID() }),
+    return runComfyWorkflow(this.base, this.headers.bind(this), workflow, {
+      signal,
+      pollIntervalMs: this.options.pollIntervalMs,
+    });
+  }
+}
+
+/**
+ * Uploads a picture to ComfyUI's input folder (`POST /upload/image`); answers the name a
+ * `LoadImage` node reads it by (the style transform's img2img, modules/transforms).
+ */
+export async function uploadComfyImage(
+  base: string,
+  headers: () => Record<string, string>,
+  image: { data: Buffer; contentType: string; filename: string },
+  signal?: AbortSignal,
+): Promise<string> {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(image.data)], { type: image.contentType }), image.filename);
+  form.append('overwrite', 'true');
+  const response = await fetch(`${base}/upload/image`, { method: 'POST', headers: headers(), body: form, signal });
+  if (!response.ok) throw new Error(`ComfyUI /upload/image answered ${response.status}`);
+  const { name, subfolder } = (await response.json()) as { name?: string; subfolder?: string };
+  if (!name) throw new Error('ComfyUI /upload/image answered without a name');
+  return subfolder ? `${subfolder}/${name}` : name;
+}
+
+/**
+ * Queues a workflow (`POST /prompt`), polls `GET /history/{id}` until it has a picture (or
+ * failed) and downloads the first picture (`GET /view`).
+ */
+export async function runComfyWorkflow(
+  base: string,
+  headers: (json?: boolean) => Record<string, string>,
+  workflow: unknown,
+  { signal, pollIntervalMs }: { signal?: AbortSignal; pollIntervalMs?: number } = {},
+): Promise<GeneratedImage> {
+  const queued = await fetch(`${base}/prompt`, {
+    method: 'POST',
+    headers: headers(true),
+    body: JSON.stringify({ prompt: workflow, client_id: randomUUID() }),
+    signal,
+  });
+  if (!queued.ok) throw new Error(`ComfyUI /prompt answered ${queued.status}`);
+  const { prompt_id: promptId } = (await queued.json()) as { prompt_id?: string };
+  if (!promptId) throw new Error('ComfyUI /prompt answered without prompt_id');
+
+  const interval = pollIntervalMs ?? 500;
+  for (;;) {
+    const response = await fetch(`${base}/history/${encodeURIComponent(promptId)}`, {
+      headers: headers(),
       signal,
     });
-    if (!queued.ok) throw new Error(`ComfyUI /prompt answered ${queued.status}`);
-    const { prompt_id: promptId } = (await queued.json()) as { prompt_id?: string };
-    if (!promptId) throw new Error('ComfyUI /prompt answered without prompt_id');
-
-    const interval = this.options.pollIntervalMs ?? 500;
-    for (;;) {
-      const response = await fetch(`${this.base}/history/${encodeURIComponent(promptId)}`, {
-        headers: this.headers(),
-        signal,
+    if (!response.ok) throw new Error(`ComfyUI /history answered ${response.status}`);
+    const entry = ((await response.json()) as Record<string, HistoryEntry>)[promptId];
+    if (entry?.status?.status_str === 'error') throw new Error('ComfyUI reported an error for the job');
+    const image = Object.values(entry?.outputs ?? {}).flatMap((output) => output.images ?? [])[0];
+    if (image) {
+      const query = new URLSearchParams({
+        filename: image.filename,
+        subfolder: image.subfolder ?? '',
+        type: image.type ?? 'output',
       });
-      if (!response.ok) throw new Error(`ComfyUI /history answered ${response.status}`);
-      const entry = ((await response.json()) as Record<string, HistoryEntry>)[promptId];
-      if (entry?.status?.status_str === 'error') throw new Error('ComfyUI reported an error for the job');
-      const image = Object.values(entry?.outputs ?? {}).flatMap((output) => output.images ?? [])[0];
-      if (image) {
-        const query = new URLSearchParams({
-          filename: image.filename,
-          subfolder: image.subfolder ?? '',
-          type: image.type ?? 'output',
-        });
-        const view = await fetch(`${this.base}/view?${query}`, { headers: this.headers(), signal });
-        if (!view.ok) throw new Error(`ComfyUI /view answered ${view.status}`);
-        return {
-          data: Buffer.from(await view.arrayBuffer()),
-          contentType: view.headers.get('content-type') ?? 'image/png',
-        };
-      }
-      if (entry?.status?.completed) throw new Error('ComfyUI finished the job without a picture');
-      await sleep(interval, signal);
+      const view = await fetch(`${base}/view?${query}`, { headers: headers(), signal });
+      if (!view.ok) throw new Error(`ComfyUI /view answered ${view.status}`);
+      return {
+        data: Buffer.from(await view.arrayBuffer()),
+        contentType: view.headers.get('content-type') ?? 'image/png',
+      };
     }
+    if (entry?.status?.completed) throw new Error('ComfyUI finished the job without a picture');
+    await sleep(interval, signal);
   }
 }

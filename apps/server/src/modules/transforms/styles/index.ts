@@ -1,0 +1,305 @@
+import sharp from 'sharp';
+import { TRANSFORM_MAX_SIDE, type TransformStyle } from '@reverie/shared';
+import { MAX_INPUT_PIXELS } from '../../../lib/images.js';
+import {
+  blend,
+  cloud,
+  fade,
+  gradientMap,
+  gray,
+  hex,
+  inkLines,
+  noise,
+  open,
+  pencilDodge,
+  quantise,
+  smooth,
+  sobel,
+  step,
+  svgLayer,
+  toRaster,
+  toRgb,
+  type Raster,
+} from './raster.js';
+
+/**
+ * The embedded style engine (docs/transform.md "Styles"): eight looks made with sharp
+ * (libvips) alone — edge-aware smoothing, Sobel edges, colour quantisation, dodge blends and
+ * procedural textures (noise, SVG patterns). `k` scales every size-dependent setting (filter
+ * sizes, blur radii, dot spacing) to the picture, so a 160 px preview looks like the
+ * 1024 px result.
+ */
+type StyleRenderer = (src: Raster, k: number) => Promise<Raster>;
+
+const odd = (n: number) => Math.max(3, Math.round(n) | 1);
+/** A blur radius sharp accepts (0.3 at least). */
+const sigma = (n: number) => Math.max(0.3, n);
+
+/** Dots on a grid (halftone), dark on white, `spacing` px apart, at 45°. */
+const halftone = (r: Raster, spacing: number, radius: number, colour = '#000') =>
+  svgLayer(
+    r,
+    `<defs><pattern id="d" width="${spacing}" height="${spacing}" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><circle cx="${spacing / 2}" cy="${spacing / 2}" r="${radius}" fill="${colour}"/></pattern></defs><rect width="100%" height="100%" fill="url(#d)"/>`,
+  );
+
+/** Darker edges and corners (a lens, a print), as a multiply layer. */
+const vignette = (r: Raster, strength: number, colour = '#000') =>
+  svgLayer(
+    r,
+    `<defs><radialGradient id="v" cx="50%" cy="50%" r="75%"><stop offset="55%" stop-color="${colour}" stop-opacity="0"/><stop offset="100%" stop-color="${colour}" stop-opacity="${strength}"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#v)"/>`,
+  );
+
+/** Halftone dots only where the picture is dark (screened away by the light areas). */
+async function shadowDots(src: Raster, k: number, strength: number, lift: number): Promise<Raster> {
+  const dots = await halftone(src, Math.max(3, 7 * k), Math.max(0.8, 2.1 * k));
+  const luma = await toRgb(await step(await gray(src), (s) => s.linear(1.25, lift)));
+  return fade(await blend(dots, luma, 'screen'), strength, 255);
+}
+
+const anime: StyleRenderer = async (src, k) => {
+  // Skin and sky go smooth, edges stay: medians, then a light blur, then flat colour bands.
+  const smoothed = await smooth(src, 5 * k, 3, 1.2 * k);
+  const vivid = await step(smoothed, (s) => s.modulate({ saturation: 1.45, brightness: 1.06 }).linear(1.08, -6));
+  const flat = await step(await quantise(vivid, 14), (s) => s.median(3));
+  const lines = await inkLines(await gray(await smooth(src, 5 * k, 1)), { gain: 1.1, threshold: 60 });
+  const inked = await blend(flat, await fade(await toRgb(lines), 0.85, 255), 'multiply');
+  // A soft bloom from the highlights.
+  const highlights = await step(await step(inked, (s) => s.linear(1.8, -230)), (s) => s.blur(sigma(6 * k)));
+  return blend(inked, await fade(highlights, 0.45, 0), 'screen');
+};
+
+const comic: StyleRenderer = async (src, k) => {
+  const flat = await quantise(
+    await step(await smooth(src, 3 * k, 2), (s) => s.modulate({ saturation: 1.6 }).linear(1.15, -18)),
+    8,
+  );
+  const ink = await inkLines(await gray(await smooth(src, 3 * k, 1, 0.8 * k)), {
+    gain: 1,
+    threshold: 70,
+    thickness: k >= 0.75 ? 2 : 1,
+  });
+  const dotted = await blend(flat, await shadowDots(flat, k, 0.7, 10), 'multiply');
+  return blend(dotted, await toRgb(ink), 'multiply');
+};
+
+const watercolour: StyleRenderer = async (src, k) => {
+  const washed = await quantise(await smooth(src, 7 * k, 2, 2 * k), 18);
+  const bleeding = await step(washed, (s) =>
+    s
+      .blur(sigma(1.6 * k))
+      .modulate({ saturation: 1.2 })
+      .linear(0.82, 44),
+  );
+  // Pigment gathers at the edges of each wash.
+  const edges = await step(await sobel(await gray(washed), 1.4), (s) =>
+    s.blur(sigma(1.1 * k)).negate({ alpha: false }),
+  );
+  const darkened = await blend(bleeding, await fade(await toRgb(edges), 0.55, 255), 'multiply');
+  // Uneven pigment and the grain of cold-pressed paper.
+  const pooling = await fade(await toRgb(await cloud(src, 9, 60)), 0.35, 128);
+  const paper = await fade(await noise(src, 45, 0.7 * k, 1).then(toRgb), 0.5, 128);
+  return blend(await blend(darkened, pooling, 'soft-light'), paper, 'overlay');
+};
+
+const pencil: StyleRenderer = async (src, k) => {
+  const luma = await step(await gray(src), (s) => s.linear(1.1, -8));
+  const sketch = await pencilDodge(luma, 7 * k);
+  // Graphite is darker than a dodge alone: multiply the sketch by itself, then cross-hatching in the shadows.
+  const deeper = await blend(await toRgb(sketch), await toRgb(sketch), 'multiply');
+  const spacing = Math.max(3, 6 * k);
+  const hatch = await svgLayer(
+    src,
+    `<defs><pattern id="h" width="${spacing}" height="${spacing}" patternUnits="userSpaceOnUse" patternTransform="rotate(35)"><line x1="0" y1="0" x2="0" y2="${spacing}" stroke="#555" stroke-width="${Math.max(0.6, k)}"/></pattern></defs><rect width="100%" height="100%" fill="url(#h)"/>`,
+  );
+  const shadowHatch = await blend(hatch, await toRgb(await step(luma, (s) => s.linear(1.6, 40))), 'screen');
+  const drawn = await blend(deeper, await fade(shadowHatch, 0.6, 255), 'multiply');
+  // Off-white paper with fibres; graphite's faint blue-grey.
+  const paper = await step(await noise(src, 35, 0.8 * k, 1).then(toRgb), (s) =>
+    s.linear([0.25, 0.25, 0.22], [196, 192, 180]),
+  );
+  const onPaper = await blend(drawn, paper, 'multiply');
+  return step(onPaper, (s) => s.linear([1.04, 1.04, 1.06], [4, 4, 2]));
+};
+
+const oil: StyleRenderer = async (src, k) => {
+  const strokes = await smooth(src, 7 * k, 2);
+  const rich = await quantise(
+    await step(strokes, (s) => s.modulate({ saturation: 1.35, brightness: 1.03 }).linear(1.1, -10)),
+    28,
+  );
+  const daubed = await step(rich, (s) => s.median(odd(3 * k)));
+  // Impasto: the paint's relief lit from the top left (an emboss of its luminance).
+  const relief = await step(await gray(await step(daubed, (s) => s.blur(sigma(1.2 * k)))), (s) =>
+    s.convolve({ width: 3, height: 3, kernel: [-2, -1, 0, -1, 0, 1, 0, 1, 2], scale: 1, offset: 128 }),
+  );
+  // Brush strokes: directional streaks of noise along the paint.
+  const streaks = await step(await noise(src, 70, 0, 1), (s) =>
+    s.convolve({ width: 7, height: 7, kernel: Array.from({ length: 49 }, (_, i) => (i % 8 === 0 ? 1 : 0)), scale: 7 }),
+  );
+  const brushed = await blend(daubed, await fade(await toRgb(streaks), 0.5, 128), 'soft-light');
+  const lit = await blend(brushed, await fade(await toRgb(relief), 0.9, 128), 'overlay');
+  // Canvas weave.
+  const weave = Math.max(2, 4 * k);
+  const canvas = await svgLayer(
+    src,
+    `<defs><pattern id="c" width="${weave}" height="${weave}" patternUnits="userSpaceOnUse"><rect width="${weave}" height="${weave / 2}" fill="#999"/><rect y="${weave / 2}" width="${weave / 2}" height="${weave / 2}" fill="#bbb"/></pattern></defs><rect width="100%" height="100%" fill="url(#c)"/>`,
+    '#808080',
+  );
+  return step(await blend(lit, await fade(canvas, 0.25, 128), 'overlay'), (s) => s.sharpen({ sigma: 0.8 }));
+};
+
+const popArt: StyleRenderer = async (src, k) => {
+  // Four panels, each the photo in three flat inks of its own, with Ben-Day dots and outlines.
+  const half = await step(src, (s) =>
+    s.resize(Math.max(8, Math.round(src.width / 2)), Math.max(8, Math.round(src.height / 2)), { fit: 'fill' }),
+  );
+  const luma = await step(await gray(await smooth(half, 3 * k, 2)), (s) => s.normalise());
+  const palettes = [
+    ['#1b1464', '#ff2e88', '#ffe14d'],
+    ['#0d3b66', '#3ddc97', '#ff9f1c'],
+    ['#4a0d67', '#ff4f4f', '#7ee8fa'],
+    ['#002b36', '#f9c80e', '#f86624'],
+  ];
+  const ink = await toRgb(await inkLines(luma, { gain: 1, threshold: 80 }));
+  const panels = await Promise.all(
+    palettes.map(async (colours) => {
+      const bands = await gradientMap(
+        luma,
+        [
+          { at: 0, colour: hex(colours[0]!) },
+          { at: 85, colour: hex(colours[1]!) },
+          { at: 165, colour: hex(colours[2]!) },
+        ],
+        0,
+      );
+      const dotted = await blend(
+        bands,
+        await fade(await halftone(bands, Math.max(3, 6 * k), Math.max(0.7, 1.5 * k), '#000'), 0.25, 255),
+        'multiply',
+      );
+      return blend(dotted, ink, 'multiply');
+    }),
+  );
+  const w = half.width;
+  const h = half.height;
+  return toRaster(
+    open({ data: Buffer.alloc(w * 2 * h * 2 * 3, 255), width: w * 2, height: h * 2, channels: 3 }).composite(
+      panels.map((panel, i) => ({
+        input: panel.data,
+        raw: { width: panel.width, height: panel.height, channels: panel.channels },
+        left: (i % 2) * w,
+        top: Math.floor(i / 2) * h,
+      })),
+    ),
+  ).then((r) => step(r, (s) => s.resize(src.width, src.height, { fit: 'fill' })));
+};
+
+const cyberpunk: StyleRenderer = async (src, k) => {
+  const luma = await gray(await step(await smooth(src, 5 * k, 1, 1.5 * k), (s) => s.normalise()));
+  // Night-city grading: deep indigo shadows, magenta mids, cyan highlights.
+  const graded = await gradientMap(
+    luma,
+    [
+      { at: 0, colour: hex('#0a0420') },
+      { at: 60, colour: hex('#3a0b6b') },
+      { at: 120, colour: hex('#d6249f') },
+      { at: 185, colour: hex('#28e7ff') },
+      { at: 235, colour: hex('#e8fdff') },
+    ],
+    3 * k,
+  );
+  const tinted = await blend(graded, await fade(src, 0.45, 128), 'soft-light');
+  // Neon: the edges glow cyan and pink.
+  const edges = await toRgb(
+    await step(await sobel(await gray(await smooth(src, 3 * k, 1)), 1.3), (s) => s.linear(1.4, -30)),
+  );
+  const cyan = await step(edges, (s) => s.linear([0.2, 0.9, 1], [0, 0, 0]));
+  const pink = await step(edges, (s) => s.linear([1, 0.15, 0.8], [0, 0, 0]));
+  const glowWide = await step(pink, (s) => s.blur(sigma(8 * k)));
+  const glowNear = await step(cyan, (s) => s.blur(sigma(2 * k)));
+  const lit = await blend(
+    await blend(await blend(tinted, glowWide, 'screen'), glowNear, 'screen'),
+    await fade(cyan, 0.6, 0),
+    'screen',
+  );
+  const lineGap = Math.max(2, Math.round(3 * k));
+  const scan = await svgLayer(
+    src,
+    `<defs><pattern id="s" width="4" height="${lineGap}" patternUnits="userSpaceOnUse"><rect width="4" height="${Math.max(1, lineGap / 3)}" fill="#9a9a9a"/></pattern></defs><rect width="100%" height="100%" fill="url(#s)"/>`,
+  );
+  return blend(
+    await blend(lit, await fade(scan, 0.35, 255), 'multiply'),
+    await vignette(src, 0.55, '#05010f'),
+    'multiply',
+  );
+};
+
+const vintage: StyleRenderer = async (src, k) => {
+  // Warm, faded film stock: a partial sepia matrix, lifted blacks, softened whites.
+  const sepia = await step(src, (s) =>
+    s.recomb([
+      [0.6 + 0.393 * 0.4, 0.769 * 0.4, 0.189 * 0.4],
+      [0.349 * 0.4, 0.6 + 0.686 * 0.4, 0.168 * 0.4],
+      [0.272 * 0.4, 0.534 * 0.4, 0.6 + 0.131 * 0.4 - 0.1],
+    ]),
+  );
+  const faded = await step(sepia, (s) =>
+    s
+      .modulate({ saturation: 0.75 })
+      .linear([0.8, 0.78, 0.72], [34, 28, 24])
+      .blur(sigma(0.5 * k)),
+  );
+  const leak = await svgLayer(
+    src,
+    `<defs><radialGradient id="l" cx="92%" cy="8%" r="55%"><stop offset="0%" stop-color="#ff8a3d" stop-opacity="0.55"/><stop offset="100%" stop-color="#ff8a3d" stop-opacity="0"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#l)"/>`,
+    '#000',
+  );
+  const leaked = await blend(faded, leak, 'screen');
+  const grain = await fade(await noise(src, 55, 0.45 * k, 1).then(toRgb), 0.55, 128);
+  const grained = await blend(leaked, grain, 'overlay');
+  return blend(grained, await vignette(src, 0.65, '#1a0f05'), 'multiply');
+};
+
+export const STYLE_RENDERERS: Record<TransformStyle, StyleRenderer> = {
+  anime,
+  comic,
+  watercolour,
+  pencil,
+  oil,
+  pop_art: popArt,
+  cyberpunk,
+  vintage,
+};
+
+export interface StyledImage {
+  data: Buffer;
+  contentType: 'image/webp';
+  width: number;
+  height: number;
+}
+
+/**
+ * One transform on the embedded engine: the photo (any size sharp reads, up to
+ * MAX_INPUT_PIXELS; turned upright by its EXIF orientation) at most `maxSide` px on its longer
+ * side (never enlarged), in `style`, as WebP.
+ */
+export async function renderStyle(
+  input: Buffer,
+  style: TransformStyle,
+  options: { maxSide?: number; quality?: number } = {},
+): Promise<StyledImage> {
+  const maxSide = options.maxSide ?? TRANSFORM_MAX_SIDE;
+  const src = await toRaster(
+    sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
+      .rotate()
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb'),
+  );
+  const k = Math.max(src.width, src.height) / 1024;
+  const out = await STYLE_RENDERERS[style](src, Math.max(0.15, k));
+  const { data, info } = await open(out)
+    .webp({ quality: options.quality ?? 86 })
+    .toBuffer({ resolveWithObject: true });
+  return { data, contentType: 'image/webp', width: info.width, height: info.height };
+}

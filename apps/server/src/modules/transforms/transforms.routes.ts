@@ -1,0 +1,184 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ApiErrorSchema,
+  IMAGE_MAX_BYTES,
+  TransformListSchema,
+  TransformParamsSchema,
+  TransformPaymentBodySchema,
+  TransformPaymentSchema,
+  TransformPreviewSchema,
+  TransformSchema,
+  TransformStepSchema,
+  TransformVerifyBodySchema,
+} from '@reverie/shared';
+import { AppError } from '../../lib/errors.js';
+import { currentUserId, requireUser } from '../../plugins/auth.js';
+import type { TransformsService } from './transforms.service.js';
+
+const errors = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  404: ApiErrorSchema,
+  409: ApiErrorSchema,
+};
+
+/** Reads the multipart form: the file `image` (≤ 5 MB, else 413) and the field `style`. */
+async function readImageForm(request: FastifyRequest): Promise<{ image: Buffer | null; style: string }> {
+  if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
+  let image: Buffer | null = null;
+  let style = '';
+  try {
+    for await (const part of request.parts({
+      limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 200 },
+    })) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname === 'image') image = data;
+      } else if (part.fieldname === 'style') {
+        style = String(part.value ?? '');
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (
+      code === 'FST_REQ_FILE_TOO_LARGE' ||
+      code === 'FST_FILES_LIMIT' ||
+      code === 'FST_FIELDS_LIMIT' ||
+      code === 'FST_PARTS_LIMIT'
+    )
+      throw new AppError('payload_too_large', { status: 413 });
+    throw new AppError('bad_request', { status: 400, detail: 'The form could not be read' });
+  }
+  return { image, style };
+}
+
+/** The image style transform (API.md "Image style transform", docs/transform.md). */
+export const transformRoutes: FastifyPluginAsyncZod<{ service: TransformsService }> = async (app, { service }) => {
+  // Multipart in this plugin's scope only; a little over 5 MB for the form's own bytes.
+  await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post(
+    '/api/image_transform',
+    {
+      preHandler: requireUser,
+      bodyLimit: IMAGE_MAX_BYTES + 64 * 1024,
+      schema: {
+        tags: ['transform'],
+        summary: 'Upload a photo (multipart `image` ≤ 5 MB, checked by its content; `style`) → uploaded',
+        response: {
+          201: TransformStepSchema,
+          ...errors,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          429: ApiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const form = await readImageForm(request);
+      return reply.status(201).send(await service.upload(currentUserId(request), form.image, form.style));
+    },
+  );
+
+  app.post(
+    '/api/image_transform/preview',
+    {
+      preHandler: requireUser,
+      bodyLimit: IMAGE_MAX_BYTES + 64 * 1024,
+      schema: {
+        tags: ['transform'],
+        summary: 'Every style on a small copy of the photo (multipart `image`), nothing stored',
+        response: {
+          200: TransformPreviewSchema,
+          ...errors,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          422: ApiErrorSchema,
+          429: ApiErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const form = await readImageForm(request);
+      return service.preview(currentUserId(request), form.image);
+    },
+  );
+
+  app.post(
+    '/api/image_transform/verify',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['transform'],
+        summary: 'Confirm the rights to the photo; the photo check runs (422 "Inappropriate content")',
+        body: TransformVerifyBodySchema,
+        response: { 200: TransformStepSchema, ...errors, 422: ApiErrorSchema },
+      },
+    },
+    async (request) => service.verify(currentUserId(request), request.body.id),
+  );
+
+  app.post(
+    '/api/image_transform/payment',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['transform'],
+        summary: 'Pay 5 desires once (premium: free) and start the transform; 402 insufficient_desires',
+        body: TransformPaymentBodySchema,
+        response: { 200: TransformPaymentSchema, ...errors, 402: ApiErrorSchema, 503: ApiErrorSchema },
+      },
+    },
+    async (request) => service.pay(currentUserId(request), request.body.id),
+  );
+
+  app.get(
+    '/api/image_transform',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['transform'],
+        summary: "The user's transforms, newest first",
+        response: { 200: TransformListSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => service.list(currentUserId(request)),
+  );
+
+  app.get(
+    '/api/image_transform/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['transform'],
+        summary: 'One transform: poll until `ready` (result_url) or `failed`',
+        params: TransformParamsSchema,
+        response: { 200: TransformSchema, ...errors },
+      },
+    },
+    async (request) => service.get(currentUserId(request), request.params.id),
+  );
+
+  app.delete(
+    '/api/image_transform/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['transform'],
+        summary: 'Delete a transform: its row, original and result',
+        params: TransformParamsSchema,
+        response: { 204: z.null().describe('deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.delete(currentUserId(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

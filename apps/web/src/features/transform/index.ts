@@ -1,0 +1,2 @@
+export { TransformStudio, type TransformStudioProps } from './components/transform-studio';
+export type { PersonaFields } from './components/persona-dialog';
