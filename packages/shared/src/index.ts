@@ -17,3 +17,6 @@ export * from './contract/chats.js';
 export * from './contract/pictures.js';
 export * from './contract/audio.js';
 export * from './contract/calls.js';
+export * from './contract/takedown.js';
+export * from './contract/admin-takedown.js';
+export * from './contract/admin-reports.js';

@@ -11,7 +11,7 @@ import { openConfiguredDatabase } from '../runtime.js';
  * running; on PGlite stop it first (two processes must not open one data directory).
  */
 const config = loadConfig();
-const database = await openConfiguredDatabase(config);
+const database = await openConfiguredDatabase(config, 'voices:fit');
 try {
   await runMigrations(database);
   const { checked, changed } = await fitCharacterVoices(database.db);

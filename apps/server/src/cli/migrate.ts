@@ -4,7 +4,7 @@ import { openConfiguredDatabase } from '../runtime.js';
 
 /** `npm run db:migrate`: applies pending migrations to the configured database. */
 const config = loadConfig();
-const database = await openConfiguredDatabase(config);
+const database = await openConfiguredDatabase(config, 'db:migrate');
 try {
   await runMigrations(database);
   console.log(`migrations applied (${database.driver})`);

@@ -7,7 +7,7 @@ import { createMediaStorage } from '../providers/storage/index.js';
 
 /** `npm run db:seed`: migrates, then seeds the official content (idempotent). */
 const config = loadConfig();
-const database = await openConfiguredDatabase(config);
+const database = await openConfiguredDatabase(config, 'db:seed');
 try {
   // Under the startup lock, like a starting server (replicas may be starting now).
   const report = await withStartupLock(database, async (session) => {

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireAdmin } from '../../plugins/auth.js';
 import type { AdminDeps } from './admin-deps.js';
+import { adminReportsRoutes } from './reports.routes.js';
+import { adminTakedownRoutes } from './takedown.routes.js';
 
 /**
  * Every `/api/admin/…` route (registered by app.ts under that prefix). The check runs on
@@ -10,5 +12,6 @@ import type { AdminDeps } from './admin-deps.js';
  */
 export const adminRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   app.addHook('onRequest', requireAdmin);
-  void deps;
+  await app.register(adminTakedownRoutes, { deps });
+  await app.register(adminReportsRoutes, { deps });
 };
