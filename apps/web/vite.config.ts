@@ -76,6 +76,7 @@ export const LAZY_ENGLISH_SECTIONS = [
   'settings',
   'validation',
   'calls',
+  'takedown',
 ];
 
 /** Texts of lazy sections that the layout shows at first paint: they stay in the core too. */

@@ -21,9 +21,19 @@ export interface AdminSection {
  * The console's sections, in navigation order. The first one is where `/admin` lands. Each
  * section is its own chunk, loaded when first opened.
  */
-export const ADMIN_SECTIONS: AdminSection[] = [];
+export const ADMIN_SECTIONS: AdminSection[] = [
+  {
+    id: 'reports',
+    labelKey: 'admin.reports.title',
+    Component: lazy(() => import('./sections/reports').then((m) => ({ default: m.ReportsSection }))),
+    countPath: '/api/admin/reports/count',
+  },
+  {
+    id: 'takedown',
+    labelKey: 'admin.takedown.title',
+    Component: lazy(() => import('./sections/takedown').then((m) => ({ default: m.TakedownSection }))),
+    countPath: '/api/admin/takedown/count',
+  },
+];
 
 export const findSection = (id: string | undefined) => ADMIN_SECTIONS.find((s) => s.id === id) ?? null;
-
-// `lazy` stays imported for the sections' entries above.
-void lazy;
