@@ -60,7 +60,10 @@ describe('the embedded database lock', () => {
     expect(fs.existsSync(pgliteLockFile(dir))).toBe(true);
     expect(pgliteLockHolder(dir)).toBeNull();
     const release = acquirePgliteLock(dir, 'server');
-    expect(JSON.parse(fs.readFileSync(pgliteLockFile(dir), 'utf8'))).toMatchObject({ pid: process.pid, role: 'server' });
+    expect(JSON.parse(fs.readFileSync(pgliteLockFile(dir), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      role: 'server',
+    });
     release();
     expect(fs.existsSync(pgliteLockFile(dir))).toBe(false);
   });

@@ -112,7 +112,8 @@ export function acquirePgliteLock(dir: string, role: string): () => void {
     if (!holder) {
       // Being written right now (or garbage): give a writer a moment, then take it over.
       const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-      if (age < 2000) throw new DatabaseLockedError(path.resolve(dir), { pid: 0, role: 'unknown', host: '', since: '' });
+      if (age < 2000)
+        throw new DatabaseLockedError(path.resolve(dir), { pid: 0, role: 'unknown', host: '', since: '' });
     } else if (held.has(file) || (holder.pid !== process.pid && alive(holder.pid))) {
       throw new DatabaseLockedError(path.resolve(dir), holder);
     }
@@ -120,7 +121,10 @@ export function acquirePgliteLock(dir: string, role: string): () => void {
     const again = readHolder(file);
     if (again && again.raw === raw) fs.rmSync(file, { force: true });
   }
-  throw new DatabaseLockedError(path.resolve(dir), readHolder(file)?.holder ?? { pid: 0, role: 'unknown', host: '', since: '' });
+  throw new DatabaseLockedError(
+    path.resolve(dir),
+    readHolder(file)?.holder ?? { pid: 0, role: 'unknown', host: '', since: '' },
+  );
 }
 
 function releasePgliteLock(file: string): void {

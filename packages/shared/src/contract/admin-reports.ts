@@ -83,7 +83,10 @@ export type AdminSupportReportList = z.infer<typeof AdminSupportReportListSchema
 
 export const AdminSupportAnswerBodySchema = z
   .object({
-    answer: freeText(z.string({ error: 'required' })).trim().min(1, 'required').max(4000, 'too_long'),
+    answer: freeText(z.string({ error: 'required' }))
+      .trim()
+      .min(1, 'required')
+      .max(4000, 'too_long'),
     /** Close the report with the answer (default). */
     close: z.boolean().optional().default(true),
   })

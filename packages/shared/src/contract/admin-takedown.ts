@@ -6,7 +6,10 @@ export const TAKEDOWN_STATUSES = ['open', 'removed', 'rejected'] as const;
 export type TakedownStatus = (typeof TAKEDOWN_STATUSES)[number];
 
 export const AdminTakedownListQuerySchema = z.object({
-  status: z.enum([...TAKEDOWN_STATUSES, 'all']).optional().default('open'),
+  status: z
+    .enum([...TAKEDOWN_STATUSES, 'all'])
+    .optional()
+    .default('open'),
   order: z.enum(['newest', 'oldest']).optional().default('oldest'),
 });
 export type AdminTakedownListQuery = z.input<typeof AdminTakedownListQuerySchema>;
@@ -100,7 +103,12 @@ export const AdminTakedownRemoveBodySchema = z
 export type AdminTakedownRemoveBody = z.input<typeof AdminTakedownRemoveBodySchema>;
 
 export const AdminTakedownRejectBodySchema = z
-  .object({ reason: freeText(z.string({ error: 'required' })).trim().min(1, 'required').max(2000, 'too_long') })
+  .object({
+    reason: freeText(z.string({ error: 'required' }))
+      .trim()
+      .min(1, 'required')
+      .max(2000, 'too_long'),
+  })
   .meta({ id: 'AdminTakedownRejectBody' });
 export type AdminTakedownRejectBody = z.infer<typeof AdminTakedownRejectBodySchema>;
 

@@ -26,9 +26,7 @@ const VARIANT_SUFFIX = /\.w\d+\.webp$/;
 
 /** What one named item is, once read. */
 export type TakedownTarget =
-  | { kind: 'message'; id: string }
-  | { kind: 'media'; key: string }
-  | { kind: 'character'; slug: string };
+  { kind: 'message'; id: string } | { kind: 'media'; key: string } | { kind: 'character'; slug: string };
 
 /**
  * Reads one item: a message id (a UUID), or a link to this site (`siteOrigin`; a path such as
@@ -80,9 +78,14 @@ export function parseTakedownItem(value: string, siteOrigin?: string): TakedownT
 }
 
 const itemList = z
-  .array(singleLine(z.string({ error: 'invalid_value' })).trim().max(TAKEDOWN_URL_MAX, 'takedown_item_invalid'), {
-    error: 'invalid_value',
-  })
+  .array(
+    singleLine(z.string({ error: 'invalid_value' }))
+      .trim()
+      .max(TAKEDOWN_URL_MAX, 'takedown_item_invalid'),
+    {
+      error: 'invalid_value',
+    },
+  )
   .max(TAKEDOWN_ITEMS_MAX, 'too_many_items')
   .optional()
   .default([]);

@@ -74,7 +74,8 @@ export async function runOperatorCommand(
       return { outcome: passwordChanged ? 'promoted_password' : 'promoted', email: existing.email };
     }
     const password = command.password ?? '';
-    if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) return { outcome: 'password_required', email };
+    if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
+      return { outcome: 'password_required', email };
     const name = command.name?.trim() || email.split('@')[0]!;
     await repo.insertUser(deps.db, {
       email,

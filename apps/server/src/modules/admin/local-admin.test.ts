@@ -68,9 +68,9 @@ describe('admin:create through a running server (PGlite)', () => {
     expect(adminCall.statusCode).toBe(200);
 
     // Idempotent: again, it promotes (already an administrator).
-    expect(
-      (await runOperatorCli(config, { action: 'create', email: 'first-admin@example.test' })).outcome,
-    ).toBe('promoted');
+    expect((await runOperatorCli(config, { action: 'create', email: 'first-admin@example.test' })).outcome).toBe(
+      'promoted',
+    );
   });
 
   it('bans and unbans through the server: the banned account is signed out at once', async () => {
@@ -85,9 +85,7 @@ describe('admin:create through a running server (PGlite)', () => {
     const banned = await runOperatorCli(config, { action: 'ban', email: 'second@example.test', reason: 'Testing' });
     expect(banned).toMatchObject({ outcome: 'banned', via: 'server' });
     expect((await t.app.inject({ method: 'GET', url: '/api/profile', headers: auth })).statusCode).toBe(401);
-    expect((await runOperatorCli(config, { action: 'unban', email: 'second@example.test' })).outcome).toBe(
-      'unbanned',
-    );
+    expect((await runOperatorCli(config, { action: 'unban', email: 'second@example.test' })).outcome).toBe('unbanned');
     expect((await runOperatorCli(config, { action: 'ban', email: 'nobody@example.test' })).exitCode).toBe(1);
   });
 

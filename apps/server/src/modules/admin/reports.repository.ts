@@ -144,7 +144,13 @@ export async function resolveMessageReport(
 export async function messageFiles(
   db: Database,
   id: string,
-): Promise<{ id: string; userId: string; mediaKey: string | null; originalKey: string | null; audioKey: string | null } | null> {
+): Promise<{
+  id: string;
+  userId: string;
+  mediaKey: string | null;
+  originalKey: string | null;
+  audioKey: string | null;
+} | null> {
   const [row] = await db
     .select({
       id: messages.id,
@@ -227,7 +233,9 @@ export async function findSupportReport(db: Database, id: string): Promise<Suppo
 export async function updateSupportReport(
   db: Database,
   id: string,
-  values: Partial<Pick<typeof supportReports.$inferInsert, 'answer' | 'answeredAt' | 'handledBy' | 'status' | 'closedAt'>>,
+  values: Partial<
+    Pick<typeof supportReports.$inferInsert, 'answer' | 'answeredAt' | 'handledBy' | 'status' | 'closedAt'>
+  >,
 ): Promise<void> {
   await db.update(supportReports).set(values).where(eq(supportReports.id, id));
 }

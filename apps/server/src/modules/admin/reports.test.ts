@@ -77,9 +77,11 @@ describe('/api/admin/reports', () => {
   it('shows a message report with its context and resolves it with a note, audit-logged', async () => {
     const { bot, rows, report } = await reportedChat();
     const count = async () =>
-      ((await t.app.inject({ method: 'GET', url: '/api/admin/reports/count', headers: admin.auth })).json() as {
-        count: number;
-      }).count;
+      (
+        (await t.app.inject({ method: 'GET', url: '/api/admin/reports/count', headers: admin.auth })).json() as {
+          count: number;
+        }
+      ).count;
     const before = await count();
     expect(before).toBeGreaterThanOrEqual(1);
 
@@ -162,7 +164,10 @@ describe('/api/admin/reports', () => {
       payload: { answer: 'They are on your balance now.\nSorry for the wait.' },
     });
     expect(answered.statusCode).toBe(200);
-    expect(answered.json()).toMatchObject({ status: 'closed', answer: 'They are on your balance now.\nSorry for the wait.' });
+    expect(answered.json()).toMatchObject({
+      status: 'closed',
+      answer: 'They are on your balance now.\nSorry for the wait.',
+    });
     const [row] = await t.database.db.select().from(supportReports).where(eq(supportReports.id, id));
     expect(row).toMatchObject({ handledBy: admin.user.id, status: 'closed' });
     expect(row!.answeredAt).toBeInstanceOf(Date);

@@ -43,7 +43,7 @@ export const adminTakedownRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = a
     {
       schema: {
         tags,
-        summary: "A takedown request, each item read against what is stored",
+        summary: 'A takedown request, each item read against what is stored',
         params: AdminIdParamsSchema,
         response: { 200: AdminTakedownDetailSchema, ...errors },
       },

@@ -287,7 +287,8 @@ export class AdminTakedownService {
         }
       }
     };
-    for (const key of plan.files) for (const file of withVariants(key)) await attempt(file, () => this.deps.storage.delete(file));
+    for (const key of plan.files)
+      for (const file of withVariants(key)) await attempt(file, () => this.deps.storage.delete(file));
     for (const prefix of plan.prefixes) await attempt(`${prefix}/`, () => this.deps.storage.deletePrefix(prefix));
     return failed;
   }

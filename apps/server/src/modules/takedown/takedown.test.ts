@@ -195,7 +195,9 @@ describe('the console: /api/admin/takedown', () => {
     expect((count.json() as { count: number }).count).toBeGreaterThanOrEqual(1);
     const list = await t.app.inject({ method: 'GET', url: '/api/admin/takedown?order=newest', headers: admin.auth });
     expect(list.statusCode).toBe(200);
-    const listed = (list.json() as { items: { id: string; overdue: boolean }[] }).items.find((i) => i.id === request!.id);
+    const listed = (list.json() as { items: { id: string; overdue: boolean }[] }).items.find(
+      (i) => i.id === request!.id,
+    );
     expect(listed).toMatchObject({ overdue: false });
 
     const detail = await t.app.inject({

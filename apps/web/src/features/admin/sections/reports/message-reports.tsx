@@ -124,7 +124,9 @@ export function MessageReportDetailView({ id }: { id: number }) {
         <div className="rounded-2xl border border-white/10 bg-surface p-4 text-sm">
           <p className="font-medium">
             {t('admin.reports.resolved_on', {
-              date: data.resolved_at ? `${formatDate(data.resolved_at, locale)} ${formatTime(data.resolved_at, locale)}` : '',
+              date: data.resolved_at
+                ? `${formatDate(data.resolved_at, locale)} ${formatTime(data.resolved_at, locale)}`
+                : '',
             })}
           </p>
           {data.resolution && <p className="mt-1 whitespace-pre-wrap text-muted">{data.resolution}</p>}

@@ -82,12 +82,16 @@ export function SupportReportDetailView({ id }: { id: string }) {
       </div>
       {data.answer && (
         <div className="flex flex-col gap-1 rounded-2xl border border-white/10 bg-surface p-4 text-sm">
-          <p className="text-muted">{t('admin.reports.answered_on', { date: data.answered_at ? when(data.answered_at) : '' })}</p>
+          <p className="text-muted">
+            {t('admin.reports.answered_on', { date: data.answered_at ? when(data.answered_at) : '' })}
+          </p>
           <p className="whitespace-pre-wrap">{data.answer}</p>
         </div>
       )}
       {data.status === 'closed' && (
-        <p className="text-sm text-muted">{t('admin.reports.closed_on', { date: data.closed_at ? when(data.closed_at) : '' })}</p>
+        <p className="text-sm text-muted">
+          {t('admin.reports.closed_on', { date: data.closed_at ? when(data.closed_at) : '' })}
+        </p>
       )}
       {data.status === 'open' && (
         <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">

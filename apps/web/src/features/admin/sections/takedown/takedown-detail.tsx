@@ -90,11 +90,13 @@ function Outcome({ detail }: { detail: AdminTakedownDetail }) {
     failed_files?: string[];
   } | null;
   return (
-    <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4" data-testid="takedown-outcome">
+    <div
+      className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4"
+      data-testid="takedown-outcome"
+    >
       <p className="font-medium">
         {t(`admin.takedown.status_${detail.status}`)}
-        {detail.handled_at &&
-          ` · ${formatDate(detail.handled_at, locale)} ${formatTime(detail.handled_at, locale)}`}
+        {detail.handled_at && ` · ${formatDate(detail.handled_at, locale)} ${formatTime(detail.handled_at, locale)}`}
       </p>
       {removed && (
         <p className="text-sm text-muted">
