@@ -115,3 +115,8 @@ export type AdminTakedownRejectBody = z.infer<typeof AdminTakedownRejectBodySche
 export const AdminIdParamsSchema = z.object({ id: z.uuid() });
 export const AdminCountSchema = z.object({ count: z.number().int() }).meta({ id: 'AdminCount' });
 export type AdminCount = z.infer<typeof AdminCountSchema>;
+/** Open takedown requests, and how many of them are past their 48 hours (the overview flags them). */
+export const AdminTakedownCountSchema = z
+  .object({ count: z.number().int(), overdue: z.number().int() })
+  .meta({ id: 'AdminTakedownCount' });
+export type AdminTakedownCount = z.infer<typeof AdminTakedownCountSchema>;

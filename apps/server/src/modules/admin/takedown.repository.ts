@@ -18,9 +18,19 @@ export async function listTakedowns(
     .limit(options.limit);
 }
 
-export async function countOpenTakedowns(db: Database): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(takedownRequests).where(eq(takedownRequests.status, 'open'));
-  return Number(row?.n ?? 0);
+/** Open requests, and those of them older than `overdueBefore`. */
+export async function countOpenTakedowns(
+  db: Database,
+  overdueBefore: Date,
+): Promise<{ open: number; overdue: number }> {
+  const [row] = await db
+    .select({
+      open: count(),
+      overdue: sql<number>`count(*) filter (where ${takedownRequests.createdAt} < ${overdueBefore.toISOString()}::timestamptz)`,
+    })
+    .from(takedownRequests)
+    .where(eq(takedownRequests.status, 'open'));
+  return { open: Number(row?.open ?? 0), overdue: Number(row?.overdue ?? 0) };
 }
 
 export async function findTakedown(db: Database, id: string): Promise<TakedownRow | null> {

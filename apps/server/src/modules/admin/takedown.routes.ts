@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AdminCountSchema,
+  AdminTakedownCountSchema,
   AdminIdParamsSchema,
   AdminTakedownDetailSchema,
   AdminTakedownListQuerySchema,
@@ -34,8 +34,14 @@ export const adminTakedownRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = a
 
   app.get(
     '/takedown/count',
-    { schema: { tags, summary: 'Open takedown requests', response: { 200: AdminCountSchema, ...errors } } },
-    async () => ({ count: await service.countOpen() }),
+    {
+      schema: {
+        tags,
+        summary: 'Open takedown requests, and how many are past their 48 hours',
+        response: { 200: AdminTakedownCountSchema, ...errors },
+      },
+    },
+    async () => service.counts(),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import {
   PICTURE_WIDTHS,
+  TAKEDOWN_DEADLINE_HOURS,
   parseTakedownItem,
   toLocale,
   type AdminTakedownDetail,
@@ -51,8 +52,11 @@ export class AdminTakedownService {
     return { items: rows.map((row) => presentTakedownSummary(row, now)), now: now.toISOString() };
   }
 
-  countOpen(): Promise<number> {
-    return repo.countOpenTakedowns(this.deps.db);
+  /** Open requests and, of them, those past their 48 hours. */
+  async counts(now = new Date()): Promise<{ count: number; overdue: number }> {
+    const overdueBefore = new Date(now.getTime() - TAKEDOWN_DEADLINE_HOURS * 3600_000);
+    const { open, overdue } = await repo.countOpenTakedowns(this.deps.db, overdueBefore);
+    return { count: open, overdue };
   }
 
   async detail(id: string, now = new Date()): Promise<AdminTakedownDetail> {

@@ -298,5 +298,7 @@ describe('the console: /api/admin/takedown', () => {
     expect(items.filter((i) => i.reference !== reference).every((i) => !i.overdue)).toBe(true);
     // Oldest first by default: the overdue one leads.
     expect(items[0]!.reference).toBe(reference);
+    const count = await t.app.inject({ method: 'GET', url: '/api/admin/takedown/count', headers: admin.auth });
+    expect(count.json()).toMatchObject({ overdue: 1 });
   });
 });
