@@ -76,6 +76,9 @@ describe('/takedown page', () => {
     expect(screen.getByText('Please enter your email')).toBeTruthy();
     expect(screen.getByText('Please confirm the statement')).toBeTruthy();
     expect(screen.getByText('Sign with your full name')).toBeTruthy();
+    fireEvent.change(form.querySelector('textarea[name="items"]')!, { target: { value: '' } });
+    fireEvent.submit(form);
+    expect(await screen.findByText('Name at least one link or message id')).toBeTruthy();
     expect(sent).toEqual([]);
   });
 

@@ -60,6 +60,8 @@ export function validateTakedownForm(
       errors[key] = issue.message;
     }
   }
+  // The schema checks the items only once the other fields pass: an empty list is named anyway.
+  if (itemLines(values.items).length === 0) errors.items ??= 'takedown_items_required';
   // Name the lines: each line is checked the way the server reads it.
   itemLines(values.items).forEach((line, i) => {
     if (UUID.test(line)) return;
