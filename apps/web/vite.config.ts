@@ -77,6 +77,7 @@ export const LAZY_ENGLISH_SECTIONS = [
   'validation',
   'calls',
   'takedown',
+  'admin',
 ];
 
 /** Texts of lazy sections that the layout shows at first paint: they stay in the core too. */
