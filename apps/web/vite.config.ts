@@ -78,6 +78,7 @@ export const LAZY_ENGLISH_SECTIONS = [
   'calls',
   'admin',
   'transform',
+  'takedown',
 ];
 
 /** Texts of lazy sections that the layout shows at first paint: they stay in the core too. */

@@ -24,6 +24,11 @@ import { blogRoutes } from './modules/blog/blog.routes.js';
 import { createPaymentProviders } from './providers/payments/index.js';
 import { legalRoutes } from './modules/legal/legal.routes.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { takedownRoutes } from './modules/takedown/takedown.routes.js';
+import { TakedownService } from './modules/takedown/takedown.service.js';
+import { localAdminRoutes } from './modules/admin/local-admin.routes.js';
+import { newLocalAdminKey } from './modules/admin/local-admin.js';
+import type { TakedownService as TakedownServiceType } from './modules/takedown/takedown.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { webRoutes } from './modules/web/web.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
@@ -95,6 +100,13 @@ declare module 'fastify' {
      * handlers with `work` while the app is built; the workers start when the app is ready.
      */
     jobs: JobQueue;
+    /** Takedown requests; tests wait for acknowledgements with `takedown.idle()`. */
+    takedown: TakedownServiceType;
+    /**
+     * The key `npm run admin:create|ban|unban` presents to `POST /api/local/admin`; server.ts
+     * writes it to `DATA_DIR/local-admin.json` (0600) when it listens on PGlite.
+     */
+    localAdminKey: string;
   }
 }
 
@@ -141,6 +153,8 @@ export interface AppDependencies {
    * it and stops it on close, whoever made it (tests give apps sharing a database their own).
    */
   jobs?: JobQueue;
+  /** The local operator key (`POST /api/local/admin`); by default a new random one. */
+  localAdminKey?: string;
   /** The cluster's shared limit counters; by default the ones the settings select. One passed in is not closed with the app. */
   limits?: WindowCounter;
 }
@@ -439,6 +453,25 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: config.PUBLIC_URL,
     appName: edition.name,
   });
+  const takedown = new TakedownService({
+    db: database.db,
+    mail,
+    edition,
+    publicUrl: config.PUBLIC_URL,
+    log: app.log.child({ module: 'takedown' }),
+  });
+  app.addHook('preClose', async () => takedown.idle());
+  app.decorate('takedown', takedown);
+  await app.register(takedownRoutes, {
+    service: takedown,
+    limits,
+    perIpPerHour: config.TAKEDOWN_PER_IP_PER_HOUR,
+    perEmailPerDay: config.TAKEDOWN_PER_EMAIL_PER_DAY,
+  });
+  // npm run admin:create/ban/unban through this server (docs/operations.md "The first administrator").
+  const localAdminKey = deps.localAdminKey ?? newLocalAdminKey();
+  app.decorate('localAdminKey', localAdminKey);
+  await app.register(localAdminRoutes, { db: database.db, sessions, key: localAdminKey });
   await app.register(adminRoutes, {
     prefix: '/api/admin',
     deps: {

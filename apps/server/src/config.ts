@@ -92,6 +92,10 @@ export const ConfigSchema = z.object({
   AUTH_RATE_LIMIT_IP_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Attempts per minute for one account (keyed by e-mail, and by e-mail and IP for log-in; across addresses the LOGIN_* delays apply). */
   AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  /** Takedown requests (`POST /api/takedown`) one IP may send per hour. */
+  TAKEDOWN_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  /** Takedown requests (each acknowledged by e-mail) per reporter e-mail per day. */
+  TAKEDOWN_PER_EMAIL_PER_DAY: z.coerce.number().int().min(1).default(5),
   /** Failed log-ins of one account (from any address, counted by all replicas) before its log-in pauses. */
   LOGIN_FAILURES_BEFORE_DELAY: z.coerce.number().int().min(1).max(100).default(5),
   /** Seconds the first pause lasts; each further failure doubles it. */

@@ -12,14 +12,18 @@ import { repoRoot } from './lib/paths.js';
 import { createMediaStorage } from './providers/storage/index.js';
 
 /** The database the settings select: PostgreSQL when DATABASE_URL is set, else PGlite. */
-export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+export async function openConfiguredDatabase(config: Config, role = 'server'): Promise<DatabaseHandle> {
   if (!config.DATABASE_URL) fs.mkdirSync(config.dataDir, { recursive: true });
   return openDatabase({
     url: config.DATABASE_URL,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
+    pgliteDir: configuredPgliteDir(config),
     poolSize: config.DATABASE_POOL_SIZE,
+    role,
   });
 }
+
+/** Where the embedded database lives (`DATA_DIR/pglite`; its lock is `DATA_DIR/pglite.lock`). */
+export const configuredPgliteDir = (config: Config) => path.join(config.dataDir, 'pglite');
 
 export function defaultWebDistDir(config: Config): string | null {
   if (config.WEB_DIST_DIR !== undefined) return config.WEB_DIST_DIR || null;

@@ -1,6 +1,9 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.js';
+import { DatabaseLockedError } from './db/pglite-lock.js';
+import type { AddressInfo } from 'node:net';
 import { prepareServer } from './runtime.js';
+import { removeLocalAdminKey, writeLocalAdminKey } from './modules/admin/local-admin.js';
 
 /** Reads the settings, prepares the app and listens; shuts down gracefully on signals. */
 async function main() {
@@ -15,6 +18,12 @@ async function main() {
   });
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  if (database.driver === 'pglite') {
+    // npm run admin:create|ban|unban ask this server (the embedded database is ours alone).
+    const { port } = app.server.address() as AddressInfo;
+    writeLocalAdminKey(config.dataDir, { pid: process.pid, url: `http://127.0.0.1:${port}`, key: app.localAdminKey });
+    process.on('exit', () => removeLocalAdminKey(config.dataDir));
+  }
   app.log.info(
     { database: database.driver, edition: config.APP_NAME, startup_ms: Math.round(performance.now() - started) },
     `ready at ${config.PUBLIC_URL}`,
@@ -30,7 +39,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof DatabaseLockedError) console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

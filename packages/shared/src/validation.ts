@@ -23,6 +23,13 @@ export const VALIDATION_MESSAGES = {
   age_min_18: 'You must be 18 or older to use this site',
   chat_title_max: 'A chat title can have at most 80 characters',
   rights_required: 'Confirm that you have the rights to this photo',
+  takedown_items_required: 'Name at least one link or message id',
+  takedown_item_invalid: 'Not a link to a character page or a picture on this site',
+  takedown_link_foreign: 'This link is not on this site',
+  takedown_message_id_invalid: 'A message id looks like 123e4567-e89b-12d3-a456-426614174000',
+  takedown_description_required: 'Describe the content and why it should be removed',
+  takedown_signature_required: 'Sign with your full name',
+  takedown_statement_required: 'Please confirm the statement',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.js';
 import { runMigrations } from '../db/migrate.js';
 import { fitCharacterVoices } from '../modules/bots/character-voice.js';
-import { openConfiguredDatabase } from '../runtime.js';
+import { openDatabaseForCommand } from './open-database.js';
 
 /**
  * `npm run voices:fit` (`node apps/server/dist/cli/fit-voices.js` in a build): once after
@@ -11,7 +11,7 @@ import { openConfiguredDatabase } from '../runtime.js';
  * running; on PGlite stop it first (two processes must not open one data directory).
  */
 const config = loadConfig();
-const database = await openConfiguredDatabase(config);
+const database = await openDatabaseForCommand(config, 'voices:fit');
 try {
   await runMigrations(database);
   const { checked, changed } = await fitCharacterVoices(database.db);

@@ -2,12 +2,12 @@ import { getEdition } from '@reverie/shared';
 import { loadConfig } from '../config.js';
 import { applyMigrations, withStartupLock } from '../db/migrate.js';
 import { seedDatabase } from '../db/seed.js';
-import { openConfiguredDatabase } from '../runtime.js';
+import { openDatabaseForCommand } from './open-database.js';
 import { createMediaStorage } from '../providers/storage/index.js';
 
 /** `npm run db:seed`: migrates, then seeds the official content (idempotent). */
 const config = loadConfig();
-const database = await openConfiguredDatabase(config);
+const database = await openDatabaseForCommand(config, 'db:seed');
 try {
   // Under the startup lock, like a starting server (replicas may be starting now).
   const report = await withStartupLock(database, async (session) => {

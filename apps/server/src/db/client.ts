@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { acquirePgliteLock } from './pglite-lock.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -30,6 +31,11 @@ export interface DatabaseOptions {
   /** A PGlite instance made elsewhere (tests clone a migrated template). */
   pglite?: PGlite;
   poolSize?: number;
+  /**
+   * Who opens a PGlite directory (`server`, `admin:create`, …), written in its lock file: no
+   * second process may open a directory another holds (`pglite-lock.ts`).
+   */
+  role?: string;
 }
 
 /** Opens PGlite (embedded default) or a PostgreSQL pool when a URL is given. */
@@ -50,10 +56,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
   let client = options.pglite;
+  let release = () => {};
   if (!client) {
     const dir = options.pgliteDir ?? 'memory://';
-    if (!dir.startsWith('memory://')) await initPgliteDir(dir);
-    client = await PGlite.create(dir);
+    if (!dir.startsWith('memory://')) {
+      release = acquirePgliteLock(dir, options.role ?? 'server');
+      try {
+        await initPgliteDir(dir);
+        client = await PGlite.create(dir);
+      } catch (error) {
+        release();
+        throw error;
+      }
+    } else client = await PGlite.create(dir);
   }
   yieldBeforeQueries(client);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
@@ -64,7 +79,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     raw: { kind: 'pglite', client: pg },
     ping: () => pingDatabase(db),
     close: async () => {
-      if (!pg.closed) await pg.close();
+      try {
+        if (!pg.closed) await pg.close();
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -55,6 +55,7 @@ describe('routes', () => {
         'blog',
         'blog/:id',
         'email/unsubscribe',
+        'takedown',
         'admin/*',
         ':slug',
         '*',

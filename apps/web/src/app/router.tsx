@@ -122,6 +122,11 @@ export const routes: RouteObject[] = [
             handle: { pageKey: 'other', tab: null },
           }),
           page({
+            path: 'takedown',
+            load: () => import('./routes/takedown'),
+            handle: { pageKey: 'other', tab: null },
+          }),
+          page({
             path: 'admin/*',
             load: () => import('./routes/admin'),
             handle: { pageKey: 'other', tab: null, middleware: ['auth'] },

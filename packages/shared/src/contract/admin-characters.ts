@@ -130,7 +130,6 @@ export const AdminCharacterListSchema = z
   .meta({ id: 'AdminCharacterList' });
 export type AdminCharacterList = z.infer<typeof AdminCharacterListSchema>;
 
-export const AdminIdParamsSchema = z.object({ id: z.uuid() });
 export const AdminPictureParamsSchema = z.object({ id: z.uuid(), pictureId: z.uuid() });
 
 export const AdminPictureOrderSchema = z.object({
@@ -144,4 +143,3 @@ export const AdminVoicesSchema = z
   .object({ voices: z.array(z.object({ id: z.string(), sex: z.enum(['female', 'male']) })) })
   .meta({ id: 'AdminVoices' });
 
-export const AdminCountSchema = z.object({ count: z.number().int() }).meta({ id: 'AdminCount' });

@@ -1,4 +1,6 @@
+import { PASSWORD_MAX, PASSWORD_MIN } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { banUser, unbanUser } from './ban.js';
 import * as repo from './accounts.repository.js';
 import type { UserRow } from './accounts.repository.js';
 import { hashPassword } from './accounts.service.js';
@@ -22,4 +24,74 @@ export async function promoteToAdmin(
   await repo.revokeAllRefreshTokens(deps.db, user.id);
   await deps.sessions.endUserSessions(user.id);
   return { passwordChanged: true };
+}
+
+/** What an operator asks of `npm run admin:create|admin:ban|admin:unban` (directly or through a running server). */
+export type OperatorCommand =
+  | { action: 'create'; email: string; password?: string; name?: string }
+  | { action: 'ban'; email: string; reason?: string | null }
+  | { action: 'unban'; email: string };
+
+/** The outcome; its text is `admin_cli.<outcome>` ({{email}}). */
+export type OperatorOutcome =
+  | 'created'
+  | 'promoted'
+  | 'promoted_password'
+  | 'banned'
+  | 'unbanned'
+  | 'user_not_found'
+  | 'password_required'
+  | 'invalid_email';
+
+/** Exit code of the command line for each outcome. */
+export const OPERATOR_EXIT_CODES: Record<OperatorOutcome, number> = {
+  created: 0,
+  promoted: 0,
+  promoted_password: 0,
+  banned: 0,
+  unbanned: 0,
+  user_not_found: 1,
+  password_required: 2,
+  invalid_email: 2,
+};
+
+/**
+ * Runs an operator command on the database: makes (or promotes) an administrator, bans or
+ * unbans an account. The same code runs in the command line (PostgreSQL, or PGlite with no
+ * server running) and in a running server (`POST /api/local/admin`), so a server on PGlite
+ * sees the change at once.
+ */
+export async function runOperatorCommand(
+  deps: { db: Database; sessions: Pick<Sessions, 'endUserSessions'> },
+  command: OperatorCommand,
+): Promise<{ outcome: OperatorOutcome; email: string }> {
+  const email = command.email.trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) return { outcome: 'invalid_email', email };
+  const existing = await repo.findUserByEmail(deps.db, email);
+  if (command.action === 'create') {
+    if (existing) {
+      const { passwordChanged } = await promoteToAdmin(deps, existing, command.password);
+      return { outcome: passwordChanged ? 'promoted_password' : 'promoted', email: existing.email };
+    }
+    const password = command.password ?? '';
+    if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
+      return { outcome: 'password_required', email };
+    const name = command.name?.trim() || email.split('@')[0]!;
+    await repo.insertUser(deps.db, {
+      email,
+      username: name,
+      name,
+      passwordHash: await hashPassword(password),
+      role: 'admin',
+      isEmailConfirmed: true,
+    });
+    return { outcome: 'created', email };
+  }
+  if (!existing) return { outcome: 'user_not_found', email };
+  if (command.action === 'unban') {
+    await unbanUser(deps, existing.id);
+    return { outcome: 'unbanned', email: existing.email };
+  }
+  await banUser(deps, existing.id, command.reason ?? null);
+  return { outcome: 'banned', email: existing.email };
 }

@@ -7,6 +7,8 @@ import { paymentsRoutes } from './payments.routes.js';
 import { usersRoutes } from './users.routes.js';
 import { adminBlogRoutes } from './blog.routes.js';
 import { adminCharactersRoutes } from './characters.routes.js';
+import { adminReportsRoutes } from './reports.routes.js';
+import { adminTakedownRoutes } from './takedown.routes.js';
 
 /**
  * Every `/api/admin/…` route (registered by app.ts under that prefix). The check runs on
@@ -22,4 +24,6 @@ export const adminRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, 
   await app.register(auditRoutes, { deps });
   await app.register(adminCharactersRoutes, { deps });
   await app.register(adminBlogRoutes, { deps });
+  await app.register(adminTakedownRoutes, { deps });
+  await app.register(adminReportsRoutes, { deps });
 };

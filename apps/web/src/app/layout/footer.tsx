@@ -35,6 +35,11 @@ export function LegalLinks() {
           {t('footer.blog')}
         </Link>
       </li>
+      <li>
+        <Link to="/takedown" className="hover:text-fg" data-testid="footer-takedown">
+          {t('footer.takedown')}
+        </Link>
+      </li>
     </ul>
   );
 }

@@ -34,6 +34,18 @@ export const ADMIN_SECTIONS: AdminSection[] = [
     countPath: '/api/admin/review/count',
   },
   {
+    id: 'reports',
+    labelKey: 'admin.reports.title',
+    Component: lazy(() => import('./sections/reports').then((m) => ({ default: m.ReportsSection }))),
+    countPath: '/api/admin/reports/count',
+  },
+  {
+    id: 'takedown',
+    labelKey: 'admin.takedown.title',
+    Component: lazy(() => import('./sections/takedown').then((m) => ({ default: m.TakedownSection }))),
+    countPath: '/api/admin/takedown/count',
+  },
+  {
     id: 'characters',
     labelKey: 'admin.characters.nav',
     Component: lazy(() => import('./sections/characters/characters-section')),

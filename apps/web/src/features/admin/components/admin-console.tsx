@@ -7,6 +7,7 @@ import { Skeleton } from '../../../components/ui/page';
 import type { Locale } from '@reverie/shared';
 import { ADMIN_SECTIONS, findSection, type AdminSection } from '../sections';
 import { useAdminCount } from '../api/get-count';
+import '../texts';
 
 function NavLink({ section, active }: { section: AdminSection; active: boolean }) {
   const { t, i18n } = useTranslation();

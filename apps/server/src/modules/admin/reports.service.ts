@@ -1,0 +1,177 @@
+import {
+  toLocale,
+  type AdminMessageReportDetail,
+  type AdminMessageReportList,
+  type AdminSupportReport,
+  type AdminSupportReportList,
+} from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/errors.js';
+import { renderNoticeEmail } from '../../lib/notice-email.js';
+import { ownedChatMediaKeys } from '../accounts/user-data.js';
+import type { AdminDeps } from './admin-deps.js';
+import { recordAudit } from './audit.repository.js';
+import * as repo from './reports.repository.js';
+import { presentContextMessage, presentMessageReport, presentSupportReport } from './reports.presenter.js';
+import { withVariants } from './takedown.service.js';
+
+/** Messages shown before and after a reported one. */
+const CONTEXT_AROUND = 3;
+const LIST_LIMIT = 200;
+
+/**
+ * The console's reports (docs/admin.md "Reports"): message reports with their context
+ * (resolve with a note, or remove the message and its files), support reports (answered by
+ * e-mail, closed). Every write is recorded in the audit log in its transaction.
+ */
+export class AdminReportsService {
+  constructor(private readonly deps: AdminDeps) {}
+
+  countOpen(): Promise<number> {
+    return repo.countOpenReports(this.deps.db);
+  }
+
+  async listMessageReports(status: 'open' | 'resolved'): Promise<AdminMessageReportList> {
+    const rows = await repo.listMessageReports(this.deps.db, status, LIST_LIMIT);
+    return { items: rows.map((row) => presentMessageReport(row, this.deps.urls)) };
+  }
+
+  async messageReport(id: number): Promise<AdminMessageReportDetail> {
+    const row = await repo.findMessageReport(this.deps.db, id);
+    if (!row) throw new AppError('not_found', { status: 404 });
+    const context = await repo.messageContext(
+      this.deps.db,
+      { chatId: row.chatId, id: row.messageId, createdAt: row.messageCreatedAt },
+      CONTEXT_AROUND,
+    );
+    return {
+      ...presentMessageReport(row, this.deps.urls),
+      context: context.map((m) => presentContextMessage(m, row.messageId, this.deps.urls)),
+    };
+  }
+
+  async resolveMessageReport(adminId: string, id: number, note: string): Promise<AdminMessageReportDetail> {
+    const row = await repo.findMessageReport(this.deps.db, id);
+    if (!row) throw new AppError('not_found', { status: 404 });
+    await this.deps.db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      await repo.resolveMessageReport(tx, id, { resolution: note || null, resolvedBy: adminId });
+      await recordAudit(tx, adminId, {
+        action: 'report.resolve',
+        targetType: 'message_report',
+        targetId: String(id),
+        before: { status: row.status },
+        after: { status: 'resolved' },
+        reason: note || null,
+      });
+    });
+    return this.messageReport(id);
+  }
+
+  /**
+   * Deletes the reported message (its reports go with it) and then its files; the audit
+   * record keeps what it said.
+   */
+  async removeReportedMessage(adminId: string, id: number, note: string): Promise<void> {
+    const row = await repo.findMessageReport(this.deps.db, id);
+    if (!row) throw new AppError('not_found', { status: 404 });
+    const files = await repo.messageFiles(this.deps.db, row.messageId);
+    await this.deps.db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      await repo.deleteMessage(tx, row.messageId);
+      await recordAudit(tx, adminId, {
+        action: 'message.remove',
+        targetType: 'message',
+        targetId: row.messageId,
+        before: {
+          report: id,
+          chat: row.chatId,
+          character: row.botId,
+          role: row.messageRole,
+          text: row.messageText.slice(0, 2000),
+        },
+        after: null,
+        reason: note || row.reason,
+      });
+    });
+    const keys = files ? ownedChatMediaKeys(files.userId, [files]) : [];
+    for (const key of keys)
+      for (const file of withVariants(key))
+        await this.deps.storage.delete(file).catch((error: unknown) => {
+          this.deps.log.error({ err: error, message: row.messageId }, 'a removed message file could not be deleted');
+        });
+  }
+
+  async listSupportReports(status: 'open' | 'closed'): Promise<AdminSupportReportList> {
+    const rows = await repo.listSupportReports(this.deps.db, status, LIST_LIMIT);
+    return { items: rows.map(presentSupportReport) };
+  }
+
+  async supportReport(id: string): Promise<AdminSupportReport> {
+    const row = await repo.findSupportReport(this.deps.db, id);
+    if (!row) throw new AppError('not_found', { status: 404 });
+    return presentSupportReport(row);
+  }
+
+  /**
+   * E-mails the answer to the report's address (else its author's), in the author's language,
+   * and keeps it on the report; closes it unless told not to.
+   */
+  async answerSupportReport(adminId: string, id: string, answer: string, close: boolean): Promise<AdminSupportReport> {
+    const row = await repo.findSupportReport(this.deps.db, id);
+    if (!row) throw new AppError('not_found', { status: 404 });
+    const to = row.email ?? row.userEmail;
+    if (!to) throw new AppError('no_email', { status: 409, detail: 'This report has no e-mail address to answer' });
+    const now = new Date();
+    await this.deps.db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      await repo.updateSupportReport(tx, id, {
+        answer,
+        answeredAt: now,
+        handledBy: adminId,
+        ...(close ? { status: 'closed', closedAt: now } : {}),
+      });
+      await recordAudit(tx, adminId, {
+        action: 'support.answer',
+        targetType: 'support_report',
+        targetId: id,
+        before: { status: row.status, answer: row.answer },
+        after: { status: close ? 'closed' : row.status, answer },
+      });
+    });
+    const email = renderNoticeEmail({
+      kind: 'support_answer',
+      locale: toLocale(row.userLocale) ?? 'en',
+      edition: this.deps.edition,
+      vars: { subject: row.subject || row.text.slice(0, 60) },
+      quote: answer,
+    });
+    try {
+      await this.deps.mail.send({ to, ...email, headers: {}, kind: 'support_answer', userId: row.userId });
+    } catch (error) {
+      this.deps.log.error({ err: error, report: id }, 'a support answer could not be e-mailed');
+      throw new AppError('mail_failed', {
+        status: 502,
+        detail: 'The answer is saved but the e-mail could not be sent. Try again.',
+      });
+    }
+    return this.supportReport(id);
+  }
+
+  async closeSupportReport(adminId: string, id: string): Promise<AdminSupportReport> {
+    const row = await repo.findSupportReport(this.deps.db, id);
+    if (!row) throw new AppError('not_found', { status: 404 });
+    await this.deps.db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      await repo.updateSupportReport(tx, id, { status: 'closed', closedAt: new Date(), handledBy: adminId });
+      await recordAudit(tx, adminId, {
+        action: 'support.close',
+        targetType: 'support_report',
+        targetId: id,
+        before: { status: row.status },
+        after: { status: 'closed' },
+      });
+    });
+    return this.supportReport(id);
+  }
+}

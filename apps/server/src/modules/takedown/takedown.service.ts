@@ -1,0 +1,95 @@
+import { randomInt } from 'node:crypto';
+import {
+  TAKEDOWN_DEADLINE_HOURS,
+  TAKEDOWN_REFERENCE_ALPHABET,
+  takedownBodySchema,
+  type Edition,
+  type Locale,
+  type TakedownBody,
+} from '@reverie/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/errors.js';
+import { translate } from '../../lib/i18n.js';
+import { renderNoticeEmail } from '../../lib/notice-email.js';
+import type { MailProvider } from '../../providers/mail/mail.provider.js';
+import { insertTakedownRequest } from './takedown.repository.js';
+
+export interface TakedownDeps {
+  db: Database;
+  mail: MailProvider;
+  edition: Edition;
+  /** The site's address: links must be to it. */
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}
+
+/** `TD-` and 8 characters without look-alikes. */
+export function newTakedownReference(): string {
+  let out = 'TD-';
+  for (let i = 0; i < 8; i++) out += TAKEDOWN_REFERENCE_ALPHABET[randomInt(TAKEDOWN_REFERENCE_ALPHABET.length)];
+  return out;
+}
+
+/**
+ * Takes a takedown request (anyone, signed in or not): checks the links are to this site,
+ * stores it under a new reference and e-mails the acknowledgement in the request's language.
+ * The mail goes out after the answer; a failed send is logged (the request is kept).
+ */
+export class TakedownService {
+  private pending = new Set<Promise<void>>();
+
+  constructor(private readonly deps: TakedownDeps) {}
+
+  async create(body: TakedownBody, locale: Locale): Promise<{ reference: string }> {
+    const checked = takedownBodySchema(this.deps.publicUrl).safeParse(body);
+    if (!checked.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of checked.error.issues) {
+        const field = issue.path.join('.') || '_';
+        (errors[field] ??= []).push(translate(locale, `validation.${issue.message}`));
+      }
+      throw new AppError('validation_error', { status: 400, errors });
+    }
+    const value = checked.data;
+    const items = [...value.urls, ...value.message_ids.map((id) => id.toLowerCase())].filter(Boolean);
+    let row = null;
+    for (let attempt = 0; attempt < 5 && !row; attempt++) {
+      row = await insertTakedownRequest(this.deps.db, {
+        reference: newTakedownReference(),
+        email: value.email,
+        items: [...new Set(items)],
+        description: value.description,
+        signature: value.signature,
+        locale,
+      });
+    }
+    if (!row) throw new AppError('something_went_wrong', { status: 500 });
+    this.track(this.acknowledge(row.email, row.reference, locale, row.items.length));
+    return { reference: row.reference };
+  }
+
+  /** Resolves when every acknowledgement started so far has been handed to the mail provider. */
+  async idle(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+
+  private track(task: Promise<void>) {
+    const done = task.finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  private async acknowledge(to: string, reference: string, locale: Locale, count: number): Promise<void> {
+    const email = renderNoticeEmail({
+      kind: 'takedown_received',
+      locale,
+      edition: this.deps.edition,
+      vars: { reference, hours: String(TAKEDOWN_DEADLINE_HOURS), count: String(count) },
+    });
+    try {
+      await this.deps.mail.send({ to, ...email, headers: {}, kind: 'takedown_received', userId: null });
+    } catch (error) {
+      this.deps.log.error({ err: error, reference }, 'takedown acknowledgement not sent');
+    }
+  }
+}

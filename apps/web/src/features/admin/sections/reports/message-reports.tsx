@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { Locale } from '@reverie/shared';
+import { useTranslation } from '../../../../lib/i18n';
+import { formatDate, formatTime } from '../../../../lib/format';
+import { API_BASE_URL } from '../../../../lib/config';
+import { Skeleton } from '../../../../components/ui/page';
+import { useMessageReports } from '../../api/get-message-reports';
+import { useMessageReport } from '../../api/get-message-report';
+import { useResolveMessageReport } from '../../api/resolve-message-report';
+import { useRemoveReportedMessage } from '../../api/remove-reported-message';
+import { StatusChips } from './status-chips';
+
+const media = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
+
+/** Message reports, oldest open first: stacked cards on a phone, rows on a desktop. */
+export function MessageReportList() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const [status, setStatus] = useState<'open' | 'resolved'>('open');
+  const { data, isPending, isError } = useMessageReports(status);
+  return (
+    <div className="flex flex-col gap-3" data-testid="admin-message-reports">
+      <StatusChips value={status} options={['open', 'resolved']} onChange={setStatus} />
+      {isPending && <Skeleton className="h-40" />}
+      {isError && <p className="text-red-300">{t('admin.reports.error')}</p>}
+      {data?.items.length === 0 && <p className="text-muted">{t('admin.reports.empty')}</p>}
+      <ul className="flex flex-col gap-2">
+        {data?.items.map((r) => (
+          <li key={r.id}>
+            <Link
+              to={`/admin/reports/m${r.id}`}
+              className="grid gap-1 rounded-2xl border border-white/10 bg-surface p-4 transition hover:border-white/20 md:grid-cols-[10rem_1fr_12rem] md:items-center md:gap-4"
+              data-testid="admin-message-report-row"
+            >
+              <span className="text-sm font-medium">{r.reason}</span>
+              <span className="min-w-0">
+                <span className="block truncate text-sm">{r.message.text}</span>
+                <span className="block truncate text-xs text-muted">
+                  {r.character.name} · {r.reporter.email}
+                </span>
+              </span>
+              <span className="text-xs text-muted">
+                {formatDate(r.created_at, locale)} {formatTime(r.created_at, locale)}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A message report: the message with the chat around it, resolve with a note, or remove the message. */
+export function MessageReportDetailView({ id }: { id: number }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const navigate = useNavigate();
+  const { data, isPending, isError } = useMessageReport(id);
+  const resolve = useResolveMessageReport(id);
+  const remove = useRemoveReportedMessage(id);
+  const [note, setNote] = useState('');
+  const [failed, setFailed] = useState(false);
+  if (isPending) return <Skeleton className="h-64" />;
+  if (isError || !data) return <p className="text-red-300">{t('admin.reports.error')}</p>;
+  const open = data.status === 'open';
+  const run = async (action: () => Promise<unknown>) => {
+    setFailed(false);
+    try {
+      await action();
+    } catch {
+      setFailed(true);
+    }
+  };
+  return (
+    <div className="flex flex-col gap-5" data-testid="admin-message-report">
+      <Link to="/admin/reports" className="text-sm text-muted hover:text-fg">
+        ← {t('admin.reports.back')}
+      </Link>
+      <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4 sm:p-5">
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
+          <dt className="text-muted">{t('admin.reports.reason')}</dt>
+          <dd className="font-medium">{data.reason}</dd>
+          {data.comment && (
+            <>
+              <dt className="text-muted">{t('admin.reports.comment')}</dt>
+              <dd className="whitespace-pre-wrap">{data.comment}</dd>
+            </>
+          )}
+          <dt className="text-muted">{t('admin.reports.reporter')}</dt>
+          <dd className="break-all">
+            {data.reporter.name} · {data.reporter.email}
+          </dd>
+          <dt className="text-muted">{t('admin.reports.character')}</dt>
+          <dd>
+            {data.character.name} <span className="text-muted">/{data.character.slug}</span>
+          </dd>
+          <dt className="text-muted">{t('admin.reports.received')}</dt>
+          <dd>
+            {formatDate(data.created_at, locale)} {formatTime(data.created_at, locale)}
+          </dd>
+        </dl>
+      </div>
+      <h3 className="text-lg font-semibold">{t('admin.reports.context')}</h3>
+      <ol className="flex flex-col gap-2" data-testid="report-context">
+        {data.context.map((m) => (
+          <li
+            key={m.id}
+            className={`max-w-[85%] rounded-2xl px-4 py-3 text-sm ${m.role === 'user' ? 'self-end bg-primary/20' : 'self-start bg-white/5'} ${
+              m.reported ? 'ring-2 ring-red-400' : ''
+            }`}
+            data-reported={m.reported || undefined}
+          >
+            <p className="mb-1 text-xs text-muted">
+              {t(`admin.reports.role_${m.role === 'user' || m.role === 'bot' ? m.role : 'system'}`)}
+              {m.reported && <span className="ml-2 font-semibold text-red-300">{t('admin.reports.reported')}</span>}
+            </p>
+            <p className="whitespace-pre-wrap">{m.text}</p>
+            {m.picture_url && <img src={media(m.picture_url)} alt="" className="mt-2 max-h-48 rounded-xl" />}
+          </li>
+        ))}
+      </ol>
+      {!open && (
+        <div className="rounded-2xl border border-white/10 bg-surface p-4 text-sm">
+          <p className="font-medium">
+            {t('admin.reports.resolved_on', {
+              date: data.resolved_at
+                ? `${formatDate(data.resolved_at, locale)} ${formatTime(data.resolved_at, locale)}`
+                : '',
+            })}
+          </p>
+          {data.resolution && <p className="mt-1 whitespace-pre-wrap text-muted">{data.resolution}</p>}
+        </div>
+      )}
+      {open && (
+        <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
+          <label htmlFor="report-note" className="text-sm font-medium">
+            {t('admin.reports.note_label')}
+          </label>
+          <textarea
+            id="report-note"
+            rows={3}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
+          />
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <button
+              type="button"
+              disabled={resolve.isPending}
+              onClick={() => run(() => resolve.mutateAsync(note))}
+              className="rounded-full bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary disabled:opacity-50"
+              data-testid="report-resolve"
+            >
+              {t('admin.reports.resolve')}
+            </button>
+            <button
+              type="button"
+              disabled={remove.isPending}
+              onClick={() =>
+                window.confirm(t('admin.reports.remove_confirm')) &&
+                run(async () => {
+                  await remove.mutateAsync(note);
+                  await navigate('/admin/reports');
+                })
+              }
+              className="rounded-full bg-red-500 px-5 py-2.5 text-sm font-semibold text-white disabled:opacity-50"
+              data-testid="report-remove-message"
+            >
+              {t('admin.reports.remove_message')}
+            </button>
+          </div>
+        </div>
+      )}
+      {failed && (
+        <p role="alert" className="text-sm text-red-300">
+          {t('admin.reports.error')}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { Locale } from '@reverie/shared';
+import { useTranslation } from '../../../../lib/i18n';
+import { formatDate, formatTime } from '../../../../lib/format';
+import { Skeleton } from '../../../../components/ui/page';
+import { useSupportReports } from '../../api/get-support-reports';
+import { useSupportReport } from '../../api/get-support-report';
+import { useAnswerSupportReport } from '../../api/answer-support-report';
+import { useCloseSupportReport } from '../../api/close-support-report';
+import { StatusChips } from './status-chips';
+
+/** Support reports (Settings → report an issue), oldest open first. */
+export function SupportReportList() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const [status, setStatus] = useState<'open' | 'closed'>('open');
+  const { data, isPending, isError } = useSupportReports(status);
+  return (
+    <div className="flex flex-col gap-3" data-testid="admin-support-reports">
+      <StatusChips value={status} options={['open', 'closed']} onChange={setStatus} />
+      {isPending && <Skeleton className="h-40" />}
+      {isError && <p className="text-red-300">{t('admin.reports.error')}</p>}
+      {data?.items.length === 0 && <p className="text-muted">{t('admin.reports.empty')}</p>}
+      <ul className="flex flex-col gap-2">
+        {data?.items.map((r) => (
+          <li key={r.id}>
+            <Link
+              to={`/admin/reports/s${r.id}`}
+              className="grid gap-1 rounded-2xl border border-white/10 bg-surface p-4 transition hover:border-white/20 md:grid-cols-[14rem_1fr_12rem] md:items-center md:gap-4"
+              data-testid="admin-support-report-row"
+            >
+              <span className="truncate text-sm font-medium">{r.subject || t('admin.reports.no_subject')}</span>
+              <span className="min-w-0">
+                <span className="block truncate text-sm">{r.text}</span>
+                <span className="block truncate text-xs text-muted">{r.email ?? t('admin.reports.no_email')}</span>
+              </span>
+              <span className="text-xs text-muted">
+                {formatDate(r.created_at, locale)} {formatTime(r.created_at, locale)}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A support report: answered by e-mail from here, or closed. */
+export function SupportReportDetailView({ id }: { id: string }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  const { data, isPending, isError } = useSupportReport(id);
+  const answer = useAnswerSupportReport(id);
+  const close = useCloseSupportReport(id);
+  const [text, setText] = useState('');
+  const [keepOpen, setKeepOpen] = useState(false);
+  const [failed, setFailed] = useState(false);
+  if (isPending) return <Skeleton className="h-64" />;
+  if (isError || !data) return <p className="text-red-300">{t('admin.reports.error')}</p>;
+  const run = async (action: () => Promise<unknown>) => {
+    setFailed(false);
+    try {
+      await action();
+    } catch {
+      setFailed(true);
+    }
+  };
+  const when = (iso: string) => `${formatDate(iso, locale)} ${formatTime(iso, locale)}`;
+  return (
+    <div className="flex flex-col gap-5" data-testid="admin-support-report">
+      <Link to="/admin/reports" className="text-sm text-muted hover:text-fg">
+        ← {t('admin.reports.back')}
+      </Link>
+      <div className="flex flex-col gap-3 rounded-2xl border border-white/10 bg-surface p-4 sm:p-5">
+        <h2 className="text-lg font-semibold">{data.subject || t('admin.reports.no_subject')}</h2>
+        <p className="text-sm text-muted">
+          {data.user ? `${data.user.name} · ` : `${t('admin.reports.guest')} · `}
+          {data.email ?? t('admin.reports.no_email')} · {when(data.created_at)}
+        </p>
+        <p className="rounded-xl bg-white/5 p-3 text-sm whitespace-pre-wrap">{data.text}</p>
+      </div>
+      {data.answer && (
+        <div className="flex flex-col gap-1 rounded-2xl border border-white/10 bg-surface p-4 text-sm">
+          <p className="text-muted">
+            {t('admin.reports.answered_on', { date: data.answered_at ? when(data.answered_at) : '' })}
+          </p>
+          <p className="whitespace-pre-wrap">{data.answer}</p>
+        </div>
+      )}
+      {data.status === 'closed' && (
+        <p className="text-sm text-muted">
+          {t('admin.reports.closed_on', { date: data.closed_at ? when(data.closed_at) : '' })}
+        </p>
+      )}
+      {data.status === 'open' && (
+        <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
+          {data.email ? (
+            <>
+              <label htmlFor="support-answer" className="text-sm font-medium">
+                {t('admin.reports.answer_label', { email: data.email })}
+              </label>
+              <textarea
+                id="support-answer"
+                rows={5}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
+              />
+              <label className="flex items-center gap-2 text-sm text-muted">
+                <input type="checkbox" checked={keepOpen} onChange={(e) => setKeepOpen(e.target.checked)} />
+                {t('admin.reports.keep_open')}
+              </label>
+            </>
+          ) : (
+            <p className="text-sm text-muted">{t('admin.reports.no_email')}</p>
+          )}
+          <div className="flex flex-col gap-2 sm:flex-row">
+            {data.email && (
+              <button
+                type="button"
+                disabled={answer.isPending || !text.trim()}
+                onClick={() =>
+                  run(async () => {
+                    await answer.mutateAsync({ answer: text, close: !keepOpen });
+                    setText('');
+                  })
+                }
+                className="rounded-full bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary disabled:opacity-50"
+                data-testid="support-answer-send"
+              >
+                {t('admin.reports.answer_send')}
+              </button>
+            )}
+            <button
+              type="button"
+              disabled={close.isPending}
+              onClick={() => run(() => close.mutateAsync())}
+              className="rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold hover:bg-white/5 disabled:opacity-50"
+              data-testid="support-close"
+            >
+              {t('admin.reports.close')}
+            </button>
+          </div>
+        </div>
+      )}
+      {failed && (
+        <p role="alert" className="text-sm text-red-300">
+          {t('admin.reports.error')}
+        </p>
+      )}
+    </div>
+  );
+}

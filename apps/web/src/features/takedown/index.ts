@@ -1,0 +1,1 @@
+export { TakedownForm } from './components/takedown-form';
