@@ -533,6 +533,53 @@ export async function saveReply(
   return updatedAt;
 }
 
+/** One reply's save in a batch (`saveReplies`): a final one ends the live reply. */
+export interface ReplySave {
+  messageId: string;
+  text: string;
+  /** The final state (with its error code); absent for a save while it streams. */
+  state?: Exclude<MessageRow['state'], 'streaming'>;
+  errorCode?: string | null;
+  /** A save while streaming renews the lease for this long. */
+  leaseMs?: number;
+  updatedAt: Date;
+}
+
+/**
+ * Writes many replies' saves in ONE statement (the group commit of `reply-saves.ts`): the same
+ * values `saveReply` writes, one row per reply, passed as one JSON parameter (the same on
+ * PostgreSQL and PGlite). A reply named twice keeps its last save.
+ */
+export async function saveReplies(db: Database, saves: ReplySave[]): Promise<void> {
+  const byId = new Map<string, ReplySave>();
+  for (const save of saves) byId.set(save.messageId, save);
+  const rows = [...byId.values()].map((save) => ({
+    id: save.messageId,
+    text: save.text,
+    tokens: estimateTokens(save.text),
+    updated_at: save.updatedAt.toISOString(),
+    final: save.state !== undefined,
+    state: save.state ?? null,
+    error_code: save.errorCode ?? null,
+    lease_ms: save.state === undefined ? (save.leaseMs ?? null) : null,
+  }));
+  await db.execute(sql`
+    update messages as m set
+      text = v.text,
+      tokens = v.tokens,
+      updated_at = v.updated_at,
+      state = case when v.final then v.state else m.state end,
+      error_code = case when v.final then v.error_code else m.error_code end,
+      owner = case when v.final then null else m.owner end,
+      lease_until = case
+        when v.final then null
+        when v.lease_ms is not null then now() + v.lease_ms * interval '1 millisecond'
+        else m.lease_until end
+    from json_to_recordset(${JSON.stringify(rows)}::json)
+      as v(id uuid, text text, tokens int, updated_at timestamptz, final boolean, state text, error_code text, lease_ms float8)
+    where m.id = v.id`);
+}
+
 // ---------------------------------------------------------------------------------------
 // Live replies across replicas (live-replies.ts): owner and lease
 // ---------------------------------------------------------------------------------------

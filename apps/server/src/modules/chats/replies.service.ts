@@ -481,5 +481,7 @@ export class RepliesService {
   async close(): Promise<void> {
     await this.deps.live.close();
     await Promise.allSettled([...this.background]);
+    // Every save asked for is written before the database closes.
+    await this.deps.runner.saves.close();
   }
 }
