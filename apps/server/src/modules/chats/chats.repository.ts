@@ -553,35 +553,6 @@ export async function selectAlternative(
   });
 }
 
-/**
- * Writes a reply's text (while it streams) or its final text and state. Nothing is read
- * back: the caller holds the rest of the row.
- */
-export async function saveReply(
-  db: Database,
-  messageId: string,
-  values: { text: string; state?: MessageRow['state']; errorCode?: string | null },
-  lease?: { leaseMs: number },
-): Promise<Date> {
-  const updatedAt = new Date();
-  const final = values.state !== undefined && values.state !== 'streaming';
-  await db
-    .update(messages)
-    .set({
-      ...values,
-      updatedAt,
-      tokens: estimateTokens(values.text),
-      // A final save ends the live reply; a save while streaming renews its lease.
-      ...(final
-        ? { owner: null, leaseUntil: null }
-        : lease
-          ? { leaseUntil: leaseFromNow(lease.leaseMs) as unknown as Date }
-          : {}),
-    })
-    .where(eq(messages.id, messageId));
-  return updatedAt;
-}
-
 /** One reply's save in a batch (`saveReplies`): a final one ends the live reply. */
 export interface ReplySave {
   messageId: string;
@@ -595,9 +566,11 @@ export interface ReplySave {
 }
 
 /**
- * Writes many replies' saves in ONE statement (the group commit of `reply-saves.ts`): the same
- * values `saveReply` writes, one row per reply, passed as one JSON parameter (the same on
- * PostgreSQL and PGlite). A reply named twice keeps its last save.
+ * Writes replies' saves — many at once, in ONE statement (the group commit of
+ * `reply-saves.ts`) — one row per reply, passed as one JSON parameter (the same on PostgreSQL
+ * and PGlite): the text and its token count; a final save also the state and error code and
+ * ends the live reply (no owner, no lease); a save while streaming renews the lease. Nothing is
+ * read back: the caller holds the rest of the row. A reply named twice keeps its last save.
  */
 export async function saveReplies(db: Database, saves: ReplySave[]): Promise<void> {
   const byId = new Map<string, ReplySave>();
