@@ -425,7 +425,10 @@ async function onPostgres(startServer, log, url) {
     const serverCpuPerReply = (cpuMicros(pid) - serverCpuBefore) / replies;
     const pidsAfter = await backendPids(sql, dbName);
     const dbCpuPerReply =
-      (cpuOfAll(pidsAfter) - cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) + cpuOfAll(pidsBefore) - dbCpuBefore) /
+      (cpuOfAll(pidsAfter) -
+        cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
+        cpuOfAll(pidsBefore) -
+        dbCpuBefore) /
       replies;
     // The plain proxy peer, the same 50 clients (time to first token, 200 sends one by one; then throughput).
     const proxyAsk = () =>

@@ -22,7 +22,12 @@ async function liveReplies(count: number, owner = 'replica-a') {
   const suffix = randomUUID().slice(0, 8);
   const [user] = await db
     .insert(users)
-    .values({ username: `saves_${suffix}`, email: `saves_${suffix}@example.test`, passwordHash: '!test-only', name: 'Saves' })
+    .values({
+      username: `saves_${suffix}`,
+      email: `saves_${suffix}@example.test`,
+      passwordHash: '!test-only',
+      name: 'Saves',
+    })
     .returning();
   const bot = await createBot(db);
   const ids: string[] = [];
@@ -61,7 +66,11 @@ describe('ReplySaves (the group commit of reply saves)', () => {
       ids.map((id, i) =>
         i % 3 === 2
           ? saves.final(id, { text: `partial ${i}`, state: 'failed', errorCode: 'timeout' })
-          : saves.final(id, { text: `reply ${i} — “quoted” \\ text`, state: i % 3 === 0 ? 'done' : 'stopped', errorCode: null }),
+          : saves.final(id, {
+              text: `reply ${i} — “quoted” \\ text`,
+              state: i % 3 === 0 ? 'done' : 'stopped',
+              errorCode: null,
+            }),
       ),
     );
     const rows = new Map((await rowsOf(ids)).map((row) => [row.id, row]));
