@@ -82,7 +82,10 @@ export class GroupCommit<T, R> {
     }
   }
 
-  /** Answers once every item pushed so far is written (or failed). */
+  /**
+   * Answers once the queue is idle: every item pushed so far written (or failed), nothing in
+   * flight (at shutdown, once nothing pushes any more, that is at once after the last one).
+   */
   async flush(): Promise<void> {
     if (this.waiting.length === 0 && this.inFlight === 0) return;
     if (!this.scheduled) this.startBatch();

@@ -251,6 +251,14 @@ export async function findSelectedReply(db: Database, chatId: string, replyTo: s
   return row ?? null;
 }
 
+/**
+ * The text with any lone UTF-16 surrogate replaced by U+FFFD — what the driver's UTF-8 encoding
+ * of a parameter does, but inside a JSON parameter an escaped lone surrogate would make
+ * PostgreSQL refuse the whole statement.
+ */
+const wellFormed = (text: string): string =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 /** A message a send writes; a live reply gives its owner and the length of its lease. */
 export type NewMessage = Pick<
   NewMessageRow,
@@ -290,7 +298,7 @@ export async function insertMessages(
     client_id: row.clientId ?? null,
     role: row.role,
     kind: row.kind ?? null,
-    text: row.text ?? '',
+    text: wellFormed(row.text ?? ''),
     state: row.state ?? null,
     error_code: row.errorCode ?? null,
     notice: row.notice ?? null,
@@ -577,7 +585,7 @@ export async function saveReplies(db: Database, saves: ReplySave[]): Promise<voi
   for (const save of saves) byId.set(save.messageId, save);
   const rows = [...byId.values()].map((save) => ({
     id: save.messageId,
-    text: save.text,
+    text: wellFormed(save.text),
     tokens: estimateTokens(save.text),
     updated_at: save.updatedAt.toISOString(),
     final: save.state !== undefined,

@@ -119,6 +119,14 @@ describe('ReplySaves (the group commit of reply saves)', () => {
       expect(row.text).toBe(`${mine.includes(row.id) ? 'a' : 'b'} ${row.id}`);
   });
 
+  it('a text with a lone surrogate (a reply cut inside an emoji) is saved, not refused', async () => {
+    const [id] = await liveReplies(1);
+    const saves = new ReplySaves(database.db);
+    await saves.final(id!, { text: 'cut here \ud83d', state: 'stopped', errorCode: null });
+    const [row] = await rowsOf([id!]);
+    expect(row).toMatchObject({ text: 'cut here \ufffd', state: 'stopped' });
+  });
+
   it('a save of an unknown reply changes nothing else', async () => {
     const [id] = await liveReplies(1);
     const saves = new ReplySaves(database.db);
