@@ -13,7 +13,11 @@
 //     from the fake (request → first content chunk, 200 requests); p50 and p99;
 //  2. throughput: 50 concurrent clients, each with its own user and chat, send in a loop for
 //     BENCH_DURATION_S (10 s) with 64-token replies, each read to its final `bot_message`;
-//     the same 50 clients then ask the fake alone for as long; the ratio of the two rates;
+//     the same 50 clients then ask the fake alone for as long; the ratio of the two rates. Over
+//     the server's run, the CPU time (/proc/<pid>/stat) of the server and of the database's
+//     PostgreSQL backends per reply. The same clients then go through a plain proxy peer that
+//     saves nothing (bench/support/plain-proxy.mjs, its own process): its added time to first
+//     token and its rate, for reference;
 //  3. server CPU per streamed token: the server process's utime+stime (/proc/<pid>/stat) over
 //     K replies of 64 tokens and K of 1000 tokens (BENCH_CHAT_CPU_REPLIES, 60; 10 at a time);
 //     the slope (CPU difference ÷ token difference);
@@ -31,7 +35,7 @@
 // BENCH_CHAT_ONLY=postgres|pglite runs one half; BENCH_CHAT_CPU_PROF=<dir> makes every server
 // write a CPU profile there on exit (bench/support/cpu-profile.mjs).
 import http from 'node:http';
-import { execSync } from 'node:child_process';
+import { execSync, fork } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -317,6 +321,38 @@ function residentBytes(pid) {
   return match ? Number(match[1]) * 1024 : NaN;
 }
 
+/** utime + stime of processes (µs): those gone since are left out. */
+function cpuOfAll(pids) {
+  let total = 0;
+  for (const pid of pids)
+    try {
+      total += cpuMicros(pid);
+    } catch {
+      // the process ended
+    }
+  return total;
+}
+
+/** The PostgreSQL backends serving a database (their pids, for their CPU time). */
+async function backendPids(sql, dbName) {
+  const rows = await sql`select pid from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid()`;
+  return rows.map((row) => row.pid);
+}
+
+/** The plain proxy peer (bench/support/plain-proxy.mjs) in its own process, in front of the fake. */
+function startPlainProxy(fake) {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/plain-proxy.mjs'), [], {
+    env: { ...process.env, PROXY_UPSTREAM: `${fake.url}/chat/completions`, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', ({ port }) =>
+      resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') }),
+    );
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL: parts 1–4
 
@@ -326,6 +362,8 @@ async function onPostgres(startServer, log, url) {
   const server = await startServer({ env: { ...serverEnv(fake, secret), DATABASE_URL: url } });
   const sql = postgres(url, { max: 2, onnotice: () => {} });
   const pid = server.child.pid;
+  const dbName = new URL(url).pathname.slice(1);
+  const proxy = await startPlainProxy(fake);
   try {
     const users = await insertUsers((text, params) => sql.unsafe(text, params), secret, CONCURRENCY);
     await openChats(server.url, users, 1);
@@ -373,9 +411,42 @@ async function onPostgres(startServer, log, url) {
       return done / ((performance.now() - started) / 1000);
     };
     const fakeRate = await loop(() => askFake(fake));
-    const serverRate = await loop((i) => send(server.url, users[i], users[i].chats[0]));
+    // CPU time of the server and of the PostgreSQL backends over the server's run: per reply,
+    // less sensitive to what else runs on the machine than the rates.
+    let replies = 0;
+    const pidsBefore = await backendPids(sql, dbName);
+    const dbCpuBefore = cpuOfAll(pidsBefore);
+    const serverCpuBefore = cpuMicros(pid);
+    const serverRate = await loop(async (i) => {
+      await send(server.url, users[i], users[i].chats[0]);
+      replies++;
+    });
+    await sleep(100);
+    const serverCpuPerReply = (cpuMicros(pid) - serverCpuBefore) / replies;
+    const pidsAfter = await backendPids(sql, dbName);
+    const dbCpuPerReply =
+      (cpuOfAll(pidsAfter) -
+        cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
+        cpuOfAll(pidsBefore) -
+        dbCpuBefore) /
+      replies;
+    // The plain proxy peer, the same 50 clients (time to first token, 200 sends one by one; then throughput).
+    const proxyAsk = () =>
+      streamPost(`${proxy.url}/v1/chat/completions`, {}, FAKE_REQUEST, '"content"', {
+        check: (tail) => tail.includes('[DONE]'),
+      });
+    for (let i = 0; i < TTFT_WARMUP; i++) await proxyAsk();
+    const proxyFirst = [];
+    for (let i = 0; i < TTFT_SENDS; i++) proxyFirst.push((await proxyAsk()).first);
+    let proxied = 0;
+    const proxyCpuBefore = cpuMicros(proxy.pid);
+    const proxyRate = await loop(async () => {
+      await proxyAsk();
+      proxied++;
+    });
+    const proxyCpuPerReply = (cpuMicros(proxy.pid) - proxyCpuBefore) / proxied;
     log(
-      `PostgreSQL: ${serverRate.toFixed(0)} replies/s through the server, ${fakeRate.toFixed(0)} from the fake alone`,
+      `PostgreSQL: ${serverRate.toFixed(0)} replies/s through the server (CPU ${(serverCpuPerReply / 1000).toFixed(2)} ms per reply, PostgreSQL ${(dbCpuPerReply / 1000).toFixed(2)} ms), ${fakeRate.toFixed(0)} from the fake alone, ${proxyRate.toFixed(0)} through a plain proxy (CPU ${(proxyCpuPerReply / 1000).toFixed(2)} ms per reply)`,
     );
 
     // 3. CPU per streamed token: K short replies, then K long ones.
@@ -450,6 +521,18 @@ async function onPostgres(startServer, log, url) {
         note: `${serverRate.toFixed(0)} replies/s through the server, ${fakeRate.toFixed(0)} from the fake alone, ${SHORT_TOKENS} tokens each`,
       },
       {
+        label: `PostgreSQL: server CPU per reply, ${CONCURRENCY} streams`,
+        value: serverCpuPerReply / 1000,
+        unit: 'ms',
+        note: `the server process's CPU time over the throughput run ÷ ${replies} replies of ${SHORT_TOKENS} tokens; PostgreSQL's backends ${(dbCpuPerReply / 1000).toFixed(2)} ms per reply; a plain proxy ${(proxyCpuPerReply / 1000).toFixed(2)} ms`,
+      },
+      {
+        label: `plain proxy: replies/s vs the fake, ${CONCURRENCY} streams`,
+        value: proxyRate / fakeRate,
+        unit: '×',
+        note: `${proxyRate.toFixed(0)} replies/s (no database, no checks: bench/support/plain-proxy.mjs); its added time to first token p50 ${(median(proxyFirst) - directP50).toFixed(2)} ms, p99 ${(percentile(proxyFirst, 0.99) - directP50).toFixed(2)} ms`,
+      },
+      {
         label: 'PostgreSQL: server CPU per streamed token',
         value: perToken,
         unit: 'µs',
@@ -465,6 +548,7 @@ async function onPostgres(startServer, log, url) {
       },
     ];
   } finally {
+    proxy.stop();
     await sql.end().catch(() => {});
     await server.stop();
     await fake.close();

@@ -14,8 +14,9 @@ import {
   sql,
   type SQL,
   type SQLWrapper,
+  getTableColumns,
 } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import { rowsOf, type Database } from '../../db/client.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 
@@ -251,27 +252,83 @@ export async function findSelectedReply(db: Database, chatId: string, replyTo: s
 }
 
 /**
+ * The text with any lone UTF-16 surrogate replaced by U+FFFD — what the driver's UTF-8 encoding
+ * of a parameter does, but inside a JSON parameter an escaped lone surrogate would make
+ * PostgreSQL refuse the whole statement.
+ */
+const wellFormed = (text: string): string =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+/** A message a send writes; a live reply gives its owner and the length of its lease. */
+export type NewMessage = Pick<
+  NewMessageRow,
+  'id' | 'clientId' | 'role' | 'kind' | 'text' | 'state' | 'errorCode' | 'notice' | 'replyTo' | 'spoken' | 'owner'
+> & { chatId: string; userId: string; leaseMs?: number };
+
+const messageColumns = Object.entries(getTableColumns(messages));
+
+/** A `messages` row as the driver answers it (`returning *`: column names, driver values) → `MessageRow`. */
+function messageFromRaw(raw: Record<string, unknown>): MessageRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of messageColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as MessageRow;
+}
+
+/**
  * Inserts messages in one statement (their `seq` follows the array) and marks the chat active
  * (and, with `disclosedAt`, disclosed) at the same time; answers the rows in `seq` order.
+ * The statement's text never changes (the rows go in as one JSON parameter): nothing is built
+ * per send, and the driver reuses its prepared statement — building this insert through the
+ * query builder was the largest single cost of a send in the server's profile.
  */
 export async function insertMessages(
   db: Database,
   chatId: string,
-  rows: NewMessageRow[],
+  rows: NewMessage[],
   chatValues: { disclosedAt?: Date } = {},
 ): Promise<MessageRow[]> {
+  const values = rows.map((row, i) => ({
+    i,
+    id: row.id ?? null,
+    chat_id: row.chatId,
+    user_id: row.userId,
+    client_id: row.clientId ?? null,
+    role: row.role,
+    kind: row.kind ?? null,
+    text: wellFormed(row.text ?? ''),
+    state: row.state ?? null,
+    error_code: row.errorCode ?? null,
+    notice: row.notice ?? null,
+    reply_to: row.replyTo ?? null,
+    spoken: row.spoken ?? null,
+    tokens: estimateTokens(row.text ?? ''),
+    owner: row.owner ?? null,
+    lease_ms: row.leaseMs ?? null,
+  }));
   // One statement writes the messages and the chat's activity time (which orders the chats
   // list): a data-modifying CTE runs whether or not the insert reads it.
-  const touched = db.$with('touched').as(
-    db
-      .update(chats)
-      .set({ updatedAt: new Date(), ...chatValues })
-      .where(eq(chats.id, chatId))
-      .returning({ id: chats.id }),
-  );
-  const counted = rows.map((row) => ({ ...row, tokens: estimateTokens(row.text ?? '') }));
-  const inserted = await db.with(touched).insert(messages).values(counted).returning();
-  return inserted.sort((a, b) => a.seq - b.seq);
+  const result = await db.execute(sql`
+    with touched as (
+      update chats set updated_at = ${new Date().toISOString()}::timestamptz,
+        disclosed_at = coalesce(${chatValues.disclosedAt?.toISOString() ?? null}::timestamptz, disclosed_at)
+      where id = ${chatId}::uuid
+      returning id)
+    insert into messages (id, chat_id, user_id, client_id, role, kind, text, state, error_code, notice, reply_to,
+      spoken, tokens, owner, lease_until)
+    select coalesce(v.id, gen_random_uuid()), v.chat_id, v.user_id, v.client_id, v.role, coalesce(v.kind, 1), v.text,
+      coalesce(v.state, 'done'), v.error_code, v.notice, v.reply_to, coalesce(v.spoken, false), v.tokens, v.owner,
+      case when v.lease_ms is null then null else now() + v.lease_ms * interval '1 millisecond' end
+    from json_to_recordset(${JSON.stringify(values)}::json) as v(i int, id uuid, chat_id uuid, user_id uuid,
+      client_id uuid, role text, kind smallint, text text, state text, error_code text, notice text, reply_to uuid,
+      spoken boolean, tokens int, owner text, lease_ms float8)
+    order by v.i
+    returning *`);
+  return rowsOf<Record<string, unknown>>(result)
+    .map(messageFromRaw)
+    .sort((a, b) => a.seq - b.seq);
 }
 
 /** What a reply needs of its character (the prompt's card fields). */
@@ -504,33 +561,53 @@ export async function selectAlternative(
   });
 }
 
+/** One reply's save in a batch (`saveReplies`): a final one ends the live reply. */
+export interface ReplySave {
+  messageId: string;
+  text: string;
+  /** The final state (with its error code); absent for a save while it streams. */
+  state?: Exclude<MessageRow['state'], 'streaming'>;
+  errorCode?: string | null;
+  /** A save while streaming renews the lease for this long. */
+  leaseMs?: number;
+  updatedAt: Date;
+}
+
 /**
- * Writes a reply's text (while it streams) or its final text and state. Nothing is read
- * back: the caller holds the rest of the row.
+ * Writes replies' saves — many at once, in ONE statement (the group commit of
+ * `reply-saves.ts`) — one row per reply, passed as one JSON parameter (the same on PostgreSQL
+ * and PGlite): the text and its token count; a final save also the state and error code and
+ * ends the live reply (no owner, no lease); a save while streaming renews the lease. Nothing is
+ * read back: the caller holds the rest of the row. A reply named twice keeps its last save.
  */
-export async function saveReply(
-  db: Database,
-  messageId: string,
-  values: { text: string; state?: MessageRow['state']; errorCode?: string | null },
-  lease?: { leaseMs: number },
-): Promise<Date> {
-  const updatedAt = new Date();
-  const final = values.state !== undefined && values.state !== 'streaming';
-  await db
-    .update(messages)
-    .set({
-      ...values,
-      updatedAt,
-      tokens: estimateTokens(values.text),
-      // A final save ends the live reply; a save while streaming renews its lease.
-      ...(final
-        ? { owner: null, leaseUntil: null }
-        : lease
-          ? { leaseUntil: leaseFromNow(lease.leaseMs) as unknown as Date }
-          : {}),
-    })
-    .where(eq(messages.id, messageId));
-  return updatedAt;
+export async function saveReplies(db: Database, saves: ReplySave[]): Promise<void> {
+  const byId = new Map<string, ReplySave>();
+  for (const save of saves) byId.set(save.messageId, save);
+  const rows = [...byId.values()].map((save) => ({
+    id: save.messageId,
+    text: wellFormed(save.text),
+    tokens: estimateTokens(save.text),
+    updated_at: save.updatedAt.toISOString(),
+    final: save.state !== undefined,
+    state: save.state ?? null,
+    error_code: save.errorCode ?? null,
+    lease_ms: save.state === undefined ? (save.leaseMs ?? null) : null,
+  }));
+  await db.execute(sql`
+    update messages as m set
+      text = v.text,
+      tokens = v.tokens,
+      updated_at = v.updated_at,
+      state = case when v.final then v.state else m.state end,
+      error_code = case when v.final then v.error_code else m.error_code end,
+      owner = case when v.final then null else m.owner end,
+      lease_until = case
+        when v.final then null
+        when v.lease_ms is not null then now() + v.lease_ms * interval '1 millisecond'
+        else m.lease_until end
+    from json_to_recordset(${JSON.stringify(rows)}::json)
+      as v(id uuid, text text, tokens int, updated_at timestamptz, final boolean, state text, error_code text, lease_ms float8)
+    where m.id = v.id`);
 }
 
 // ---------------------------------------------------------------------------------------

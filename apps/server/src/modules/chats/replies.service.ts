@@ -15,14 +15,13 @@ import {
   findUserName,
   insertAlternative,
   insertMessages,
-  liveReplyValues,
   LIVE_REPLY_INDEX,
   hasLiveReply,
   promptHistory,
   recordSafetyEvent,
   type ChatRow,
   type MessageRow,
-  type NewMessageRow,
+  type NewMessage,
   type PromptRow,
 } from './chats.repository.js';
 import { presentMessage } from './chats.presenter.js';
@@ -260,16 +259,17 @@ export class RepliesService {
       ...(options.spoken ? { spoken: true } : {}),
     };
     const userMessageId = randomUUID();
-    const rows: NewMessageRow[] = [];
+    const rows: NewMessage[] = [];
     let safetyEvent: 'minors_input' | 'crisis' | null = null;
     let disclose = false;
-    const liveReply = (): NewMessageRow => ({
+    const liveReply = (): NewMessage => ({
       ...base,
       role: 'bot',
       state: 'streaming',
       text: '',
       replyTo: userMessageId,
-      ...liveReplyValues(live.instanceId, live.leaseMs),
+      owner: live.instanceId,
+      leaseMs: live.leaseMs,
     });
 
     if (refused) {
@@ -481,5 +481,7 @@ export class RepliesService {
   async close(): Promise<void> {
     await this.deps.live.close();
     await Promise.allSettled([...this.background]);
+    // Every save asked for is written before the database closes.
+    await this.deps.runner.saves.close();
   }
 }

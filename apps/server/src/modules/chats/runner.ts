@@ -7,13 +7,13 @@ import { hasPremium } from '../billing/billing.service.js';
 import {
   findOwnPersona,
   recordSafetyEvent,
-  saveReply,
   type ChatRow,
   type MessageRow,
   type PromptBot,
   type PromptRow,
 } from './chats.repository.js';
 import type { Generation } from './generations.js';
+import { ReplySaves } from './reply-saves.js';
 import { buildPrompt, type PromptMessage } from './prompt.js';
 import { refusalText, StreamingMinorsGuard, violatesMinorsPolicy } from './safety.js';
 
@@ -36,6 +36,8 @@ export interface RunnerDeps {
   metrics?: Registry;
   /** Called after a reply that left older messages out of the prompt (memory summary). */
   onTruncated?: (request: SummaryRequest) => void;
+  /** The saves' group commit; by default one of its own on `db`. */
+  saves?: ReplySaves;
 }
 
 /** What a finished reply asks of the memory: fold the messages before `beforeSeq` into it. */
@@ -70,7 +72,10 @@ export interface GenerationContext {
 export type Outcome = 'completed' | 'refused' | 'stopped' | 'timeout' | 'interrupted' | 'empty' | { error: string };
 
 /** The one table from outcome to the reply's saved state. */
-export function settle(outcome: Outcome): { state: MessageRow['state']; errorCode: string | null } {
+export function settle(outcome: Outcome): {
+  state: Exclude<MessageRow['state'], 'streaming'>;
+  errorCode: string | null;
+} {
   if (typeof outcome === 'object') return { state: 'failed', errorCode: outcome.error };
   switch (outcome) {
     case 'completed':
@@ -127,8 +132,11 @@ export function errorEvent(locale: Locale, message: Pick<Message, 'id' | 'error_
 export class GenerationRunner {
   private readonly firstToken?: Histogram;
   private readonly replies?: Counter<'state'>;
+  /** Every save of the replies, grouped across replies into few statements. */
+  readonly saves: ReplySaves;
 
   constructor(private readonly deps: RunnerDeps) {
+    this.saves = deps.saves ?? new ReplySaves(deps.db);
     if (deps.metrics) {
       this.firstToken = new Histogram({
         name: 'reverie_chat_first_token_seconds',
@@ -280,12 +288,8 @@ export class GenerationRunner {
             const now = Date.now();
             if (!pendingSave && now - lastSave >= saveEvery) {
               lastSave = now;
-              pendingSave = saveReply(
-                db,
-                generation.messageId,
-                { text: generation.text },
-                { leaseMs: this.deps.leaseMs },
-              )
+              pendingSave = this.saves
+                .progress(generation.messageId, generation.text, this.deps.leaseMs)
                 .catch((error: unknown) => log.warn({ err: error }, 'could not save a streaming reply'))
                 .finally(() => (pendingSave = null));
             }
@@ -319,7 +323,7 @@ export class GenerationRunner {
     try {
       if (pendingSave) await pendingSave;
       this.replies?.inc({ state });
-      await saveReply(db, generation.messageId, { text, state, errorCode });
+      await this.saves.final(generation.messageId, { text, state, errorCode });
       const final = { ...generation.snapshot(), text, state, error_code: errorCode };
       generation.emit({ event: 'bot_message', data: final });
       if (state === 'failed') generation.emit(errorEvent(locale, final));

@@ -116,6 +116,22 @@ describe.each(backends)('window counter: %s', (_name, pair, enabled) => {
     expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
+  it.runIf(enabled)('counts the hits of many keys at one moment, each hit exactly (a batch of counts)', async () => {
+    const [a, b] = pair();
+    const keys = Array.from({ length: 5 }, (_, i) => `m${i}-${randomUUID()}`);
+    // 5 keys × (2 hits of 1 on A, 1 hit of 3 on B), all asked in the same turn of the event loop.
+    const hits = keys.flatMap((key) => [a.hit(key, 60_000), b.hit(key, 60_000, 3), a.hit(key, 60_000)]);
+    const counts = (await Promise.all(hits)).map((r) => r.count);
+    for (let k = 0; k < keys.length; k++) {
+      const [first, batch, last] = counts.slice(k * 3, k * 3 + 3) as [number, number, number];
+      // Whatever the order in which the replicas' statements ran, the hits were counted one
+      // after the other: the counts are those of some order of 1, 3 and 1.
+      expect(Math.max(first, batch, last)).toBe(5);
+      expect(first).not.toBe(last);
+      expect(await a.peek(keys[k]!)).toMatchObject({ count: 5 });
+    }
+  });
+
   it.runIf(enabled)('starts a new window once the old one ended', async () => {
     const [a, b] = pair();
     const key = `w-${randomUUID()}`;

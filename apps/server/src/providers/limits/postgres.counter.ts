@@ -1,15 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
+import { GroupCommit } from '../../lib/group-commit.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
+
+interface Hit {
+  key: string;
+  windowMs: number;
+  by: number;
+}
 
 /** About one hit in this many also deletes ended windows (the table stays small). */
 const PURGE_EVERY = 200;
 
 /**
  * Counters in the `rate_limits` table (key, hits, window_ends_at), shared with the log-in
- * delays of `lib/shared-limiter.ts` under their own key prefix. A hit is one
+ * delays of `lib/shared-limiter.ts` under their own key prefix. A hit is counted by an
  * `INSERT … ON CONFLICT … DO UPDATE … RETURNING` on the database's clock: it starts the window
- * or counts in it, atomically, whichever replica sends it.
+ * or counts in it, atomically, whichever replica sends it. The hits of one moment (the chat's
+ * fair-use counts of many sends) share one such statement (a group commit, `lib/group-commit.ts`);
+ * each caller still gets its own exact count once the statement is done.
  */
 export class PostgresWindowCounter implements WindowCounter {
   readonly kind = 'postgres' as const;
@@ -20,19 +29,53 @@ export class PostgresWindowCounter implements WindowCounter {
     private readonly prefix = 'rl:',
   ) {}
 
-  async hit(key: string, windowMs: number, by = 1): Promise<WindowCount> {
-    const ended = sql`r.window_ends_at <= now()`;
-    const length = sql`make_interval(secs => ${windowMs / 1000}::float8)`;
+  /** The hits of one moment, from every caller, counted in one statement (`hitMany`). */
+  private readonly hits = new GroupCommit<Hit, WindowCount>((batch) => this.hitMany(batch));
+
+  hit(key: string, windowMs: number, by = 1): Promise<WindowCount> {
+    return this.hits.push({ key: this.prefix + key, windowMs, by });
+  }
+
+  /**
+   * Counts a batch of hits in ONE `INSERT … SELECT … ON CONFLICT … DO UPDATE … RETURNING`: the
+   * hits of one key are added up first (one row may be updated only once per statement), and
+   * each hit gets the count it would have had one after the other, in the batch's order. The
+   * keys go in sorted, so that two replicas' batches lock the same rows in the same order.
+   */
+  private async hitMany(batch: Hit[]): Promise<WindowCount[]> {
+    const totals = new Map<string, { by: number; windowMs: number }>();
+    for (const hit of batch) {
+      const total = totals.get(hit.key);
+      if (total) total.by += hit.by;
+      else totals.set(hit.key, { by: hit.by, windowMs: hit.windowMs });
+    }
+    const rows = [...totals]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, total]) => ({ key, by: total.by, secs: total.windowMs / 1000 }));
     const result = await this.db.execute(sql`
       insert into rate_limits as r (key, hits, window_ends_at)
-      values (${this.prefix + key}, ${by}::int, now() + ${length})
+      select v.key, v.by, now() + make_interval(secs => v.secs)
+      from json_to_recordset(${JSON.stringify(rows)}::json) as v(key text, by int, secs float8)
       on conflict (key) do update set
-        hits = case when ${ended} then ${by}::int else r.hits + ${by}::int end,
-        window_ends_at = case when ${ended} then now() + ${length} else r.window_ends_at end
-      returning hits, greatest(0, extract(epoch from (window_ends_at - now())) * 1000)::float8 as ms`);
-    const row = rowsOf<{ hits: number | string; ms: number | string }>(result)[0];
+        hits = case when r.window_ends_at <= now() then excluded.hits else r.hits + excluded.hits end,
+        window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at else r.window_ends_at end
+      returning key, hits, greatest(0, extract(epoch from (window_ends_at - now())) * 1000)::float8 as ms`);
+    const counted = new Map<string, { hits: number; ms: number }>();
+    for (const row of rowsOf<{ key: string; hits: number | string; ms: number | string }>(result))
+      counted.set(row.key, { hits: Number(row.hits), ms: Number(row.ms) });
     if (Math.random() * PURGE_EVERY < 1) void this.purge().catch(() => undefined);
-    return { count: Number(row?.hits ?? 1), ttlMs: Math.ceil(Number(row?.ms ?? windowMs)) };
+    // The hits of a key before each one in the batch: its count is the total less those after it.
+    const seen = new Map<string, number>();
+    return batch.map((hit) => {
+      const total = totals.get(hit.key)!;
+      const before = (seen.get(hit.key) ?? 0) + hit.by;
+      seen.set(hit.key, before);
+      const row = counted.get(hit.key);
+      return {
+        count: row ? row.hits - total.by + before : before,
+        ttlMs: Math.ceil(row?.ms ?? hit.windowMs),
+      };
+    });
   }
 
   async peek(key: string): Promise<WindowCount> {
@@ -56,5 +99,8 @@ export class PostgresWindowCounter implements WindowCounter {
     return rows.length;
   }
 
-  async close(): Promise<void> {}
+  /** Waits for the hits already asked for. */
+  async close(): Promise<void> {
+    await this.hits.flush();
+  }
 }
