@@ -1,5 +1,5 @@
 import '../texts';
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 import { formatNumber } from '../../../lib/format';
@@ -7,13 +7,18 @@ import { Skeleton } from '../../../components/ui/page';
 import type { Locale } from '@reverie/shared';
 import { ADMIN_SECTIONS, findSection, type AdminSection } from '../sections';
 import { useAdminCount } from '../api/get-count';
-import '../texts';
 
 function NavLink({ section, active }: { section: AdminSection; active: boolean }) {
   const { t, i18n } = useTranslation();
   const count = useAdminCount(section.countPath).data ?? 0;
+  const ref = useRef<HTMLAnchorElement>(null);
+  // On a phone the navigation is a row wider than the screen: the open section stays in view.
+  useEffect(() => {
+    if (active) ref.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [active]);
   return (
     <Link
+      ref={ref}
       to={`/admin/${section.id}`}
       aria-current={active ? 'page' : undefined}
       data-testid={`admin-nav-${section.id}`}
