@@ -16,10 +16,11 @@ const escapeHtml = (value: string) =>
 const safeLines = (value: string) => value.split(/\r?\n/).map((line) => mailSafe(line));
 
 /**
- * A notice without an action button (takedown acknowledgements and outcomes, support answers),
- * in the recipient's language, branded for the edition: `email.<kind>.subject`, `.heading`,
- * `.body` (placeholders from `vars`), then an optional quoted block (the administrator's words,
- * as written) and `email.<kind>.after` when the locale has it.
+ * A notice (takedown acknowledgements and outcomes, support answers, a rejected character), in
+ * the recipient's language, branded for the edition: `email.<kind>.subject`, `.heading`, `.body`
+ * (placeholders from `vars`), then an optional quoted block (the administrator's words, as
+ * written, under `quoteLabel` when given), `email.<kind>.after` when the locale has it, and an
+ * optional button (`action`). The greeting and footer are `email.notice.*` unless named.
  */
 export function renderNoticeEmail(options: {
   kind: string;
@@ -27,6 +28,10 @@ export function renderNoticeEmail(options: {
   edition: Edition;
   vars?: Record<string, string>;
   quote?: string | null;
+  quoteLabel?: string;
+  action?: { label: string; url: string };
+  greetingKey?: string;
+  footerKey?: string;
 }): NoticeEmail {
   const { kind, locale, edition } = options;
   const vars = Object.fromEntries(
@@ -42,8 +47,10 @@ export function renderNoticeEmail(options: {
   const afterKey = `email.${kind}.after`;
   const closing = hasTranslation(afterKey) ? translate(locale, afterKey, vars) : '';
   const quote = options.quote?.trim() ? safeLines(options.quote.trim()) : null;
-  const greeting = t('notice.greeting');
-  const footer = t('notice.footer');
+  const greeting = t(options.greetingKey ?? 'notice.greeting');
+  const footer = t(options.footerKey ?? 'notice.footer');
+  const quoteLabel = options.quoteLabel ? mailSafe(options.quoteLabel) : null;
+  const action = options.action ?? null;
   const support = t('common.support');
   const c = edition.colors;
 
@@ -54,8 +61,9 @@ export function renderNoticeEmail(options: {
     '',
     body,
     '',
-    ...(quote ? [...quote.map((line) => `> ${line}`), ''] : []),
+    ...(quote ? [...(quoteLabel ? [`${quoteLabel}:`] : []), ...quote.map((line) => `> ${line}`), ''] : []),
     ...(closing ? [closing, ''] : []),
+    ...(action ? [`${action.label}: ${action.url}`, ''] : []),
     '—',
     footer,
     support,
@@ -71,8 +79,9 @@ export function renderNoticeEmail(options: {
 <tr><td style="font-size:15px;line-height:1.6;color:#d9d3e6">${e(greeting)}</td></tr>
 <tr><td style="font-size:22px;font-weight:600;padding:12px 0;color:#ffffff">${e(heading)}</td></tr>
 <tr><td style="font-size:15px;line-height:1.6;color:#d9d3e6;padding-bottom:16px">${e(body)}</td></tr>
-${quote ? `<tr><td style="font-size:15px;line-height:1.6;color:#ffffff;padding:12px 16px;border-left:3px solid ${c.primary};background:rgba(255,255,255,.04)">${quote.map(e).join('<br>')}</td></tr>` : ''}
+${quote ? `<tr><td style="font-size:15px;line-height:1.6;color:#ffffff;padding:12px 16px;border-left:3px solid ${c.primary};background:rgba(255,255,255,.04)">${quoteLabel ? `<strong>${e(quoteLabel)}:</strong><br>` : ''}${quote.map(e).join('<br>')}</td></tr>` : ''}
 ${closing ? `<tr><td style="font-size:14px;line-height:1.6;color:#d9d3e6;padding-top:16px">${e(closing)}</td></tr>` : ''}
+${action ? `<tr><td align="left" style="padding:24px 0"><a href="${e(action.url)}" style="display:inline-block;background:${c.primary};color:${c.onPrimary};text-decoration:none;font-weight:600;padding:12px 28px;border-radius:999px">${e(action.label)}</a></td></tr>` : ''}
 <tr><td style="border-top:1px solid rgba(255,255,255,.1);margin-top:16px;padding-top:16px;font-size:12px;line-height:1.5;color:#8f88a3">${e(footer)}<br>${e(support)}</td></tr>
 </table></td></tr></table></body></html>`;
   return { subject, html, text };

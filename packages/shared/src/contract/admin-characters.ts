@@ -136,10 +136,8 @@ export const AdminPictureOrderSchema = z.object({
   order: z.array(z.uuid()).min(1).max(ADMIN_GALLERY_MAX),
 });
 
-
 export const AdminVisibilitySchema = z.object({ visibility: z.enum(BOT_VISIBILITIES) });
 
 export const AdminVoicesSchema = z
   .object({ voices: z.array(z.object({ id: z.string(), sex: z.enum(['female', 'male']) })) })
   .meta({ id: 'AdminVoices' });
-
