@@ -12,6 +12,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
 import { ownedChatMediaKeys } from '../accounts/user-data.js';
+import { deleteTransform, transformOfMediaKey } from '../transforms/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './takedown.repository.js';
@@ -31,6 +32,8 @@ interface RemovalPlan {
   /** Gallery rows and avatars that lose a taken-down file (their character stays). */
   pictureRows: string[];
   avatars: { botId: string; key: string }[];
+  /** Style transforms one of whose files is named: the row goes, and both its files. */
+  transforms: { userId: string; id: string }[];
   /** Files to delete after the commit, and prefixes (a character's folder). */
   files: Set<string>;
   prefixes: Set<string>;
@@ -148,6 +151,7 @@ export class AdminTakedownService {
       characters: plan.characters,
       messages: plan.messages,
       media: plan.media,
+      transforms: plan.transforms.map((transform) => transform.id),
       not_found: plan.notFound,
     };
     await this.deps.db.transaction(async (txn) => {
@@ -156,6 +160,10 @@ export class AdminTakedownService {
       await repo.deleteCharacterPictures(tx, plan.pictureRows);
       for (const avatar of plan.avatars) await repo.clearCharacterAvatar(tx, avatar.botId, avatar.key);
       await repo.deleteCharacters(tx, plan.characters);
+      for (const transform of plan.transforms) {
+        const gone = await deleteTransform(tx, transform.id, transform.userId);
+        if (gone) for (const key of [gone.originalKey, gone.resultKey]) if (key) plan.files.add(key);
+      }
       const closed = await repo.closeTakedown(tx, id, {
         status: 'removed',
         resolution: note || null,
@@ -218,6 +226,7 @@ export class AdminTakedownService {
       media: [],
       pictureRows: [],
       avatars: [],
+      transforms: [],
       files: new Set(),
       prefixes: new Set(),
       notFound: [],
@@ -251,6 +260,8 @@ export class AdminTakedownService {
           plan.notFound.push(input);
           continue;
         }
+        const transform = transformOfMediaKey(target.key);
+        if (transform) plan.transforms.push(transform);
         plan.media.push(target.key);
         plan.files.add(target.key);
         for (const owner of owners) {

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TAKEDOWN_REFERENCE_PATTERN } from '@reverie/shared';
-import { auditLog, botPictures, bots, mailOutbox, messages, takedownRequests } from '../../db/schema.js';
+import {
+  auditLog,
+  botPictures,
+  bots,
+  imageTransforms,
+  mailOutbox,
+  messages,
+  takedownRequests,
+} from '../../db/schema.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createTestApp, testConfig, type TestApp } from '../../../test/helpers.js';
@@ -257,6 +265,51 @@ describe('the console: /api/admin/takedown', () => {
       payload: { items: items.map((i) => i.input) },
     });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('a style transform named by its picture goes with both its files', async () => {
+    const db = t.database.db;
+    const [transform] = await db
+      .insert(imageTransforms)
+      .values({
+        userId: user.user.id,
+        style: 'anime',
+        state: 'ready',
+        originalKey: 'placeholder',
+      })
+      .returning();
+    const original = `transforms/${user.user.id}/${transform!.id}-original-a1.webp`;
+    const result = `transforms/${user.user.id}/${transform!.id}-result-b2.webp`;
+    await db
+      .update(imageTransforms)
+      .set({ originalKey: original, resultKey: result })
+      .where(eq(imageTransforms.id, transform!.id));
+    await put(original);
+    await put(result);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/takedown',
+      payload: valid({ urls: [`${SITE}/api/media/${result}?exp=1&sig=x`] }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { reference } = created.json() as { reference: string };
+    const [request] = await db.select().from(takedownRequests).where(eq(takedownRequests.reference, reference));
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/takedown/${request!.id}`,
+      headers: admin.auth,
+    });
+    const items = (detail.json() as { items: { input: string }[] }).items.map((i) => i.input);
+    const removed = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/takedown/${request!.id}/remove`,
+      headers: admin.auth,
+      payload: { items, note: 'Removed.' },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await db.select().from(imageTransforms).where(eq(imageTransforms.id, transform!.id))).toEqual([]);
+    expect(await storage.exists(original)).toBe(false);
+    expect(await storage.exists(result)).toBe(false);
   });
 
   it('rejects with a reason e-mailed to the reporter, audit-logged', async () => {

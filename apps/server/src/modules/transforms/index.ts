@@ -1,6 +1,6 @@
 /**
  * What other modules may use of the transforms module: where a user's transform files live
- * (delete all data, takedown) and the deleter of their rows.
+ * (delete all data, takedown), the transform a media key belongs to, and the deleters of their rows.
  */
-export { userTransformPrefix } from './media-keys.js';
-export { deleteUserTransforms } from './transforms.repository.js';
+export { transformOfMediaKey, userTransformPrefix } from './media-keys.js';
+export { deleteTransform, deleteUserTransforms } from './transforms.repository.js';
