@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -269,21 +270,20 @@ describe('the console: /api/admin/takedown', () => {
 
   it('a style transform named by its picture goes with both its files', async () => {
     const db = t.database.db;
+    const transformId = randomUUID();
+    const original = `transforms/${user.user.id}/${transformId}-original-a1.webp`;
+    const result = `transforms/${user.user.id}/${transformId}-result-b2.webp`;
     const [transform] = await db
       .insert(imageTransforms)
       .values({
+        id: transformId,
         userId: user.user.id,
         style: 'anime',
         state: 'ready',
-        originalKey: 'placeholder',
+        originalKey: original,
+        resultKey: result,
       })
       .returning();
-    const original = `transforms/${user.user.id}/${transform!.id}-original-a1.webp`;
-    const result = `transforms/${user.user.id}/${transform!.id}-result-b2.webp`;
-    await db
-      .update(imageTransforms)
-      .set({ originalKey: original, resultKey: result })
-      .where(eq(imageTransforms.id, transform!.id));
     await put(original);
     await put(result);
     const created = await t.app.inject({
