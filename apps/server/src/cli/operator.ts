@@ -9,6 +9,7 @@ import {
   type OperatorOutcome,
 } from '../modules/accounts/admin-account.js';
 import { Sessions } from '../modules/accounts/sessions.js';
+import { recordAudit } from '../modules/admin/audit.repository.js';
 import { LOCAL_ADMIN_KEY_HEADER, readLocalAdminKey } from '../modules/admin/local-admin.js';
 import { createPubSub } from '../providers/pubsub/index.js';
 import { configuredPgliteDir, openConfiguredDatabase } from '../runtime.js';
@@ -46,7 +47,10 @@ export async function runOperatorCli(config: Config, command: OperatorCommand): 
       pubsub,
       log: { warn: (...args: unknown[]) => console.warn(...args) },
     });
-    const { outcome, email } = await runOperatorCommand({ db: database.db, sessions }, command);
+    const { outcome, email } = await runOperatorCommand(
+      { db: database.db, sessions, audit: (entry) => recordAudit(database.db, null, entry) },
+      command,
+    );
     return { outcome, message: t(outcome, { email }), exitCode: OPERATOR_EXIT_CODES[outcome], via: 'database' };
   } finally {
     await pubsub.close();

@@ -55,6 +55,16 @@ export const OPERATOR_EXIT_CODES: Record<OperatorOutcome, number> = {
   invalid_email: 2,
 };
 
+/** What an operator command changed, for the audit log (structurally the admin module's `AuditEntry`). */
+export interface OperatorAuditEntry {
+  action: string;
+  targetType: string;
+  targetId: string;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  reason?: string | null;
+}
+
 /**
  * Runs an operator command on the database: makes (or promotes) an administrator, bans or
  * unbans an account. The same code runs in the command line (PostgreSQL, or PGlite with no
@@ -62,22 +72,35 @@ export const OPERATOR_EXIT_CODES: Record<OperatorOutcome, number> = {
  * sees the change at once.
  */
 export async function runOperatorCommand(
-  deps: { db: Database; sessions: Pick<Sessions, 'endUserSessions'> },
+  deps: {
+    db: Database;
+    sessions: Pick<Sessions, 'endUserSessions'>;
+    /** Records each change in the audit log (the caller knows where it lives). */
+    audit?: (entry: OperatorAuditEntry) => Promise<void>;
+  },
   command: OperatorCommand,
 ): Promise<{ outcome: OperatorOutcome; email: string }> {
+  const audit = deps.audit ?? (async () => undefined);
   const email = command.email.trim();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) return { outcome: 'invalid_email', email };
   const existing = await repo.findUserByEmail(deps.db, email);
   if (command.action === 'create') {
     if (existing) {
       const { passwordChanged } = await promoteToAdmin(deps, existing, command.password);
+      await audit({
+        action: 'user.role',
+        targetType: 'user',
+        targetId: existing.id,
+        before: { role: existing.role },
+        after: { role: 'admin', password_changed: passwordChanged },
+      });
       return { outcome: passwordChanged ? 'promoted_password' : 'promoted', email: existing.email };
     }
     const password = command.password ?? '';
     if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
       return { outcome: 'password_required', email };
     const name = command.name?.trim() || email.split('@')[0]!;
-    await repo.insertUser(deps.db, {
+    const created = await repo.insertUser(deps.db, {
       email,
       username: name,
       name,
@@ -85,13 +108,30 @@ export async function runOperatorCommand(
       role: 'admin',
       isEmailConfirmed: true,
     });
+    if (created)
+      await audit({ action: 'user.create_admin', targetType: 'user', targetId: created.id, after: { role: 'admin' } });
     return { outcome: 'created', email };
   }
   if (!existing) return { outcome: 'user_not_found', email };
   if (command.action === 'unban') {
     await unbanUser(deps, existing.id);
+    await audit({
+      action: 'user.unban',
+      targetType: 'user',
+      targetId: existing.id,
+      before: { banned: true },
+      after: { banned: false },
+    });
     return { outcome: 'unbanned', email: existing.email };
   }
   await banUser(deps, existing.id, command.reason ?? null);
+  await audit({
+    action: 'user.ban',
+    targetType: 'user',
+    targetId: existing.id,
+    before: { banned: existing.bannedAt !== null },
+    after: { banned: true },
+    reason: command.reason ?? null,
+  });
   return { outcome: 'banned', email: existing.email };
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, getTableColumns, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import { rowsOf, type Database } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
 
 /** One admin write, as the audit log keeps it. */
@@ -13,19 +13,33 @@ export interface AuditEntry {
   reason?: string | null;
 }
 
+/** Who the audit log names for `npm run admin:*` (no account acts: the operator on the machine). */
+export const OPERATOR_ACTOR = 'operator (command line)';
+
 /**
  * Records an admin write. Call it with the transaction that makes the write, so that the
  * change and its record land together (or neither does). The actor's e-mail is copied in, so
- * the record still says who after that account is deleted.
+ * the record still says who after that account is deleted. `actorId` null is the operator's
+ * command line. An actor that is no account throws, so the write it belongs to fails too.
  */
-export async function recordAudit(db: Database, actorId: string, entry: AuditEntry): Promise<void> {
-  await db.execute(sql`
-    insert into audit_log (actor_id, actor_email, action, target_type, target_id, before, after, reason)
-    select u.id, u.email, ${entry.action}, ${entry.targetType}, ${entry.targetId},
-           ${entry.before ? JSON.stringify(entry.before) : null}::jsonb,
-           ${entry.after ? JSON.stringify(entry.after) : null}::jsonb,
-           ${entry.reason ?? null}
-    from users u where u.id = ${actorId}`);
+export async function recordAudit(db: Database, actorId: string | null, entry: AuditEntry): Promise<void> {
+  const before = entry.before ? JSON.stringify(entry.before) : null;
+  const after = entry.after ? JSON.stringify(entry.after) : null;
+  const inserted = rowsOf<{ id: number }>(
+    actorId === null
+      ? await db.execute(sql`
+          insert into audit_log (actor_id, actor_email, action, target_type, target_id, before, after, reason)
+          values (null, ${OPERATOR_ACTOR}, ${entry.action}, ${entry.targetType}, ${entry.targetId},
+                  ${before}::jsonb, ${after}::jsonb, ${entry.reason ?? null})
+          returning id`)
+      : await db.execute(sql`
+          insert into audit_log (actor_id, actor_email, action, target_type, target_id, before, after, reason)
+          select u.id, u.email, ${entry.action}, ${entry.targetType}, ${entry.targetId},
+                 ${before}::jsonb, ${after}::jsonb, ${entry.reason ?? null}
+          from users u where u.id = ${actorId}
+          returning id`),
+  );
+  if (inserted.length === 0) throw new Error('audit: the acting administrator has no account');
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { runOperatorCommand } from '../accounts/admin-account.js';
 import type { Sessions } from '../accounts/sessions.js';
+import { recordAudit } from './audit.repository.js';
 import { LOCAL_ADMIN_KEY_HEADER, isLoopback, sameKey } from './local-admin.js';
 
 const OperatorBodySchema = z
@@ -64,7 +65,14 @@ export const localAdminRoutes: FastifyPluginAsyncZod<{
       // Both checks always run (no early answer tells which one failed).
       const keyOk = options.key !== null && sameKey(options.key, given);
       if (!local || !keyOk) throw new AppError('forbidden', { status: 403 });
-      return runOperatorCommand({ db: options.db, sessions: options.sessions }, request.body);
+      return runOperatorCommand(
+        {
+          db: options.db,
+          sessions: options.sessions,
+          audit: (entry) => recordAudit(options.db, null, entry),
+        },
+        request.body,
+      );
     },
   );
 };

@@ -3,6 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client.js';
+import { OPERATOR_ACTOR } from './audit.repository.js';
 import { runOperatorCli } from '../../cli/operator.js';
 import { acquirePgliteLock } from '../../db/pglite-lock.js';
 import { createTestApp, testConfig, type TestApp } from '../../../test/helpers.js';
@@ -66,6 +69,12 @@ describe('admin:create through a running server (PGlite)', () => {
       headers: { authorization: `Bearer ${access}` },
     });
     expect(adminCall.statusCode).toBe(200);
+
+    // The operator's command is in the audit log, named as the command line.
+    const audit = rowsOf<{ action: string; actor_email: string }>(
+      await t.database.db.execute(sql`select action, actor_email from audit_log where action = 'user.create_admin'`),
+    );
+    expect(audit).toEqual([{ action: 'user.create_admin', actor_email: OPERATOR_ACTOR }]);
 
     // Idempotent: again, it promotes (already an administrator).
     expect((await runOperatorCli(config, { action: 'create', email: 'first-admin@example.test' })).outcome).toBe(

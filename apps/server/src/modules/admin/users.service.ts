@@ -38,11 +38,11 @@ export class AdminUsersService {
   async detail(id: string): Promise<AdminUserDetail> {
     const user = await repo.findUser(this.deps.db, id);
     if (!user) throw new AppError('not_found', { status: 404 });
-    const [payments, subscriptions, sessions] = [
-      await repo.listPayments(this.deps.db, { size: 50, userId: id }),
-      await repo.listUserSubscriptions(this.deps.db, id),
-      await repo.listSessions(this.deps.db, id),
-    ];
+    const [payments, subscriptions, sessions] = await Promise.all([
+      repo.listPayments(this.deps.db, { size: 50, userId: id }),
+      repo.listUserSubscriptions(this.deps.db, id),
+      repo.listSessions(this.deps.db, id),
+    ]);
     return presentUserDetail(user, { payments, subscription: subscriptions[0] ?? null, sessions });
   }
 
