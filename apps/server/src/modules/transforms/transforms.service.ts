@@ -278,6 +278,9 @@ export class TransformsService {
     if (!original) throw new Error('the original is missing');
     const result = await provider.transform(original.data, row.style as TransformStyle, { signal });
     signal.throwIfAborted();
+    // A diffusion model's output is a new picture: it passes the same judge as the photo did
+    // (the negative prompt alone is no guarantee). The embedded engine only filters the judged photo.
+    if (provider.name !== 'local') await refuseUnsafePicture(this.deps.imageModeration, result.data, this.deps.log);
     const resultKey = `${userTransformPrefix(row.userId)}/${row.id}-result-${randomName()}.webp`;
     await storage.put(resultKey, result.data, result.contentType);
     // Deleted meanwhile: the file does not stay behind.

@@ -287,6 +287,47 @@ describe('a failed transform', () => {
   });
 });
 
+describe('a diffusion provider', () => {
+  it('judges its output: an explicit result fails the transform and refunds it', async () => {
+    // The photo is judged fine; the model's output is judged explicit.
+    let judged = 0;
+    const judge = {
+      name: 'local',
+      judge: async () => {
+        judged += 1;
+        const explicit = judged > 1;
+        return {
+          verdict: explicit ? 'explicit' : 'ok',
+          faces: [],
+          nudity: { drawing: 0, hentai: 0, neutral: explicit ? 0 : 1, porn: explicit ? 0.99 : 0, sexy: 0 },
+          judge: 'local',
+          ms: 1,
+        };
+      },
+      warm: async () => undefined,
+      close: async () => undefined,
+    } as unknown as ImageModeration;
+    const diffusion: TransformProvider = {
+      name: 'comfyui',
+      transform: async (data) => {
+        const { data: out, info } = await sharp(data).webp().toBuffer({ resolveWithObject: true });
+        return { data: out, contentType: 'image/webp', width: info.width, height: info.height };
+      },
+    };
+    const app = await createTestApp({
+      storage: tempStorage(),
+      imageModeration: judge,
+      transformProvider: diffusion,
+      env: { TRANSFORM_RETRIES: '0', TRANSFORM_RETRY_DELAY_S: '0' },
+    });
+    const { owner, id } = await verifiedTransform(app, 10);
+    expect((await pay(app, owner.auth, id)).json()).toMatchObject({ state: 'processing', num_tokens: 5 });
+    await app.app.transforms.idle();
+    expect((await get(app, owner.auth, id)).json()).toMatchObject({ state: 'failed', result_url: null });
+    expect(await balanceOf(app.database.db, owner.user.id)).toBe(10);
+  });
+});
+
 describe("another user's transform", () => {
   it('is a 404 for GET, verify, payment and delete', async () => {
     const owner = await createUser(t.app, t.database.db);
