@@ -13,6 +13,7 @@ import { AppError } from '../../lib/errors.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
 import { ownedChatMediaKeys } from '../accounts/user-data.js';
 import { deleteTransform, transformOfMediaKey } from '../transforms/index.js';
+import { blurredKeyOf, originalOfBlurredKey } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './takedown.repository.js';
@@ -21,8 +22,13 @@ import { presentTakedownDetail, presentTakedownSummary } from './takedown.presen
 /** Tries per file before a deletion is reported as failed. */
 const FILE_DELETE_TRIES = 3;
 
-/** A file and the copies made from it (`<key>.w256.webp`, …). */
-export const withVariants = (key: string): string[] => [key, ...PICTURE_WIDTHS.map((w) => `${key}.w${w}.webp`)];
+const sized = (key: string) => [key, ...PICTURE_WIDTHS.map((w) => `${key}.w${w}.webp`)];
+
+/**
+ * A file and the copies made from it: its resized copies (`<key>.w256.webp`, …) and an
+ * explicit picture's blurred copy with its own resized copies (`<key>.blurred.webp…`).
+ */
+export const withVariants = (key: string): string[] => [...sized(key), ...sized(blurredKeyOf(key))];
 
 /** What one removal takes down. */
 interface RemovalPlan {
@@ -253,6 +259,8 @@ export class AdminTakedownService {
         if (bot.avatarKey) plan.files.add(bot.avatarKey);
         addMessageFiles(await repo.findCharacterChatFiles(db, bot.id));
       } else if (target.kind === 'media') {
+        // A blurred copy's URL (what the public sees of an explicit picture) names its original.
+        target.key = originalOfBlurredKey(target.key) ?? target.key;
         const owners = await repo.findCharactersWithMedia(db, target.key);
         const holders = await repo.findMessagesWithMedia(db, target.key);
         const exists = await this.deps.storage.exists(target.key).catch(() => true);

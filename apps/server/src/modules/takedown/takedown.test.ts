@@ -268,6 +268,38 @@ describe('the console: /api/admin/takedown', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it("an explicit picture named by its blurred copy's URL goes with the original and every copy", async () => {
+    const db = t.database.db;
+    const character = await createBot(db, { authorId: user.user.id, visibility: 'public' });
+    const picture = `bots/${character.id}/g-explicit.webp`;
+    await db.insert(botPictures).values({ botId: character.id, mediaKey: picture, explicit: true });
+    const files = [picture, `${picture}.w256.webp`, `${picture}.blurred.webp`, `${picture}.blurred.webp.w512.webp`];
+    for (const key of files) await put(key);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/takedown',
+      payload: valid({ urls: [`${SITE}/api/media/${picture}.blurred.webp.w256.webp`] }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { reference } = created.json() as { reference: string };
+    const [request] = await db.select().from(takedownRequests).where(eq(takedownRequests.reference, reference));
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/takedown/${request!.id}`,
+      headers: admin.auth,
+    });
+    const items = (detail.json() as { items: { input: string }[] }).items.map((i) => i.input);
+    const removed = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/takedown/${request!.id}/remove`,
+      headers: admin.auth,
+      payload: { items, note: 'Removed.' },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await db.select().from(botPictures).where(eq(botPictures.mediaKey, picture))).toEqual([]);
+    for (const key of files) expect(await storage.exists(key), key).toBe(false);
+  });
+
   it('a style transform named by its picture goes with both its files', async () => {
     const db = t.database.db;
     const transformId = randomUUID();
