@@ -78,4 +78,20 @@ describe('the embedded database lock', () => {
     fs.utimesSync(pgliteLockFile(dir), old, old);
     acquirePgliteLock(dir, 'server')();
   });
+
+  it("keeps another machine's lock while its holder's heartbeat is fresh, and takes it over once it stops", () => {
+    const dir = path.join(tempDir(), 'pglite');
+    fs.mkdirSync(path.dirname(pgliteLockFile(dir)), { recursive: true });
+    // A container sharing the volume: pid 1 there says nothing here.
+    fs.writeFileSync(
+      pgliteLockFile(dir),
+      JSON.stringify({ pid: 1, role: 'server', host: 'another-container', since: '2026-01-01T00:00:00.000Z' }),
+    );
+    expect(pgliteLockHolder(dir)).toMatchObject({ host: 'another-container' });
+    expect(() => acquirePgliteLock(dir, 'cli')).toThrow(DatabaseLockedError);
+    const silent = new Date(Date.now() - 60_000);
+    fs.utimesSync(pgliteLockFile(dir), silent, silent);
+    expect(pgliteLockHolder(dir)).toBeNull();
+    acquirePgliteLock(dir, 'server')();
+  });
 });

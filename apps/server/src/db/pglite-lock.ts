@@ -33,6 +33,23 @@ export const pgliteLockFile = (dir: string) => `${path.resolve(dir)}.lock`;
 /** Lock files this process holds now. */
 const held = new Set<string>();
 let exitHookInstalled = false;
+/** The holder touches its lock this often; another machine's lock untouched for `FOREIGN_STALE_MS` is stale. */
+const HEARTBEAT_MS = 10_000;
+const FOREIGN_STALE_MS = 30_000;
+const heartbeats = new Map<string, NodeJS.Timeout>();
+
+/**
+ * Whether the process that wrote a lock lives. On this machine its pid says so; a pid of
+ * another machine (a container sharing the data volume, where pid 1 is everyone's) says
+ * nothing, so there the lock's heartbeat decides.
+ */
+function holderAlive(file: string, holder: PgliteLockHolder): boolean {
+  if (holder.host && holder.host !== os.hostname()) {
+    const touched = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    return Date.now() - touched < FOREIGN_STALE_MS;
+  }
+  return alive(holder.pid);
+}
 
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -79,8 +96,8 @@ export function pgliteLockHolder(dir: string): PgliteLockHolder | null {
   const found = readHolder(file);
   if (!found?.holder) return null;
   const { holder } = found;
-  if (holder.pid === process.pid) return held.has(file) ? holder : null;
-  return alive(holder.pid) ? holder : null;
+  if (holder.pid === process.pid && holder.host === os.hostname()) return held.has(file) ? holder : null;
+  return holderAlive(file, holder) ? holder : null;
 }
 
 /**
@@ -101,6 +118,16 @@ export function acquirePgliteLock(dir: string, role: string): () => void {
         fs.closeSync(fd);
       }
       held.add(file);
+      const beat = setInterval(() => {
+        const now = new Date();
+        try {
+          fs.utimesSync(file, now, now);
+        } catch {
+          // Released or removed: the next acquire tells.
+        }
+      }, HEARTBEAT_MS);
+      beat.unref();
+      heartbeats.set(file, beat);
       installExitHook();
       return () => releasePgliteLock(file);
     } catch (error) {
@@ -114,7 +141,10 @@ export function acquirePgliteLock(dir: string, role: string): () => void {
       const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
       if (age < 2000)
         throw new DatabaseLockedError(path.resolve(dir), { pid: 0, role: 'unknown', host: '', since: '' });
-    } else if (held.has(file) || (holder.pid !== process.pid && alive(holder.pid))) {
+    } else if (
+      held.has(file) ||
+      ((holder.pid !== process.pid || holder.host !== os.hostname()) && holderAlive(file, holder))
+    ) {
       throw new DatabaseLockedError(path.resolve(dir), holder);
     }
     // Stale: removed only if it still is the lock we judged (another taker may have replaced it).
@@ -128,6 +158,8 @@ export function acquirePgliteLock(dir: string, role: string): () => void {
 }
 
 function releasePgliteLock(file: string): void {
+  clearInterval(heartbeats.get(file));
+  heartbeats.delete(file);
   if (!held.delete(file)) return;
   const found = readHolder(file);
   if (found?.holder?.pid === process.pid) fs.rmSync(file, { force: true });
