@@ -11,6 +11,13 @@ import { useResolveMessageReport } from '../../api/resolve-message-report';
 import { useRemoveReportedMessage } from '../../api/remove-reported-message';
 import { StatusChips } from './status-chips';
 
+/** A report's reason in the reader's language (a reason the texts do not know stays as sent). */
+const reasonText = (t: (key: string) => string, reason: string) => {
+  const key = `admin.reports.reasons.${reason}`;
+  const text = t(key);
+  return text === key ? reason : text;
+};
+
 const media = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
 
 /** Message reports, oldest open first: stacked cards on a phone, rows on a desktop. */
@@ -33,7 +40,7 @@ export function MessageReportList() {
               className="grid gap-1 rounded-2xl border border-white/10 bg-surface p-4 transition hover:border-white/20 md:grid-cols-[10rem_1fr_12rem] md:items-center md:gap-4"
               data-testid="admin-message-report-row"
             >
-              <span className="text-sm font-medium">{r.reason}</span>
+              <span className="text-sm font-medium">{reasonText(t, r.reason)}</span>
               <span className="min-w-0">
                 <span className="block truncate text-sm">{r.message.text}</span>
                 <span className="block truncate text-xs text-muted">
@@ -80,7 +87,7 @@ export function MessageReportDetailView({ id }: { id: number }) {
       <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4 sm:p-5">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
           <dt className="text-muted">{t('admin.reports.reason')}</dt>
-          <dd className="font-medium">{data.reason}</dd>
+          <dd className="font-medium">{reasonText(t, data.reason)}</dd>
           {data.comment && (
             <>
               <dt className="text-muted">{t('admin.reports.comment')}</dt>
