@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import type { Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDate, formatTime } from '../../../../lib/format';
-import { API_BASE_URL } from '../../../../lib/config';
+import { mediaSrc } from '../../../../lib/media';
 import { Skeleton } from '../../../../components/ui/page';
 import { useMessageReports } from '../../api/get-message-reports';
 import { useMessageReport } from '../../api/get-message-report';
@@ -17,8 +17,6 @@ const reasonText = (t: (key: string) => string, reason: string) => {
   const text = t(key);
   return text === key ? reason : text;
 };
-
-const media = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
 
 /** Message reports, oldest open first: stacked cards on a phone, rows on a desktop. */
 export function MessageReportList() {
@@ -123,7 +121,7 @@ export function MessageReportDetailView({ id }: { id: number }) {
               {m.reported && <span className="ml-2 font-semibold text-red-300">{t('admin.reports.reported')}</span>}
             </p>
             <p className="whitespace-pre-wrap">{m.text}</p>
-            {m.picture_url && <img src={media(m.picture_url)} alt="" className="mt-2 max-h-48 rounded-xl" />}
+            {m.picture_url && <img src={mediaSrc(m.picture_url)} alt="" className="mt-2 max-h-48 rounded-xl" />}
           </li>
         ))}
       </ol>

@@ -3,19 +3,17 @@ import { Link } from 'react-router';
 import type { AdminTakedownDetail, AdminTakedownItem, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDate, formatNumber, formatTime } from '../../../../lib/format';
-import { API_BASE_URL } from '../../../../lib/config';
+import { mediaSrc } from '../../../../lib/media';
 import { Skeleton } from '../../../../components/ui/page';
 import { useTakedown } from '../../api/get-takedown';
 import { useRemoveTakedown } from '../../api/remove-takedown';
 import { useRejectTakedown } from '../../api/reject-takedown';
 import { TakedownClock } from './clock';
 
-const media = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
-
 function Picture({ url, alt }: { url: string; alt: string }) {
   return (
     <img
-      src={media(url)}
+      src={mediaSrc(url)}
       alt={alt}
       loading="lazy"
       className="h-28 w-28 rounded-xl border border-white/10 bg-black/30 object-cover"
