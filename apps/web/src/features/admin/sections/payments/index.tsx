@@ -18,6 +18,7 @@ import { AdminTable, type AdminColumn } from '../../components/admin-table';
 import { AdminPager, useKeysetPages } from '../../components/admin-pager';
 import { AdminCard, AdminEmpty, AdminError, AdminLoading } from '../../components/admin-states';
 import { AdminSelect } from '../../components/admin-select';
+import { AdminSectionHeading } from '../../components/admin-section-heading';
 import type { AdminSectionProps } from '../../sections';
 
 type Tab = 'payments' | 'webhooks' | 'ledger';
@@ -311,7 +312,12 @@ export function PaymentsSection(_props: AdminSectionProps) {
   const [tab, setTab] = useState<Tab>('payments');
   const tabs: Tab[] = ['payments', 'webhooks', 'ledger'];
   return (
-    <div className="flex flex-col gap-4" data-testid="admin-payments">
+    <section className="flex flex-col gap-4" aria-labelledby="admin-payments-title" data-testid="admin-payments">
+      <AdminSectionHeading
+        id="admin-payments-title"
+        title={t('admin.payments.title')}
+        intro={t('admin.payments.intro')}
+      />
       <div
         role="tablist"
         aria-label={t('admin.payments.title')}
@@ -338,6 +344,6 @@ export function PaymentsSection(_props: AdminSectionProps) {
         {tab === 'webhooks' && <Webhooks />}
         {tab === 'ledger' && <Ledger />}
       </div>
-    </div>
+    </section>
   );
 }

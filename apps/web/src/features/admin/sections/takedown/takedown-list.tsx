@@ -5,6 +5,7 @@ import { useTranslation } from '../../../../lib/i18n';
 import { formatDate, formatTime } from '../../../../lib/format';
 import { Skeleton } from '../../../../components/ui/page';
 import { useTakedowns } from '../../api/get-takedowns';
+import { AdminSectionHeading } from '../../components/admin-section-heading';
 import { TakedownClock } from './clock';
 
 const STATUSES = ['open', 'removed', 'rejected', 'all'] as const;
@@ -31,7 +32,12 @@ export function TakedownList() {
   const [query, setQuery] = useState<Required<AdminTakedownListQuery>>({ status: 'open', order: 'oldest' });
   const { data, isPending, isError } = useTakedowns(query);
   return (
-    <div className="flex flex-col gap-4" data-testid="admin-takedown-list">
+    <section className="flex flex-col gap-4" aria-labelledby="admin-takedown-title" data-testid="admin-takedown-list">
+      <AdminSectionHeading
+        id="admin-takedown-title"
+        title={t('admin.takedown.title')}
+        intro={t('admin.takedown.intro')}
+      />
       <div className="flex flex-wrap items-center gap-2">
         {STATUSES.map((status) => (
           <Chip key={status} active={query.status === status} onClick={() => setQuery((q) => ({ ...q, status }))}>
@@ -90,6 +96,6 @@ export function TakedownList() {
           ))}
         </ul>
       )}
-    </div>
+    </section>
   );
 }
