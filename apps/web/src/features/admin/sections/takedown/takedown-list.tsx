@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminTakedownListQuery, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatDate, formatTime } from '../../../../lib/format';
+import { formatDateTime } from '../../../../lib/format';
 import { Skeleton } from '../../../../components/ui/page';
 import { useTakedowns } from '../../api/get-takedowns';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
@@ -81,9 +81,7 @@ export function TakedownList() {
                     {item.email} · {t('admin.takedown.item_count', { count: item.item_count })}
                   </span>
                 </span>
-                <span className="text-xs text-muted">
-                  {formatDate(item.created_at, locale)} {formatTime(item.created_at, locale)}
-                </span>
+                <span className="text-xs text-muted">{formatDateTime(item.created_at, locale)}</span>
                 <span>
                   {item.status === 'open' ? (
                     <TakedownClock status={item.status} dueAt={item.due_at} overdue={item.overdue} />
