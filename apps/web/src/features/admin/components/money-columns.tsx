@@ -19,6 +19,21 @@ export const UserLink = ({ id, email }: { id: string | null; email: string | nul
     <span className="text-muted">—</span>
   );
 
+/** The "whose" column of a table of payments or ledger entries. */
+const userColumns = <T extends { user_id: string | null; user_email: string | null }>(
+  t: Translate,
+  withUser: boolean,
+): AdminColumn<T>[] =>
+  withUser
+    ? [
+        {
+          id: 'user',
+          label: t('admin.payments.user'),
+          render: (row) => <UserLink id={row.user_id} email={row.user_email} />,
+        },
+      ]
+    : [];
+
 /**
  * The payments table's columns, in the Payments section (`withUser`: whose payment) and on a
  * user's page.
@@ -26,15 +41,7 @@ export const UserLink = ({ id, email }: { id: string | null; email: string | nul
 export function paymentColumns(t: Translate, locale: Locale, withUser: boolean): AdminColumn<AdminPayment>[] {
   return [
     { id: 'when', label: t('admin.common.when'), render: (p) => formatDateTime(p.created_at, locale) },
-    ...(withUser
-      ? [
-          {
-            id: 'user',
-            label: t('admin.payments.user'),
-            render: (p: AdminPayment) => <UserLink id={p.user_id} email={p.user_email} />,
-          },
-        ]
-      : []),
+    ...userColumns<AdminPayment>(t, withUser),
     { id: 'plan', label: t('admin.payments.plan'), render: (p) => p.plan },
     {
       id: 'amount',
@@ -64,15 +71,7 @@ export function paymentColumns(t: Translate, locale: Locale, withUser: boolean):
 export function ledgerColumns(t: Translate, locale: Locale, withUser: boolean): AdminColumn<AdminLedgerEntry>[] {
   return [
     { id: 'when', label: t('admin.common.when'), render: (e) => formatDateTime(e.created_at, locale) },
-    ...(withUser
-      ? [
-          {
-            id: 'user',
-            label: t('admin.payments.user'),
-            render: (e: AdminLedgerEntry) => <UserLink id={e.user_id} email={e.user_email} />,
-          },
-        ]
-      : []),
+    ...userColumns<AdminLedgerEntry>(t, withUser),
     {
       id: 'amount',
       label: t('admin.users.amount'),

@@ -25,28 +25,21 @@ export function CharacterStoryFields({
   placeholders?: boolean;
 }) {
   const { t } = useTranslation();
+  const values = { greeting, scenario };
   return (
     <>
-      <FormField label={t('create_character.greeting')} error={errors.greeting}>
-        <textarea
-          className={`${formInputClass} min-h-16`}
-          name="greeting"
-          value={greeting}
-          maxLength={BOT_LIMITS.greeting}
-          placeholder={placeholders ? t('create_character.greeting_placeholder') : undefined}
-          onChange={(e) => onChange('greeting', e.target.value)}
-        />
-      </FormField>
-      <FormField label={t('create_character.scenario')} error={errors.scenario}>
-        <textarea
-          className={`${formInputClass} min-h-16`}
-          name="scenario"
-          value={scenario}
-          maxLength={BOT_LIMITS.scenario}
-          placeholder={placeholders ? t('create_character.scenario_placeholder') : undefined}
-          onChange={(e) => onChange('scenario', e.target.value)}
-        />
-      </FormField>
+      {(['greeting', 'scenario'] as const).map((field) => (
+        <FormField key={field} label={t(`create_character.${field}`)} error={errors[field]}>
+          <textarea
+            className={`${formInputClass} min-h-16`}
+            name={field}
+            value={values[field]}
+            maxLength={BOT_LIMITS[field]}
+            placeholder={placeholders ? t(`create_character.${field}_placeholder`) : undefined}
+            onChange={(e) => onChange(field, e.target.value)}
+          />
+        </FormField>
+      ))}
     </>
   );
 }
