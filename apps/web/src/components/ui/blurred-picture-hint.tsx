@@ -7,11 +7,11 @@ import { Icon } from './icon';
 
 const LOOKS = {
   /** Centred over a large picture (a catalogue card, a gallery picture at full size). */
-  pill: 'top-1/2 left-1/2 max-w-[90%] -translate-x-1/2 -translate-y-1/2 gap-1.5 px-3 py-1.5 text-sm',
-  /** Astride the bottom edge of a round avatar. */
-  badge: 'bottom-0 left-1/2 -translate-x-1/2 translate-y-1/3 gap-1 px-2 py-1 text-xs whitespace-nowrap',
+  pill: 'bg-black/65 hover:bg-black/80 top-1/2 left-1/2 max-w-[90%] -translate-x-1/2 -translate-y-1/2 gap-1.5 px-3 py-1.5 text-sm',
+  /** Over the bottom of a round avatar. */
+  badge: 'bg-black/65 hover:bg-black/80 bottom-1 left-1/2 -translate-x-1/2 gap-1 px-2 py-1 text-xs whitespace-nowrap',
   /** The whole of a small picture (a thumbnail, a header's avatar): the lock only, the text as its label. */
-  cover: 'inset-0 justify-center rounded-[inherit]',
+  cover: 'bg-black/35 hover:bg-black/55 inset-0 justify-center rounded-[inherit]',
 } as const;
 
 /**
@@ -39,7 +39,7 @@ export function BlurredPictureHint({
       data-testid="blurred-picture-hint"
       aria-label={t('app.blurred_login_label')}
       title={t('app.blurred_login')}
-      className={`absolute z-10 flex items-center rounded-full bg-black/65 font-medium text-white shadow-lg backdrop-blur transition hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-primary ${LOOKS[look]}`}
+      className={`absolute z-10 flex items-center rounded-full font-medium text-white shadow-lg transition focus-visible:outline-2 focus-visible:outline-primary ${LOOKS[look]}`}
     >
       <Icon icon={Lock} size="sm" className="shrink-0" />
       {look !== 'cover' && <span className="truncate">{t('app.blurred_login')}</span>}
