@@ -7,26 +7,11 @@ import { initI18n } from '../../../lib/i18n';
 import { isBlurredPicture } from '../../../lib/media';
 import { clearSession, setTokens } from '../../../lib/session';
 import { testQueryClient } from '../../../test/profile';
+import { testBot } from '../../../test/bot';
 import { CharacterCard } from './character-card';
 
-const bot = (avatar_url: string | null): Bot => ({
-  id: 'b1',
-  slug: 'nova',
-  name: 'Nova',
-  age: 30,
-  kind: 'character',
-  avatar_url,
-  description: 'A stargazing poet.',
-  greeting: 'Hi',
-  occupation: [],
-  personality: [],
-  tags: ['realistic'],
-  is_official: false,
-  visibility: 'public',
-  author_id: 'u1',
-  voice: 'nova',
-  created_at: '2026-01-01T00:00:00.000Z',
-});
+const bot = (avatar_url: string | null): Bot =>
+  testBot({ id: 'b1', slug: 'nova', name: 'Nova', age: 30, avatar_url, author_id: 'u1' });
 
 const BLURRED = '/api/media/bots/b1/avatar.webp.blurred.webp';
 const SHARP = '/api/media/bots/b1/avatar.webp?exp=1&sig=abc';

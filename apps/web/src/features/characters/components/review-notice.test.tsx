@@ -3,33 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BotDetail } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { initI18n } from '../../../lib/i18n';
+import { testBot } from '../../../test/bot';
 import { OwnCharacterReview } from './review-notice';
 
-const bot = (overrides: Partial<BotDetail> = {}): BotDetail => ({
-  id: 'b1',
-  slug: 'mara-1',
-  name: 'Mara',
-  age: 31,
-  kind: 'character',
-  avatar_url: null,
-  description: 'A lighthouse keeper.',
-  greeting: 'Hi',
-  occupation: [],
-  personality: [],
-  tags: ['realistic'],
-  is_official: false,
-  visibility: 'public',
-  author_id: 'me',
-  voice: 'en-us+f3',
-  created_at: '2026-01-01T00:00:00.000Z',
-  scenario: '',
-  gallery: [],
-  review_state: 'rejected',
-  review_reason: 'Copied from another site.',
-  alternate_greetings: [],
-  creator_notes: '',
-  ...overrides,
-});
+const bot = (overrides: Partial<BotDetail> = {}): BotDetail =>
+  testBot({ review_state: 'rejected', review_reason: 'Copied from another site.', ...overrides });
 
 beforeAll(async () => {
   await initI18n('en');
