@@ -7,22 +7,32 @@ import { blurredKeyOf } from './explicit-pictures.js';
 const needsSignature = (row: BotRow) => !(row.visibility === 'public' && row.reviewState === 'approved');
 
 /**
- * Explicit pictures of a custom character are blurred for everyone but their author until an
- * administrator has reviewed them (`pictures_reviewed_at`). An official character's were put
- * there by an administrator: never blurred (docs/moderation.md).
+ * A custom character's explicit pictures wait for an administrator's review
+ * (`pictures_reviewed_at`); an official character's were put there by an administrator.
  */
 export const picturesHeldForReview = (row: BotRow) => !row.isOfficial && row.picturesReviewedAt === null;
 
 /**
- * A picture's URL for `viewerId`: the blurred copy's public URL when the picture is explicit and
- * held for review and the viewer is not the author; the original otherwise (signed when it is
- * not public: private, pending, or explicit and held).
+ * Whether `viewerId` is given a character's explicit pictures as their blurred copy (PRODUCT.md
+ * §6, docs/moderation.md): a guest always, official characters' included; a logged-in user (every
+ * account confirmed being 18 or older at sign-up) while the pictures wait for review; the author
+ * never.
+ */
+export function explicitPicturesBlurredFor(row: BotRow, viewerId: string | null): boolean {
+  if (viewerId === null) return true;
+  return row.authorId !== viewerId && picturesHeldForReview(row);
+}
+
+/**
+ * A picture's URL for `viewerId`: an explicit picture is the blurred copy's URL when
+ * `explicitPicturesBlurredFor` says so, else the original's signed URL (its plain URL answers
+ * 404 to anyone without a signature, the author's token or an administrator's); any other
+ * picture its plain URL, signed when it is not public (private or pending).
  */
 function pictureUrl(row: BotRow, key: string, explicit: boolean, urls: MediaUrls, viewerId: string | null): string {
-  const held = explicit && picturesHeldForReview(row);
-  const isAuthor = viewerId !== null && row.authorId === viewerId;
-  if (held && !isAuthor) return urls.url(blurredKeyOf(key), { signed: needsSignature(row) })!;
-  return urls.url(key, { signed: needsSignature(row) || held })!;
+  if (!explicit) return urls.url(key, { signed: needsSignature(row) })!;
+  if (explicitPicturesBlurredFor(row, viewerId)) return urls.url(blurredKeyOf(key), { signed: needsSignature(row) })!;
+  return urls.url(key, { signed: true })!;
 }
 
 /** `viewerId`: who the answer is for (the author sees their own explicit pictures unblurred). */

@@ -12,7 +12,7 @@ import type { MediaStorage } from '../../providers/storage/index.js';
 import { renderPicture } from './bot-pictures.js';
 import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFile } from './card.js';
 import { withTextChunks } from './card-png.js';
-import { picturesHeldForReview, presentBot, presentBotDetail } from './bots.presenter.js';
+import { explicitPicturesBlurredFor, presentBot, presentBotDetail } from './bots.presenter.js';
 import { makeBlurredPreview } from '../pictures/blur.js';
 import { voiceForCharacter } from './character-voice.js';
 import { blurredKeyOf, judgeUploadedPicture, storeBlurredCopy, type PictureLog } from './explicit-pictures.js';
@@ -297,8 +297,8 @@ export async function exportCardPng(
   viewerId: string | null,
 ): Promise<{ png: Buffer; row: BotRow }> {
   const row = await visibleRow(deps, slug, viewerId);
-  // An explicit picture held for review leaves in a card only blurred, but to its author.
-  const held = row.avatarExplicit && picturesHeldForReview(row) && row.authorId !== viewerId;
+  // An explicit picture leaves in a card blurred whenever the viewer would see it blurred.
+  const held = row.avatarExplicit && explicitPicturesBlurredFor(row, viewerId);
   const original = row.avatarKey ? await deps.storage.get(row.avatarKey) : null;
   const stored = original && held ? { data: await makeBlurredPreview(original.data) } : original;
   const base = stored

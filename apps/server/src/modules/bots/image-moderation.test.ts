@@ -187,9 +187,10 @@ describe('an explicit picture', () => {
     expect((await sharp(own.rawPayload).metadata()).width).toBe(224);
   });
 
-  it('is shown unblurred to its author', async () => {
+  it('is shown unblurred to its author, by a signed URL', async () => {
     const mine = await listed(author.auth);
     expect(mine.avatar_url).not.toContain('.blurred.');
+    expect(mine.avatar_url).toMatch(/\.webp\?exp=\d+&sig=/);
     const res = await t.app.inject({ method: 'GET', url: mine.avatar_url! });
     expect(res.statusCode).toBe(200);
     expect((await sharp(res.rawPayload).metadata()).width).toBe(224);
@@ -197,20 +198,61 @@ describe('an explicit picture', () => {
     expect(own.json<{ results: Bot[] }>().results[0]!.avatar_url).toBe(mine.avatar_url);
   });
 
-  it('is shown unblurred to everyone once an administrator reviewed the pictures', async () => {
+  it('once an administrator reviewed the pictures: sharp (signed) to a logged-in user, still blurred to a guest', async () => {
     await t.database.db.update(bots).set({ picturesReviewedAt: new Date() }).where(eq(bots.id, created.id));
-    const guest = await listed();
-    expect(guest.avatar_url).not.toContain('.blurred.');
-    expect((await t.app.inject({ method: 'GET', url: guest.avatar_url! })).statusCode).toBe(200);
-    await t.database.db.update(bots).set({ picturesReviewedAt: null }).where(eq(bots.id, created.id));
+    try {
+      const guest = await listed();
+      expect(guest.avatar_url).toMatch(/\.blurred\.webp$/);
+      const profile = await t.app.inject({ method: 'GET', url: `/api/bot/${created.slug}` });
+      expect(profile.json<BotDetail>().avatar_url).toBe(guest.avatar_url);
+      // The original by its plain address stays closed to a guest after the review.
+      const original = guest.avatar_url!.replace(/\.blurred\.webp$/, '');
+      expect((await t.app.inject({ method: 'GET', url: original })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: `${original}?w=256` })).statusCode).toBe(404);
+
+      const member = await createUser(t.app, t.database.db);
+      const seen = await listed(member.auth);
+      expect(seen.avatar_url).not.toContain('.blurred.');
+      expect(seen.avatar_url).toMatch(/\.webp\?exp=\d+&sig=/);
+      const sharpFile = await t.app.inject({ method: 'GET', url: seen.avatar_url! });
+      expect(sharpFile.statusCode).toBe(200);
+      expect((await sharp(sharpFile.rawPayload).metadata()).width).toBe(224);
+      const detail = await t.app.inject({ method: 'GET', url: `/api/bot/${created.slug}`, headers: member.auth });
+      expect(detail.json<BotDetail>().avatar_url).not.toContain('.blurred.');
+
+      // The exported card follows the same rule.
+      const guestCard = await t.app.inject({ method: 'GET', url: `/api/bot/${created.slug}/card.png` });
+      expect((await sharp(guestCard.rawPayload).metadata()).width).toBe(384);
+      const memberCard = await t.app.inject({
+        method: 'GET',
+        url: `/api/bot/${created.slug}/card.png`,
+        headers: member.auth,
+      });
+      expect((await sharp(memberCard.rawPayload).metadata()).width).toBe(224);
+    } finally {
+      await t.database.db.update(bots).set({ picturesReviewedAt: null }).where(eq(bots.id, created.id));
+    }
   });
 
-  it("an official character's explicit picture is not blurred (an administrator put it there)", async () => {
+  it("an official character's explicit picture is blurred to a guest, sharp to a logged-in user", async () => {
     await t.database.db.update(bots).set({ isOfficial: true }).where(eq(bots.id, created.id));
-    const res = await t.app.inject({ method: 'GET', url: '/api/bots/available?size=30&tags=official' });
-    const bot = res.json<BotList>().results.find((b) => b.id === created.id);
-    expect(bot?.avatar_url).not.toContain('.blurred.');
-    await t.database.db.update(bots).set({ isOfficial: false }).where(eq(bots.id, created.id));
+    try {
+      const official = async (headers: Record<string, string> = {}) => {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/bots/available?size=30&tags=official',
+          headers,
+        });
+        return res.json<BotList>().results.find((b) => b.id === created.id);
+      };
+      expect((await official())?.avatar_url).toMatch(/\.blurred\.webp$/);
+      const member = await createUser(t.app, t.database.db);
+      const seen = await official(member.auth);
+      expect(seen?.avatar_url).not.toContain('.blurred.');
+      expect((await t.app.inject({ method: 'GET', url: seen!.avatar_url! })).statusCode).toBe(200);
+    } finally {
+      await t.database.db.update(bots).set({ isOfficial: false }).where(eq(bots.id, created.id));
+    }
   });
 
   it('stays private and unblurred for its author in a private character', async () => {

@@ -10,6 +10,7 @@ export {
   isExplicitPicture,
   type BotRow,
 } from './bots.repository.js';
+import type { BotRow } from './bots.repository.js';
 /** Uploaded pictures' judgement and explicit pictures' blurred copies (docs/moderation.md). */
 export {
   blurredKeyOf,
@@ -19,7 +20,13 @@ export {
   storeBlurredCopy,
   type PictureLog,
 } from './explicit-pictures.js';
-export { picturesHeldForReview } from './bots.presenter.js';
+/**
+ * For the media route (`modules/media`, which calls it by this name): whether a character's
+ * explicit originals are kept from their plain URL. Always (PRODUCT.md §6): the blurred copy is
+ * public, the original goes out only as a signed URL (to a logged-in viewer once reviewed, to the
+ * author), or to the author's or an administrator's token.
+ */
+export const picturesHeldForReview = (_bot: BotRow): boolean => true;
 export * as botsManage from './bots.manage.js';
 export { readMultipart, translatedFieldErrors } from './bots.routes.js';
 export { CardFieldsError } from './card.js';

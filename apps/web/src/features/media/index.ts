@@ -1,2 +1,2 @@
-export { ChatPicture, mediaSrc, type ChatPictureProps } from './components/chat-picture';
+export { ChatPicture, type ChatPictureProps } from './components/chat-picture';
 export { unblurImage, useUnblurImage } from './api/unblur-image';

@@ -1,7 +1,8 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslation } from '../../../lib/i18n';
 import { Icon } from '../../../components/ui/icon';
+import { AdminEmpty, AdminError, AdminLoading } from './admin-states';
 
 /**
  * Keyset pages: the cursor of the page shown and the ones before it. `next(cursor)` moves on
@@ -47,5 +48,45 @@ export function AdminPager({
         <Icon icon={ChevronRight} size="sm" />
       </button>
     </nav>
+  );
+}
+
+/** What a keyset list's query gives: a page of results and the cursor of the next one. */
+interface KeysetQuery<T> {
+  data?: { results: T[]; next_param: string | null };
+  isPending: boolean;
+  isError: boolean;
+  refetch: () => unknown;
+}
+
+/**
+ * A keyset list's states around its rows: the error with a retry, the loading rows, `empty` when
+ * the page holds nothing, else `children(rows)`; then the pager.
+ */
+export function KeysetResults<T>({
+  query,
+  pages,
+  empty,
+  children,
+}: {
+  query: KeysetQuery<T>;
+  pages: ReturnType<typeof useKeysetPages>;
+  empty: string;
+  children: (rows: T[]) => ReactNode;
+}) {
+  const data = query.data;
+  return (
+    <>
+      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
+      {!data && query.isPending && <AdminLoading />}
+      {data && (data.results.length === 0 ? <AdminEmpty>{empty}</AdminEmpty> : children(data.results))}
+      <AdminPager
+        page={pages.page}
+        hasPrev={pages.hasPrev}
+        hasNext={Boolean(data?.next_param)}
+        onPrev={pages.prev}
+        onNext={() => data?.next_param && pages.next(data.next_param)}
+      />
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 import { BadgeCheck, Lock } from 'lucide-react';
 import { CARD_PICTURE_SIZES, cardPictureSrcSet, type Bot } from '@reverie/shared';
+import { BlurredPictureHint } from '../../../components/ui/blurred-picture-hint';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 
@@ -38,60 +39,66 @@ export function CharacterCard({ bot, priority = false }: { bot: Bot; priority?: 
   const { t } = useTranslation();
   const [pictureBox, near] = useNearScreen(priority);
   return (
-    <Link
-      to={`/${bot.slug}`}
-      data-testid="character-card"
-      className="group flex flex-col overflow-hidden rounded-2xl border border-white/10 bg-surface transition hover:-translate-y-0.5 hover:border-primary/50 focus-visible:outline-2 focus-visible:outline-primary"
-    >
-      <div ref={pictureBox} className="relative aspect-[4/5] overflow-hidden bg-bg">
-        {bot.avatar_url && near && (
-          <img
-            src={bot.avatar_url}
-            // A WebP at the card's size (256 or 512 px across) instead of the full picture.
-            srcSet={cardPictureSrcSet(bot.avatar_url)}
-            sizes={CARD_PICTURE_SIZES}
-            alt={t('characters.avatar_alt', { name: bot.name })}
-            // The first rows are on the first screen: fetched at once, before anything else;
-            // the others once they come within 300 px of it.
-            loading={priority ? 'eager' : 'lazy'}
-            fetchPriority={priority ? 'high' : 'auto'}
-            decoding="async"
-            className="h-full w-full object-cover transition duration-300 group-hover:scale-105"
-          />
+    // The hint is the card's sibling: a link inside the card's link would not be valid.
+    <div className="relative flex flex-col">
+      <Link
+        to={`/${bot.slug}`}
+        data-testid="character-card"
+        className="group flex flex-1 flex-col overflow-hidden rounded-2xl border border-white/10 bg-surface transition hover:-translate-y-0.5 hover:border-primary/50 focus-visible:outline-2 focus-visible:outline-primary"
+      >
+        <div ref={pictureBox} className="relative aspect-[4/5] overflow-hidden bg-bg">
+          {bot.avatar_url && near && (
+            <img
+              src={bot.avatar_url}
+              // A WebP at the card's size (256 or 512 px across) instead of the full picture.
+              srcSet={cardPictureSrcSet(bot.avatar_url)}
+              sizes={CARD_PICTURE_SIZES}
+              alt={t('characters.avatar_alt', { name: bot.name })}
+              // The first rows are on the first screen: fetched at once, before anything else;
+              // the others once they come within 300 px of it.
+              loading={priority ? 'eager' : 'lazy'}
+              fetchPriority={priority ? 'high' : 'auto'}
+              decoding="async"
+              className="h-full w-full object-cover transition duration-300 group-hover:scale-105"
+            />
+          )}
+          <div className="absolute inset-x-0 bottom-0 h-2/3 bg-gradient-to-t from-black/85 via-black/30 to-transparent" />
+          <div className="absolute top-2 left-2 flex gap-1">
+            {bot.is_official && (
+              <span className="flex items-center gap-1 rounded-full bg-black/55 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur">
+                <Icon icon={BadgeCheck} size="sm" className="text-primary" />
+                {t('characters.official')}
+              </span>
+            )}
+            {bot.visibility === 'private' && (
+              <span className="flex items-center gap-1 rounded-full bg-black/55 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur">
+                <Icon icon={Lock} size="sm" />
+                {t('characters.private')}
+              </span>
+            )}
+          </div>
+          <div className="absolute inset-x-0 bottom-0 p-3 text-white">
+            <h3 className="line-clamp-2 text-base leading-snug font-semibold break-words" title={bot.name}>
+              {bot.name}
+              <span className="ml-1.5 text-sm font-normal text-white/75">{bot.age}</span>
+            </h3>
+            <p className="mt-0.5 line-clamp-1 text-xs text-white/80">{bot.description}</p>
+          </div>
+        </div>
+        {bot.tags.length > 0 && (
+          <ul className="flex gap-1 overflow-hidden px-3 py-2">
+            {bot.tags.slice(0, 3).map((tag) => (
+              <li key={tag} className="truncate rounded-full bg-white/5 px-2 py-0.5 text-[11px] text-muted capitalize">
+                {TAG_LABELS[tag.toLowerCase()] ? t(TAG_LABELS[tag.toLowerCase()]!) : tag}
+              </li>
+            ))}
+          </ul>
         )}
-        <div className="absolute inset-x-0 bottom-0 h-2/3 bg-gradient-to-t from-black/85 via-black/30 to-transparent" />
-        <div className="absolute top-2 left-2 flex gap-1">
-          {bot.is_official && (
-            <span className="flex items-center gap-1 rounded-full bg-black/55 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur">
-              <Icon icon={BadgeCheck} size="sm" className="text-primary" />
-              {t('characters.official')}
-            </span>
-          )}
-          {bot.visibility === 'private' && (
-            <span className="flex items-center gap-1 rounded-full bg-black/55 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur">
-              <Icon icon={Lock} size="sm" />
-              {t('characters.private')}
-            </span>
-          )}
-        </div>
-        <div className="absolute inset-x-0 bottom-0 p-3 text-white">
-          <h3 className="line-clamp-2 text-base leading-snug font-semibold break-words" title={bot.name}>
-            {bot.name}
-            <span className="ml-1.5 text-sm font-normal text-white/75">{bot.age}</span>
-          </h3>
-          <p className="mt-0.5 line-clamp-1 text-xs text-white/80">{bot.description}</p>
-        </div>
+      </Link>
+      <div className="pointer-events-none absolute inset-x-0 top-0 aspect-[4/5] [&>a]:pointer-events-auto">
+        <BlurredPictureHint url={bot.avatar_url} />
       </div>
-      {bot.tags.length > 0 && (
-        <ul className="flex gap-1 overflow-hidden px-3 py-2">
-          {bot.tags.slice(0, 3).map((tag) => (
-            <li key={tag} className="truncate rounded-full bg-white/5 px-2 py-0.5 text-[11px] text-muted capitalize">
-              {TAG_LABELS[tag.toLowerCase()] ? t(TAG_LABELS[tag.toLowerCase()]!) : tag}
-            </li>
-          ))}
-        </ul>
-      )}
-    </Link>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import '../catalogue-texts';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 import { ImagePlus, Upload, X } from 'lucide-react';
@@ -11,6 +11,11 @@ import {
   type BotDetail,
 } from '@reverie/shared';
 import type { ModalProps } from '../../../app/modals';
+import {
+  CharacterBasics,
+  checkCharacterBasics,
+  type CharacterBasicsValue,
+} from '../../../components/ui/character-basics';
 import { Modal } from '../../../components/ui/modal';
 import { Icon } from '../../../components/ui/icon';
 import { showAlert } from '../../../components/ui/alerts';
@@ -19,23 +24,11 @@ import { useSession } from '../../../lib/session';
 import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
 import { ChoicePicker } from './choice-picker';
+import { basicsMessages, CharacterStoryFields } from './character-story-fields';
 import '../texts';
 
 type Kind = 'character' | 'persona';
 type Errors = Partial<Record<string, string>>;
-
-const inputClass =
-  'mt-1 w-full rounded-xl border border-white/10 bg-bg px-3 py-2 text-sm outline-none focus:border-primary';
-
-function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
-  return (
-    <label className="block">
-      <span className="text-sm font-medium">{label}</span>
-      {children}
-      {error && <span className="mt-1 block text-xs text-red-400">{error}</span>}
-    </label>
-  );
-}
 
 const choicesOf = (value: { picked: string[]; text: string }) =>
   value.text.trim() ? [value.text.trim()] : value.picked;
@@ -50,11 +43,13 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const [kind, setKind] = useState<Kind>('character');
   const [photo, setPhoto] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [name, setName] = useState('');
-  const [age, setAge] = useState(String(MIN_CHARACTER_AGE + 7));
+  const [basics, setBasics] = useState<CharacterBasicsValue>({
+    name: '',
+    age: String(MIN_CHARACTER_AGE + 7),
+    description: '',
+  });
   const [occupation, setOccupation] = useState({ picked: [] as string[], text: '' });
   const [personality, setPersonality] = useState({ picked: [] as string[], text: '' });
-  const [description, setDescription] = useState('');
   const [greeting, setGreeting] = useState('');
   const [scenario, setScenario] = useState('');
   const [style, setStyle] = useState<'anime' | 'realistic'>('realistic');
@@ -75,14 +70,7 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   }, [photo]);
 
   /** The form's own checks (what the server would refuse anyway), with their messages. */
-  const checkFields = (): Errors => {
-    const found: Errors = {};
-    if (!name.trim()) found.name = t('validation.name_required');
-    const ageNumber = Number(age);
-    if (!Number.isInteger(ageNumber) || ageNumber < MIN_CHARACTER_AGE) found.age = t('create_character.age_min');
-    if (!description.trim()) found.description = t('validation.required');
-    return found;
-  };
+  const checkFields = (): Errors => checkCharacterBasics(basics, basicsMessages(t));
   // An error shows from the first submit on, and goes as soon as the field is valid.
   const errors: Errors = { ...serverErrors, ...(submitted ? checkFields() : {}) };
   /** A field the user changes loses the server's error for it (the next submit checks again). */
@@ -123,15 +111,14 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
     setSubmitted(true);
     setServerErrors({});
     if (Object.keys(checkFields()).length) return;
-    const ageNumber = Number(age);
     create.mutate(
       {
-        name: name.trim(),
-        age: ageNumber,
+        name: basics.name.trim(),
+        age: Number(basics.age),
         kind,
         occupation: choicesOf(occupation),
         personality: choicesOf(personality),
-        description,
+        description: basics.description,
         greeting,
         scenario,
         tags: [style],
@@ -234,36 +221,23 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
           />
         </div>
 
-        <div className="grid grid-cols-[1fr_6rem] gap-3">
-          <Field label={t('create_character.name')} error={errors.name}>
-            <input
-              className={inputClass}
-              name="name"
-              value={name}
-              maxLength={80}
-              placeholder={t('create_character.name_placeholder')}
-              onChange={(e) => {
-                setName(e.target.value);
-                edited('name');
-              }}
-            />
-          </Field>
-          <Field label={t('create_character.age')} error={errors.age}>
-            <input
-              className={inputClass}
-              name="age"
-              type="number"
-              min={MIN_CHARACTER_AGE}
-              max={200}
-              value={age}
-              onChange={(e) => {
-                setAge(e.target.value);
-                edited('age');
-              }}
-            />
-          </Field>
-        </div>
-
+        <CharacterBasics
+          value={basics}
+          onChange={(field, value) => {
+            setBasics((current) => ({ ...current, [field]: value }));
+            edited(field);
+          }}
+          labels={{
+            name: t('create_character.name'),
+            age: t('create_character.age'),
+            description: t('create_character.description'),
+          }}
+          placeholders={{
+            name: t('create_character.name_placeholder'),
+            description: t('create_character.description_placeholder'),
+          }}
+          errors={errors}
+        />
         <ChoicePicker
           label={t('create_character.occupation')}
           options={OCCUPATION_OPTIONS}
@@ -287,47 +261,18 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
           error={errors.personality}
         />
 
-        <Field label={t('create_character.description')} error={errors.description}>
-          <textarea
-            className={`${inputClass} min-h-24`}
-            name="description"
-            value={description}
-            maxLength={4000}
-            placeholder={t('create_character.description_placeholder')}
-            onChange={(e) => {
-              setDescription(e.target.value);
-              edited('description');
-            }}
-          />
-        </Field>
         {kind === 'character' && (
           <>
-            <Field label={t('create_character.greeting')} error={errors.greeting}>
-              <textarea
-                className={`${inputClass} min-h-16`}
-                name="greeting"
-                value={greeting}
-                maxLength={2000}
-                placeholder={t('create_character.greeting_placeholder')}
-                onChange={(e) => {
-                  setGreeting(e.target.value);
-                  edited('greeting');
-                }}
-              />
-            </Field>
-            <Field label={t('create_character.scenario')} error={errors.scenario}>
-              <textarea
-                className={`${inputClass} min-h-16`}
-                name="scenario"
-                value={scenario}
-                maxLength={4000}
-                placeholder={t('create_character.scenario_placeholder')}
-                onChange={(e) => {
-                  setScenario(e.target.value);
-                  edited('scenario');
-                }}
-              />
-            </Field>
+            <CharacterStoryFields
+              greeting={greeting}
+              scenario={scenario}
+              placeholders
+              errors={errors}
+              onChange={(field, value) => {
+                (field === 'greeting' ? setGreeting : setScenario)(value);
+                edited(field);
+              }}
+            />
             <div className="grid gap-3 sm:grid-cols-2">
               <fieldset>
                 <legend className="text-sm font-medium">{t('create_character.tags')}</legend>

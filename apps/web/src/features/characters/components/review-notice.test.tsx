@@ -1,35 +1,13 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BotDetail } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
 import { initI18n } from '../../../lib/i18n';
+import { testBot } from '../../../test/bot';
 import { OwnCharacterReview } from './review-notice';
 
-const bot = (overrides: Partial<BotDetail> = {}): BotDetail => ({
-  id: 'b1',
-  slug: 'mara-1',
-  name: 'Mara',
-  age: 31,
-  kind: 'character',
-  avatar_url: null,
-  description: 'A lighthouse keeper.',
-  greeting: 'Hi',
-  occupation: [],
-  personality: [],
-  tags: ['realistic'],
-  is_official: false,
-  visibility: 'public',
-  author_id: 'me',
-  voice: 'en-us+f3',
-  created_at: '2026-01-01T00:00:00.000Z',
-  scenario: '',
-  gallery: [],
-  review_state: 'rejected',
-  review_reason: 'Copied from another site.',
-  alternate_greetings: [],
-  creator_notes: '',
-  ...overrides,
-});
+const bot = (overrides: Partial<BotDetail> = {}): BotDetail =>
+  testBot({ review_state: 'rejected', review_reason: 'Copied from another site.', ...overrides });
 
 beforeAll(async () => {
   await initI18n('en');
@@ -56,5 +34,42 @@ describe("the author's review notice", () => {
       </AppProviders>,
     );
     expect(screen.queryByTestId('own-character-review')).toBeNull();
+  });
+});
+
+describe("the author's edit form (the create form's fields)", () => {
+  it('starts from the character, checks like the create form and sends the edited texts', async () => {
+    const sent: unknown[] = [];
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : null;
+      const raw = request ? await request.clone().text() : init?.body;
+      sent.push(raw ? JSON.parse(String(raw)) : null);
+      return new Response(JSON.stringify(bot({ review_state: 'pending', name: 'Marina' })), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    render(
+      <AppProviders>
+        <OwnCharacterReview bot={bot()} viewer="me" />
+      </AppProviders>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    const form = await screen.findByTestId('edit-character-form');
+    const name = within(form).getByRole('textbox', { name: /^Name/ });
+    expect((name as HTMLInputElement).value).toBe('Mara');
+    expect((within(form).getByRole('spinbutton', { name: /^Age/ }) as HTMLInputElement).value).toBe('31');
+    fireEvent.change(name, { target: { value: ' ' } });
+    fireEvent.change(within(form).getByRole('spinbutton', { name: /^Age/ }), { target: { value: '16' } });
+    fireEvent.submit(form);
+    expect(within(form).getByText('Please enter name')).toBeTruthy();
+    expect(within(form).getByText('The age must be 18 or more')).toBeTruthy();
+    expect(sent).toHaveLength(0);
+
+    fireEvent.change(name, { target: { value: 'Marina ' } });
+    fireEvent.change(within(form).getByRole('spinbutton', { name: /^Age/ }), { target: { value: '32' } });
+    fireEvent.submit(form);
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ name: 'Marina', age: 32, description: 'A lighthouse keeper.', greeting: 'Hi' });
   });
 });

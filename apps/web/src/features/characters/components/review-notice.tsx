@@ -1,36 +1,38 @@
 import '../catalogue-texts';
 import '../texts';
 import { useState, type FormEvent } from 'react';
-import { BOT_LIMITS, MIN_CHARACTER_AGE, type BotDetail } from '@reverie/shared';
+import type { BotDetail } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
+import {
+  CharacterBasics,
+  checkCharacterBasics,
+  type CharacterBasicsValue,
+} from '../../../components/ui/character-basics';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useUpdateBot } from '../api/update-bot';
-
-const inputClass =
-  'mt-1 w-full rounded-xl border border-white/10 bg-bg px-3 py-2 text-sm outline-none focus:border-primary';
+import { basicsMessages, CharacterStoryFields } from './character-story-fields';
 
 /** The author edits their character's texts; saving a rejected one sends it back to the review. */
 function EditCharacterModal({ bot, onClose }: { bot: BotDetail; onClose: () => void }) {
   const { t } = useTranslation();
   const update = useUpdateBot(bot.slug);
-  const [name, setName] = useState(bot.name);
-  const [age, setAge] = useState(String(bot.age));
-  const [description, setDescription] = useState(bot.description);
+  const [basics, setBasics] = useState<CharacterBasicsValue>({
+    name: bot.name,
+    age: String(bot.age),
+    description: bot.description,
+  });
   const [greeting, setGreeting] = useState(bot.greeting);
   const [scenario, setScenario] = useState(bot.scenario);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found: Record<string, string[]> = {};
-    if (!name.trim()) found.name = [t('validation.name_required')];
-    if (!Number.isInteger(Number(age)) || Number(age) < MIN_CHARACTER_AGE) found.age = [t('create_character.age_min')];
-    if (!description.trim()) found.description = [t('validation.required')];
+    const found = checkCharacterBasics(basics, basicsMessages(t));
     setErrors(found);
     if (Object.keys(found).length) return;
     update.mutate(
-      { name: name.trim(), age: Number(age), description, greeting, scenario },
+      { name: basics.name.trim(), age: Number(basics.age), description: basics.description, greeting, scenario },
       {
         onSuccess: (saved) => {
           showAlert(t(saved.review_state === 'pending' ? 'characters.review.resubmitted' : 'characters.review.saved'), {
@@ -40,86 +42,31 @@ function EditCharacterModal({ bot, onClose }: { bot: BotDetail; onClose: () => v
         },
         onError: (error) => {
           if (error instanceof ApiRequestError && Object.keys(error.fieldErrors).length)
-            return setErrors(error.fieldErrors);
+            return setErrors(Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k, v[0]])));
           showAlert(error.message, { type: 'error' });
         },
       },
     );
   };
-  const field = (id: string, label: string, control: React.ReactNode) => (
-    <div>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {control}
-      {errors[id.replace('edit-', '')]?.map((error) => (
-        <p key={error} className="mt-1 text-xs text-red-400" role="alert">
-          {error}
-        </p>
-      ))}
-    </div>
-  );
   return (
     <Modal open onClose={onClose} title={t('characters.review.edit_title', { name: bot.name })}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="edit-character-form">
-        <div className="grid grid-cols-[1fr_6rem] gap-3">
-          {field(
-            'edit-name',
-            t('create_character.name'),
-            <input
-              id="edit-name"
-              value={name}
-              maxLength={BOT_LIMITS.name}
-              onChange={(e) => setName(e.target.value)}
-              className={inputClass}
-            />,
-          )}
-          {field(
-            'edit-age',
-            t('create_character.age'),
-            <input
-              id="edit-age"
-              type="number"
-              min={MIN_CHARACTER_AGE}
-              value={age}
-              onChange={(e) => setAge(e.target.value)}
-              className={inputClass}
-            />,
-          )}
-        </div>
-        {field(
-          'edit-description',
-          t('create_character.description'),
-          <textarea
-            id="edit-description"
-            value={description}
-            maxLength={BOT_LIMITS.description}
-            onChange={(e) => setDescription(e.target.value)}
-            className={`${inputClass} min-h-24`}
-          />,
-        )}
-        {field(
-          'edit-greeting',
-          t('create_character.greeting'),
-          <textarea
-            id="edit-greeting"
-            value={greeting}
-            maxLength={BOT_LIMITS.greeting}
-            onChange={(e) => setGreeting(e.target.value)}
-            className={inputClass}
-          />,
-        )}
-        {field(
-          'edit-scenario',
-          t('create_character.scenario'),
-          <textarea
-            id="edit-scenario"
-            value={scenario}
-            maxLength={BOT_LIMITS.scenario}
-            onChange={(e) => setScenario(e.target.value)}
-            className={inputClass}
-          />,
-        )}
+        <CharacterBasics
+          value={basics}
+          onChange={(field, value) => setBasics((current) => ({ ...current, [field]: value }))}
+          labels={{
+            name: t('create_character.name'),
+            age: t('create_character.age'),
+            description: t('create_character.description'),
+          }}
+          errors={errors}
+        />
+        <CharacterStoryFields
+          greeting={greeting}
+          scenario={scenario}
+          errors={errors}
+          onChange={(field, value) => (field === 'greeting' ? setGreeting : setScenario)(value)}
+        />
         <button
           type="submit"
           disabled={update.isPending}

@@ -2,6 +2,7 @@ import '../texts';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 import { ArrowLeft, Brain, Cpu, Download, History, Pencil, Phone, SquarePen, Trash2, UserRound } from 'lucide-react';
+import { BlurredPictureHint } from '../../../components/ui/blurred-picture-hint';
 import { Icon } from '../../../components/ui/icon';
 import { MenuButton, type MenuItem } from '../../../components/ui/menu-button';
 
@@ -48,7 +49,10 @@ export function ChatHeader({ name, title, avatarUrl, onBack, callHref, menu }: C
         </button>
         <div className="flex min-w-0 flex-1 items-center gap-2.5">
           {avatarUrl ? (
-            <img src={avatarUrl} alt="" className="h-9 w-9 shrink-0 rounded-full object-cover" />
+            <span className="relative shrink-0 rounded-full">
+              <img src={avatarUrl} alt="" className="h-9 w-9 rounded-full object-cover" />
+              <BlurredPictureHint url={avatarUrl} look="cover" />
+            </span>
           ) : (
             <span className="h-9 w-9 shrink-0 rounded-full bg-surface" aria-hidden="true" />
           )}

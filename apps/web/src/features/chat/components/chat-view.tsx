@@ -7,6 +7,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
+import { BlurredPictureHint } from '../../../components/ui/blurred-picture-hint';
 import { RoleplayText } from '../../../components/ui/roleplay-text';
 import { wasAuthorizedOnce } from '../../../lib/session';
 import { useCreateChat } from '../api/create-chat';
@@ -40,7 +41,7 @@ function GalleryStrip({ name, pictures }: { name: string; pictures: string[] }) 
         data-testid="character-gallery"
       >
         {pictures.map((url, index) => (
-          <li key={url} className="shrink-0">
+          <li key={url} className="relative shrink-0 rounded-xl">
             <button
               type="button"
               onClick={() => setOpen(index)}
@@ -49,17 +50,21 @@ function GalleryStrip({ name, pictures }: { name: string; pictures: string[] }) 
             >
               <img src={url} alt="" loading="lazy" className="h-full w-full object-cover" />
             </button>
+            <BlurredPictureHint url={url} look="cover" />
           </li>
         ))}
       </ul>
       <Modal open={open !== null} onClose={() => setOpen(null)} title={t('chat.gallery_label', { name })} size="lg">
         {open !== null && (
-          <img
-            src={pictures[open]}
-            alt={t('chat.gallery_open', { index: open + 1, name })}
-            className="mx-auto max-h-[80dvh] w-auto rounded-xl object-contain"
-            data-testid="gallery-full"
-          />
+          <div className="relative">
+            <img
+              src={pictures[open]}
+              alt={t('chat.gallery_open', { index: open + 1, name })}
+              className="mx-auto max-h-[80dvh] w-auto rounded-xl object-contain"
+              data-testid="gallery-full"
+            />
+            <BlurredPictureHint url={pictures[open]} />
+          </div>
         )}
       </Modal>
     </>
@@ -71,11 +76,14 @@ function CharacterIntro({ bot, gallery = [] }: { bot: ChatCharacter; gallery?: s
   return (
     <div className="flex flex-col items-center gap-2 pt-4 pb-2 text-center" data-testid="character-intro">
       {bot.avatar_url && (
-        <img
-          src={bot.avatar_url}
-          alt={t('chat.avatar_alt', { name: bot.name })}
-          className="h-24 w-24 rounded-full border border-white/10 object-cover shadow-xl"
-        />
+        <div className="relative">
+          <img
+            src={bot.avatar_url}
+            alt={t('chat.avatar_alt', { name: bot.name })}
+            className="h-24 w-24 rounded-full border border-white/10 object-cover shadow-xl"
+          />
+          <BlurredPictureHint url={bot.avatar_url} look="badge" />
+        </div>
       )}
       <p className="text-lg font-semibold">
         {bot.name}

@@ -8,13 +8,10 @@ import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
-import { API_BASE_URL } from '../../../lib/config';
+import { mediaSrc } from '../../../lib/media';
 import { readProfile, setProfileData, useProfile } from '../../../lib/profile';
 import { useUnblurImage } from '../api/unblur-image';
 import '../texts';
-
-/** Media URLs from the API are paths; a web app hosted apart from the API prefixes its base. */
-export const mediaSrc = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
 
 export interface ChatPictureProps {
   /** A picture message (kind 2 Image or 3 BlurImage). */

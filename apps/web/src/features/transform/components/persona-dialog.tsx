@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { MIN_CHARACTER_AGE } from '@reverie/shared';
+import { CharacterBasics, type CharacterBasicsValue } from '../../../components/ui/character-basics';
 import { Modal } from '../../../components/ui/modal';
 import { useTranslation } from '../../../lib/i18n';
 
@@ -8,9 +8,6 @@ export interface PersonaFields {
   age: number;
   description: string;
 }
-
-const field =
-  'w-full rounded-xl border border-white/10 bg-bg/60 px-4 py-3 text-base outline-none transition placeholder:text-muted focus:border-primary focus:ring-2 focus:ring-primary/30';
 
 /** A new persona with the result as its photo: its name, age and a few words about it. */
 export function PersonaDialog({
@@ -25,15 +22,13 @@ export function PersonaDialog({
   defaultName: string;
 }) {
   const { t } = useTranslation();
-  const [name, setName] = useState(defaultName);
-  const [age, setAge] = useState(25);
-  const [description, setDescription] = useState('');
+  const [basics, setBasics] = useState<CharacterBasicsValue>({ name: defaultName, age: '25', description: '' });
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     try {
-      await onSubmit({ name: name.trim(), age, description: description.trim() });
+      await onSubmit({ name: basics.name.trim(), age: Number(basics.age), description: basics.description.trim() });
     } finally {
       setBusy(false);
     }
@@ -41,33 +36,16 @@ export function PersonaDialog({
   return (
     <Modal open={open} onClose={onClose} title={t('transform.persona_title')}>
       <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-4">
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          {t('transform.persona_name')}
-          <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} className={field} />
-        </label>
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          {t('transform.persona_age')}
-          <input
-            required
-            type="number"
-            min={MIN_CHARACTER_AGE}
-            max={200}
-            value={age}
-            onChange={(e) => setAge(Number(e.target.value))}
-            className={field}
-          />
-        </label>
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          {t('transform.persona_description')}
-          <textarea
-            required
-            maxLength={1000}
-            rows={3}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            className={field}
-          />
-        </label>
+        <CharacterBasics
+          value={basics}
+          onChange={(field, value) => setBasics((current) => ({ ...current, [field]: value }))}
+          labels={{
+            name: t('transform.persona_name'),
+            age: t('transform.persona_age'),
+            description: t('transform.persona_description'),
+          }}
+          required
+        />
         <button
           type="submit"
           disabled={busy}

@@ -8,7 +8,7 @@ import { formatDate } from '../../../lib/format';
 import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { useDeleteTransform } from '../api/delete-transform';
 import { useTransforms } from '../api/list-transforms';
-import { mediaSrc } from './media-src';
+import { mediaSrc } from '../../../lib/media';
 
 /** The user's past transforms (paid ones), newest first; each opens in the result view or is deleted. */
 export function TransformGallery({ onOpen, openId }: { onOpen: (id: string) => void; openId: string | null }) {

@@ -2,7 +2,7 @@ import { Download, UserRound } from 'lucide-react';
 import type { Transform } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { useTranslation } from '../../../lib/i18n';
-import { mediaSrc } from './media-src';
+import { mediaSrc } from '../../../lib/media';
 
 /** The result beside the original (side by side on every screen), with download and "use as persona photo". */
 export function TransformResult({ transform, onUseAsPersona }: { transform: Transform; onUseAsPersona?: () => void }) {

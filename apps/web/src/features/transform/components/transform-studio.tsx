@@ -13,7 +13,7 @@ import { payTransform } from '../api/pay-transform';
 import { previewTransform } from '../api/preview-transform';
 import { uploadTransform } from '../api/upload-transform';
 import { verifyTransform } from '../api/verify-transform';
-import { mediaSrc } from './media-src';
+import { mediaSrc } from '../../../lib/media';
 import { PersonaDialog, type PersonaFields } from './persona-dialog';
 import { StylePicker } from './style-picker';
 import { TransformGallery } from './transform-gallery';

@@ -6,7 +6,7 @@ import { useModal } from '../../../app/modals';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { ApiRequestError } from '../../../lib/api-client';
-import { API_BASE_URL } from '../../../lib/config';
+import { mediaSrc } from '../../../lib/media';
 import { audioProgressKey, audioUrlKey, useAudioProgress, useAudioUrls } from '../api/request-audio';
 
 export interface VoiceButtonProps {
@@ -16,9 +16,6 @@ export interface VoiceButtonProps {
 }
 
 type Status = 'idle' | 'loading' | 'playing' | 'paused';
-
-/** Media URLs from the API are paths; a web app hosted apart from the API prefixes its base. */
-const audioSrc = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
 
 /** Seconds as m:ss (voice messages are minutes long at most). */
 export function formatClock(seconds: number): string {
@@ -95,8 +92,8 @@ export function VoiceButton({ messageId, className = '' }: VoiceButtonProps) {
   const play = async (url: string) => {
     const element = audio.current;
     if (!element) return;
-    if (element.getAttribute('src') !== audioSrc(url)) {
-      element.src = audioSrc(url);
+    if (element.getAttribute('src') !== mediaSrc(url)) {
+      element.src = mediaSrc(url);
       setSrc(url);
     }
     try {

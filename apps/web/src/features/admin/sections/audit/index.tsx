@@ -5,8 +5,8 @@ import type { AdminAuditEntry, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime } from '../../../../lib/format';
 import { useAdminAudit } from '../../api/get-audit';
-import { AdminPager, useKeysetPages } from '../../components/admin-pager';
-import { AdminEmpty, AdminError, AdminLoading } from '../../components/admin-states';
+import { KeysetResults, useKeysetPages } from '../../components/admin-pager';
+import {} from '../../components/admin-states';
 import type { AdminSectionProps } from '../../sections';
 import { jsonDiff } from './json-diff';
 
@@ -119,25 +119,15 @@ export function AuditSection(_props: AdminSectionProps) {
           }}
         />
       </div>
-      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
-      {!query.data && query.isPending && <AdminLoading />}
-      {query.data &&
-        (query.data.results.length === 0 ? (
-          <AdminEmpty>{t('admin.audit.none')}</AdminEmpty>
-        ) : (
+      <KeysetResults query={query} pages={pages} empty={t('admin.audit.none')}>
+        {(rows) => (
           <ol className="flex flex-col gap-3">
-            {query.data.results.map((entry) => (
+            {rows.map((entry) => (
               <Entry key={entry.id} entry={entry} />
             ))}
           </ol>
-        ))}
-      <AdminPager
-        page={pages.page}
-        hasPrev={pages.hasPrev}
-        hasNext={Boolean(query.data?.next_param)}
-        onPrev={pages.prev}
-        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
-      />
+        )}
+      </KeysetResults>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Skeleton } from '../../../../components/ui/page';
 import { formatDate } from '../../../../lib/format';
 import { useTranslation } from '../../../../lib/i18n';
 import { useAdminBlogPosts } from '../../api/get-admin-blog-posts';
+import { AdminSectionHeading } from '../../components/admin-section-heading';
 import { Badge, cardClass, primaryButton } from '../../components/content-ui';
 import type { AdminSectionProps } from '../../sections';
 import { BlogEditor } from './blog-editor';
@@ -32,14 +33,11 @@ export function BlogSection({ itemId }: AdminSectionProps) {
 
   return (
     <section className="flex flex-col gap-4" aria-labelledby="admin-blog-title">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="admin-blog-title" className="text-xl font-semibold">
-          {t('admin.blog.title')}
-        </h2>
+      <AdminSectionHeading id="admin-blog-title" title={t('admin.blog.title')}>
         <Link to="/admin/blog/new" className={primaryButton} data-testid="blog-new">
           {t('admin.blog.new')}
         </Link>
-      </div>
+      </AdminSectionHeading>
       {posts.isPending ? (
         <Skeleton className="h-48" />
       ) : posts.isError ? (

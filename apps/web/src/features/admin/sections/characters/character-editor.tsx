@@ -10,6 +10,7 @@ import { useCharacterVoices } from '../../api/get-character-voices';
 import { useReorderCharacterPictures } from '../../api/reorder-character-pictures';
 import { useSaveAdminCharacter } from '../../api/save-admin-character';
 import { useUploadCharacterPicture } from '../../api/upload-character-picture';
+import { ConfirmAction } from '../../components/confirm-action';
 import { Badge, cardClass, Field, inputClass, primaryButton, secondaryButton } from '../../components/content-ui';
 
 /** Lines of a textarea as a list (alternate greetings: blank lines between them). */
@@ -68,6 +69,7 @@ function Gallery({ character }: { character: AdminCharacter }) {
   const reorder = useReorderCharacterPictures();
   const avatar = useChooseCharacterAvatar();
   const fail = (error: Error) => showAlert(error.message, { type: 'error' });
+  const [deleting, setDeleting] = useState<string | null>(null);
   const pictures = character.pictures;
   const move = (index: number, by: -1 | 1) => {
     const order = pictures.map((p) => p.id);
@@ -147,10 +149,7 @@ function Gallery({ character }: { character: AdminCharacter }) {
                 <button
                   type="button"
                   className="rounded-full px-2 py-1 text-red-300 hover:bg-red-950/40"
-                  onClick={() => {
-                    if (window.confirm(t('admin.characters.delete_picture_confirm')))
-                      remove.mutate({ id: character.id, pictureId: picture.id }, { onError: fail });
-                  }}
+                  onClick={() => setDeleting(picture.id)}
                 >
                   {t('admin.common.delete')}
                 </button>
@@ -159,6 +158,16 @@ function Gallery({ character }: { character: AdminCharacter }) {
           ))}
         </ul>
       )}
+      <ConfirmAction
+        open={deleting !== null}
+        title={t('admin.characters.delete_picture_confirm')}
+        confirmLabel={t('admin.common.delete')}
+        danger
+        reason="none"
+        testId="character-picture-delete"
+        onConfirm={() => remove.mutateAsync({ id: character.id, pictureId: deleting! })}
+        onClose={() => setDeleting(null)}
+      />
     </div>
   );
 }

@@ -21,6 +21,7 @@ import {
   primaryButton,
   secondaryButton,
 } from '../../components/content-ui';
+import { AdminSectionHeading } from '../../components/admin-section-heading';
 import type { AdminSectionProps } from '../../sections';
 import { CharacterEditor } from './character-editor';
 
@@ -231,17 +232,14 @@ export function CharactersSection({ itemId }: AdminSectionProps) {
     `rounded-full px-4 py-1.5 text-sm ${scope === value ? 'bg-primary text-on-primary' : 'text-muted'}`;
   return (
     <section className="flex flex-col gap-4" aria-labelledby="admin-characters-title">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="admin-characters-title" className="text-xl font-semibold">
-          {t('admin.characters.title')}
-        </h2>
+      <AdminSectionHeading id="admin-characters-title" title={t('admin.characters.title')}>
         <div className="flex flex-wrap items-center gap-2">
           <ImportCard />
           <Link to="/admin/characters/new" className={primaryButton} data-testid="admin-character-new">
             {t('admin.characters.new')}
           </Link>
         </div>
-      </div>
+      </AdminSectionHeading>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <div role="radiogroup" className="inline-flex gap-1 self-start rounded-full bg-bg p-1">
           {(['official', 'public'] as const).map((value) => (

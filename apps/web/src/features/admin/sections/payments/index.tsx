@@ -1,41 +1,24 @@
 import '../../texts';
 import { useState } from 'react';
-import { Link } from 'react-router';
-import {
-  WEBHOOK_OUTCOMES,
-  type AdminLedgerEntry,
-  type AdminPayment,
-  type AdminWebhookDelivery,
-  type Locale,
-} from '@reverie/shared';
+import {} from 'react-router';
+import { WEBHOOK_OUTCOMES, type AdminWebhookDelivery, type Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatBalance, formatDateTime, formatNumber, formatPrice } from '../../../../lib/format';
+import { formatBalance, formatDateTime, formatNumber } from '../../../../lib/format';
 import { useAdminPayments } from '../../api/get-payments';
 import { useWebhookDeliveries } from '../../api/get-webhook-deliveries';
 import { useAdminLedger } from '../../api/get-ledger';
 import { useLedgerCheck } from '../../api/check-ledger';
 import { AdminTable, type AdminColumn } from '../../components/admin-table';
-import { AdminPager, useKeysetPages } from '../../components/admin-pager';
-import { AdminCard, AdminEmpty, AdminError, AdminLoading } from '../../components/admin-states';
+import { KeysetResults, useKeysetPages } from '../../components/admin-pager';
+import { ledgerColumns, paymentColumns, UserLink } from '../../components/money-columns';
+import { AdminCard, AdminError } from '../../components/admin-states';
 import { AdminSelect } from '../../components/admin-select';
+import { AdminSectionHeading } from '../../components/admin-section-heading';
 import type { AdminSectionProps } from '../../sections';
 
 type Tab = 'payments' | 'webhooks' | 'ledger';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const UserLink = ({ id, email }: { id: string | null; email: string | null }) =>
-  id ? (
-    <Link
-      to={`/admin/users/${id}`}
-      className="break-all text-primary hover:underline"
-      onClick={(e) => e.stopPropagation()}
-    >
-      {email ?? id}
-    </Link>
-  ) : (
-    <span className="text-muted">—</span>
-  );
 
 function Payments() {
   const { t, i18n } = useTranslation();
@@ -44,32 +27,7 @@ function Payments() {
   const [provider, setProvider] = useState('');
   const pages = useKeysetPages();
   const query = useAdminPayments({ status: status || undefined, provider: provider || undefined, c: pages.cursor });
-  const columns: AdminColumn<AdminPayment>[] = [
-    { id: 'when', label: t('admin.common.when'), render: (p) => formatDateTime(p.created_at, locale) },
-    { id: 'user', label: t('admin.payments.user'), render: (p) => <UserLink id={p.user_id} email={p.user_email} /> },
-    { id: 'plan', label: t('admin.payments.plan'), render: (p) => p.plan },
-    {
-      id: 'amount',
-      label: t('admin.payments.amount'),
-      className: 'tabular-nums md:text-right',
-      render: (p) => formatPrice(p.amount_cents, p.currency, locale),
-    },
-    {
-      id: 'status',
-      label: t('admin.payments.status'),
-      render: (p) => (
-        <span>
-          {t(`admin.payments.statuses.${p.status}`)}
-          {p.refund_reason && (
-            <span className="block text-xs text-amber-300">
-              {t('admin.payments.refund', { reason: p.refund_reason })}
-            </span>
-          )}
-        </span>
-      ),
-    },
-    { id: 'provider', label: t('admin.payments.provider'), render: (p) => p.provider },
-  ];
+  const columns = paymentColumns(t, locale, true);
   const change = (set: (v: string) => void) => (v: string) => {
     set(v);
     pages.reset();
@@ -99,21 +57,9 @@ function Payments() {
           ]}
         />
       </div>
-      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
-      {!query.data && query.isPending && <AdminLoading />}
-      {query.data &&
-        (query.data.results.length === 0 ? (
-          <AdminEmpty>{t('admin.payments.none')}</AdminEmpty>
-        ) : (
-          <AdminTable testId="admin-payments-table" columns={columns} rows={query.data.results} rowKey={(p) => p.id} />
-        ))}
-      <AdminPager
-        page={pages.page}
-        hasPrev={pages.hasPrev}
-        hasNext={Boolean(query.data?.next_param)}
-        onPrev={pages.prev}
-        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
-      />
+      <KeysetResults query={query} pages={pages} empty={t('admin.payments.none')}>
+        {(rows) => <AdminTable testId="admin-payments-table" columns={columns} rows={rows} rowKey={(p) => p.id} />}
+      </KeysetResults>
     </div>
   );
 }
@@ -174,21 +120,9 @@ function Webhooks() {
           ...WEBHOOK_OUTCOMES.map((o) => ({ value: o, label: t(`admin.payments.outcomes.${o}`) })),
         ]}
       />
-      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
-      {!query.data && query.isPending && <AdminLoading />}
-      {query.data &&
-        (query.data.results.length === 0 ? (
-          <AdminEmpty>{t('admin.payments.no_deliveries')}</AdminEmpty>
-        ) : (
-          <AdminTable testId="admin-webhooks-table" columns={columns} rows={query.data.results} rowKey={(d) => d.id} />
-        ))}
-      <AdminPager
-        page={pages.page}
-        hasPrev={pages.hasPrev}
-        hasNext={Boolean(query.data?.next_param)}
-        onPrev={pages.prev}
-        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
-      />
+      <KeysetResults query={query} pages={pages} empty={t('admin.payments.no_deliveries')}>
+        {(rows) => <AdminTable testId="admin-webhooks-table" columns={columns} rows={rows} rowKey={(d) => d.id} />}
+      </KeysetResults>
     </div>
   );
 }
@@ -250,27 +184,7 @@ function Ledger() {
   const [user, setUser] = useState('');
   const userId = UUID.test(user.trim()) ? user.trim().toLowerCase() : undefined;
   const query = useAdminLedger(userId, pages.cursor);
-  const columns: AdminColumn<AdminLedgerEntry>[] = [
-    { id: 'when', label: t('admin.common.when'), render: (e) => formatDateTime(e.created_at, locale) },
-    { id: 'user', label: t('admin.payments.user'), render: (e) => <UserLink id={e.user_id} email={e.user_email} /> },
-    {
-      id: 'amount',
-      label: t('admin.users.amount'),
-      className: 'tabular-nums md:text-right',
-      render: (e) => (
-        <span className={e.amount > 0 ? 'text-emerald-300' : 'text-red-300'}>
-          {e.amount > 0 ? '+' : '−'}
-          {formatBalance(Math.abs(e.amount), locale)}
-        </span>
-      ),
-    },
-    { id: 'reason', label: t('admin.ledger.reason'), render: (e) => t(`admin.ledger.reasons.${e.reason}`) },
-    {
-      id: 'reference',
-      label: t('admin.ledger.reference'),
-      render: (e) => <span className="break-all">{e.reference}</span>,
-    },
-  ];
+  const columns = ledgerColumns(t, locale, true);
   return (
     <div className="flex flex-col gap-3">
       <LedgerCheck />
@@ -286,21 +200,9 @@ function Ledger() {
         }}
         className="rounded-xl border border-white/10 bg-surface px-3 py-2 text-sm outline-none placeholder:text-muted focus:border-primary sm:max-w-md"
       />
-      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
-      {!query.data && query.isPending && <AdminLoading />}
-      {query.data &&
-        (query.data.results.length === 0 ? (
-          <AdminEmpty>{t('admin.ledger.none')}</AdminEmpty>
-        ) : (
-          <AdminTable testId="admin-ledger-table" columns={columns} rows={query.data.results} rowKey={(e) => e.id} />
-        ))}
-      <AdminPager
-        page={pages.page}
-        hasPrev={pages.hasPrev}
-        hasNext={Boolean(query.data?.next_param)}
-        onPrev={pages.prev}
-        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
-      />
+      <KeysetResults query={query} pages={pages} empty={t('admin.ledger.none')}>
+        {(rows) => <AdminTable testId="admin-ledger-table" columns={columns} rows={rows} rowKey={(e) => e.id} />}
+      </KeysetResults>
     </div>
   );
 }
@@ -311,7 +213,12 @@ export function PaymentsSection(_props: AdminSectionProps) {
   const [tab, setTab] = useState<Tab>('payments');
   const tabs: Tab[] = ['payments', 'webhooks', 'ledger'];
   return (
-    <div className="flex flex-col gap-4" data-testid="admin-payments">
+    <section className="flex flex-col gap-4" aria-labelledby="admin-payments-title" data-testid="admin-payments">
+      <AdminSectionHeading
+        id="admin-payments-title"
+        title={t('admin.payments.title')}
+        intro={t('admin.payments.intro')}
+      />
       <div
         role="tablist"
         aria-label={t('admin.payments.title')}
@@ -338,6 +245,6 @@ export function PaymentsSection(_props: AdminSectionProps) {
         {tab === 'webhooks' && <Webhooks />}
         {tab === 'ledger' && <Ledger />}
       </div>
-    </div>
+    </section>
   );
 }

@@ -2,14 +2,15 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatDate, formatTime } from '../../../../lib/format';
-import { API_BASE_URL } from '../../../../lib/config';
+import { formatDateTime } from '../../../../lib/format';
+import { mediaSrc } from '../../../../lib/media';
 import { Skeleton } from '../../../../components/ui/page';
 import { useMessageReports } from '../../api/get-message-reports';
 import { useMessageReport } from '../../api/get-message-report';
 import { useResolveMessageReport } from '../../api/resolve-message-report';
 import { useRemoveReportedMessage } from '../../api/remove-reported-message';
-import { StatusChips } from './status-chips';
+import { ConfirmAction } from '../../components/confirm-action';
+import { ReportList } from './report-list';
 
 /** A report's reason in the reader's language (a reason the texts do not know stays as sent). */
 const reasonText = (t: (key: string) => string, reason: string) => {
@@ -18,43 +19,25 @@ const reasonText = (t: (key: string) => string, reason: string) => {
   return text === key ? reason : text;
 };
 
-const media = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
-
-/** Message reports, oldest open first: stacked cards on a phone, rows on a desktop. */
+/** Message reports, oldest open first. */
 export function MessageReportList() {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language as Locale;
-  const [status, setStatus] = useState<'open' | 'resolved'>('open');
-  const { data, isPending, isError } = useMessageReports(status);
+  const { t } = useTranslation();
   return (
-    <div className="flex flex-col gap-3" data-testid="admin-message-reports">
-      <StatusChips value={status} options={['open', 'resolved']} onChange={setStatus} />
-      {isPending && <Skeleton className="h-40" />}
-      {isError && <p className="text-red-300">{t('admin.reports.error')}</p>}
-      {data?.items.length === 0 && <p className="text-muted">{t('admin.reports.empty')}</p>}
-      <ul className="flex flex-col gap-2">
-        {data?.items.map((r) => (
-          <li key={r.id}>
-            <Link
-              to={`/admin/reports/m${r.id}`}
-              className="grid gap-1 rounded-2xl border border-white/10 bg-surface p-4 transition hover:border-white/20 md:grid-cols-[10rem_1fr_12rem] md:items-center md:gap-4"
-              data-testid="admin-message-report-row"
-            >
-              <span className="text-sm font-medium">{reasonText(t, r.reason)}</span>
-              <span className="min-w-0">
-                <span className="block truncate text-sm">{r.message.text}</span>
-                <span className="block truncate text-xs text-muted">
-                  {r.character.name} · {r.reporter.email}
-                </span>
-              </span>
-              <span className="text-xs text-muted">
-                {formatDate(r.created_at, locale)} {formatTime(r.created_at, locale)}
-              </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </div>
+    <ReportList
+      statuses={['open', 'resolved'] as const}
+      useReports={useMessageReports}
+      columns="md:grid-cols-[10rem_1fr_12rem]"
+      testId="admin-message-reports"
+      rowTestId="admin-message-report-row"
+      toRow={(r) => ({
+        id: r.id,
+        to: `/admin/reports/m${r.id}`,
+        title: <span className="text-sm font-medium">{reasonText(t, r.reason)}</span>,
+        text: r.message.text,
+        detail: `${r.character.name} · ${r.reporter.email}`,
+        createdAt: r.created_at,
+      })}
+    />
   );
 }
 
@@ -68,6 +51,7 @@ export function MessageReportDetailView({ id }: { id: number }) {
   const remove = useRemoveReportedMessage(id);
   const [note, setNote] = useState('');
   const [failed, setFailed] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   if (isPending) return <Skeleton className="h-64" />;
   if (isError || !data) return <p className="text-red-300">{t('admin.reports.error')}</p>;
   const open = data.status === 'open';
@@ -103,9 +87,7 @@ export function MessageReportDetailView({ id }: { id: number }) {
             {data.character.name} <span className="text-muted">/{data.character.slug}</span>
           </dd>
           <dt className="text-muted">{t('admin.reports.received')}</dt>
-          <dd>
-            {formatDate(data.created_at, locale)} {formatTime(data.created_at, locale)}
-          </dd>
+          <dd>{formatDateTime(data.created_at, locale)}</dd>
         </dl>
       </div>
       <h3 className="text-lg font-semibold">{t('admin.reports.context')}</h3>
@@ -123,7 +105,7 @@ export function MessageReportDetailView({ id }: { id: number }) {
               {m.reported && <span className="ml-2 font-semibold text-red-300">{t('admin.reports.reported')}</span>}
             </p>
             <p className="whitespace-pre-wrap">{m.text}</p>
-            {m.picture_url && <img src={media(m.picture_url)} alt="" className="mt-2 max-h-48 rounded-xl" />}
+            {m.picture_url && <img src={mediaSrc(m.picture_url)} alt="" className="mt-2 max-h-48 rounded-xl" />}
           </li>
         ))}
       </ol>
@@ -131,9 +113,7 @@ export function MessageReportDetailView({ id }: { id: number }) {
         <div className="rounded-2xl border border-white/10 bg-surface p-4 text-sm">
           <p className="font-medium">
             {t('admin.reports.resolved_on', {
-              date: data.resolved_at
-                ? `${formatDate(data.resolved_at, locale)} ${formatTime(data.resolved_at, locale)}`
-                : '',
+              date: data.resolved_at ? formatDateTime(data.resolved_at, locale) : '',
             })}
           </p>
           {data.resolution && <p className="mt-1 whitespace-pre-wrap text-muted">{data.resolution}</p>}
@@ -164,13 +144,7 @@ export function MessageReportDetailView({ id }: { id: number }) {
             <button
               type="button"
               disabled={remove.isPending}
-              onClick={() =>
-                window.confirm(t('admin.reports.remove_confirm')) &&
-                run(async () => {
-                  await remove.mutateAsync(note);
-                  await navigate('/admin/reports');
-                })
-              }
+              onClick={() => setConfirming(true)}
               className="rounded-full bg-red-500 px-5 py-2.5 text-sm font-semibold text-white disabled:opacity-50"
               data-testid="report-remove-message"
             >
@@ -184,6 +158,19 @@ export function MessageReportDetailView({ id }: { id: number }) {
           {t('admin.reports.error')}
         </p>
       )}
+      <ConfirmAction
+        open={confirming}
+        title={t('admin.reports.remove_confirm')}
+        confirmLabel={t('admin.reports.remove_message')}
+        danger
+        reason="none"
+        testId="report-remove-confirm"
+        onConfirm={async () => {
+          await remove.mutateAsync(note);
+          await navigate('/admin/reports');
+        }}
+        onClose={() => setConfirming(false)}
+      />
     </div>
   );
 }

@@ -2,47 +2,33 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatDate, formatTime } from '../../../../lib/format';
+import { formatDateTime } from '../../../../lib/format';
 import { Skeleton } from '../../../../components/ui/page';
 import { useSupportReports } from '../../api/get-support-reports';
 import { useSupportReport } from '../../api/get-support-report';
 import { useAnswerSupportReport } from '../../api/answer-support-report';
 import { useCloseSupportReport } from '../../api/close-support-report';
-import { StatusChips } from './status-chips';
+import { ReportList } from './report-list';
 
 /** Support reports (Settings → report an issue), oldest open first. */
 export function SupportReportList() {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language as Locale;
-  const [status, setStatus] = useState<'open' | 'closed'>('open');
-  const { data, isPending, isError } = useSupportReports(status);
+  const { t } = useTranslation();
   return (
-    <div className="flex flex-col gap-3" data-testid="admin-support-reports">
-      <StatusChips value={status} options={['open', 'closed']} onChange={setStatus} />
-      {isPending && <Skeleton className="h-40" />}
-      {isError && <p className="text-red-300">{t('admin.reports.error')}</p>}
-      {data?.items.length === 0 && <p className="text-muted">{t('admin.reports.empty')}</p>}
-      <ul className="flex flex-col gap-2">
-        {data?.items.map((r) => (
-          <li key={r.id}>
-            <Link
-              to={`/admin/reports/s${r.id}`}
-              className="grid gap-1 rounded-2xl border border-white/10 bg-surface p-4 transition hover:border-white/20 md:grid-cols-[14rem_1fr_12rem] md:items-center md:gap-4"
-              data-testid="admin-support-report-row"
-            >
-              <span className="truncate text-sm font-medium">{r.subject || t('admin.reports.no_subject')}</span>
-              <span className="min-w-0">
-                <span className="block truncate text-sm">{r.text}</span>
-                <span className="block truncate text-xs text-muted">{r.email ?? t('admin.reports.no_email')}</span>
-              </span>
-              <span className="text-xs text-muted">
-                {formatDate(r.created_at, locale)} {formatTime(r.created_at, locale)}
-              </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </div>
+    <ReportList
+      statuses={['open', 'closed'] as const}
+      useReports={useSupportReports}
+      columns="md:grid-cols-[14rem_1fr_12rem]"
+      testId="admin-support-reports"
+      rowTestId="admin-support-report-row"
+      toRow={(r) => ({
+        id: r.id,
+        to: `/admin/reports/s${r.id}`,
+        title: <span className="truncate text-sm font-medium">{r.subject || t('admin.reports.no_subject')}</span>,
+        text: r.text,
+        detail: r.email ?? t('admin.reports.no_email'),
+        createdAt: r.created_at,
+      })}
+    />
   );
 }
 
@@ -66,7 +52,7 @@ export function SupportReportDetailView({ id }: { id: string }) {
       setFailed(true);
     }
   };
-  const when = (iso: string) => `${formatDate(iso, locale)} ${formatTime(iso, locale)}`;
+  const when = (iso: string) => formatDateTime(iso, locale);
   return (
     <div className="flex flex-col gap-5" data-testid="admin-support-report">
       <Link to="/admin/reports" className="text-sm text-muted hover:text-fg">

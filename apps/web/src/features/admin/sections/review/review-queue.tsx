@@ -6,6 +6,7 @@ import { Skeleton } from '../../../../components/ui/page';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
 import { useTranslation } from '../../../../lib/i18n';
+import { AdminSectionHeading } from '../../components/admin-section-heading';
 import { useDecideReview } from '../../api/decide-review';
 import { useReviewQueue } from '../../api/get-review-queue';
 import {
@@ -194,12 +195,7 @@ export function ReviewQueue() {
   const queue = useReviewQueue();
   return (
     <section aria-labelledby="admin-review-title" className="flex flex-col gap-4">
-      <div>
-        <h2 id="admin-review-title" className="text-xl font-semibold">
-          {t('admin.review.title')}
-        </h2>
-        <p className="text-sm text-muted">{t('admin.review.intro')}</p>
-      </div>
+      <AdminSectionHeading id="admin-review-title" title={t('admin.review.title')} intro={t('admin.review.intro')} />
       {queue.isPending ? (
         <Skeleton className="h-48" />
       ) : queue.isError ? (

@@ -2,20 +2,19 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminTakedownDetail, AdminTakedownItem, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatDate, formatNumber, formatTime } from '../../../../lib/format';
-import { API_BASE_URL } from '../../../../lib/config';
+import { formatDateTime, formatNumber } from '../../../../lib/format';
+import { mediaSrc } from '../../../../lib/media';
 import { Skeleton } from '../../../../components/ui/page';
 import { useTakedown } from '../../api/get-takedown';
 import { useRemoveTakedown } from '../../api/remove-takedown';
 import { useRejectTakedown } from '../../api/reject-takedown';
+import { ConfirmAction } from '../../components/confirm-action';
 import { TakedownClock } from './clock';
-
-const media = (url: string) => (url.startsWith('/') ? `${API_BASE_URL}${url}` : url);
 
 function Picture({ url, alt }: { url: string; alt: string }) {
   return (
     <img
-      src={media(url)}
+      src={mediaSrc(url)}
       alt={alt}
       loading="lazy"
       className="h-28 w-28 rounded-xl border border-white/10 bg-black/30 object-cover"
@@ -70,7 +69,7 @@ function ItemView({ item }: { item: AdminTakedownItem }) {
             character: item.message.character.name,
             author: item.message.author.email,
           })}{' '}
-          · {formatDate(item.message.created_at, locale)} {formatTime(item.message.created_at, locale)}
+          · {formatDateTime(item.message.created_at, locale)}
         </p>
         <p className="rounded-xl bg-white/5 p-3 text-sm whitespace-pre-wrap">{item.message.text}</p>
         {item.message.picture_url && <Picture url={item.message.picture_url} alt="" />}
@@ -96,7 +95,7 @@ function Outcome({ detail }: { detail: AdminTakedownDetail }) {
     >
       <p className="font-medium">
         {t(`admin.takedown.status_${detail.status}`)}
-        {detail.handled_at && ` · ${formatDate(detail.handled_at, locale)} ${formatTime(detail.handled_at, locale)}`}
+        {detail.handled_at && ` · ${formatDateTime(detail.handled_at, locale)}`}
       </p>
       {removed && (
         <p className="text-sm text-muted">
@@ -133,6 +132,7 @@ export function TakedownDetailView({ id }: { id: string }) {
   const [note, setNote] = useState('');
   const [reason, setReason] = useState('');
   const [failed, setFailed] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   if (isPending) return <Skeleton className="h-64" />;
   if (isError || !data) return <p className="text-red-300">{t('admin.takedown.error')}</p>;
@@ -147,15 +147,6 @@ export function TakedownDetailView({ id }: { id: string }) {
     setChosen(next);
   };
 
-  const onRemove = async () => {
-    if (!selected.size || !window.confirm(t('admin.takedown.remove_confirm'))) return;
-    setFailed(false);
-    try {
-      await remove.mutateAsync({ items: [...selected], note });
-    } catch {
-      setFailed(true);
-    }
-  };
   const onReject = async () => {
     if (!reason.trim()) return;
     setFailed(false);
@@ -183,13 +174,9 @@ export function TakedownDetailView({ id }: { id: string }) {
           <dt className="text-muted">{t('admin.takedown.signature')}</dt>
           <dd>{data.signature}</dd>
           <dt className="text-muted">{t('admin.takedown.received')}</dt>
-          <dd>
-            {formatDate(data.created_at, locale)} {formatTime(data.created_at, locale)}
-          </dd>
+          <dd>{formatDateTime(data.created_at, locale)}</dd>
           <dt className="text-muted">{t('admin.takedown.due')}</dt>
-          <dd>
-            {formatDate(data.due_at, locale)} {formatTime(data.due_at, locale)}
-          </dd>
+          <dd>{formatDateTime(data.due_at, locale)}</dd>
         </dl>
         <p className="rounded-xl bg-white/5 p-3 text-sm whitespace-pre-wrap">{data.description}</p>
       </div>
@@ -238,7 +225,7 @@ export function TakedownDetailView({ id }: { id: string }) {
             />
             <button
               type="button"
-              onClick={onRemove}
+              onClick={() => setConfirming(true)}
               disabled={remove.isPending || selected.size === 0}
               className="rounded-full bg-red-500 px-5 py-2.5 text-sm font-semibold text-white transition hover:brightness-110 disabled:opacity-50"
               data-testid="takedown-remove"
@@ -274,6 +261,16 @@ export function TakedownDetailView({ id }: { id: string }) {
           {t('admin.takedown.error')}
         </p>
       )}
+      <ConfirmAction
+        open={confirming}
+        title={t('admin.takedown.remove_confirm')}
+        confirmLabel={t('admin.takedown.remove', { n: formatNumber(selected.size, locale) })}
+        danger
+        reason="none"
+        testId="takedown-remove-confirm"
+        onConfirm={() => remove.mutateAsync({ items: [...selected], note })}
+        onClose={() => setConfirming(false)}
+      />
     </div>
   );
 }

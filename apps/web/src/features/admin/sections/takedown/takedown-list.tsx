@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminTakedownListQuery, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatDate, formatTime } from '../../../../lib/format';
+import { formatDateTime } from '../../../../lib/format';
 import { Skeleton } from '../../../../components/ui/page';
 import { useTakedowns } from '../../api/get-takedowns';
+import { AdminSectionHeading } from '../../components/admin-section-heading';
 import { TakedownClock } from './clock';
 
 const STATUSES = ['open', 'removed', 'rejected', 'all'] as const;
@@ -31,7 +32,12 @@ export function TakedownList() {
   const [query, setQuery] = useState<Required<AdminTakedownListQuery>>({ status: 'open', order: 'oldest' });
   const { data, isPending, isError } = useTakedowns(query);
   return (
-    <div className="flex flex-col gap-4" data-testid="admin-takedown-list">
+    <section className="flex flex-col gap-4" aria-labelledby="admin-takedown-title" data-testid="admin-takedown-list">
+      <AdminSectionHeading
+        id="admin-takedown-title"
+        title={t('admin.takedown.title')}
+        intro={t('admin.takedown.intro')}
+      />
       <div className="flex flex-wrap items-center gap-2">
         {STATUSES.map((status) => (
           <Chip key={status} active={query.status === status} onClick={() => setQuery((q) => ({ ...q, status }))}>
@@ -75,9 +81,7 @@ export function TakedownList() {
                     {item.email} · {t('admin.takedown.item_count', { count: item.item_count })}
                   </span>
                 </span>
-                <span className="text-xs text-muted">
-                  {formatDate(item.created_at, locale)} {formatTime(item.created_at, locale)}
-                </span>
+                <span className="text-xs text-muted">{formatDateTime(item.created_at, locale)}</span>
                 <span>
                   {item.status === 'open' ? (
                     <TakedownClock status={item.status} dueAt={item.due_at} overdue={item.overdue} />
@@ -90,6 +94,6 @@ export function TakedownList() {
           ))}
         </ul>
       )}
-    </div>
+    </section>
   );
 }

@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import type { AdminLedgerEntry, AdminPayment, AdminSession, AdminUserDetail, Locale } from '@reverie/shared';
+import type { AdminSession, AdminUserDetail, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
-import { formatBalance, formatDate, formatDateTime, formatPrice } from '../../../../lib/format';
+import { formatBalance, formatDate, formatDateTime } from '../../../../lib/format';
 import { Icon } from '../../../../components/ui/icon';
 import { showAlert } from '../../../../components/ui/alerts';
 import { useAdminUser } from '../../api/get-user';
@@ -14,7 +14,8 @@ import { useEndSessions } from '../../api/end-sessions';
 import { useSetRole } from '../../api/set-role';
 import { useDeleteUser } from '../../api/delete-user';
 import { AdminTable, type AdminColumn } from '../../components/admin-table';
-import { AdminPager, useKeysetPages } from '../../components/admin-pager';
+import { KeysetResults, useKeysetPages } from '../../components/admin-pager';
+import { ledgerColumns, paymentColumns } from '../../components/money-columns';
 import { AdminCard, AdminEmpty, AdminError, AdminLoading } from '../../components/admin-states';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DesiresDialog } from './desires-dialog';
@@ -61,42 +62,12 @@ function Ledger({ userId }: { userId: string }) {
   const locale = i18n.language as Locale;
   const pages = useKeysetPages();
   const query = useAdminLedger(userId, pages.cursor);
-  const columns: AdminColumn<AdminLedgerEntry>[] = [
-    { id: 'when', label: t('admin.common.when'), render: (e) => formatDateTime(e.created_at, locale) },
-    {
-      id: 'amount',
-      label: t('admin.users.amount'),
-      className: 'tabular-nums md:text-right',
-      render: (e) => (
-        <span className={e.amount > 0 ? 'text-emerald-300' : 'text-red-300'}>
-          {e.amount > 0 ? '+' : '−'}
-          {formatBalance(Math.abs(e.amount), locale)}
-        </span>
-      ),
-    },
-    { id: 'reason', label: t('admin.ledger.reason'), render: (e) => t(`admin.ledger.reasons.${e.reason}`) },
-    {
-      id: 'reference',
-      label: t('admin.ledger.reference'),
-      render: (e) => <span className="break-all">{e.reference}</span>,
-    },
-  ];
+  const columns = ledgerColumns(t, locale, false);
   return (
     <AdminCard title={t('admin.users.ledger')} testId="admin-user-ledger">
-      {query.isError && <AdminError onRetry={() => void query.refetch()} />}
-      {query.data &&
-        (query.data.results.length === 0 ? (
-          <AdminEmpty>{t('admin.ledger.none')}</AdminEmpty>
-        ) : (
-          <AdminTable columns={columns} rows={query.data.results} rowKey={(e) => e.id} />
-        ))}
-      <AdminPager
-        page={pages.page}
-        hasPrev={pages.hasPrev}
-        hasNext={Boolean(query.data?.next_param)}
-        onPrev={pages.prev}
-        onNext={() => query.data?.next_param && pages.next(query.data.next_param)}
-      />
+      <KeysetResults query={query} pages={pages} empty={t('admin.ledger.none')}>
+        {(rows) => <AdminTable columns={columns} rows={rows} rowKey={(e) => e.id} />}
+      </KeysetResults>
     </AdminCard>
   );
 }
@@ -224,13 +195,7 @@ export function UserPage({ id }: { id: string }) {
   const locale = i18n.language as Locale;
   const query = useAdminUser(id);
   const user = query.data;
-  const paymentColumns: AdminColumn<AdminPayment>[] = [
-    { id: 'when', label: t('admin.common.when'), render: (p) => formatDateTime(p.created_at, locale) },
-    { id: 'plan', label: t('admin.payments.plan'), render: (p) => p.plan },
-    { id: 'amount', label: t('admin.payments.amount'), render: (p) => formatPrice(p.amount_cents, p.currency, locale) },
-    { id: 'status', label: t('admin.payments.status'), render: (p) => t(`admin.payments.statuses.${p.status}`) },
-    { id: 'provider', label: t('admin.payments.provider'), render: (p) => p.provider },
-  ];
+  const payments = paymentColumns(t, locale, false);
   const sessionColumns: AdminColumn<AdminSession>[] = [
     { id: 'created', label: t('admin.users.session_started'), render: (s) => formatDateTime(s.created_at, locale) },
     { id: 'used', label: t('admin.users.session_used'), render: (s) => formatDateTime(s.last_used_at, locale) },
@@ -300,7 +265,7 @@ export function UserPage({ id }: { id: string }) {
             {user.payments.length === 0 ? (
               <AdminEmpty>{t('admin.payments.none')}</AdminEmpty>
             ) : (
-              <AdminTable columns={paymentColumns} rows={user.payments} rowKey={(p) => p.id} />
+              <AdminTable columns={payments} rows={user.payments} rowKey={(p) => p.id} />
             )}
           </AdminCard>
           <AdminCard title={t('admin.users.sessions')}>
