@@ -468,10 +468,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     perIpPerHour: config.TAKEDOWN_PER_IP_PER_HOUR,
     perEmailPerDay: config.TAKEDOWN_PER_EMAIL_PER_DAY,
   });
-  // npm run admin:create/ban/unban through this server (docs/operations.md "The first administrator").
+  // npm run admin:create/ban/unban through this server (docs/operations.md "The first administrator"):
+  // only on the embedded database, which no second process may open. On PostgreSQL the command
+  // writes to the shared database itself, so the route does not exist there.
   const localAdminKey = deps.localAdminKey ?? newLocalAdminKey();
   app.decorate('localAdminKey', localAdminKey);
-  await app.register(localAdminRoutes, { db: database.db, sessions, key: localAdminKey });
+  if (database.driver === 'pglite')
+    await app.register(localAdminRoutes, { db: database.db, sessions, key: localAdminKey });
   await app.register(adminRoutes, {
     prefix: '/api/admin',
     deps: {
