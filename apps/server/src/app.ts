@@ -100,7 +100,7 @@ declare module 'fastify' {
      * handlers with `work` while the app is built; the workers start when the app is ready.
      */
     jobs: JobQueue;
-    /** Takedown requests; tests wait for acknowledgements with `takedown.idle()`. */
+    /** Takedown requests (the acknowledgement is queued before the answer). */
     takedown: TakedownServiceType;
     /**
      * The key `npm run admin:create|ban|unban` presents to `POST /api/local/admin`; server.ts
@@ -460,7 +460,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: config.PUBLIC_URL,
     log: app.log.child({ module: 'takedown' }),
   });
-  app.addHook('preClose', async () => takedown.idle());
   app.decorate('takedown', takedown);
   await app.register(takedownRoutes, {
     service: takedown,

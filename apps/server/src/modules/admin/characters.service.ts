@@ -1,5 +1,6 @@
 import {
   CHARACTER_VOICES,
+  toLocale,
   type AdminCharacter,
   type AdminCharacterInput,
   type AdminCharacterList,
@@ -13,7 +14,7 @@ import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import { characterSnapshot, presentAdminCharacter } from './characters.presenter.js';
 import { findAuthors } from './characters.repository.js';
-import { mailLocale, renderRejectionEmail } from './review.emails.js';
+import { renderRejectionEmail } from './review.emails.js';
 
 /** The review queue shows this many at once (oldest first). */
 const REVIEW_PAGE = 100;
@@ -215,7 +216,7 @@ export class AdminCharactersService {
     const author = row.authorId ? (await findAuthors(this.deps.db, [row.authorId])).get(row.authorId) : null;
     if (author) {
       const rendered = renderRejectionEmail({
-        locale: mailLocale(author.locale),
+        locale: toLocale(author.locale) ?? 'en',
         edition: this.deps.edition,
         name: author.name,
         character: row.name,

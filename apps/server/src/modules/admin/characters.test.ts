@@ -369,7 +369,8 @@ describe('admin review queue', () => {
   });
 
   it('rejects with a required reason, e-mails the author in their language, shows the reason; an edit puts it back', async () => {
-    const author = await createUser(t.app, t.database.db, { locale: 'de' });
+    // A stored language tag (`de-AT`) is read as the site's language it names.
+    const author = await createUser(t.app, t.database.db, { locale: 'de-AT' });
     const bot = await createBot(t.database.db, {
       authorId: author.user.id,
       isOfficial: false,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TAKEDOWN_REFERENCE_PATTERN } from '@reverie/shared';
 import {
   auditLog,
@@ -17,6 +17,9 @@ import {
 import { createMediaStorage } from '../../providers/storage/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createTestApp, testConfig, type TestApp } from '../../../test/helpers.js';
+import type { MailMessage } from '../../providers/mail/index.js';
+import { getEdition } from '@reverie/shared';
+import { TakedownService } from './takedown.service.js';
 import { createBot, createChat, createMessage, createUser } from '../../../test/factories.js';
 
 const SITE = 'http://localhost:3000';
@@ -50,7 +53,6 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function mailsTo(to: string) {
-  await t.app.takedown.idle();
   return t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to)).orderBy(mailOutbox.id);
 }
 
@@ -82,6 +84,40 @@ describe('POST /api/takedown', () => {
     expect(mails[0]!.subject).toContain(reference);
     expect(mails[0]!.subject).toContain('Antrag');
     expect(mails[0]!.text).toContain('48');
+  });
+
+  it('hands the acknowledgement to the mail queue before answering (a kill -9 after the 201 cannot lose it)', async () => {
+    let release: (() => void) | undefined;
+    const handed: MailMessage[] = [];
+    const mail = {
+      name: 'slow-queue',
+      send: (message: MailMessage) =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            handed.push(message);
+            resolve();
+          };
+        }),
+    };
+    const service = new TakedownService({
+      db: t.database.db,
+      mail,
+      edition: getEdition('Reverie'),
+      publicUrl: SITE,
+      log: t.app.log,
+    });
+    let answered = false;
+    const creating = service.create(valid() as never, 'en').then((created) => {
+      answered = true;
+      return created;
+    });
+    await vi.waitFor(() => expect(release).toBeDefined());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    release!();
+    const { reference } = await creating;
+    expect(handed).toHaveLength(1);
+    expect(handed[0]!.subject).toContain(reference);
   });
 
   it('is open to guests and to signed-in users alike', async () => {
