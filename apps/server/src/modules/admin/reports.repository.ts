@@ -230,6 +230,24 @@ export async function findSupportReport(db: Database, id: string): Promise<Suppo
   return row ?? null;
 }
 
+/** The report's own row, locked until the transaction ends (one answer at a time). */
+export async function lockSupportReport(
+  db: Database,
+  id: string,
+): Promise<Pick<typeof supportReports.$inferSelect, 'status' | 'answer' | 'answeredAt' | 'closedAt'> | null> {
+  const [row] = await db
+    .select({
+      status: supportReports.status,
+      answer: supportReports.answer,
+      answeredAt: supportReports.answeredAt,
+      closedAt: supportReports.closedAt,
+    })
+    .from(supportReports)
+    .where(eq(supportReports.id, id))
+    .for('update');
+  return row ?? null;
+}
+
 export async function updateSupportReport(
   db: Database,
   id: string,
