@@ -25,6 +25,7 @@ import { createPaymentProviders } from './providers/payments/index.js';
 import { legalRoutes } from './modules/legal/legal.routes.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { takedownRoutes } from './modules/takedown/takedown.routes.js';
+import { scheduleWebhookDeliveryPruning } from './modules/billing/webhook-deliveries.pruning.js';
 import { TakedownService } from './modules/takedown/takedown.service.js';
 import { localAdminRoutes } from './modules/admin/local-admin.routes.js';
 import { newLocalAdminKey } from './modules/admin/local-admin.js';
@@ -452,6 +453,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     providers: payments,
     publicUrl: config.PUBLIC_URL,
     appName: edition.name,
+  });
+  // Webhook deliveries are kept WEBHOOK_DELIVERIES_RETENTION_DAYS: an hourly durable job, one
+  // per hour for the cluster (webhook-deliveries.pruning.ts).
+  const webhookPruning = scheduleWebhookDeliveryPruning({
+    db: database.db,
+    jobs,
+    retentionDays: config.WEBHOOK_DELIVERIES_RETENTION_DAYS,
+    log: app.log,
+  });
+  app.addHook('onReady', async () => {
+    await webhookPruning.scheduleNext().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'could not schedule the pruning of webhook deliveries');
+    });
   });
   const takedown = new TakedownService({
     db: database.db,
