@@ -160,15 +160,26 @@ export async function listGallery(db: Database, botId: string): Promise<BotPictu
   return db.select().from(botPictures).where(eq(botPictures.botId, botId)).orderBy(asc(botPictures.position));
 }
 
-/** Whether a character's picture (its avatar or a gallery picture, by key) was judged explicit. */
-export async function isExplicitPicture(db: Database, bot: BotRow, key: string): Promise<boolean> {
-  if (key === bot.avatarKey) return bot.avatarExplicit;
+/**
+ * A character and whether one of its pictures (its avatar or a gallery picture, by key) was
+ * judged explicit, in one query (the media route asks it on every picture request).
+ */
+export async function findBotWithPicture(
+  db: Database,
+  id: string,
+  key: string,
+): Promise<{ bot: BotRow; explicit: boolean } | null> {
   const [row] = await db
-    .select({ explicit: botPictures.explicit })
-    .from(botPictures)
-    .where(and(eq(botPictures.botId, bot.id), eq(botPictures.mediaKey, key)))
+    .select({
+      bot: bots,
+      explicit: sql<boolean>`case when ${bots.avatarKey} = ${key} then ${bots.avatarExplicit}
+        else coalesce((select ${botPictures.explicit} from ${botPictures}
+          where ${botPictures.botId} = ${bots.id} and ${botPictures.mediaKey} = ${key} limit 1), false) end`,
+    })
+    .from(bots)
+    .where(eq(bots.id, id))
     .limit(1);
-  return row?.explicit ?? false;
+  return row ? { bot: row.bot, explicit: Boolean(row.explicit) } : null;
 }
 
 export async function insertGalleryPictures(db: Database, botId: string, keys: string[]): Promise<void> {

@@ -290,6 +290,21 @@ export async function exportCardJson(deps: BotsDeps, slug: string, viewerId: str
   return version === 'v2' ? botToCardV2(row) : botToCardV3(row);
 }
 
+/**
+ * The avatar a card carries: the original, or for a held explicit picture its stored blurred
+ * copy (made once and kept when missing, as the media route does), never a new blur per export.
+ */
+async function cardPicture(deps: BotsDeps, key: string, held: boolean): Promise<{ data: Buffer } | null> {
+  if (!held) return deps.storage.get(key);
+  const blurred = await deps.storage.get(blurredKeyOf(key));
+  if (blurred) return blurred;
+  const original = await deps.storage.get(key);
+  if (!original) return null;
+  const data = await makeBlurredPreview(original.data);
+  await deps.storage.put(blurredKeyOf(key), data, 'image/webp').catch(() => {});
+  return { data };
+}
+
 /** The card as PNG: the avatar with `chara` (V2) and `ccv3` (V3) tEXt chunks, base64 JSON. */
 export async function exportCardPng(
   deps: BotsDeps,
@@ -299,8 +314,7 @@ export async function exportCardPng(
   const row = await visibleRow(deps, slug, viewerId);
   // An explicit picture held for review leaves in a card only blurred, but to its author.
   const held = row.avatarExplicit && picturesHeldForReview(row) && row.authorId !== viewerId;
-  const original = row.avatarKey ? await deps.storage.get(row.avatarKey) : null;
-  const stored = original && held ? { data: await makeBlurredPreview(original.data) } : original;
+  const stored = row.avatarKey ? await cardPicture(deps, row.avatarKey, held) : null;
   const base = stored
     ? await sharp(stored.data).png().toBuffer()
     : await renderPicture({ seed: row.slug, look: row.tags.includes('realistic') ? 'realistic' : 'anime', variant: 0 });

@@ -4,10 +4,10 @@
  */
 export {
   findBotById,
+  findBotWithPicture,
   findPublicBotBySlug,
   findVisibleBotById,
   findVisibleBotBySlug,
-  isExplicitPicture,
   type BotRow,
 } from './bots.repository.js';
 /** Uploaded pictures' judgement and explicit pictures' blurred copies (docs/moderation.md). */
