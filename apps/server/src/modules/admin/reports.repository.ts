@@ -141,34 +141,6 @@ export async function resolveMessageReport(
   return rows.length > 0;
 }
 
-export async function messageFiles(
-  db: Database,
-  id: string,
-): Promise<{
-  id: string;
-  userId: string;
-  mediaKey: string | null;
-  originalKey: string | null;
-  audioKey: string | null;
-} | null> {
-  const [row] = await db
-    .select({
-      id: messages.id,
-      userId: messages.userId,
-      mediaKey: messages.mediaKey,
-      originalKey: messages.originalKey,
-      audioKey: messages.audioKey,
-    })
-    .from(messages)
-    .where(eq(messages.id, id));
-  return row ?? null;
-}
-
-export async function deleteMessage(db: Database, id: string): Promise<boolean> {
-  const rows = await db.delete(messages).where(eq(messages.id, id)).returning({ id: messages.id });
-  return rows.length > 0;
-}
-
 export async function countOpenReports(db: Database): Promise<number> {
   const [m] = await db.select({ n: count() }).from(messageReports).where(eq(messageReports.status, 'open'));
   const [s] = await db.select({ n: count() }).from(supportReports).where(eq(supportReports.status, 'open'));

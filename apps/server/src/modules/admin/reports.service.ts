@@ -12,6 +12,7 @@ import { ownedChatMediaKeys } from '../accounts/user-data.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './reports.repository.js';
+import * as takedownRepo from './takedown.repository.js';
 import { presentContextMessage, presentMessageReport, presentSupportReport } from './reports.presenter.js';
 import { withVariants } from './takedown.service.js';
 
@@ -75,10 +76,11 @@ export class AdminReportsService {
   async removeReportedMessage(adminId: string, id: number, note: string): Promise<void> {
     const row = await repo.findMessageReport(this.deps.db, id);
     if (!row) throw new AppError('not_found', { status: 404 });
-    const files = await repo.messageFiles(this.deps.db, row.messageId);
-    await this.deps.db.transaction(async (txn) => {
+    const files = await this.deps.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
-      await repo.deleteMessage(tx, row.messageId);
+      // The takedown's reads and deletion (one place for a message's files).
+      const [files] = await takedownRepo.findMessagesFiles(tx, [row.messageId], { lock: true });
+      await takedownRepo.deleteMessages(tx, [row.messageId]);
       await recordAudit(tx, adminId, {
         action: 'message.remove',
         targetType: 'message',
@@ -93,6 +95,7 @@ export class AdminReportsService {
         after: null,
         reason: note || row.reason,
       });
+      return files ?? null;
     });
     const keys = files ? ownedChatMediaKeys(files.userId, [files]) : [];
     for (const key of keys)

@@ -335,3 +335,13 @@ export async function setGalleryPosition(
     .set({ position })
     .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)));
 }
+
+/**
+ * Deletes characters (their gallery rows, chats and messages go with them by cascade), in the
+ * caller's transaction; their files are under `characterFilePrefix` (deleted after the commit).
+ */
+export async function deleteCharacters(db: Database, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const rows = await db.delete(bots).where(inArray(bots.id, ids)).returning({ id: bots.id });
+  return rows.length;
+}

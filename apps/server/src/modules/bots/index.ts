@@ -3,6 +3,7 @@
  * read characters through these functions (eslint `reverie/no-foreign-repository-imports`).
  */
 export {
+  deleteCharacters,
   findBotById,
   findBotWithPicture,
   findPublicBotBySlug,
@@ -13,6 +14,7 @@ export {
 /** Uploaded pictures' judgement and explicit pictures' blurred copies (docs/moderation.md). */
 export {
   blurredKeyOf,
+  characterFilePrefix,
   judgeUploadedPicture,
   originalOfBlurredKey,
   refuseUnsafePicture,

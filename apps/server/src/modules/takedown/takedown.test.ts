@@ -304,6 +304,55 @@ describe('the console: /api/admin/takedown', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('reads what it removes in its transaction: a message added to the character meanwhile never keeps a file', async () => {
+    const db = t.database.db;
+    const character = await createBot(db, { authorId: user.user.id, visibility: 'public' });
+    const chat = await createChat(db, { userId: user.user.id, botId: character.id });
+    const loose = `bots/${randomUUID()}/loose.png`;
+    const late = `chats/${user.user.id}/late-${randomUUID().slice(0, 8)}.webp`;
+    await put(loose);
+    await put(late);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/takedown',
+      payload: valid({ urls: [`${SITE}/${character.slug}`, `${SITE}/api/media/${loose}`] }),
+    });
+    const { reference } = created.json() as { reference: string };
+    const [request] = await db.select().from(takedownRequests).where(eq(takedownRequests.reference, reference));
+    // While the removal reads its plan (it asks the storage whether the loose file exists), a
+    // picture is sent in the character's chat.
+    const exists = storage.exists.bind(storage);
+    let adding: Promise<boolean> | null = null;
+    storage.exists = async (key: string) => {
+      if (key === loose && !adding) {
+        adding = createMessage(db, chat, { role: 'bot', text: 'a late picture', mediaKey: late }).then(
+          () => true,
+          () => false,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      return exists(key);
+    };
+    try {
+      const removed = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/takedown/${request!.id}/remove`,
+        headers: admin.auth,
+        payload: { items: request!.items, note: '' },
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+    } finally {
+      storage.exists = exists;
+    }
+    expect(adding).not.toBeNull();
+    const added = await adding!;
+    // Either the message was refused (its chat was locked, then gone), or it was taken down with
+    // its file: never a file of the removed character's chats left behind.
+    expect(await db.select().from(messages).where(eq(messages.mediaKey, late))).toHaveLength(0);
+    if (added) expect(await storage.exists(late)).toBe(false);
+    else expect(added).toBe(false);
+  });
+
   it("an explicit picture named by its blurred copy's URL goes with the original and every copy", async () => {
     const db = t.database.db;
     const character = await createBot(db, { authorId: user.user.id, visibility: 'public' });
