@@ -110,17 +110,20 @@ export class AdminCharactersService {
   }
 
   async importCard(actorId: string, file: Buffer, visibility: 'public' | 'private'): Promise<AdminCharacter> {
-    // The card's avatar is stored before the row is written; the row and its record together.
-    const row = await botsManage.importOfficialCard(this.deps.bots, file, visibility);
-    await this.deps.db.transaction(async (tx) => {
-      await recordAudit(tx as unknown as Database, actorId, {
-        action: 'character.import',
-        targetType: 'character',
-        targetId: row.id,
-        after: characterSnapshot(row),
-      });
-    });
-    return this.one(row.id);
+    // The card is read and judged and its avatar stored first (no transaction held meanwhile);
+    // the row and its audit record are written in one transaction, the avatar deleted if it fails.
+    const prepared = await botsManage.prepareOfficialCard(this.deps.bots, file, visibility);
+    try {
+      return (
+        await this.write(actorId, 'character.import', async (bots) => ({
+          before: null,
+          after: await prepared.insert(bots.db),
+        }))
+      ).character;
+    } catch (error) {
+      await prepared.discard();
+      throw error;
+    }
   }
 
   /** Publishes or unpublishes an official character. */

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AdminCharacter, BotDetail, BotList } from '@reverie/shared';
 import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
-import { auditLog, mailOutbox } from '../../db/schema.js';
+import { auditLog, bots, mailOutbox } from '../../db/schema.js';
 import { seedDatabase } from '../../db/seed.js';
 import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
@@ -261,6 +261,35 @@ describe('admin characters: official characters', () => {
     expect((await audits(bot.id)).map((a) => a.action)).toEqual(['character.import']);
     const list = await t.app.inject({ method: 'GET', url: '/api/admin/characters?q=marin', headers: admin });
     expect(list.json().results.map((b: AdminCharacter) => b.id)).toContain(bot.id);
+  });
+
+  it('imports a card and writes its audit record in one transaction: no record, no character', async () => {
+    const card = {
+      spec: 'chara_card_v2',
+      spec_version: '2.0',
+      data: { name: 'Audit Less', description: 'Never stored.', first_mes: 'Hello.', tags: ['anime'] },
+    };
+    const form = multipartBody({ visibility: 'private' }, [
+      {
+        field: 'file',
+        filename: 'card.json',
+        contentType: 'application/json',
+        data: Buffer.from(JSON.stringify(card)),
+      },
+    ]);
+    await t.database.db.execute(sql`alter table audit_log rename to audit_log_away`);
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/characters/import',
+        headers: { ...admin, ...form.headers },
+        payload: form.payload,
+      });
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await t.database.db.execute(sql`alter table audit_log_away rename to audit_log`);
+    }
+    expect(await t.database.db.select().from(bots).where(eq(bots.name, 'Audit Less'))).toEqual([]);
   });
 
   it('unpublishes any public character with a reason', async () => {

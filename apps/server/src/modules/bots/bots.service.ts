@@ -230,6 +230,33 @@ export async function importCardRow(
   file: Buffer,
   visibility: 'public' | 'private',
 ): Promise<BotRow> {
+  const prepared = await prepareCardImport(deps, authorId, file, visibility);
+  try {
+    return await prepared.insert(deps.db);
+  } catch (error) {
+    await prepared.discard();
+    throw error;
+  }
+}
+
+/** A card read, judged and its picture stored: its row is written by `insert`, in the caller's transaction. */
+export interface PreparedCardImport {
+  insert(db: Database): Promise<BotRow>;
+  /** Deletes the stored picture (the row was not written). */
+  discard(): Promise<void>;
+}
+
+/**
+ * The slow part of a card import, outside any transaction: the card parsed, its texts and
+ * picture judged, the picture stored. The caller writes the row (with its own records, e.g. the
+ * admin console's audit entry, in one transaction) and discards the picture when that fails.
+ */
+export async function prepareCardImport(
+  deps: BotsDeps,
+  authorId: string | null,
+  file: Buffer,
+  visibility: 'public' | 'private',
+): Promise<PreparedCardImport> {
   let fields: Omit<NewBotRow, 'slug'>;
   try {
     fields = cardToBotFields(parseCardFile(file));
@@ -251,32 +278,30 @@ export async function importCardRow(
   const avatar = image
     ? await storeAvatar(deps, id, image, file)
     : { key: await generatedAvatar(deps, id, `${fields.name}-${id}`, fields.tags ?? []), explicit: false };
-  const avatarKey = avatar.key;
-  try {
-    return await insertBot(deps.db, {
-      ...fields,
-      // A card exported by a Reverie server names its voice; other cards get one fitting the character.
-      voice:
-        fields.voice ??
-        voiceForCharacter({
-          description: fields.description,
-          greeting: fields.greeting,
-          scenario: fields.scenario,
-          personality: fields.personalityText,
-        }),
-      id,
-      slug: await uniqueSlug(deps.db, fields.name),
-      visibility,
-      reviewState: authorId === null ? 'approved' : reviewStateFor(deps, visibility),
-      isOfficial: authorId === null,
-      authorId,
-      avatarKey,
-      avatarExplicit: avatar.explicit,
-    });
-  } catch (error) {
-    await deleteAvatar(deps, avatarKey);
-    throw error;
-  }
+  return {
+    insert: async (db) =>
+      insertBot(db, {
+        ...fields,
+        // A card exported by a Reverie server names its voice; other cards get one fitting the character.
+        voice:
+          fields.voice ??
+          voiceForCharacter({
+            description: fields.description,
+            greeting: fields.greeting,
+            scenario: fields.scenario,
+            personality: fields.personalityText,
+          }),
+        id,
+        slug: await uniqueSlug(db, fields.name),
+        visibility,
+        reviewState: authorId === null ? 'approved' : reviewStateFor(deps, visibility),
+        isOfficial: authorId === null,
+        authorId,
+        avatarKey: avatar.key,
+        avatarExplicit: avatar.explicit,
+      }),
+    discard: () => deleteAvatar(deps, avatar.key),
+  };
 }
 
 async function visibleRow(deps: BotsDeps, slug: string, viewerId: string | null): Promise<BotRow> {
