@@ -301,6 +301,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     retryDelayS: config.TRANSFORM_RETRY_DELAY_S,
   });
   app.decorate('transforms', transforms);
+  // Abandoned uploads (unjudged or unpaid) are swept by a periodic durable job, once for the cluster.
+  app.addHook('onReady', async () => {
+    await transforms.start().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'could not schedule the sweep of abandoned transform uploads');
+    });
+  });
   await app.register(transformRoutes, { service: transforms });
   // The language model (docs/llm.md), for the chats module. The default one is lazy: nothing
   // loads or downloads until `warmUp()` (server.ts, after listening) or a first reply.
