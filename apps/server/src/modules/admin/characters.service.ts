@@ -31,19 +31,24 @@ export class AdminCharactersService {
     return { ...this.deps.bots, db };
   }
 
+  /** A page of characters: their authors and galleries in one query each, whatever the page's size. */
   private async present(rows: BotRow[]): Promise<AdminCharacter[]> {
-    const authors = await findAuthors(
-      this.deps.db,
-      rows.map((r) => r.authorId),
-    );
-    return Promise.all(
-      rows.map(async (row) =>
-        presentAdminCharacter(
-          row,
-          await botsManage.listGallery(this.deps.db, row.id),
-          (row.authorId && authors.get(row.authorId)) || null,
-          this.deps.urls,
-        ),
+    const [authors, galleries] = await Promise.all([
+      findAuthors(
+        this.deps.db,
+        rows.map((r) => r.authorId),
+      ),
+      botsManage.listGalleries(
+        this.deps.db,
+        rows.map((r) => r.id),
+      ),
+    ]);
+    return rows.map((row) =>
+      presentAdminCharacter(
+        row,
+        galleries.get(row.id) ?? [],
+        (row.authorId && authors.get(row.authorId)) || null,
+        this.deps.urls,
       ),
     );
   }

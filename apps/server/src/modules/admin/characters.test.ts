@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AdminCharacter, BotDetail, BotList } from '@reverie/shared';
 import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
-import { auditLog, bots, mailOutbox } from '../../db/schema.js';
+import { auditLog, botPictures, bots, mailOutbox } from '../../db/schema.js';
 import { seedDatabase } from '../../db/seed.js';
 import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
@@ -319,6 +319,46 @@ describe('admin characters: official characters', () => {
       after: { visibility: 'private' },
     });
   });
+});
+
+describe('admin characters: a list page', () => {
+  it.runIf(inject('testDb').kind === 'pglite')(
+    'reads its galleries in one query, whatever the size of the page (PGlite: its client counts)',
+    async () => {
+      const db = t.database.db;
+      const tag = `pagecount${Date.now()}`;
+      for (let i = 0; i < 6; i++) {
+        const bot = await createBot(db, { isOfficial: true, name: `${tag} ${i}` });
+        await db.insert(botPictures).values({ botId: bot.id, mediaKey: `bots/${bot.id}/g${i}.webp` });
+      }
+      const client = (t.database.raw as { client: { query: (...args: unknown[]) => Promise<unknown> } }).client;
+      const query = client.query;
+      let count = 0;
+      // Queries that read galleries (the job queue polls the same client meanwhile).
+      client.query = (...args: unknown[]) => {
+        if (typeof args[0] === 'string' && args[0].includes('"bot_pictures"')) count += 1;
+        return query.apply(client, args);
+      };
+      const queriesFor = async (size: number) => {
+        count = 0;
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/admin/characters?scope=official&q=${tag}&size=${size}`,
+          headers: admin,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().results).toHaveLength(size);
+        expect(res.json().results[0].gallery).toHaveLength(1);
+        return count;
+      };
+      try {
+        expect(await queriesFor(1)).toBe(1);
+        expect(await queriesFor(6)).toBe(1);
+      } finally {
+        client.query = query;
+      }
+    },
+  );
 });
 
 describe('admin characters: seeded ones', () => {

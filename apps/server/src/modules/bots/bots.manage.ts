@@ -9,6 +9,7 @@ import {
   findVisibleBotBySlug,
   insertBot,
   insertGalleryPicture,
+  listGalleries,
   listGallery,
   listManagedBots,
   listPendingReview,
@@ -38,7 +39,7 @@ import { ADMIN_GALLERY_MAX } from '@reverie/shared';
  * that the write and its audit record land together.
  */
 
-export { countPendingReview, listGallery, listManagedBots, listPendingReview };
+export { countPendingReview, listGalleries, listGallery, listManagedBots, listPendingReview };
 export type { BotPictureRow };
 
 /** The texts of a character the moderation judges (a minor in any of them is refused). */

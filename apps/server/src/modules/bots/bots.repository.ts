@@ -160,6 +160,19 @@ export async function listGallery(db: Database, botId: string): Promise<BotPictu
   return db.select().from(botPictures).where(eq(botPictures.botId, botId)).orderBy(asc(botPictures.position));
 }
 
+/** The galleries of several characters in one query (a page of a list), each in order. */
+export async function listGalleries(db: Database, botIds: string[]): Promise<Map<string, BotPictureRow[]>> {
+  const galleries = new Map<string, BotPictureRow[]>(botIds.map((id) => [id, []]));
+  if (!botIds.length) return galleries;
+  const rows = await db
+    .select()
+    .from(botPictures)
+    .where(inArray(botPictures.botId, [...new Set(botIds)]))
+    .orderBy(asc(botPictures.botId), asc(botPictures.position));
+  for (const row of rows) galleries.get(row.botId)?.push(row);
+  return galleries;
+}
+
 /**
  * A character and whether one of its pictures (its avatar or a gallery picture, by key) was
  * judged explicit, in one query (the media route asks it on every picture request).
