@@ -232,7 +232,7 @@ describe('payment and the job', () => {
     // Each upload replaces the user's unpaid ones: put the first back as an old, unjudged row.
     const [freshRow] = await db.select().from(imageTransforms).where(eq(imageTransforms.id, fresh));
     const staleKey = freshRow!.originalKey.replace(fresh, stale);
-    await storage.put(staleKey, photo, 'image/webp');
+    await storage.put(staleKey, photo);
     await db.insert(imageTransforms).values({
       id: stale,
       userId: owner.user.id,
