@@ -25,6 +25,7 @@ import { createPaymentProviders } from './providers/payments/index.js';
 import { legalRoutes } from './modules/legal/legal.routes.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { takedownRoutes } from './modules/takedown/takedown.routes.js';
+import { scheduleWebhookDeliveryPruning } from './modules/billing/webhook-deliveries.pruning.js';
 import { TakedownService } from './modules/takedown/takedown.service.js';
 import { localAdminRoutes } from './modules/admin/local-admin.routes.js';
 import { newLocalAdminKey } from './modules/admin/local-admin.js';
@@ -100,7 +101,7 @@ declare module 'fastify' {
      * handlers with `work` while the app is built; the workers start when the app is ready.
      */
     jobs: JobQueue;
-    /** Takedown requests; tests wait for acknowledgements with `takedown.idle()`. */
+    /** Takedown requests (the acknowledgement is queued before the answer). */
     takedown: TakedownServiceType;
     /**
      * The key `npm run admin:create|ban|unban` presents to `POST /api/local/admin`; server.ts
@@ -300,6 +301,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     retryDelayS: config.TRANSFORM_RETRY_DELAY_S,
   });
   app.decorate('transforms', transforms);
+  // Abandoned uploads (unjudged or unpaid) are swept by a periodic durable job, once for the cluster.
+  app.addHook('onReady', async () => {
+    await transforms.start().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'could not schedule the sweep of abandoned transform uploads');
+    });
+  });
   await app.register(transformRoutes, { service: transforms });
   // The language model (docs/llm.md), for the chats module. The default one is lazy: nothing
   // loads or downloads until `warmUp()` (server.ts, after listening) or a first reply.
@@ -453,6 +460,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: config.PUBLIC_URL,
     appName: edition.name,
   });
+  // Webhook deliveries are kept WEBHOOK_DELIVERIES_RETENTION_DAYS: an hourly durable job, one
+  // per hour for the cluster (webhook-deliveries.pruning.ts).
+  const webhookPruning = scheduleWebhookDeliveryPruning({
+    db: database.db,
+    jobs,
+    retentionDays: config.WEBHOOK_DELIVERIES_RETENTION_DAYS,
+    log: app.log,
+  });
+  app.addHook('onReady', async () => {
+    await webhookPruning.scheduleNext().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'could not schedule the pruning of webhook deliveries');
+    });
+  });
   const takedown = new TakedownService({
     db: database.db,
     mail,
@@ -460,7 +480,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: config.PUBLIC_URL,
     log: app.log.child({ module: 'takedown' }),
   });
-  app.addHook('preClose', async () => takedown.idle());
   app.decorate('takedown', takedown);
   await app.register(takedownRoutes, {
     service: takedown,
@@ -468,10 +487,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     perIpPerHour: config.TAKEDOWN_PER_IP_PER_HOUR,
     perEmailPerDay: config.TAKEDOWN_PER_EMAIL_PER_DAY,
   });
-  // npm run admin:create/ban/unban through this server (docs/operations.md "The first administrator").
+  // npm run admin:create/ban/unban through this server (docs/operations.md "The first administrator"):
+  // only on the embedded database, which no second process may open. On PostgreSQL the command
+  // writes to the shared database itself, so the route does not exist there.
   const localAdminKey = deps.localAdminKey ?? newLocalAdminKey();
   app.decorate('localAdminKey', localAdminKey);
-  await app.register(localAdminRoutes, { db: database.db, sessions, key: localAdminKey });
+  if (database.driver === 'pglite')
+    await app.register(localAdminRoutes, { db: database.db, sessions, key: localAdminKey });
   await app.register(adminRoutes, {
     prefix: '/api/admin',
     deps: {

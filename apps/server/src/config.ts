@@ -96,6 +96,8 @@ export const ConfigSchema = z.object({
   TAKEDOWN_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(5),
   /** Takedown requests (each acknowledged by e-mail) per reporter e-mail per day. */
   TAKEDOWN_PER_EMAIL_PER_DAY: z.coerce.number().int().min(1).default(5),
+  /** Days a payment webhook delivery is kept in `webhook_deliveries` (admin console "Payments"). */
+  WEBHOOK_DELIVERIES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Failed log-ins of one account (from any address, counted by all replicas) before its log-in pauses. */
   LOGIN_FAILURES_BEFORE_DELAY: z.coerce.number().int().min(1).max(100).default(5),
   /** Seconds the first pause lasts; each further failure doubles it. */

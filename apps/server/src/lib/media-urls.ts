@@ -2,6 +2,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const SIGNED_URL_TTL_S = 24 * 60 * 60;
 
+/** A media file's public path (`/api/media/{key}`): for files anyone may see, no signature. */
+export const publicMediaUrl = (key: string): string => `/api/media/${key}`;
+
 /**
  * Builds `/api/media/{key}` URLs. Private media get an expiring HMAC signature so that an
  * `<img>` (which carries no bearer token) can load it; the signature is bound to the key.
@@ -15,11 +18,11 @@ export class MediaUrls {
 
   url(key: string | null, options: { signed: boolean; now?: number }): string | null {
     if (!key) return null;
-    if (!options.signed) return `/api/media/${key}`;
+    if (!options.signed) return publicMediaUrl(key);
     // Rounded to the hour so the same URL (and browser cache) holds for a while.
     const hour = 3600;
     const expires = Math.ceil(((options.now ?? Date.now()) / 1000 + SIGNED_URL_TTL_S) / hour) * hour;
-    return `/api/media/${key}?exp=${expires}&sig=${this.sign(key, expires)}`;
+    return `${publicMediaUrl(key)}?exp=${expires}&sig=${this.sign(key, expires)}`;
   }
 
   verify(key: string, exp: string | undefined, sig: string | undefined, now = Date.now()): boolean {

@@ -14,6 +14,7 @@ import {
 } from '../../db/schema.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { deleteUserTransforms, userTransformPrefix } from '../transforms/index.js';
+import { characterFilePrefix } from '../bots/index.js';
 import type { UserRow } from './accounts.repository.js';
 
 /**
@@ -123,7 +124,7 @@ export async function deleteUserData(
   });
   for (const remove of [...CORE_FILE_DELETERS, ...(options.fileDeleters ?? [])]) await remove(user, options.dataDir);
   if (options.storage) {
-    for (const bot of authored) await options.storage.deletePrefix(`bots/${bot.id}`);
+    for (const bot of authored) await options.storage.deletePrefix(characterFilePrefix(bot.id));
     // Pictures and voice files of the user's chats, and the pictures' private originals.
     for (const prefix of userChatMediaPrefixes(user.id)) await options.storage.deletePrefix(prefix);
     // Style transforms' originals and results.

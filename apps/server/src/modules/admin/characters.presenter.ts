@@ -6,6 +6,14 @@ import type { AuthorRow } from './characters.repository.js';
 /** Listed characters' pictures are public; the others get signed URLs (an `<img>` has no token). */
 const isListed = (row: BotRow) => row.visibility === 'public' && row.reviewState === 'approved';
 
+/**
+ * The console shows every picture sharp (an administrator judges them): an explicit original
+ * has no public URL (docs/moderation.md), so it goes out signed, as does every picture of a
+ * character that is not listed.
+ */
+const consoleUrl = (row: BotRow, urls: MediaUrls, key: string, explicit: boolean) =>
+  urls.url(key, { signed: explicit || !isListed(row) })!;
+
 /** A character as the console shows it: every card field, its pictures and their flags, its review. */
 export function presentAdminCharacter(
   row: BotRow,
@@ -13,9 +21,10 @@ export function presentAdminCharacter(
   author: AuthorRow | null,
   urls: MediaUrls,
 ): AdminCharacter {
-  const signed = !isListed(row);
   return {
     ...presentBotDetail(row, pictures, urls),
+    avatar_url: row.avatarKey ? consoleUrl(row, urls, row.avatarKey, row.avatarExplicit) : row.avatarUrl,
+    gallery: pictures.map((p) => consoleUrl(row, urls, p.mediaKey, p.explicit)),
     review_reason: row.reviewReason,
     personality_text: row.personalityText,
     example_messages: row.exampleMessages,
@@ -26,7 +35,7 @@ export function presentAdminCharacter(
     pictures_reviewed_at: row.picturesReviewedAt?.toISOString() ?? null,
     pictures: pictures.map((p) => ({
       id: p.id,
-      url: urls.url(p.mediaKey, { signed })!,
+      url: consoleUrl(row, urls, p.mediaKey, p.explicit),
       position: p.position,
       explicit: p.explicit,
       is_avatar: p.mediaKey === row.avatarKey,

@@ -1,5 +1,6 @@
 import {
   CHARACTER_VOICES,
+  toLocale,
   type AdminCharacter,
   type AdminCharacterInput,
   type AdminCharacterList,
@@ -13,7 +14,7 @@ import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import { characterSnapshot, presentAdminCharacter } from './characters.presenter.js';
 import { findAuthors } from './characters.repository.js';
-import { mailLocale, renderRejectionEmail } from './review.emails.js';
+import { renderRejectionEmail } from './review.emails.js';
 
 /** The review queue shows this many at once (oldest first). */
 const REVIEW_PAGE = 100;
@@ -30,19 +31,24 @@ export class AdminCharactersService {
     return { ...this.deps.bots, db };
   }
 
+  /** A page of characters: their authors and galleries in one query each, whatever the page's size. */
   private async present(rows: BotRow[]): Promise<AdminCharacter[]> {
-    const authors = await findAuthors(
-      this.deps.db,
-      rows.map((r) => r.authorId),
-    );
-    return Promise.all(
-      rows.map(async (row) =>
-        presentAdminCharacter(
-          row,
-          await botsManage.listGallery(this.deps.db, row.id),
-          (row.authorId && authors.get(row.authorId)) || null,
-          this.deps.urls,
-        ),
+    const [authors, galleries] = await Promise.all([
+      findAuthors(
+        this.deps.db,
+        rows.map((r) => r.authorId),
+      ),
+      botsManage.listGalleries(
+        this.deps.db,
+        rows.map((r) => r.id),
+      ),
+    ]);
+    return rows.map((row) =>
+      presentAdminCharacter(
+        row,
+        galleries.get(row.id) ?? [],
+        (row.authorId && authors.get(row.authorId)) || null,
+        this.deps.urls,
       ),
     );
   }
@@ -109,17 +115,20 @@ export class AdminCharactersService {
   }
 
   async importCard(actorId: string, file: Buffer, visibility: 'public' | 'private'): Promise<AdminCharacter> {
-    // The card's avatar is stored before the row is written; the row and its record together.
-    const row = await botsManage.importOfficialCard(this.deps.bots, file, visibility);
-    await this.deps.db.transaction(async (tx) => {
-      await recordAudit(tx as unknown as Database, actorId, {
-        action: 'character.import',
-        targetType: 'character',
-        targetId: row.id,
-        after: characterSnapshot(row),
-      });
-    });
-    return this.one(row.id);
+    // The card is read and judged and its avatar stored first (no transaction held meanwhile);
+    // the row and its audit record are written in one transaction, the avatar deleted if it fails.
+    const prepared = await botsManage.prepareOfficialCard(this.deps.bots, file, visibility);
+    try {
+      return (
+        await this.write(actorId, 'character.import', async (bots) => ({
+          before: null,
+          after: await prepared.insert(bots.db),
+        }))
+      ).character;
+    } catch (error) {
+      await prepared.discard();
+      throw error;
+    }
   }
 
   /** Publishes or unpublishes an official character. */
@@ -215,7 +224,7 @@ export class AdminCharactersService {
     const author = row.authorId ? (await findAuthors(this.deps.db, [row.authorId])).get(row.authorId) : null;
     if (author) {
       const rendered = renderRejectionEmail({
-        locale: mailLocale(author.locale),
+        locale: toLocale(author.locale) ?? 'en',
         edition: this.deps.edition,
         name: author.name,
         character: row.name,

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
-import { and, asc, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AdminCharacter, BotDetail, BotList } from '@reverie/shared';
 import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
-import { auditLog, mailOutbox } from '../../db/schema.js';
+import { auditLog, botPictures, bots, mailOutbox } from '../../db/schema.js';
 import { seedDatabase } from '../../db/seed.js';
 import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
@@ -263,6 +263,35 @@ describe('admin characters: official characters', () => {
     expect(list.json().results.map((b: AdminCharacter) => b.id)).toContain(bot.id);
   });
 
+  it('imports a card and writes its audit record in one transaction: no record, no character', async () => {
+    const card = {
+      spec: 'chara_card_v2',
+      spec_version: '2.0',
+      data: { name: 'Audit Less', description: 'Never stored.', first_mes: 'Hello.', tags: ['anime'] },
+    };
+    const form = multipartBody({ visibility: 'private' }, [
+      {
+        field: 'file',
+        filename: 'card.json',
+        contentType: 'application/json',
+        data: Buffer.from(JSON.stringify(card)),
+      },
+    ]);
+    await t.database.db.execute(sql`alter table audit_log rename to audit_log_away`);
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/characters/import',
+        headers: { ...admin, ...form.headers },
+        payload: form.payload,
+      });
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await t.database.db.execute(sql`alter table audit_log_away rename to audit_log`);
+    }
+    expect(await t.database.db.select().from(bots).where(eq(bots.name, 'Audit Less'))).toEqual([]);
+  });
+
   it('unpublishes any public character with a reason', async () => {
     const { user } = await createUser(t.app, t.database.db);
     const custom = await createBot(t.database.db, { authorId: user.id, isOfficial: false });
@@ -290,6 +319,78 @@ describe('admin characters: official characters', () => {
       after: { visibility: 'private' },
     });
   });
+});
+
+describe('admin characters: explicit pictures', () => {
+  it('shows them sharp by signed URLs (a guest gets the blurred copy; the plain URL stays closed)', async () => {
+    const { user } = await createUser(t.app, t.database.db);
+    const data = await png('#d0a0a0');
+    const storage = createMediaStorage(t.config);
+    const bot = await createBot(t.database.db, {
+      authorId: user.id,
+      isOfficial: false,
+      picturesReviewedAt: new Date(),
+    });
+    const key = `bots/${bot.id}/explicit-admin.png`;
+    await storage.put(key, data, 'image/png');
+    await t.database.db.update(bots).set({ avatarKey: key, avatarExplicit: true }).where(eq(bots.id, bot.id));
+    await t.database.db.insert(botPictures).values({ botId: bot.id, mediaKey: key, position: 0, explicit: true });
+
+    const page = await t.app.inject({ method: 'GET', url: `/api/admin/characters/${bot.id}`, headers: admin });
+    expect(page.statusCode).toBe(200);
+    const shown = page.json<AdminCharacter>();
+    for (const url of [shown.avatar_url!, shown.gallery[0]!, shown.pictures[0]!.url]) {
+      expect(url).not.toContain('.blurred.webp');
+      expect(url).toContain('sig=');
+      // An <img> sends no token: the signature alone opens it.
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    }
+    // A guest is given the blurred copy; the original's plain URL answers 404 without a token.
+    const guest = await t.app.inject({ method: 'GET', url: `/api/bot/${bot.slug}` });
+    expect(guest.json<BotDetail>().avatar_url).toContain('.blurred.webp');
+    const plain = shown.avatar_url!.split('?')[0]!;
+    expect((await t.app.inject({ method: 'GET', url: plain })).statusCode).toBe(404);
+  });
+});
+
+describe('admin characters: a list page', () => {
+  it.runIf(inject('testDb').kind === 'pglite')(
+    'reads its galleries in one query, whatever the size of the page (PGlite: its client counts)',
+    async () => {
+      const db = t.database.db;
+      const tag = `pagecount${Date.now()}`;
+      for (let i = 0; i < 6; i++) {
+        const bot = await createBot(db, { isOfficial: true, name: `${tag} ${i}` });
+        await db.insert(botPictures).values({ botId: bot.id, mediaKey: `bots/${bot.id}/g${i}.webp` });
+      }
+      const client = (t.database.raw as { client: { query: (...args: unknown[]) => Promise<unknown> } }).client;
+      const query = client.query;
+      let count = 0;
+      // Queries that read galleries (the job queue polls the same client meanwhile).
+      client.query = (...args: unknown[]) => {
+        if (typeof args[0] === 'string' && args[0].includes('"bot_pictures"')) count += 1;
+        return query.apply(client, args);
+      };
+      const queriesFor = async (size: number) => {
+        count = 0;
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/admin/characters?scope=official&q=${tag}&size=${size}`,
+          headers: admin,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().results).toHaveLength(size);
+        expect(res.json().results[0].gallery).toHaveLength(1);
+        return count;
+      };
+      try {
+        expect(await queriesFor(1)).toBe(1);
+        expect(await queriesFor(6)).toBe(1);
+      } finally {
+        client.query = query;
+      }
+    },
+  );
 });
 
 describe('admin characters: seeded ones', () => {
@@ -369,7 +470,8 @@ describe('admin review queue', () => {
   });
 
   it('rejects with a required reason, e-mails the author in their language, shows the reason; an edit puts it back', async () => {
-    const author = await createUser(t.app, t.database.db, { locale: 'de' });
+    // A stored language tag (`de-AT`) is read as the site's language it names.
+    const author = await createUser(t.app, t.database.db, { locale: 'de-AT' });
     const bot = await createBot(t.database.db, {
       authorId: author.user.id,
       isOfficial: false,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client.js';
 import { OPERATOR_ACTOR } from './audit.repository.js';
@@ -18,10 +18,12 @@ import { LOCAL_ADMIN_KEY_HEADER, localAdminKeyPath, writeLocalAdminKey } from '.
  */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-local-admin-'));
 const config = testConfig({ DATA_DIR: dataDir });
+const onPglite = inject('testDb').kind === 'pglite';
 let t: TestApp;
-let release: () => void;
+let release: () => void = () => {};
 
 beforeAll(async () => {
+  if (!onPglite) return;
   t = await createTestApp({ env: { DATA_DIR: dataDir, AUTH_RATE_LIMIT_IP_PER_MINUTE: '1000' } });
   // As server.ts does on PGlite: hold DATA_DIR/pglite, listen, write the key file.
   release = acquirePgliteLock(path.join(dataDir, 'pglite'), 'server');
@@ -41,7 +43,7 @@ const call = (options: { remoteAddress?: string; key?: string; headers?: Record<
     payload: { action: 'create', email: 'intruder@example.test', password: 'secret-secret' },
   });
 
-describe('admin:create through a running server (PGlite)', () => {
+describe.runIf(onPglite)('admin:create through a running server (PGlite)', () => {
   it('the key file is readable by its owner only', () => {
     expect(fs.statSync(localAdminKeyPath(dataDir)).mode & 0o777).toBe(0o600);
   });
@@ -106,5 +108,19 @@ describe('admin:create through a running server (PGlite)', () => {
     expect((await call({ key, headers: { 'x-forwarded-for': '203.0.113.7' } })).statusCode).toBe(403);
     // The right key from the machine itself works.
     expect((await call({ key })).statusCode).toBe(200);
+  });
+});
+
+describe.runIf(!onPglite)('on PostgreSQL', () => {
+  it('has no local operator route: the command writes to the shared database itself (404)', async () => {
+    const postgresApp = await createTestApp();
+    const response = await postgresApp.app.inject({
+      method: 'POST',
+      url: '/api/local/admin',
+      remoteAddress: '127.0.0.1',
+      headers: { [LOCAL_ADMIN_KEY_HEADER]: postgresApp.app.localAdminKey },
+      payload: { action: 'create', email: 'intruder@example.test', password: 'secret-secret' },
+    });
+    expect(response.statusCode).toBe(404);
   });
 });

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { TAKEDOWN_DEADLINE_HOURS } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
 
@@ -113,7 +114,7 @@ export async function readAttention(db: Database): Promise<OverviewRows['attenti
   const [row] = rowsOf<Record<string, unknown>>(
     await db.execute(sql`select
       (select count(*) from takedown_requests where status = 'open'
-         and created_at < now() - interval '48 hours')::int as takedown_overdue,
+         and created_at < now() - make_interval(hours => ${TAKEDOWN_DEADLINE_HOURS}))::int as takedown_overdue,
       (select count(*) from takedown_requests where status = 'open')::int as takedown_open,
       (select count(*) from message_reports where status = 'open')::int as message_reports_open,
       (select count(*) from support_reports where status = 'open')::int as support_reports_open,

@@ -141,34 +141,6 @@ export async function resolveMessageReport(
   return rows.length > 0;
 }
 
-export async function messageFiles(
-  db: Database,
-  id: string,
-): Promise<{
-  id: string;
-  userId: string;
-  mediaKey: string | null;
-  originalKey: string | null;
-  audioKey: string | null;
-} | null> {
-  const [row] = await db
-    .select({
-      id: messages.id,
-      userId: messages.userId,
-      mediaKey: messages.mediaKey,
-      originalKey: messages.originalKey,
-      audioKey: messages.audioKey,
-    })
-    .from(messages)
-    .where(eq(messages.id, id));
-  return row ?? null;
-}
-
-export async function deleteMessage(db: Database, id: string): Promise<boolean> {
-  const rows = await db.delete(messages).where(eq(messages.id, id)).returning({ id: messages.id });
-  return rows.length > 0;
-}
-
 export async function countOpenReports(db: Database): Promise<number> {
   const [m] = await db.select({ n: count() }).from(messageReports).where(eq(messageReports.status, 'open'));
   const [s] = await db.select({ n: count() }).from(supportReports).where(eq(supportReports.status, 'open'));
@@ -227,6 +199,24 @@ export async function findSupportReport(db: Database, id: string): Promise<Suppo
     .from(supportReports)
     .leftJoin(users, eq(users.id, supportReports.userId))
     .where(eq(supportReports.id, id));
+  return row ?? null;
+}
+
+/** The report's own row, locked until the transaction ends (one answer at a time). */
+export async function lockSupportReport(
+  db: Database,
+  id: string,
+): Promise<Pick<typeof supportReports.$inferSelect, 'status' | 'answer' | 'answeredAt' | 'closedAt'> | null> {
+  const [row] = await db
+    .select({
+      status: supportReports.status,
+      answer: supportReports.answer,
+      answeredAt: supportReports.answeredAt,
+      closedAt: supportReports.closedAt,
+    })
+    .from(supportReports)
+    .where(eq(supportReports.id, id))
+    .for('update');
   return row ?? null;
 }
 

@@ -123,7 +123,7 @@ export const adminReportsRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = as
         summary: "Answer a support report by e-mail (to its address, else its author's)",
         params: AdminUuidParamsSchema,
         body: AdminSupportAnswerBodySchema,
-        response: { 200: AdminSupportReportSchema, 409: ApiErrorSchema, 502: ApiErrorSchema, ...errors },
+        response: { 200: AdminSupportReportSchema, 409: ApiErrorSchema, 503: ApiErrorSchema, ...errors },
       },
     },
     async (request) =>

@@ -12,6 +12,7 @@ import { ownedChatMediaKeys } from '../accounts/user-data.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './reports.repository.js';
+import * as takedownRepo from './takedown.repository.js';
 import { presentContextMessage, presentMessageReport, presentSupportReport } from './reports.presenter.js';
 import { withVariants } from './takedown.service.js';
 
@@ -75,10 +76,11 @@ export class AdminReportsService {
   async removeReportedMessage(adminId: string, id: number, note: string): Promise<void> {
     const row = await repo.findMessageReport(this.deps.db, id);
     if (!row) throw new AppError('not_found', { status: 404 });
-    const files = await repo.messageFiles(this.deps.db, row.messageId);
-    await this.deps.db.transaction(async (txn) => {
+    const files = await this.deps.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
-      await repo.deleteMessage(tx, row.messageId);
+      // The takedown's reads and deletion (one place for a message's files).
+      const [files] = await takedownRepo.findMessagesFiles(tx, [row.messageId], { lock: true });
+      await takedownRepo.deleteMessages(tx, [row.messageId]);
       await recordAudit(tx, adminId, {
         action: 'message.remove',
         targetType: 'message',
@@ -93,6 +95,7 @@ export class AdminReportsService {
         after: null,
         reason: note || row.reason,
       });
+      return files ?? null;
     });
     const keys = files ? ownedChatMediaKeys(files.userId, [files]) : [];
     for (const key of keys)
@@ -114,8 +117,13 @@ export class AdminReportsService {
   }
 
   /**
-   * E-mails the answer to the report's address (else its author's), in the author's language,
-   * and keeps it on the report; closes it unless told not to.
+   * Keeps the answer on the report (closing it unless told not to) with its audit record in one
+   * transaction, then hands the e-mail — to the report's address, else its author's, in the
+   * author's language — to the mail provider, which keeps it durably (the mail queue's job,
+   * retried; or the outbox row) before this answers. A retry of an answer already given, or an
+   * answer to a closed report, is a 409 (`already_answered`, `report_closed`) that writes
+   * nothing. When the e-mail cannot be queued the answer is taken back (recorded as
+   * `support.answer_undone`) and 503 `mail_not_queued` says to try again.
    */
   async answerSupportReport(adminId: string, id: string, answer: string, close: boolean): Promise<AdminSupportReport> {
     const row = await repo.findSupportReport(this.deps.db, id);
@@ -123,8 +131,14 @@ export class AdminReportsService {
     const to = row.email ?? row.userEmail;
     if (!to) throw new AppError('no_email', { status: 409, detail: 'This report has no e-mail address to answer' });
     const now = new Date();
-    await this.deps.db.transaction(async (txn) => {
+    const before = await this.deps.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
+      const current = await repo.lockSupportReport(tx, id);
+      if (!current) throw new AppError('not_found', { status: 404 });
+      if (current.answer !== null && current.answer === answer)
+        throw new AppError('already_answered', { status: 409, detail: 'This answer has been sent already' });
+      if (current.status === 'closed')
+        throw new AppError('report_closed', { status: 409, detail: 'This report is closed' });
       await repo.updateSupportReport(tx, id, {
         answer,
         answeredAt: now,
@@ -135,9 +149,10 @@ export class AdminReportsService {
         action: 'support.answer',
         targetType: 'support_report',
         targetId: id,
-        before: { status: row.status, answer: row.answer },
-        after: { status: close ? 'closed' : row.status, answer },
+        before: { status: current.status, answer: current.answer },
+        after: { status: close ? 'closed' : current.status, answer },
       });
+      return current;
     });
     const email = renderNoticeEmail({
       kind: 'support_answer',
@@ -149,13 +164,43 @@ export class AdminReportsService {
     try {
       await this.deps.mail.send({ to, ...email, headers: {}, kind: 'support_answer', userId: row.userId });
     } catch (error) {
-      this.deps.log.error({ err: error, report: id }, 'a support answer could not be e-mailed');
-      throw new AppError('mail_failed', {
-        status: 502,
-        detail: 'The answer is saved but the e-mail could not be sent. Try again.',
+      this.deps.log.error({ err: error, report: id }, 'a support answer could not be queued; taking it back');
+      await this.undoAnswer(adminId, id, before, answer).catch((undoError: unknown) => {
+        this.deps.log.error({ err: undoError, report: id }, 'a support answer could not be taken back');
+      });
+      throw new AppError('mail_not_queued', {
+        status: 503,
+        headers: { 'retry-after': '10' },
+        detail: 'The e-mail could not be queued; nothing was sent. Try again.',
       });
     }
     return this.supportReport(id);
+  }
+
+  /** Puts the report back as it was before an answer whose e-mail could not be queued. */
+  private async undoAnswer(
+    adminId: string,
+    id: string,
+    before: NonNullable<Awaited<ReturnType<typeof repo.lockSupportReport>>>,
+    answer: string,
+  ): Promise<void> {
+    await this.deps.db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      await repo.updateSupportReport(tx, id, {
+        answer: before.answer,
+        answeredAt: before.answeredAt,
+        status: before.status,
+        closedAt: before.closedAt,
+      });
+      await recordAudit(tx, adminId, {
+        action: 'support.answer_undone',
+        targetType: 'support_report',
+        targetId: id,
+        before: { answer },
+        after: { status: before.status, answer: before.answer },
+        reason: 'mail_not_queued',
+      });
+    });
   }
 
   async closeSupportReport(adminId: string, id: string): Promise<AdminSupportReport> {

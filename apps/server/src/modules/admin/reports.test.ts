@@ -8,6 +8,10 @@ import { createMediaStorage } from '../../providers/storage/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createTestApp, testConfig, type TestApp } from '../../../test/helpers.js';
 import { createBot, createChat, createMessage, createUser } from '../../../test/factories.js';
+import { getEdition } from '@reverie/shared';
+import { MediaUrls } from '../../lib/media-urls.js';
+import type { AdminDeps } from './admin-deps.js';
+import { AdminReportsService } from './reports.service.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-reports-'));
 let t: TestApp;
@@ -210,5 +214,70 @@ describe('/api/admin/reports', () => {
     expect(closed.json()).toMatchObject({ status: 'closed' });
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, id));
     expect(audit.map((a) => a.action).sort()).toEqual(['support.answer', 'support.close']);
+  });
+
+  it('a retried answer is a 409 already_answered: no second audit row, no second e-mail; a closed report 409 report_closed', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/support',
+      payload: { email: 'retry@example.test', text: 'Where is my receipt?' },
+    });
+    const { id } = created.json() as { id: string };
+    const answer = (text: string, close = true) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/reports/support/${id}/answer`,
+        headers: admin.auth,
+        payload: { answer: text, close },
+      });
+    expect((await answer('It is in your inbox.')).statusCode).toBe(200);
+    const retry = await answer('It is in your inbox.');
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json()).toMatchObject({ code: 'already_answered' });
+    const other = await answer('Another text.');
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toMatchObject({ code: 'report_closed' });
+    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, id));
+    expect(audit.map((a) => a.action)).toEqual(['support.answer']);
+    const mails = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'retry@example.test'));
+    expect(mails).toHaveLength(1);
+  });
+
+  it('answers 200 only once the e-mail is queued: a queue that refuses it leaves the report as it was (503)', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/support',
+      payload: { email: 'queue-down@example.test', text: 'Nothing works.' },
+    });
+    const { id } = created.json() as { id: string };
+    let down = true;
+    const sent: string[] = [];
+    const deps = {
+      db: t.database.db,
+      edition: getEdition('Reverie'),
+      urls: new MediaUrls('secret'),
+      log: t.app.log,
+      mail: {
+        name: 'queue',
+        send: async (message: { to: string }) => {
+          if (down) throw new Error('queue unavailable');
+          sent.push(message.to);
+        },
+      },
+    } as unknown as AdminDeps;
+    const service = new AdminReportsService(deps);
+    await expect(service.answerSupportReport(admin.user.id, id, 'Fixed now.', true)).rejects.toMatchObject({
+      code: 'mail_not_queued',
+      statusCode: 503,
+    });
+    const [after] = await t.database.db.select().from(supportReports).where(eq(supportReports.id, id));
+    expect(after).toMatchObject({ status: 'open', answer: null, answeredAt: null });
+    // The retry goes through once the queue takes it.
+    down = false;
+    await expect(service.answerSupportReport(admin.user.id, id, 'Fixed now.', true)).resolves.toMatchObject({
+      status: 'closed',
+      answer: 'Fixed now.',
+    });
+    expect(sent).toEqual(['queue-down@example.test']);
   });
 });

@@ -1,11 +1,6 @@
 import type { Edition, Locale } from '@reverie/shared';
-import { LOCALES } from '@reverie/shared';
 import { translate } from '../../lib/i18n.js';
 import { renderNoticeEmail, type NoticeEmail } from '../../lib/notice-email.js';
-
-/** The author's language if the site speaks it, else English. */
-export const mailLocale = (locale: string | null | undefined): Locale =>
-  (LOCALES as readonly string[]).includes(locale ?? '') ? (locale as Locale) : 'en';
 
 /**
  * The e-mail telling an author that an administrator rejected their public character, in

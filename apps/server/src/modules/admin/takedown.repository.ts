@@ -38,6 +38,22 @@ export async function findTakedown(db: Database, id: string): Promise<TakedownRo
   return row ?? null;
 }
 
+/** The request, locked until the transaction ends (one removal or rejection at a time). */
+export async function lockTakedown(db: Database, id: string): Promise<TakedownRow | null> {
+  const [row] = await db.select().from(takedownRequests).where(eq(takedownRequests.id, id)).for('update');
+  return row ?? null;
+}
+
+/**
+ * Reads of a removal's plan take `{ lock: true }` inside its transaction: the rows it will
+ * delete or change are locked until the commit, so nothing can be added to them (a message in a
+ * character's chat, a new chat, a gallery picture) between the plan and the deletion and be left
+ * with its files gone. The console's read-only views read without locks.
+ */
+export interface ReadOptions {
+  lock?: boolean;
+}
+
 /** Closes an open request (null when it was not open any more: someone else handled it). */
 export async function closeTakedown(
   db: Database,
@@ -78,22 +94,28 @@ const characterColumns = {
   authorEmail: users.email,
 };
 
-export async function findCharacterBySlug(db: Database, slug: string): Promise<CharacterRow | null> {
-  const [row] = await db
+export async function findCharacterBySlug(
+  db: Database,
+  slug: string,
+  options: ReadOptions = {},
+): Promise<CharacterRow | null> {
+  const query = db
     .select(characterColumns)
     .from(bots)
     .leftJoin(users, eq(users.id, bots.authorId))
     .where(eq(bots.slug, slug))
     .limit(1);
+  const [row] = options.lock ? await query.for('update', { of: bots }) : await query;
   return row ?? null;
 }
 
-export async function findCharacterPictures(db: Database, botId: string): Promise<string[]> {
-  const rows = await db
+export async function findCharacterPictures(db: Database, botId: string, options: ReadOptions = {}): Promise<string[]> {
+  const query = db
     .select({ key: botPictures.mediaKey })
     .from(botPictures)
     .where(eq(botPictures.botId, botId))
     .orderBy(asc(botPictures.position));
+  const rows = options.lock ? await query.for('update') : await query;
   return rows.map((r) => r.key);
 }
 
@@ -101,12 +123,15 @@ export async function findCharacterPictures(db: Database, botId: string): Promis
 export async function findCharactersWithMedia(
   db: Database,
   key: string,
+  options: ReadOptions = {},
 ): Promise<{ id: string; avatar: boolean; pictureIds: string[] }[]> {
-  const avatars = await db.select({ id: bots.id }).from(bots).where(eq(bots.avatarKey, key));
-  const pictures = await db
+  const avatarQuery = db.select({ id: bots.id }).from(bots).where(eq(bots.avatarKey, key));
+  const avatars = options.lock ? await avatarQuery.for('update') : await avatarQuery;
+  const pictureQuery = db
     .select({ id: botPictures.id, botId: botPictures.botId })
     .from(botPictures)
     .where(eq(botPictures.mediaKey, key));
+  const pictures = options.lock ? await pictureQuery.for('update') : await pictureQuery;
   const byBot = new Map<string, { id: string; avatar: boolean; pictureIds: string[] }>();
   for (const a of avatars) byBot.set(a.id, { id: a.id, avatar: true, pictureIds: [] });
   for (const p of pictures) {
@@ -134,15 +159,29 @@ const fileColumns = {
 };
 
 /** Messages showing, keeping or voicing the file. */
-export async function findMessagesWithMedia(db: Database, key: string): Promise<MessageFiles[]> {
-  return db
+export async function findMessagesWithMedia(
+  db: Database,
+  key: string,
+  options: ReadOptions = {},
+): Promise<MessageFiles[]> {
+  const query = db
     .select(fileColumns)
     .from(messages)
     .where(or(eq(messages.mediaKey, key), eq(messages.originalKey, key), eq(messages.audioKey, key)));
+  return options.lock ? query.for('update') : query;
 }
 
-/** Files of the messages in the character's chats (they go with the character). */
-export async function findCharacterChatFiles(db: Database, botId: string): Promise<MessageFiles[]> {
+/**
+ * Files of the messages in the character's chats (they go with the character). Locking takes
+ * its chats first: a message cannot be added to a locked chat until the commit (which deletes
+ * the chat with the character).
+ */
+export async function findCharacterChatFiles(
+  db: Database,
+  botId: string,
+  options: ReadOptions = {},
+): Promise<MessageFiles[]> {
+  if (options.lock) await db.select({ id: chats.id }).from(chats).where(eq(chats.botId, botId)).for('update');
   return db
     .select(fileColumns)
     .from(messages)
@@ -159,9 +198,15 @@ export async function findCharacterChatFiles(db: Database, botId: string): Promi
     );
 }
 
-export async function findMessagesFiles(db: Database, ids: string[]): Promise<MessageFiles[]> {
+/** Messages' files by id (a takedown's plan, a removed reported message). */
+export async function findMessagesFiles(
+  db: Database,
+  ids: string[],
+  options: ReadOptions = {},
+): Promise<MessageFiles[]> {
   if (!ids.length) return [];
-  return db.select(fileColumns).from(messages).where(inArray(messages.id, ids));
+  const query = db.select(fileColumns).from(messages).where(inArray(messages.id, ids));
+  return options.lock ? query.for('update') : query;
 }
 
 export interface MessageWithContext {
@@ -218,12 +263,6 @@ export async function findMessageWithContext(db: Database, id: string): Promise<
 export async function deleteMessages(db: Database, ids: string[]): Promise<number> {
   if (!ids.length) return 0;
   const rows = await db.delete(messages).where(inArray(messages.id, ids)).returning({ id: messages.id });
-  return rows.length;
-}
-
-export async function deleteCharacters(db: Database, ids: string[]): Promise<number> {
-  if (!ids.length) return 0;
-  const rows = await db.delete(bots).where(inArray(bots.id, ids)).returning({ id: bots.id });
   return rows.length;
 }
 

@@ -13,7 +13,7 @@ import { AppError } from '../../lib/errors.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
 import { ownedChatMediaKeys } from '../accounts/user-data.js';
 import { deleteTransform, transformOfMediaKey } from '../transforms/index.js';
-import { blurredKeyOf, originalOfBlurredKey } from '../bots/index.js';
+import { blurredKeyOf, characterFilePrefix, deleteCharacters, originalOfBlurredKey } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './takedown.repository.js';
@@ -139,33 +139,35 @@ export class AdminTakedownService {
   }
 
   /**
-   * Takes the chosen items down: rows deleted and the request closed with the audit record in
-   * one transaction, then the files (each tried up to 3 times; what could not be deleted is
+   * Takes the chosen items down in one transaction: the request locked and checked open, the
+   * plan read with the rows it deletes or changes locked (content added meanwhile cannot be
+   * left behind with its files gone), the rows deleted, the request closed and the audit
+   * record written. Then the files (each tried up to 3 times; what could not be deleted is
    * logged and kept in `removed.failed_files` for the console), then the reporter's e-mail.
    */
   async remove(adminId: string, id: string, inputs: string[], note: string): Promise<AdminTakedownDetail> {
-    const row = await this.require(id);
-    if (row.status !== 'open') throw new AppError('takedown_closed', { status: 409, detail: 'This request is closed' });
     const chosen = [...new Set(inputs)];
-    const unknown = chosen.filter((input) => !row.items.includes(input));
-    if (unknown.length)
-      throw new AppError('validation_error', { status: 400, errors: { items: ['Not an item of this request'] } });
-
-    const plan = await this.plan(chosen);
-    const removed: Record<string, unknown> = {
-      items: chosen,
-      characters: plan.characters,
-      messages: plan.messages,
-      media: plan.media,
-      transforms: plan.transforms.map((transform) => transform.id),
-      not_found: plan.notFound,
-    };
-    await this.deps.db.transaction(async (txn) => {
+    const { row, plan, removed } = await this.deps.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
+      const row = await repo.lockTakedown(tx, id);
+      if (!row) throw new AppError('not_found', { status: 404 });
+      if (row.status !== 'open')
+        throw new AppError('takedown_closed', { status: 409, detail: 'This request is closed' });
+      if (chosen.some((input) => !row.items.includes(input)))
+        throw new AppError('validation_error', { status: 400, errors: { items: ['Not an item of this request'] } });
+      const plan = await this.plan(tx, chosen);
+      const removed: Record<string, unknown> = {
+        items: chosen,
+        characters: plan.characters,
+        messages: plan.messages,
+        media: plan.media,
+        transforms: plan.transforms.map((transform) => transform.id),
+        not_found: plan.notFound,
+      };
       await repo.deleteMessages(tx, plan.messages);
       await repo.deleteCharacterPictures(tx, plan.pictureRows);
       for (const avatar of plan.avatars) await repo.clearCharacterAvatar(tx, avatar.botId, avatar.key);
-      await repo.deleteCharacters(tx, plan.characters);
+      await deleteCharacters(tx, plan.characters);
       for (const transform of plan.transforms) {
         const gone = await deleteTransform(tx, transform.id, transform.userId);
         if (gone) for (const key of [gone.originalKey, gone.resultKey]) if (key) plan.files.add(key);
@@ -185,6 +187,7 @@ export class AdminTakedownService {
         after: { status: 'removed', ...removed },
         reason: note || null,
       });
+      return { row, plan, removed };
     });
 
     const failed = await this.deleteFiles(plan);
@@ -224,8 +227,9 @@ export class AdminTakedownService {
     return this.detail(id);
   }
 
-  private async plan(inputs: string[]): Promise<RemovalPlan> {
-    const db = this.deps.db;
+  /** What the inputs take down, read in the removal's transaction with its rows locked. */
+  private async plan(db: Database, inputs: string[]): Promise<RemovalPlan> {
+    const lock = { lock: true };
     const plan: RemovalPlan = {
       characters: [],
       messages: [],
@@ -247,22 +251,22 @@ export class AdminTakedownService {
         continue;
       }
       if (target.kind === 'character') {
-        const bot = await repo.findCharacterBySlug(db, target.slug);
+        const bot = await repo.findCharacterBySlug(db, target.slug, lock);
         if (!bot) {
           plan.notFound.push(input);
           continue;
         }
         plan.characters.push(bot.id);
         // Its folder (avatar, gallery, resized copies) and the pictures and voice of its chats.
-        plan.prefixes.add(`bots/${bot.id}`);
-        for (const key of await repo.findCharacterPictures(db, bot.id)) plan.files.add(key);
+        plan.prefixes.add(characterFilePrefix(bot.id));
+        for (const key of await repo.findCharacterPictures(db, bot.id, lock)) plan.files.add(key);
         if (bot.avatarKey) plan.files.add(bot.avatarKey);
-        addMessageFiles(await repo.findCharacterChatFiles(db, bot.id));
+        addMessageFiles(await repo.findCharacterChatFiles(db, bot.id, lock));
       } else if (target.kind === 'media') {
         // A blurred copy's URL (what the public sees of an explicit picture) names its original.
         target.key = originalOfBlurredKey(target.key) ?? target.key;
-        const owners = await repo.findCharactersWithMedia(db, target.key);
-        const holders = await repo.findMessagesWithMedia(db, target.key);
+        const owners = await repo.findCharactersWithMedia(db, target.key, lock);
+        const holders = await repo.findMessagesWithMedia(db, target.key, lock);
         const exists = await this.deps.storage.exists(target.key).catch(() => true);
         if (!owners.length && !holders.length && !exists) {
           plan.notFound.push(input);
@@ -280,7 +284,7 @@ export class AdminTakedownService {
         plan.messages.push(...holders.map((h) => h.id));
         addMessageFiles(holders);
       } else {
-        const [message] = await repo.findMessagesFiles(db, [target.id]);
+        const [message] = await repo.findMessagesFiles(db, [target.id], lock);
         if (!message) {
           plan.notFound.push(input);
           continue;

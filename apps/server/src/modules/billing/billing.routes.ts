@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { Counter } from 'prom-client';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ApiErrorSchema,
@@ -147,21 +148,27 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_request, body, done) =>
       done(null, body),
     );
-    // Every delivery is recorded for the admin console once the answer is sent: never the
-    // body or a secret, and a failure to record is logged without changing the answer.
+    // A delivery whose signature verified is recorded for the admin console once the answer is
+    // sent (never the body or a secret; a failure to record is logged without changing the
+    // answer). Unsigned or forged requests are only counted in /metrics: anyone can send them,
+    // and they must not fill the table.
+    const rejected = new Counter({
+      name: 'payment_webhooks_rejected_total',
+      help: 'Payment webhook requests refused before their signature verified, by provider',
+      labelNames: ['provider'] as const,
+      registers: [app.metrics],
+    });
     const deliveries = new WeakMap<FastifyRequest, Omit<WebhookDeliveryInput, 'httpStatus'>>();
     scope.addHook('onResponse', async (request, reply) => {
-      const known = deliveries.get(request);
-      const params = request.params as { provider?: unknown } | undefined;
-      const delivery = known ?? {
-        provider: typeof params?.provider === 'string' ? params.provider : 'unknown',
-        eventId: null,
-        type: null,
-        outcome: reply.statusCode >= 500 ? ('failed' as const) : ('rejected' as const),
-        detail: 'invalid_request',
-        paymentId: null,
-      };
-      if (known && reply.statusCode >= 500) delivery.outcome = 'failed';
+      const delivery = deliveries.get(request);
+      if (!delivery) {
+        const params = request.params as { provider?: unknown } | undefined;
+        const named = typeof params?.provider === 'string' ? params.provider : '';
+        // Only configured providers as labels: the path is the sender's to choose.
+        rejected.inc({ provider: Object.hasOwn(providers.byId, named) ? named : 'unknown' });
+        return;
+      }
+      if (reply.statusCode >= 500) delivery.outcome = 'failed';
       try {
         await recordWebhookDelivery(db, { ...delivery, httpStatus: reply.statusCode });
       } catch (error) {
@@ -180,8 +187,13 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         },
       },
       async (request) => {
+        const provider = providers.byId[request.params.provider];
+        if (!provider) throw new AppError('not_found', { status: 404 });
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        // Throws (400) unless the signature verifies: nothing is recorded then.
+        const event: PaymentEvent = provider.parseWebhook(raw, request.headers);
         const delivery: Omit<WebhookDeliveryInput, 'httpStatus'> = {
-          provider: request.params.provider,
+          provider: provider.id,
           eventId: null,
           type: null,
           outcome: 'rejected',
@@ -189,19 +201,6 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
           paymentId: null,
         };
         deliveries.set(request, delivery);
-        const provider = providers.byId[request.params.provider];
-        if (!provider) {
-          delivery.detail = 'provider_not_configured';
-          throw new AppError('not_found', { status: 404 });
-        }
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        let event: PaymentEvent;
-        try {
-          event = provider.parseWebhook(raw, request.headers);
-        } catch (error) {
-          delivery.detail = error instanceof AppError ? error.code : 'unreadable';
-          throw error;
-        }
         delivery.eventId = event.id;
         delivery.type = event.type;
         delivery.paymentId = 'paymentId' in event ? event.paymentId : null;

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { inArray, lt, sql } from 'drizzle-orm';
+import { webhookDeliveries } from '../../db/schema.js';
 import type { Database } from '../../db/client.js';
 
 /** One payment webhook delivery as the admin console shows it (never its body, never a secret). */
@@ -23,4 +24,29 @@ export async function recordWebhookDelivery(db: Database, d: WebhookDeliveryInpu
     insert into webhook_deliveries (provider, event_id, type, outcome, http_status, detail, payment_id)
     values (${short(d.provider, 40)}, ${short(d.eventId, 200)}, ${short(d.type, 80)}, ${d.outcome}, ${d.httpStatus},
             ${short(d.detail, 200)}, (select id from payments where id = ${paymentId}::uuid))`);
+}
+
+/** Rows deleted per statement while pruning (short transactions, no long lock). */
+const PRUNE_BATCH = 5000;
+
+/** Deletes the deliveries received before `before`, in batches; answers how many. */
+export async function pruneWebhookDeliveries(db: Database, before: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await db
+      .delete(webhookDeliveries)
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          db
+            .select({ id: webhookDeliveries.id })
+            .from(webhookDeliveries)
+            .where(lt(webhookDeliveries.receivedAt, before))
+            .limit(PRUNE_BATCH),
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    total += rows.length;
+    if (rows.length < PRUNE_BATCH) return total;
+  }
 }

@@ -1,4 +1,5 @@
 import type { BlogPost, BlogPostSummary } from '@reverie/shared';
+import { publicMediaUrl } from '../../lib/media-urls.js';
 import type { BlogPostRow } from './blog.repository.js';
 
 /**
@@ -6,7 +7,7 @@ import type { BlogPostRow } from './blog.repository.js';
  * the post is published) or a shipped post's URL.
  */
 export function coverUrlOf(row: Pick<BlogPostRow, 'coverKey' | 'coverUrl'>): string | null {
-  return row.coverKey ? `/api/media/${row.coverKey}` : row.coverUrl;
+  return row.coverKey ? publicMediaUrl(row.coverKey) : row.coverUrl;
 }
 
 export function presentBlogPostSummary(row: BlogPostRow): BlogPostSummary {

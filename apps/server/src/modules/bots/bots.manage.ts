@@ -9,6 +9,7 @@ import {
   findVisibleBotBySlug,
   insertBot,
   insertGalleryPicture,
+  listGalleries,
   listGallery,
   listManagedBots,
   listPendingReview,
@@ -21,11 +22,12 @@ import {
 } from './bots.repository.js';
 import {
   generatedAvatar,
-  importCardRow,
+  prepareCardImport,
   refuseInappropriateText,
   storeBotPicture,
   uniqueSlug,
   type BotsDeps,
+  type PreparedCardImport,
 } from './bots.service.js';
 import { ADMIN_GALLERY_MAX } from '@reverie/shared';
 
@@ -37,7 +39,7 @@ import { ADMIN_GALLERY_MAX } from '@reverie/shared';
  * that the write and its audit record land together.
  */
 
-export { countPendingReview, listGallery, listManagedBots, listPendingReview };
+export { countPendingReview, listGalleries, listGallery, listManagedBots, listPendingReview };
 export type { BotPictureRow };
 
 /** The texts of a character the moderation judges (a minor in any of them is refused). */
@@ -142,13 +144,16 @@ export async function updateManagedBot(
   return { before, after };
 }
 
-/** Imports a Character Card (PNG or JSON, V1/V2/V3) as an official character. */
-export async function importOfficialCard(
+/**
+ * Reads, judges and stores the picture of a Character Card (PNG or JSON, V1/V2/V3) to be an
+ * official character; the caller writes its row (`insert`) in its own transaction.
+ */
+export async function prepareOfficialCard(
   deps: BotsDeps,
   file: Buffer,
   visibility: 'public' | 'private',
-): Promise<BotRow> {
-  return importCardRow(deps, null, file, visibility);
+): Promise<PreparedCardImport> {
+  return prepareCardImport(deps, null, file, visibility);
 }
 
 /** Publishes or unpublishes a character (public or private). */

@@ -160,15 +160,39 @@ export async function listGallery(db: Database, botId: string): Promise<BotPictu
   return db.select().from(botPictures).where(eq(botPictures.botId, botId)).orderBy(asc(botPictures.position));
 }
 
-/** Whether a character's picture (its avatar or a gallery picture, by key) was judged explicit. */
-export async function isExplicitPicture(db: Database, bot: BotRow, key: string): Promise<boolean> {
-  if (key === bot.avatarKey) return bot.avatarExplicit;
-  const [row] = await db
-    .select({ explicit: botPictures.explicit })
+/** The galleries of several characters in one query (a page of a list), each in order. */
+export async function listGalleries(db: Database, botIds: string[]): Promise<Map<string, BotPictureRow[]>> {
+  const galleries = new Map<string, BotPictureRow[]>(botIds.map((id) => [id, []]));
+  if (!botIds.length) return galleries;
+  const rows = await db
+    .select()
     .from(botPictures)
-    .where(and(eq(botPictures.botId, bot.id), eq(botPictures.mediaKey, key)))
+    .where(inArray(botPictures.botId, [...new Set(botIds)]))
+    .orderBy(asc(botPictures.botId), asc(botPictures.position));
+  for (const row of rows) galleries.get(row.botId)?.push(row);
+  return galleries;
+}
+
+/**
+ * A character and whether one of its pictures (its avatar or a gallery picture, by key) was
+ * judged explicit, in one query (the media route asks it on every picture request).
+ */
+export async function findBotWithPicture(
+  db: Database,
+  id: string,
+  key: string,
+): Promise<{ bot: BotRow; explicit: boolean } | null> {
+  const [row] = await db
+    .select({
+      bot: bots,
+      explicit: sql<boolean>`case when ${bots.avatarKey} = ${key} then ${bots.avatarExplicit}
+        else coalesce((select ${botPictures.explicit} from ${botPictures}
+          where ${botPictures.botId} = ${bots.id} and ${botPictures.mediaKey} = ${key} limit 1), false) end`,
+    })
+    .from(bots)
+    .where(eq(bots.id, id))
     .limit(1);
-  return row?.explicit ?? false;
+  return row ? { bot: row.bot, explicit: Boolean(row.explicit) } : null;
 }
 
 export async function insertGalleryPictures(db: Database, botId: string, keys: string[]): Promise<void> {
@@ -323,4 +347,14 @@ export async function setGalleryPosition(
     .update(botPictures)
     .set({ position })
     .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)));
+}
+
+/**
+ * Deletes characters (their gallery rows, chats and messages go with them by cascade), in the
+ * caller's transaction; their files are under `characterFilePrefix` (deleted after the commit).
+ */
+export async function deleteCharacters(db: Database, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const rows = await db.delete(bots).where(inArray(bots.id, ids)).returning({ id: bots.id });
+  return rows.length;
 }

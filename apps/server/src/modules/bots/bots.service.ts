@@ -230,6 +230,33 @@ export async function importCardRow(
   file: Buffer,
   visibility: 'public' | 'private',
 ): Promise<BotRow> {
+  const prepared = await prepareCardImport(deps, authorId, file, visibility);
+  try {
+    return await prepared.insert(deps.db);
+  } catch (error) {
+    await prepared.discard();
+    throw error;
+  }
+}
+
+/** A card read, judged and its picture stored: its row is written by `insert`, in the caller's transaction. */
+export interface PreparedCardImport {
+  insert(db: Database): Promise<BotRow>;
+  /** Deletes the stored picture (the row was not written). */
+  discard(): Promise<void>;
+}
+
+/**
+ * The slow part of a card import, outside any transaction: the card parsed, its texts and
+ * picture judged, the picture stored. The caller writes the row (with its own records, e.g. the
+ * admin console's audit entry, in one transaction) and discards the picture when that fails.
+ */
+export async function prepareCardImport(
+  deps: BotsDeps,
+  authorId: string | null,
+  file: Buffer,
+  visibility: 'public' | 'private',
+): Promise<PreparedCardImport> {
   let fields: Omit<NewBotRow, 'slug'>;
   try {
     fields = cardToBotFields(parseCardFile(file));
@@ -251,32 +278,30 @@ export async function importCardRow(
   const avatar = image
     ? await storeAvatar(deps, id, image, file)
     : { key: await generatedAvatar(deps, id, `${fields.name}-${id}`, fields.tags ?? []), explicit: false };
-  const avatarKey = avatar.key;
-  try {
-    return await insertBot(deps.db, {
-      ...fields,
-      // A card exported by a Reverie server names its voice; other cards get one fitting the character.
-      voice:
-        fields.voice ??
-        voiceForCharacter({
-          description: fields.description,
-          greeting: fields.greeting,
-          scenario: fields.scenario,
-          personality: fields.personalityText,
-        }),
-      id,
-      slug: await uniqueSlug(deps.db, fields.name),
-      visibility,
-      reviewState: authorId === null ? 'approved' : reviewStateFor(deps, visibility),
-      isOfficial: authorId === null,
-      authorId,
-      avatarKey,
-      avatarExplicit: avatar.explicit,
-    });
-  } catch (error) {
-    await deleteAvatar(deps, avatarKey);
-    throw error;
-  }
+  return {
+    insert: async (db) =>
+      insertBot(db, {
+        ...fields,
+        // A card exported by a Reverie server names its voice; other cards get one fitting the character.
+        voice:
+          fields.voice ??
+          voiceForCharacter({
+            description: fields.description,
+            greeting: fields.greeting,
+            scenario: fields.scenario,
+            personality: fields.personalityText,
+          }),
+        id,
+        slug: await uniqueSlug(db, fields.name),
+        visibility,
+        reviewState: authorId === null ? 'approved' : reviewStateFor(deps, visibility),
+        isOfficial: authorId === null,
+        authorId,
+        avatarKey: avatar.key,
+        avatarExplicit: avatar.explicit,
+      }),
+    discard: () => deleteAvatar(deps, avatar.key),
+  };
 }
 
 async function visibleRow(deps: BotsDeps, slug: string, viewerId: string | null): Promise<BotRow> {
@@ -290,6 +315,21 @@ export async function exportCardJson(deps: BotsDeps, slug: string, viewerId: str
   return version === 'v2' ? botToCardV2(row) : botToCardV3(row);
 }
 
+/**
+ * The avatar a card carries: the original, or for a held explicit picture its stored blurred
+ * copy (made once and kept when missing, as the media route does), never a new blur per export.
+ */
+async function cardPicture(deps: BotsDeps, key: string, held: boolean): Promise<{ data: Buffer } | null> {
+  if (!held) return deps.storage.get(key);
+  const blurred = await deps.storage.get(blurredKeyOf(key));
+  if (blurred) return blurred;
+  const original = await deps.storage.get(key);
+  if (!original) return null;
+  const data = await makeBlurredPreview(original.data);
+  await deps.storage.put(blurredKeyOf(key), data, 'image/webp').catch(() => {});
+  return { data };
+}
+
 /** The card as PNG: the avatar with `chara` (V2) and `ccv3` (V3) tEXt chunks, base64 JSON. */
 export async function exportCardPng(
   deps: BotsDeps,
@@ -297,10 +337,10 @@ export async function exportCardPng(
   viewerId: string | null,
 ): Promise<{ png: Buffer; row: BotRow }> {
   const row = await visibleRow(deps, slug, viewerId);
-  // An explicit picture leaves in a card blurred whenever the viewer would see it blurred.
+  // An explicit picture leaves in a card blurred whenever the viewer would see it blurred: the
+  // stored blurred copy, never blurred again per export.
   const held = row.avatarExplicit && explicitPicturesBlurredFor(row, viewerId);
-  const original = row.avatarKey ? await deps.storage.get(row.avatarKey) : null;
-  const stored = original && held ? { data: await makeBlurredPreview(original.data) } : original;
+  const stored = row.avatarKey ? await cardPicture(deps, row.avatarKey, held) : null;
   const base = stored
     ? await sharp(stored.data).png().toBuffer()
     : await renderPicture({ seed: row.slug, look: row.tags.includes('realistic') ? 'realistic' : 'anime', variant: 0 });

@@ -17,6 +17,9 @@ export interface PictureLog {
  */
 export const blurredKeyOf = (key: string) => `${key}.blurred.webp`;
 
+/** Every file of a character (avatar, gallery, their resized and blurred copies) is under this prefix. */
+export const characterFilePrefix = (botId: string) => `bots/${botId}`;
+
 /** A blurred copy's key, or its `?w=` variant's (`<key>.blurred.webp.w256.webp`). */
 const BLURRED_KEY = /^(.+)\.blurred\.webp(?:\.w\d+\.webp)?$/;
 

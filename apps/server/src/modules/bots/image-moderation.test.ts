@@ -41,9 +41,11 @@ function recordingStorage(): { storage: MediaStorage; written: string[] } {
 
 let t: TestApp;
 let written: string[];
+let mediaStorage: MediaStorage;
 beforeAll(async () => {
   const recorded = recordingStorage();
   written = recorded.written;
+  mediaStorage = recorded.storage;
   t = await createTestApp({ storage: recorded.storage });
   // Loaded once for the file, before the first test's clock starts.
   await t.app.imageModeration.warm();
@@ -185,6 +187,36 @@ describe('an explicit picture', () => {
     expect((await sharp(guest.rawPayload).metadata()).width).toBe(384);
     const own = await t.app.inject({ method: 'GET', url: `/api/bot/${created.slug}/card.png`, headers: author.auth });
     expect((await sharp(own.rawPayload).metadata()).width).toBe(224);
+  });
+
+  it('exports the stored blurred copy (no new blur per export); a blurred URL of a hidden character makes no file', async () => {
+    const [row] = await botsOf(author.user.id);
+    const blurredKey = `${row!.avatarKey}.blurred.webp`;
+    const before = await mediaStorage.get(blurredKey);
+    // A stored copy of its own size shows which picture the export used.
+    const marker = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#808080' } })
+      .webp()
+      .toBuffer();
+    await mediaStorage.put(blurredKey, marker, 'image/webp');
+    try {
+      const guest = await t.app.inject({ method: 'GET', url: `/api/bot/${created.slug}/card.png` });
+      expect((await sharp(guest.rawPayload).metadata()).width).toBe(40);
+    } finally {
+      if (before) await mediaStorage.put(blurredKey, before.data, 'image/webp');
+    }
+    // A character nobody but its author may see: its blurred copy is not made for a stranger.
+    await t.database.db.update(bots).set({ visibility: 'private' }).where(eq(bots.id, created.id));
+    try {
+      await mediaStorage.delete(blurredKey);
+      const stranger = await t.app.inject({ method: 'GET', url: `/api/media/${blurredKey}` });
+      expect(stranger.statusCode).toBe(404);
+      expect(await mediaStorage.exists(blurredKey)).toBe(false);
+      // Its author gets it, made from the original.
+      const own = await t.app.inject({ method: 'GET', url: `/api/media/${blurredKey}`, headers: author.auth });
+      expect(own.statusCode).toBe(200);
+    } finally {
+      await t.database.db.update(bots).set({ visibility: 'public' }).where(eq(bots.id, created.id));
+    }
   });
 
   it('is shown unblurred to its author, by a signed URL', async () => {

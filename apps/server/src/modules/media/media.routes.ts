@@ -7,13 +7,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { MAX_INPUT_PIXELS } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { isValidMediaKey, type MediaStorage } from '../../providers/storage/storage.js';
-import {
-  findBotById,
-  isExplicitPicture,
-  originalOfBlurredKey,
-  picturesHeldForReview,
-  storeBlurredCopy,
-} from '../bots/index.js';
+import { findBotWithPicture, originalOfBlurredKey, storeBlurredCopy } from '../bots/index.js';
 import { findPublishedPost } from '../blog/index.js';
 import { isNotModified, rangeOf } from './http-file.js';
 
@@ -122,19 +116,22 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ db: Database; storage: MediaSt
       let isPublic = false;
       const [scope, ownerId] = key.split('/');
       if (scope === 'bots' && ownerId && /^[0-9a-f-]{36}$/i.test(ownerId)) {
-        const bot = await findBotById(db, ownerId);
-        if (!bot) throw notFound();
-        // An explicit picture held for review is public only as its blurred copy; the original
-        // needs a signature, the author or an administrator (docs/moderation.md).
+        // An explicit picture is public only as its blurred copy (PRODUCT.md §6): the original
+        // needs a signature (a logged-in viewer once reviewed), the author or an administrator
+        // (docs/moderation.md). The character and the picture's explicit flag come in one query.
         const blurredOf = originalOfBlurredKey(key);
         const baseKey = blurredOf ?? key.replace(VARIANT_SUFFIX, '');
-        const held = !blurredOf && picturesHeldForReview(bot) && (await isExplicitPicture(db, bot, baseKey));
+        const found = await findBotWithPicture(db, ownerId, baseKey);
+        if (!found) throw notFound();
+        const { bot } = found;
+        const held = !blurredOf && found.explicit;
         isPublic = bot.visibility === 'public' && bot.reviewState === 'approved' && !held;
+        const isAuthor = Boolean(request.userId && bot.authorId === request.userId);
+        if (!isPublic && !signed && !isAuthor && request.userRole !== 'admin') throw notFound();
+        // Made only for whoever may see it (an unknown caller makes no file).
         if (blurredOf) {
           await ensureBlurredCopy(storage, blurredOf, `${blurredOf}.blurred.webp`).catch(() => {});
         }
-        const isAuthor = Boolean(request.userId && bot.authorId === request.userId);
-        if (!isPublic && !signed && !isAuthor && request.userRole !== 'admin') throw notFound();
       } else if (scope === 'chats') {
         // Pictures and voice messages in a user's chats: the owner, or a signed URL. A blurred
         // picture's original lives under originals/ and is served with a signed URL only.

@@ -33,12 +33,12 @@ export function newTakedownReference(): string {
 
 /**
  * Takes a takedown request (anyone, signed in or not): checks the links are to this site,
- * stores it under a new reference and e-mails the acknowledgement in the request's language.
- * The mail goes out after the answer; a failed send is logged (the request is kept).
+ * stores it under a new reference and hands the acknowledgement, in the request's language,
+ * to the mail provider before answering: the provider keeps it durably (the mail queue's job,
+ * or the outbox row), so a process killed right after the answer cannot lose it. A failure to
+ * hand it over is logged; the request is kept (the console shows it with its clock).
  */
 export class TakedownService {
-  private pending = new Set<Promise<void>>();
-
   constructor(private readonly deps: TakedownDeps) {}
 
   async create(body: TakedownBody, locale: Locale): Promise<{ reference: string }> {
@@ -65,18 +65,8 @@ export class TakedownService {
       });
     }
     if (!row) throw new AppError('something_went_wrong', { status: 500 });
-    this.track(this.acknowledge(row.email, row.reference, locale, row.items.length));
+    await this.acknowledge(row.email, row.reference, locale, row.items.length);
     return { reference: row.reference };
-  }
-
-  /** Resolves when every acknowledgement started so far has been handed to the mail provider. */
-  async idle(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
-  }
-
-  private track(task: Promise<void>) {
-    const done = task.finally(() => this.pending.delete(done));
-    this.pending.add(done);
   }
 
   private async acknowledge(to: string, reference: string, locale: Locale, count: number): Promise<void> {
@@ -89,7 +79,7 @@ export class TakedownService {
     try {
       await this.deps.mail.send({ to, ...email, headers: {}, kind: 'takedown_received', userId: null });
     } catch (error) {
-      this.deps.log.error({ err: error, reference }, 'takedown acknowledgement not sent');
+      this.deps.log.error({ err: error, reference }, 'takedown acknowledgement could not be queued');
     }
   }
 }

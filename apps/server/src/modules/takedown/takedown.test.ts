@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TAKEDOWN_REFERENCE_PATTERN } from '@reverie/shared';
 import {
   auditLog,
@@ -17,6 +17,9 @@ import {
 import { createMediaStorage } from '../../providers/storage/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createTestApp, testConfig, type TestApp } from '../../../test/helpers.js';
+import type { MailMessage } from '../../providers/mail/index.js';
+import { getEdition } from '@reverie/shared';
+import { TakedownService } from './takedown.service.js';
 import { createBot, createChat, createMessage, createUser } from '../../../test/factories.js';
 
 const SITE = 'http://localhost:3000';
@@ -50,7 +53,6 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function mailsTo(to: string) {
-  await t.app.takedown.idle();
   return t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to)).orderBy(mailOutbox.id);
 }
 
@@ -82,6 +84,40 @@ describe('POST /api/takedown', () => {
     expect(mails[0]!.subject).toContain(reference);
     expect(mails[0]!.subject).toContain('Antrag');
     expect(mails[0]!.text).toContain('48');
+  });
+
+  it('hands the acknowledgement to the mail queue before answering (a kill -9 after the 201 cannot lose it)', async () => {
+    let release: (() => void) | undefined;
+    const handed: MailMessage[] = [];
+    const mail = {
+      name: 'slow-queue',
+      send: (message: MailMessage) =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            handed.push(message);
+            resolve();
+          };
+        }),
+    };
+    const service = new TakedownService({
+      db: t.database.db,
+      mail,
+      edition: getEdition('Reverie'),
+      publicUrl: SITE,
+      log: t.app.log,
+    });
+    let answered = false;
+    const creating = service.create(valid() as never, 'en').then((created) => {
+      answered = true;
+      return created;
+    });
+    await vi.waitFor(() => expect(release).toBeDefined());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    release!();
+    const { reference } = await creating;
+    expect(handed).toHaveLength(1);
+    expect(handed[0]!.subject).toContain(reference);
   });
 
   it('is open to guests and to signed-in users alike', async () => {
@@ -266,6 +302,55 @@ describe('the console: /api/admin/takedown', () => {
       payload: { items: items.map((i) => i.input) },
     });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('reads what it removes in its transaction: a message added to the character meanwhile never keeps a file', async () => {
+    const db = t.database.db;
+    const character = await createBot(db, { authorId: user.user.id, visibility: 'public' });
+    const chat = await createChat(db, { userId: user.user.id, botId: character.id });
+    const loose = `bots/${randomUUID()}/loose.png`;
+    const late = `chats/${user.user.id}/late-${randomUUID().slice(0, 8)}.webp`;
+    await put(loose);
+    await put(late);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/takedown',
+      payload: valid({ urls: [`${SITE}/${character.slug}`, `${SITE}/api/media/${loose}`] }),
+    });
+    const { reference } = created.json() as { reference: string };
+    const [request] = await db.select().from(takedownRequests).where(eq(takedownRequests.reference, reference));
+    // While the removal reads its plan (it asks the storage whether the loose file exists), a
+    // picture is sent in the character's chat.
+    const exists = storage.exists.bind(storage);
+    let adding: Promise<boolean> | null = null;
+    storage.exists = async (key: string) => {
+      if (key === loose && !adding) {
+        adding = createMessage(db, chat, { role: 'bot', text: 'a late picture', mediaKey: late }).then(
+          () => true,
+          () => false,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      return exists(key);
+    };
+    try {
+      const removed = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/takedown/${request!.id}/remove`,
+        headers: admin.auth,
+        payload: { items: request!.items, note: '' },
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+    } finally {
+      storage.exists = exists;
+    }
+    expect(adding).not.toBeNull();
+    const added = await adding!;
+    // Either the message was refused (its chat was locked, then gone), or it was taken down with
+    // its file: never a file of the removed character's chats left behind.
+    expect(await db.select().from(messages).where(eq(messages.mediaKey, late))).toHaveLength(0);
+    if (added) expect(await storage.exists(late)).toBe(false);
+    else expect(added).toBe(false);
   });
 
   it("an explicit picture named by its blurred copy's URL goes with the original and every copy", async () => {

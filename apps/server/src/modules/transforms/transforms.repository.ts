@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { imageTransforms } from '../../db/schema.js';
 
@@ -41,6 +41,26 @@ export async function deleteUnpaidTransforms(db: Database, userId: string): Prom
   return db
     .delete(imageTransforms)
     .where(and(eq(imageTransforms.userId, userId), inArray(imageTransforms.state, ['uploaded', 'verified'])))
+    .returning();
+}
+
+/**
+ * Unpaid transforms (`uploaded`: not judged yet; `verified`: not paid) last changed before
+ * `before`: abandoned. Deleted and answered (their files are the caller's to delete).
+ */
+export async function deleteAbandonedTransforms(db: Database, before: Date, limit: number): Promise<TransformRow[]> {
+  return db
+    .delete(imageTransforms)
+    .where(
+      inArray(
+        imageTransforms.id,
+        db
+          .select({ id: imageTransforms.id })
+          .from(imageTransforms)
+          .where(and(inArray(imageTransforms.state, ['uploaded', 'verified']), lt(imageTransforms.updatedAt, before)))
+          .limit(limit),
+      ),
+    )
     .returning();
 }
 

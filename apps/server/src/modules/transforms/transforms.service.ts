@@ -14,6 +14,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { JobQueue } from '../../providers/jobs/index.js';
+import { schedulePeriodicJob } from '../../providers/jobs/periodic.js';
 import type { WindowLimiter } from '../../providers/limits/index.js';
 import type { ImageModeration } from '../../providers/image-moderation/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
@@ -25,6 +26,7 @@ import type { TransformProvider } from './transform-provider.js';
 import { presentTransform } from './transforms.presenter.js';
 import {
   claimProcessing,
+  deleteAbandonedTransforms,
   deleteTransform,
   deleteUnpaidTransforms,
   failTransform,
@@ -63,6 +65,13 @@ export interface TransformsDeps {
   retryDelayS: number;
 }
 
+/** The periodic sweep of abandoned uploads (`sweepAbandoned`). */
+export const TRANSFORM_SWEEP_QUEUE = 'image-transform-sweep';
+/** An unpaid upload untouched this long is abandoned: it is deleted with its files. */
+export const ABANDONED_AFTER_S = 3600;
+/** How often the sweep runs. */
+const SWEEP_EVERY_S = 900;
+
 /** The transform jobs' queue; one job per transform (singleton key = its id). */
 export const TRANSFORM_QUEUE = 'image-transform';
 /** The gallery shows this many of the newest transforms. */
@@ -95,6 +104,36 @@ export class TransformsService {
       expireInSeconds: deps.timeoutS + 30,
       onFailed: (job) => this.failJob(job),
     });
+    this.sweep = deps.jobs
+      ? schedulePeriodicJob(deps.jobs, TRANSFORM_SWEEP_QUEUE, {
+          everyS: SWEEP_EVERY_S,
+          run: async () => void (await this.sweepAbandoned()),
+        })
+      : null;
+  }
+
+  private readonly sweep: { scheduleNext(): Promise<void> } | null;
+
+  /** Queues the next sweep of abandoned uploads (once the job queue has started). */
+  async start(): Promise<void> {
+    await this.sweep?.scheduleNext();
+  }
+
+  /**
+   * Deletes abandoned uploads — a photo stored and never judged (`uploaded`), or judged and
+   * never paid (`verified`) — untouched for `ABANDONED_AFTER_S`, and their files. The periodic
+   * job (`TRANSFORM_SWEEP_QUEUE`, once per period for the cluster) runs it.
+   */
+  async sweepAbandoned(now = Date.now()): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const rows = await deleteAbandonedTransforms(this.deps.db, new Date(now - ABANDONED_AFTER_S * 1000), 500);
+      for (const row of rows) await this.deleteFiles(row);
+      total += rows.length;
+      if (rows.length < 500) break;
+    }
+    if (total) this.deps.log.info({ deleted: total }, 'abandoned transform uploads deleted');
+    return total;
   }
 
   /** Resolves when no transform job is queued or running, on any replica (tests). */
@@ -182,18 +221,21 @@ export class TransformsService {
     let balance: number | null = null;
     if (!(await hasPremium(db, userId))) {
       try {
-        balance = (
-          await debitDesires(db, userId, TRANSFORM_COST, {
+        // The debit and the `charged` the refund reads: both or neither.
+        balance = await db.transaction(async (txn) => {
+          const tx = txn as unknown as Database;
+          const debited = await debitDesires(tx, userId, TRANSFORM_COST, {
             reason: 'spend',
             reference: `transform:${id}`,
             idempotencyKey: `transform:${id}`,
-          })
-        ).balance;
+          });
+          await setCharged(tx, id, TRANSFORM_COST);
+          return debited.balance;
+        });
       } catch (error) {
         await releaseProcessing(db, id);
         throw error;
       }
-      await setCharged(db, id, TRANSFORM_COST);
     }
     try {
       if (!this.deps.jobs) throw new Error('no job queue');

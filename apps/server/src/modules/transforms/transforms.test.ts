@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client.js';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES, TRANSFORM_COST } from '@reverie/shared';
@@ -15,6 +16,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
 import type { TransformProvider } from './transform-provider.js';
 import { LocalTransformProvider } from './transform-provider.js';
+import { TRANSFORM_SWEEP_QUEUE } from './transforms.service.js';
 
 const dirs: string[] = [];
 const tempStorage = () => {
@@ -194,6 +196,63 @@ describe('payment and the job', () => {
     await grantDesires(t.database.db, owner.user.id, 1);
     expect((await pay(t, owner.auth, id)).json()).toMatchObject({ state: 'processing', num_tokens: 0 });
     await t.app.transforms.idle();
+  });
+
+  it('debits and records the charge in one transaction: a charge that cannot be recorded takes nothing', async () => {
+    const { owner, id } = await verifiedTransform(t, 10);
+    const db = t.database.db;
+    // The `charged` update fails (as a lost connection would, between the two statements).
+    await db.execute(sql`create function refuse_charged() returns trigger language plpgsql as $$
+      begin raise exception 'charged refused'; end $$`);
+    await db.execute(sql`create trigger refuse_charged before update of charged on image_transforms
+      for each row when (new.charged <> old.charged) execute function refuse_charged()`);
+    try {
+      const res = await pay(t, owner.auth, id);
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await db.execute(sql`drop trigger refuse_charged on image_transforms`);
+      await db.execute(sql`drop function refuse_charged()`);
+    }
+    // Nothing was taken, and the transform can be paid again.
+    expect(await balanceOf(db, owner.user.id)).toBe(10);
+    expect((await get(t, owner.auth, id)).json()).toMatchObject({ state: 'verified', charged: 0 });
+    expect((await pay(t, owner.auth, id)).json()).toMatchObject({ state: 'processing', num_tokens: 5 });
+    await t.app.transforms.idle();
+  });
+
+  it('sweeps abandoned uploads (never judged, or never paid) and their files; a recent one stays', async () => {
+    const owner = await createUser(t.app, t.database.db);
+    const db = t.database.db;
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const uploaded = await upload(t, owner.auth);
+      ids.push(uploaded.json<{ id: string }>().id);
+    }
+    const [stale, fresh] = ids as [string, string];
+    // Each upload replaces the user's unpaid ones: put the first back as an old, unjudged row.
+    const [freshRow] = await db.select().from(imageTransforms).where(eq(imageTransforms.id, fresh));
+    const staleKey = freshRow!.originalKey.replace(fresh, stale);
+    await storage.put(staleKey, photo);
+    await db.insert(imageTransforms).values({
+      id: stale,
+      userId: owner.user.id,
+      style: 'anime',
+      originalKey: staleKey,
+      updatedAt: new Date(Date.now() - 2 * 3600_000),
+    });
+    // The periodic job's run, as the queue starts it.
+    expect(await t.app.transforms.sweepAbandoned()).toBeGreaterThanOrEqual(1);
+    expect(await db.select().from(imageTransforms).where(eq(imageTransforms.id, stale))).toEqual([]);
+    expect(await storage.exists(staleKey)).toBe(false);
+    expect(await db.select().from(imageTransforms).where(eq(imageTransforms.id, fresh))).toHaveLength(1);
+    expect(await storage.exists(freshRow!.originalKey)).toBe(true);
+    // The sweep is queued for the next period, once for the cluster.
+    const [queued] = rowsOf<{ n: number }>(
+      await db.execute(
+        sql`select count(*)::int as n from pgboss.job where name = ${TRANSFORM_SWEEP_QUEUE} and state = 'created'`,
+      ),
+    );
+    expect(queued!.n).toBe(1);
   });
 
   it('is free for premium', async () => {
