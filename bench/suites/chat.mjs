@@ -18,6 +18,10 @@
 //     PostgreSQL backends per reply. The same clients then go through a plain proxy peer that
 //     saves nothing (bench/support/plain-proxy.mjs, its own process): its added time to first
 //     token and its rate, for reference;
+//  2b. parts 1 and 2 again through a second server on the same database with REDIS_URL set
+//     (BENCH_REDIS_URL, default the local Redis; `none` or unreachable skips it): the limits'
+//     counts on Redis as a cluster runs them; the CPU of the PostgreSQL backends and of the
+//     local redis-server per reply; informational;
 //  3. server CPU per streamed token: the server process's utime+stime (/proc/<pid>/stat) over
 //     K replies of 64 tokens and K of 1000 tokens (BENCH_CHAT_CPU_REPLIES, 60; 10 at a time);
 //     the slope (CPU difference ÷ token difference);
@@ -65,6 +69,8 @@ const TRICKLE_S = 10;
 const HEALTH_EVERY_MS = 20;
 /** `postgres` or `pglite` runs only that half (for profiling: BENCH_CHAT_CPU_PROF=<dir>). */
 const ONLY = process.env.BENCH_CHAT_ONLY;
+/** Redis for the variant with shared limits on Redis (parts 1–2 again); `none` skips it. */
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const sorted = (values) => [...values].sort((a, b) => a - b);
@@ -449,6 +455,10 @@ async function onPostgres(startServer, log, url) {
       `PostgreSQL: ${serverRate.toFixed(0)} replies/s through the server (CPU ${(serverCpuPerReply / 1000).toFixed(2)} ms per reply, PostgreSQL ${(dbCpuPerReply / 1000).toFixed(2)} ms), ${fakeRate.toFixed(0)} from the fake alone, ${proxyRate.toFixed(0)} through a plain proxy (CPU ${(proxyCpuPerReply / 1000).toFixed(2)} ms per reply)`,
     );
 
+    // 2b. Parts 1 and 2 again through a second server on the same database whose limits count
+    // on Redis (what a cluster runs with), when Redis answers: informational.
+    const withRedis = await redisVariant(startServer, fake, secret, url, users, directP50, fakeRate, sql, dbName, log);
+
     // 3. CPU per streamed token: K short replies, then K long ones.
     const cpuFor = async (tokens, replies = CPU_REPLIES) => {
       fake.state.tokens = tokens;
@@ -532,6 +542,7 @@ async function onPostgres(startServer, log, url) {
         unit: '×',
         note: `${proxyRate.toFixed(0)} replies/s (no database, no checks: bench/support/plain-proxy.mjs); its added time to first token p50 ${(median(proxyFirst) - directP50).toFixed(2)} ms, p99 ${(percentile(proxyFirst, 0.99) - directP50).toFixed(2)} ms`,
       },
+      ...withRedis,
       {
         label: 'PostgreSQL: server CPU per streamed token',
         value: perToken,
@@ -552,6 +563,96 @@ async function onPostgres(startServer, log, url) {
     await sql.end().catch(() => {});
     await server.stop();
     await fake.close();
+  }
+}
+
+/** Whether Redis answers PING at `url` (a raw RESP exchange; no client library needed). */
+async function redisAnswers(url) {
+  if (url === 'none') return false;
+  const { hostname, port } = new URL(url);
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+/** The process ids of the local redis-server (its CPU counts with the database's), or none. */
+function redisPids() {
+  try {
+    return execSync('pidof redis-server', { encoding: 'utf8' }).trim().split(/\s+/).map(Number).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Parts 1 and 2 through a second server on the same database with REDIS_URL set (the limits'
+ * counts on Redis, as a cluster runs), stopped afterwards. Informational figures.
+ */
+async function redisVariant(startServer, fake, secret, url, users, directP50, fakeRate, sql, dbName, log) {
+  if (!(await redisAnswers(REDIS_URL))) {
+    log(`Redis not reachable at ${REDIS_URL}: the variant with limits on Redis is skipped (BENCH_REDIS_URL)`);
+    return [];
+  }
+  const server = await startServer({ env: { ...serverEnv(fake, secret), DATABASE_URL: url, REDIS_URL } });
+  try {
+    for (let i = 0; i < TTFT_WARMUP; i++) await send(server.url, users[0], users[0].chats[0]);
+    const through = [];
+    for (let i = 0; i < TTFT_SENDS; i++) through.push((await send(server.url, users[0], users[0].chats[0])).first);
+    const added = through.map((ms) => ms - directP50);
+    let replies = 0;
+    const redis = redisPids();
+    const pidsBefore = await backendPids(sql, dbName);
+    const cpuBefore = cpuMicros(server.child.pid);
+    const dbBefore = cpuOfAll(pidsBefore) + cpuOfAll(redis);
+    const started = performance.now();
+    const deadline = started + DURATION_MS;
+    await Promise.all(
+      users.map(async (user) => {
+        while (performance.now() < deadline) {
+          await send(server.url, user, user.chats[0]);
+          replies++;
+        }
+      }),
+    );
+    const rate = replies / ((performance.now() - started) / 1000);
+    await sleep(100);
+    const cpuPerReply = (cpuMicros(server.child.pid) - cpuBefore) / replies;
+    const pidsAfter = await backendPids(sql, dbName);
+    const dbPerReply =
+      (cpuOfAll(pidsAfter) -
+        cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
+        cpuOfAll(pidsBefore) +
+        cpuOfAll(redis) -
+        dbBefore) /
+      replies;
+    log(
+      `PostgreSQL + Redis: first token p50/p99 through the server ${median(through).toFixed(2)}/${percentile(through, 0.99).toFixed(2)} ms; ${rate.toFixed(0)} replies/s (CPU ${(cpuPerReply / 1000).toFixed(2)} ms per reply, PostgreSQL and Redis ${(dbPerReply / 1000).toFixed(2)} ms)`,
+    );
+    return [
+      {
+        label: 'PostgreSQL + Redis limits: added time to first token p50',
+        value: median(added),
+        unit: 'ms',
+        note: `p99 ${percentile(added, 0.99).toFixed(2)} ms; a second server on the same database with REDIS_URL (the limits' counts on Redis)`,
+      },
+      {
+        label: `PostgreSQL + Redis limits: replies/s vs the fake, ${CONCURRENCY} streams`,
+        value: rate / fakeRate,
+        unit: '×',
+        note: `${rate.toFixed(0)} replies/s; server CPU ${(cpuPerReply / 1000).toFixed(2)} ms per reply, PostgreSQL's backends and Redis ${(dbPerReply / 1000).toFixed(2)} ms`,
+      },
+    ];
+  } finally {
+    await server.stop();
   }
 }
 

@@ -346,8 +346,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     summaries,
     limiter: new WindowLimiter(limits, 'chat', config.CHAT_MESSAGES_PER_MINUTE, 60_000),
     historyBudget: Math.max(...llm.models().map((model) => model.contextSize)),
+    relaxedCommit: !config.CHAT_SYNCHRONOUS_COMMIT,
     runner: new GenerationRunner({
       db: database.db,
+      relaxedCommit: !config.CHAT_SYNCHRONOUS_COMMIT,
       llm,
       log: app.log,
       maxTokens: config.LLM_MAX_TOKENS,

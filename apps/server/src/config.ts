@@ -149,6 +149,13 @@ export const ConfigSchema = z.object({
   LLM_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   /** Replies the local engine generates at once (each takes a context's worth of memory); more wait their turn. */
   LLM_PARALLEL: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * Whether a chat's new messages, the replies' saves and the limits' counters wait for the disk
+   * when they commit (docs/operations.md, "Durability of chat writes"). Off by default: they are
+   * visible at once everywhere, and only a crash of the PostgreSQL server may lose the last
+   * fraction of a second of them; money and accounts always wait.
+   */
+  CHAT_SYNCHRONOUS_COMMIT: booleanFromEnv.default(false),
   /** Messages one user may send per minute (fair use). */
   CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Where a character's chat pictures come from: `gallery` (its own pictures), `comfyui` or `openai` (generated; the gallery on failure). */

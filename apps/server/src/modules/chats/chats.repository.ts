@@ -17,6 +17,7 @@ import {
   getTableColumns,
 } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
+import { commitMode } from '../../db/commit-mode.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 
@@ -289,6 +290,8 @@ export async function insertMessages(
   chatId: string,
   rows: NewMessage[],
   chatValues: { disclosedAt?: Date } = {},
+  /** Commit without waiting for the disk (`db/commit-mode.ts`). */
+  relaxedCommit = false,
 ): Promise<MessageRow[]> {
   const values = rows.map((row, i) => ({
     i,
@@ -311,7 +314,7 @@ export async function insertMessages(
   // One statement writes the messages and the chat's activity time (which orders the chats
   // list): a data-modifying CTE runs whether or not the insert reads it.
   const result = await db.execute(sql`
-    with touched as (
+    with ${commitMode(relaxedCommit)}, touched as (
       update chats set updated_at = ${new Date().toISOString()}::timestamptz,
         disclosed_at = coalesce(${chatValues.disclosedAt?.toISOString() ?? null}::timestamptz, disclosed_at)
       where id = ${chatId}::uuid
@@ -323,7 +326,7 @@ export async function insertMessages(
       case when v.lease_ms is null then null else now() + v.lease_ms * interval '1 millisecond' end
     from json_to_recordset(${JSON.stringify(values)}::json) as v(i int, id uuid, chat_id uuid, user_id uuid,
       client_id uuid, role text, kind smallint, text text, state text, error_code text, notice text, reply_to uuid,
-      spoken boolean, tokens int, owner text, lease_ms float8)
+      spoken boolean, tokens int, owner text, lease_ms float8), commit_mode
     order by v.i
     returning *`);
   return rowsOf<Record<string, unknown>>(result)
@@ -580,7 +583,7 @@ export interface ReplySave {
  * ends the live reply (no owner, no lease); a save while streaming renews the lease. Nothing is
  * read back: the caller holds the rest of the row. A reply named twice keeps its last save.
  */
-export async function saveReplies(db: Database, saves: ReplySave[]): Promise<void> {
+export async function saveReplies(db: Database, saves: ReplySave[], relaxedCommit = false): Promise<void> {
   const byId = new Map<string, ReplySave>();
   for (const save of saves) byId.set(save.messageId, save);
   const rows = [...byId.values()].map((save) => ({
@@ -594,6 +597,7 @@ export async function saveReplies(db: Database, saves: ReplySave[]): Promise<voi
     lease_ms: save.state === undefined ? (save.leaseMs ?? null) : null,
   }));
   await db.execute(sql`
+    with ${commitMode(relaxedCommit)}
     update messages as m set
       text = v.text,
       tokens = v.tokens,
@@ -606,7 +610,8 @@ export async function saveReplies(db: Database, saves: ReplySave[]): Promise<voi
         when v.lease_ms is not null then now() + v.lease_ms * interval '1 millisecond'
         else m.lease_until end
     from json_to_recordset(${JSON.stringify(rows)}::json)
-      as v(id uuid, text text, tokens int, updated_at timestamptz, final boolean, state text, error_code text, lease_ms float8)
+      as v(id uuid, text text, tokens int, updated_at timestamptz, final boolean, state text, error_code text, lease_ms float8),
+      commit_mode
     where m.id = v.id`);
 }
 

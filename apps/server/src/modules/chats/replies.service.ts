@@ -67,6 +67,8 @@ export interface RepliesDeps {
   limiter: MessageLimiter;
   /** The most tokens a prompt can hold (the largest context in the catalogue): the history read stops there. */
   historyBudget: number;
+  /** A send's messages commit without waiting for the disk (`db/commit-mode.ts`; CHAT_SYNCHRONOUS_COMMIT). */
+  relaxedCommit?: boolean;
   now?: () => Date;
 }
 
@@ -332,7 +334,7 @@ export class RepliesService {
     let inserted: MessageRow[];
     try {
       inserted = await this.insertLive(chatId, () =>
-        insertMessages(db, chatId, rows, disclose ? { disclosedAt: now } : {}),
+        insertMessages(db, chatId, rows, disclose ? { disclosedAt: now } : {}, this.deps.relaxedCommit),
       );
     } catch (error) {
       early?.written.reject(error);
@@ -378,7 +380,9 @@ export class RepliesService {
         return queue;
       }
       // No picture could be sent (no gallery, storage failure): the character answers in words.
-      [reply] = await this.insertLive(chatId, () => insertMessages(db, chatId, [liveReply()]));
+      [reply] = await this.insertLive(chatId, () =>
+        insertMessages(db, chatId, [liveReply()], {}, this.deps.relaxedCommit),
+      );
     }
     if (!reply) {
       queue.end();

@@ -12,9 +12,10 @@ import { saveReplies, type ReplySave } from './chats.repository.js';
 export class ReplySaves {
   private readonly queue: GroupCommit<ReplySave, undefined>;
 
-  constructor(db: Database) {
+  /** `relaxedCommit`: the saves commit without waiting for the disk (`db/commit-mode.ts`). */
+  constructor(db: Database, relaxedCommit = false) {
     this.queue = new GroupCommit(async (saves) => {
-      await saveReplies(db, saves);
+      await saveReplies(db, saves, relaxedCommit);
       return saves.map(() => undefined);
     });
   }

@@ -38,6 +38,8 @@ export interface RunnerDeps {
   onTruncated?: (request: SummaryRequest) => void;
   /** The saves' group commit; by default one of its own on `db`. */
   saves?: ReplySaves;
+  /** The saves commit without waiting for the disk (`db/commit-mode.ts`; CHAT_SYNCHRONOUS_COMMIT). */
+  relaxedCommit?: boolean;
 }
 
 /** What a finished reply asks of the memory: fold the messages before `beforeSeq` into it. */
@@ -136,7 +138,7 @@ export class GenerationRunner {
   readonly saves: ReplySaves;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.saves = deps.saves ?? new ReplySaves(deps.db);
+    this.saves = deps.saves ?? new ReplySaves(deps.db, deps.relaxedCommit);
     if (deps.metrics) {
       this.firstToken = new Histogram({
         name: 'reverie_chat_first_token_seconds',

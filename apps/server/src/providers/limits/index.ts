@@ -23,7 +23,7 @@ const pgliteCounters = new WeakMap<object, MemoryWindowCounter>();
  * A shared backend that fails is stood in for by counting in process (`onError` is told).
  */
 export function createWindowCounter(
-  settings: { REDIS_URL?: string },
+  settings: { REDIS_URL?: string; CHAT_SYNCHRONOUS_COMMIT?: boolean },
   database: Pick<DatabaseHandle, 'raw' | 'db'>,
   onError: (error: unknown) => void = () => {},
 ): WindowCounter {
@@ -38,7 +38,10 @@ export function createWindowCounter(
     return new ResilientWindowCounter(new RedisWindowCounter(settings.REDIS_URL, onClientError), onError);
   }
   if (database.raw.kind === 'postgres')
-    return new ResilientWindowCounter(new PostgresWindowCounter(database.db), onError);
+    return new ResilientWindowCounter(
+      new PostgresWindowCounter(database.db, undefined, settings.CHAT_SYNCHRONOUS_COMMIT === false),
+      onError,
+    );
   let counter = pgliteCounters.get(database.raw.client);
   if (!counter) {
     counter = new MemoryWindowCounter();

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
+import { commitMode } from '../../db/commit-mode.js';
 import { GroupCommit } from '../../lib/group-commit.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
@@ -27,6 +28,8 @@ export class PostgresWindowCounter implements WindowCounter {
     private readonly db: Database,
     /** The prefix of this counter's keys; the purge only touches these rows. */
     private readonly prefix = 'rl:',
+    /** Counts commit without waiting for the disk (`db/commit-mode.ts`): a count lost in a crash of the database server is harmless. */
+    private readonly relaxedCommit = false,
   ) {}
 
   /** The hits of one moment, from every caller, counted in one statement (`hitMany`). */
@@ -53,9 +56,10 @@ export class PostgresWindowCounter implements WindowCounter {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, total]) => ({ key, by: total.by, secs: total.windowMs / 1000 }));
     const result = await this.db.execute(sql`
+      with ${commitMode(this.relaxedCommit)}
       insert into rate_limits as r (key, hits, window_ends_at)
       select v.key, v.by, now() + make_interval(secs => v.secs)
-      from json_to_recordset(${JSON.stringify(rows)}::json) as v(key text, by int, secs float8)
+      from json_to_recordset(${JSON.stringify(rows)}::json) as v(key text, by int, secs float8), commit_mode
       on conflict (key) do update set
         hits = case when r.window_ends_at <= now() then excluded.hits else r.hits + excluded.hits end,
         window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at else r.window_ends_at end

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/helpers.js';
+import { createBot, createChat } from '../../test/factories.js';
+import { insertMessages, saveReplies } from '../modules/chats/chats.repository.js';
+import { PostgresWindowCounter } from '../providers/limits/postgres.counter.js';
+import { rowsOf, type Database, type DatabaseHandle } from './client.js';
+import { users } from './schema.js';
+import { commitMode } from './commit-mode.js';
+
+let database: DatabaseHandle;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+const setting = async (db: Database) =>
+  rowsOf<{ synchronous_commit: string }>(await db.execute(sql`show synchronous_commit`))[0]!.synchronous_commit;
+
+/** The database, with every statement it runs rendered to text as well (and still run). */
+function recording(db: Database): { db: Database; statements: { text: string; params: unknown[] }[] } {
+  const dialect = new PgDialect();
+  const statements: { text: string; params: unknown[] }[] = [];
+  const proxy = new Proxy(db, {
+    get(target, key, receiver) {
+      if (key !== 'execute') return Reflect.get(target, key, receiver);
+      return (query: SQL) => {
+        const { sql: text, params } = dialect.sqlToQuery(query);
+        statements.push({ text, params });
+        return target.execute(query);
+      };
+    },
+  });
+  return { db: proxy, statements };
+}
+
+/** Whether a recorded statement asked for a relaxed commit, and read its `commit_mode` so that it runs. */
+function relaxedIn(statement: { text: string; params: unknown[] }): boolean {
+  expect(statement.text).toMatch(/with commit_mode as \(/);
+  expect(statement.text).toMatch(/,\s*commit_mode\b/); // in the FROM list: the CTE is evaluated
+  const index = Number(/case when \$(\d+)::boolean/.exec(statement.text)![1]) - 1;
+  return statement.params[index] === true;
+}
+
+describe('commitMode', () => {
+  it('relaxes only the statement that asks, never the connection', async () => {
+    const before = await setting(database.db);
+    const inside = rowsOf<{ mode: string; now: string }>(
+      await database.db.execute(
+        sql`with ${commitMode(true)} select mode, current_setting('synchronous_commit') as now from commit_mode`,
+      ),
+    )[0]!;
+    expect(inside).toEqual({ mode: 'off', now: 'off' });
+    expect(await setting(database.db)).toBe(before);
+    // Not relaxed: the server's own setting.
+    const kept = rowsOf<{ now: string }>(
+      await database.db.execute(
+        sql`with ${commitMode(false)} select current_setting('synchronous_commit') as now from commit_mode`,
+      ),
+    )[0]!;
+    expect(kept.now).toBe(before);
+  });
+
+  it("is asked for by a send's insert, the replies' saves and the limits' counts, only when relaxed", async () => {
+    const [user] = await database.db
+      .insert(users)
+      .values({
+        username: `commit_${randomUUID().slice(0, 8)}`,
+        email: `commit_${randomUUID().slice(0, 8)}@example.test`,
+        passwordHash: '!test-only',
+        name: 'Commit',
+      })
+      .returning();
+    const bot = await createBot(database.db);
+    for (const relaxed of [true, false]) {
+      const chat = await createChat(database.db, { userId: user!.id, botId: bot.id });
+      const { db, statements } = recording(database.db);
+      const [reply] = await insertMessages(
+        db,
+        chat.id,
+        [
+          {
+            chatId: chat.id,
+            userId: user!.id,
+            role: 'bot',
+            state: 'streaming',
+            text: '',
+            owner: 'replica-a',
+            leaseMs: 15_000,
+          },
+        ],
+        {},
+        relaxed,
+      );
+      await saveReplies(
+        db,
+        [{ messageId: reply!.id, text: 'Hello', state: 'done', errorCode: null, updatedAt: new Date() }],
+        relaxed,
+      );
+      await new PostgresWindowCounter(db, 'commit-test:', relaxed).hit(`k-${relaxed}`, 60_000);
+      expect(statements.map(relaxedIn)).toEqual([relaxed, relaxed, relaxed]);
+    }
+  });
+});
