@@ -74,7 +74,13 @@ export interface TestApp {
   config: Config;
 }
 
-/** Builds the app on a fresh database; use `app.inject` to call it (no port). */
+/**
+ * Builds the app on a fresh database; use `app.inject` to call it (no port).
+ *
+ * The picture judge is the fake (IMAGE_MODERATION=fake: the local judge's contract, no models)
+ * unless `env` names another or `imageModeration` is given: loading face-api and nsfwjs costs
+ * seconds of CPU per file, and only the judge's own tests need them (docs/testing.md).
+ */
 export async function createTestApp(
   options: {
     env?: Record<string, string>;
@@ -89,7 +95,7 @@ export async function createTestApp(
   } & Partial<Omit<AppDependencies, 'config' | 'database'>> = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
-  const config = testConfig(options.env);
+  const config = testConfig({ IMAGE_MODERATION: 'fake', ...options.env });
   const jobsSchema = options.jobsSchema ?? (options.database ? `pgboss_${randomBytes(4).toString('hex')}` : 'pgboss');
   const jobs =
     options.jobs ??
