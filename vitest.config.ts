@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { DATABASE_FREE_TESTS } from './apps/server/test/database-free';
 
@@ -10,10 +9,6 @@ import { DATABASE_FREE_TESTS } from './apps/server/test/database-free';
  */
 export default defineConfig({
   test: {
-    // Vitest's default is one file fewer than the cores: one at a time on a two-core machine, where
-    // route tests spend much of their time waiting (job polling, timers, sockets). Two files at a
-    // time fill that; every file has its own database, so they do not meet (docs/testing.md).
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         test: {
