@@ -85,7 +85,7 @@ export interface TestApp {
  * Builds the app on a fresh database; use `app.inject` to call it (no port).
  *
  * The picture judge is the fake (IMAGE_MODERATION=fake: the local judge's contract, no models)
- * unless `env` names another or `imageModeration` is given: loading face-api and nsfwjs costs
+ * unless `env` names another judge or another NODE_ENV than test, or `imageModeration` is given: loading face-api and nsfwjs costs
  * seconds of CPU per file, and only the judge's own tests need them (docs/testing.md).
  */
 export async function createTestApp(
@@ -102,7 +102,9 @@ export async function createTestApp(
   } & Partial<Omit<AppDependencies, 'config' | 'database'>> = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
-  const config = testConfig({ IMAGE_MODERATION: 'fake', ...options.env });
+  // The fake is refused outside NODE_ENV=test: an app built as production keeps the local judge.
+  const nodeEnv = options.env?.NODE_ENV ?? 'test';
+  const config = testConfig({ IMAGE_MODERATION: nodeEnv === 'test' ? 'fake' : 'local', ...options.env });
   const jobsSchema = options.jobsSchema ?? (options.database ? `pgboss_${randomBytes(4).toString('hex')}` : 'pgboss');
   const jobs =
     options.jobs ??
