@@ -1,9 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { DATABASE_FREE_TESTS } from './apps/server/test/database-free';
 
 /**
  * Unit, route and component tests, one project per workspace. The server project runs on
  * PGlite by default and on PostgreSQL with TEST_DB=postgres (scripts/test.mjs does both).
- * Browser journeys have their own config in e2e/.
+ * Browser journeys have their own config in e2e/. How the tests are organised and kept fast:
+ * docs/testing.md.
  */
 export default defineConfig({
   test: {
@@ -21,6 +23,11 @@ export default defineConfig({
           name: 'server',
           root: './apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // The PostgreSQL pass runs only the files that use a database (test/database-free.ts).
+          exclude:
+            process.env.TEST_DB === 'postgres'
+              ? [...configDefaults.exclude, ...DATABASE_FREE_TESTS]
+              : configDefaults.exclude,
           environment: 'node',
           globalSetup: ['./test/global-setup.ts'],
           testTimeout: 30_000,

@@ -71,9 +71,10 @@ export const ConfigSchema = z.object({
   /**
    * Pictures judged offline (docs/moderation.md): `local` (default) runs a face-age estimate and a
    * nudity classifier in a worker thread; `none` judges nothing locally (a loud warning at start;
-   * refused in production unless IMAGE_MODERATION_NONE_ACKNOWLEDGED names it).
+   * refused in production unless IMAGE_MODERATION_NONE_ACKNOWLEDGED names it); `fake` is for tests
+   * only (the local judge's contract without its models; refused unless NODE_ENV=test).
    */
-  IMAGE_MODERATION: z.enum(['local', 'none']).default('local'),
+  IMAGE_MODERATION: z.enum(['local', 'none', 'fake']).default('local'),
   /** Needed with IMAGE_MODERATION=none in production: the operator accepts that no picture is judged locally. */
   IMAGE_MODERATION_NONE_ACKNOWLEDGED: booleanFromEnv.default(false),
   /** A face estimated younger than this is refused: 18 plus a safety margin for the age net's error. */
@@ -287,6 +288,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = parsed.data;
   checkLlmSettings(config);
+  // The fake judges nothing: only the tests may choose it, never a server (production or not).
+  if (config.IMAGE_MODERATION === 'fake' && config.NODE_ENV !== 'test') {
+    throw new ConfigError(
+      'Invalid configuration:\n  IMAGE_MODERATION: "fake" is for tests only (NODE_ENV=test): it judges no picture; use local (docs/moderation.md)',
+    );
+  }
   if (
     config.NODE_ENV === 'production' &&
     config.IMAGE_MODERATION === 'none' &&

@@ -2,18 +2,15 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { afterAll, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { createJobQueue } from '../src/providers/jobs/index.js';
+import { DATABASE_FREE_TESTS } from './database-free.js';
 import { withDatabase } from './global-setup.js';
 
-/**
- * A clean, migrated database for one test file, closed (and on PostgreSQL dropped) after
- * the file's tests.
- */
 /**
  * Clean-ups of what the helpers made (apps, databases), run after the file's last test, the
  * newest first. Registered once per test file when this module loads, so helpers called
@@ -24,7 +21,17 @@ afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
+/**
+ * A clean, migrated database for one test file, closed (and on PostgreSQL dropped) after
+ * the file's tests. Refused in the files test/database-free.ts lists.
+ */
 export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const file = expect.getState().testPath;
+  if (file && DATABASE_FREE_TESTS.some((free) => file.endsWith(`/apps/server/${free}`))) {
+    throw new Error(
+      `${file} is listed in test/database-free.ts (left out of the PostgreSQL pass) but creates a database: take it off the list`,
+    );
+  }
   const target = inject('testDb');
   if (target.kind === 'pglite') {
     const blob = new Blob([fs.readFileSync(target.file)]);
@@ -74,7 +81,13 @@ export interface TestApp {
   config: Config;
 }
 
-/** Builds the app on a fresh database; use `app.inject` to call it (no port). */
+/**
+ * Builds the app on a fresh database; use `app.inject` to call it (no port).
+ *
+ * The picture judge is the fake (IMAGE_MODERATION=fake: the local judge's contract, no models)
+ * unless `env` names another judge or another NODE_ENV than test, or `imageModeration` is given: loading face-api and nsfwjs costs
+ * seconds of CPU per file, and only the judge's own tests need them (docs/testing.md).
+ */
 export async function createTestApp(
   options: {
     env?: Record<string, string>;
@@ -89,7 +102,9 @@ export async function createTestApp(
   } & Partial<Omit<AppDependencies, 'config' | 'database'>> = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
-  const config = testConfig(options.env);
+  // The fake is refused outside NODE_ENV=test: an app built as production keeps the local judge.
+  const nodeEnv = options.env?.NODE_ENV ?? 'test';
+  const config = testConfig({ IMAGE_MODERATION: nodeEnv === 'test' ? 'fake' : 'local', ...options.env });
   const jobsSchema = options.jobsSchema ?? (options.database ? `pgboss_${randomBytes(4).toString('hex')}` : 'pgboss');
   const jobs =
     options.jobs ??

@@ -349,6 +349,9 @@ describe('create a character', () => {
         checkImage: async () => ({ flagged: true }),
       },
     });
+    // The route tests' picture judge is the fake (test/helpers.ts), which asks the provider as
+    // the local judge does; the local judge's own route tests: image-moderation.test.ts.
+    expect(flagged.app.imageModeration.name).toBe('fake');
     const { auth } = await createUser(flagged.app, t.database.db);
     const form = multipartBody({ name: 'Y', age: '30', description: 'An adult.' }, [
       { field: 'photo', filename: 'y.png', contentType: 'image/png', data: await png() },

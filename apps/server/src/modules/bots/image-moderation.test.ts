@@ -46,7 +46,9 @@ beforeAll(async () => {
   const recorded = recordingStorage();
   written = recorded.written;
   mediaStorage = recorded.storage;
-  t = await createTestApp({ storage: recorded.storage });
+  // The real judge (the other route tests get the fake, test/helpers.ts).
+  t = await createTestApp({ storage: recorded.storage, env: { IMAGE_MODERATION: 'local' } });
+  expect(t.app.imageModeration.name).toBe('local');
   // Loaded once for the file, before the first test's clock starts.
   await t.app.imageModeration.warm();
 }, 120_000);

@@ -10,6 +10,7 @@ import { createImageModeration } from './index.js';
 import {
   combineVerdicts,
   DEFAULT_IMAGE_MODERATION,
+  FakeImageModeration,
   LocalImageModeration,
   localVerdict,
   NoImageModeration,
@@ -148,6 +149,23 @@ describe('the remote provider on top', () => {
     const none = await new NoImageModeration().judge(picture('adversarial-minor-astronaut.png'));
     expect(none).toMatchObject({ verdict: 'ok', judge: 'none', faces: [] });
   });
+
+  it('the test-only fake decodes the picture like the local judge, finds nothing, and asks the remote provider', async () => {
+    const fake = new FakeImageModeration(remote(['sexual']));
+    const marked = await fake.judge(picture('coffee-cc0.png'));
+    expect(marked).toMatchObject({ verdict: 'explicit', judge: 'fake', faces: [] });
+    expect(asked.at(-1)).toBe('image/webp:true');
+    expect((await new FakeImageModeration(remote(['sexual/minors'])).judge(picture('cameraman.png'))).verdict).toBe(
+      'minor',
+    );
+    // No models: the adversarial pictures the local judge refuses or marks pass it.
+    const plain = new FakeImageModeration();
+    expect(await plain.judge(picture('adversarial-minor-astronaut.png'))).toMatchObject({ verdict: 'ok', faces: [] });
+    expect(plain.judged).toBe(1);
+    // Bytes sharp cannot read fail as they do in the local judge (the upload answers 503).
+    await expect(plain.judge(Buffer.from('not a picture'))).rejects.toThrow();
+    await expect(judge.judge(Buffer.from('not a picture'))).rejects.toThrow();
+  });
 });
 
 describe('configuration', () => {
@@ -157,6 +175,16 @@ describe('configuration', () => {
     const production = { NODE_ENV: 'production', IMAGE_MODERATION: 'none' };
     expect(() => testConfig(production)).toThrow(/IMAGE_MODERATION_NONE_ACKNOWLEDGED/);
     expect(testConfig({ ...production, IMAGE_MODERATION_NONE_ACKNOWLEDGED: 'true' }).IMAGE_MODERATION).toBe('none');
+  });
+
+  it('IMAGE_MODERATION=fake is taken only with NODE_ENV=test, never in production nor development', () => {
+    expect(createImageModeration(testConfig({ IMAGE_MODERATION: 'fake' }), undefined).name).toBe('fake');
+    for (const NODE_ENV of ['production', 'development']) {
+      expect(() => testConfig({ NODE_ENV, IMAGE_MODERATION: 'fake' })).toThrow(/"fake" is for tests only/);
+      expect(() =>
+        testConfig({ NODE_ENV, IMAGE_MODERATION: 'fake', IMAGE_MODERATION_NONE_ACKNOWLEDGED: 'true' }),
+      ).toThrow(/"fake" is for tests only/);
+    }
   });
 });
 

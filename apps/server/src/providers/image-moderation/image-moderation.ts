@@ -31,15 +31,15 @@ export interface ImageJudgement {
   nudity: NudityScores;
   /** The OpenAI-compatible provider's answer, when one is configured. */
   remote?: { flagged: boolean; categories: string[] };
-  /** Which judge answered: the local models or none. */
-  judge: 'local' | 'none';
+  /** Which judge answered: the local models, none, or the test-only fake (IMAGE_MODERATION=fake). */
+  judge: 'local' | 'none' | 'fake';
   /** Time spent judging (decode, models, remote call), ms. */
   ms: number;
 }
 
 /** The picture judge behind one interface (docs/moderation.md). */
 export interface ImageModeration {
-  readonly name: 'local' | 'none';
+  readonly name: 'local' | 'none' | 'fake';
   /** Judges an uploaded picture's bytes (any format sharp reads; already checked by `sanitizeImage`). */
   judge(bytes: Buffer): Promise<ImageJudgement>;
   /** Loads the models ahead of the first upload (server start, in the background). */
@@ -99,6 +99,17 @@ export function localVerdict(
   return 'ok';
 }
 
+/** The pixels the local models see: upright, at most JUDGE_MAX_SIDE px on the long side, sRGB, no alpha. */
+function judgedPixels(bytes: Buffer) {
+  return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
+    .rotate()
+    .resize({ width: JUDGE_MAX_SIDE, height: JUDGE_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+}
+
 async function askRemote(remote: ModerationProvider | undefined, bytes: Buffer) {
   if (!remote || remote.name === 'rules') return undefined;
   const webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
@@ -129,13 +140,7 @@ export class LocalImageModeration implements ImageModeration {
   async judge(bytes: Buffer): Promise<ImageJudgement> {
     const started = performance.now();
     // Decoded here (sharp runs on libuv's threads, not the event loop); the worker gets pixels.
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
-      .rotate()
-      .resize({ width: JUDGE_MAX_SIDE, height: JUDGE_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await judgedPixels(bytes);
     const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
     const [local, remote] = await Promise.all([
       this.thread.judge(pixels, info.width, info.height, this.settings.faceScore),
@@ -175,6 +180,40 @@ export class NoImageModeration implements ImageModeration {
       nudity: NO_NUDITY,
       ...(remote ? { remote } : {}),
       judge: 'none',
+      ms: Math.round(performance.now() - started),
+    };
+  }
+
+  async warm(): Promise<void> {}
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * IMAGE_MODERATION=fake, for tests only (loadConfig refuses it unless NODE_ENV=test, with no way
+ * to acknowledge it): the local judge's contract without its models. It decodes the picture exactly
+ * as the local judge does (bytes sharp cannot read fail the same way, so the upload answers 503),
+ * finds no face and no nudity, and asks the remote provider like the local judge, so a flagged
+ * picture is refused or marked the same way. Loading face-api and nsfwjs takes seconds of CPU
+ * per test file; only the tests of the judge itself need them (docs/testing.md).
+ */
+export class FakeImageModeration implements ImageModeration {
+  readonly name = 'fake';
+  /** How many pictures it judged, for tests that check a picture was judged at all. */
+  judged = 0;
+
+  constructor(private readonly remote?: ModerationProvider) {}
+
+  async judge(bytes: Buffer): Promise<ImageJudgement> {
+    const started = performance.now();
+    const [, remote] = await Promise.all([judgedPixels(bytes), askRemote(this.remote, bytes)]);
+    this.judged += 1;
+    return {
+      verdict: combineVerdicts('ok', remote),
+      faces: [],
+      nudity: NO_NUDITY,
+      ...(remote ? { remote } : {}),
+      judge: 'fake',
       ms: Math.round(performance.now() - started),
     };
   }
