@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { DATABASE_FREE_TESTS } from './apps/server/test/database-free';
+import { DATABASE_FREE_TESTS } from './apps/server/test/database-free.ts';
 
 /**
  * Unit, route and component tests, one project per workspace. The server project runs on

@@ -7,16 +7,9 @@ import { clearSession, isAuthorized } from '../lib/session';
 import { authModalName } from './modals';
 import { AppProviders } from './providers';
 import { routes } from './router';
+import { testBot } from '../test/bot';
 
-const detail = {
-  ...bot(),
-  scenario: '',
-  gallery: [],
-  review_state: 'approved',
-  review_reason: null,
-  alternate_greetings: [],
-  creator_notes: '',
-};
+const detail = testBot(bot());
 const TOKEN = 'eyJ.eyJ.sig';
 
 function renderAt(path: string) {

@@ -165,23 +165,32 @@ export class LocalImageModeration implements ImageModeration {
   async close(): Promise<void> {}
 }
 
+/** A judgement with no local models: no face, no nudity, and the remote provider's verdict if any. */
+async function remoteOnly(
+  judge: 'none' | 'fake',
+  remote: ModerationProvider | undefined,
+  bytes: Buffer,
+  started: number,
+): Promise<ImageJudgement> {
+  const verdict = await askRemote(remote, bytes);
+  return {
+    verdict: combineVerdicts('ok', verdict),
+    faces: [],
+    nudity: NO_NUDITY,
+    ...(verdict ? { remote: verdict } : {}),
+    judge,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
 /** IMAGE_MODERATION=none: no local models; only the remote provider, when one is configured. */
 export class NoImageModeration implements ImageModeration {
   readonly name = 'none';
 
   constructor(private readonly remote?: ModerationProvider) {}
 
-  async judge(bytes: Buffer): Promise<ImageJudgement> {
-    const started = performance.now();
-    const remote = await askRemote(this.remote, bytes);
-    return {
-      verdict: combineVerdicts('ok', remote),
-      faces: [],
-      nudity: NO_NUDITY,
-      ...(remote ? { remote } : {}),
-      judge: 'none',
-      ms: Math.round(performance.now() - started),
-    };
+  judge(bytes: Buffer): Promise<ImageJudgement> {
+    return remoteOnly('none', this.remote, bytes, performance.now());
   }
 
   async warm(): Promise<void> {}
@@ -206,16 +215,9 @@ export class FakeImageModeration implements ImageModeration {
 
   async judge(bytes: Buffer): Promise<ImageJudgement> {
     const started = performance.now();
-    const [, remote] = await Promise.all([judgedPixels(bytes), askRemote(this.remote, bytes)]);
+    const [, judgement] = await Promise.all([judgedPixels(bytes), remoteOnly('fake', this.remote, bytes, started)]);
     this.judged += 1;
-    return {
-      verdict: combineVerdicts('ok', remote),
-      faces: [],
-      nudity: NO_NUDITY,
-      ...(remote ? { remote } : {}),
-      judge: 'fake',
-      ms: Math.round(performance.now() - started),
-    };
+    return judgement;
   }
 
   async warm(): Promise<void> {}

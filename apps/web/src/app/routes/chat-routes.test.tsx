@@ -6,18 +6,11 @@ import { bot, chat, fakeApi, json, message, renderRoutes } from '../../features/
 import { Component as CharacterChat } from './character-chat';
 import { Component as Chats } from './chats';
 import { seedProfile, testProfile } from '../../test/profile';
+import { testBot } from '../../test/bot';
 
 const profile = testProfile();
 
-const detail = {
-  ...bot(),
-  scenario: '',
-  gallery: [],
-  review_state: 'approved',
-  review_reason: null,
-  alternate_greetings: [],
-  creator_notes: '',
-};
+const detail = testBot(bot());
 
 beforeAll(async () => {
   await initI18n('en');

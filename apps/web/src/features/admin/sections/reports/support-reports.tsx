@@ -1,8 +1,10 @@
+import '../../texts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime } from '../../../../lib/format';
+import { toApiRequestError } from '../../../../lib/api-client';
 import { Skeleton } from '../../../../components/ui/page';
 import { useSupportReports } from '../../api/get-support-reports';
 import { useSupportReport } from '../../api/get-support-report';
@@ -32,24 +34,30 @@ export function SupportReportList() {
   );
 }
 
+/** The answer's refusals that have their own text (the server's stable codes). */
+const ANSWER_ERRORS = new Set(['already_answered', 'report_closed', 'mail_not_queued']);
+
 /** A support report: answered by e-mail from here, or closed. */
 export function SupportReportDetailView({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
-  const { data, isPending, isError } = useSupportReport(id);
+  const { data, isPending, isError, refetch } = useSupportReport(id);
   const answer = useAnswerSupportReport(id);
   const close = useCloseSupportReport(id);
   const [text, setText] = useState('');
   const [keepOpen, setKeepOpen] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
   if (isPending) return <Skeleton className="h-64" />;
   if (isError || !data) return <p className="text-red-300">{t('admin.reports.error')}</p>;
   const run = async (action: () => Promise<unknown>) => {
-    setFailed(false);
+    setFailed(null);
     try {
       await action();
-    } catch {
-      setFailed(true);
+    } catch (error) {
+      const code = toApiRequestError(error).code;
+      // An answer sent already or a closed report: the report as it is now shows why.
+      if (code === 'already_answered' || code === 'report_closed') void refetch();
+      setFailed(code && ANSWER_ERRORS.has(code) ? `admin.reports.error_${code}` : 'admin.reports.error');
     }
   };
   const when = (iso: string) => formatDateTime(iso, locale);
@@ -132,7 +140,7 @@ export function SupportReportDetailView({ id }: { id: string }) {
       )}
       {failed && (
         <p role="alert" className="text-sm text-red-300">
-          {t('admin.reports.error')}
+          {t(failed)}
         </p>
       )}
     </div>
