@@ -14,7 +14,7 @@ import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import { characterSnapshot, presentAdminCharacter } from './characters.presenter.js';
 import { findAuthors } from './characters.repository.js';
-import { renderRejectionEmail } from './review.emails.js';
+import { renderCharacterDecisionEmail, type CharacterDecision } from './review.emails.js';
 
 /** The review queue shows this many at once (oldest first). */
 const REVIEW_PAGE = 100;
@@ -142,14 +142,17 @@ export class AdminCharactersService {
     ).character;
   }
 
-  /** Takes any public character (official or custom) out of public view, with a reason. */
+  /**
+   * Takes any public character (official or custom) out of public view, with a reason; a custom
+   * one's author is told by e-mail and sees the reason on it (bots `unpublishBot`).
+   */
   async unpublish(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
-    return (
-      await this.write(actorId, 'character.unpublish', async (bots) => ({
-        ...(await botsManage.setBotVisibility(bots, id, 'private')),
-        reason,
-      }))
-    ).character;
+    const { row, character } = await this.write(actorId, 'character.unpublish', async (bots) => ({
+      ...(await botsManage.unpublishBot(bots, id, reason)),
+      reason,
+    }));
+    if (!row.isOfficial) await this.tellAuthor(row, 'character_unpublished', reason);
+    return character;
   }
 
   async addPicture(actorId: string, id: string, file: Buffer): Promise<AdminCharacter> {
@@ -221,28 +224,31 @@ export class AdminCharactersService {
       ...(await botsManage.decideReview(bots, id, { approve: false, reviewerId: actorId, reason })),
       reason,
     }));
-    const author = row.authorId ? (await findAuthors(this.deps.db, [row.authorId])).get(row.authorId) : null;
-    if (author) {
-      const rendered = renderRejectionEmail({
-        locale: toLocale(author.locale) ?? 'en',
-        edition: this.deps.edition,
-        name: author.name,
-        character: row.name,
-        reason,
-        actionUrl: new URL(`/${row.slug}`, this.deps.publicUrl).toString(),
-      });
-      try {
-        await this.deps.mail.send({
-          to: mailSafe(author.email),
-          ...rendered,
-          kind: 'character_rejected',
-          userId: author.id,
-          headers: {},
-        });
-      } catch (error) {
-        this.deps.log.error({ err: error, kind: 'character_rejected' }, 'sending e-mail failed');
-      }
-    }
+    await this.tellAuthor(row, 'character_rejected', reason);
     return character;
+  }
+
+  /**
+   * E-mails a character's author an administrator's decision, in the author's language. The
+   * decision is already committed (and shown on the character): a failed send is logged, not
+   * undone; the mail queue itself retries.
+   */
+  private async tellAuthor(row: BotRow, kind: CharacterDecision, reason: string): Promise<void> {
+    const author = row.authorId ? (await findAuthors(this.deps.db, [row.authorId])).get(row.authorId) : null;
+    if (!author) return;
+    const rendered = renderCharacterDecisionEmail({
+      kind,
+      locale: toLocale(author.locale) ?? 'en',
+      edition: this.deps.edition,
+      name: author.name,
+      character: row.name,
+      reason,
+      actionUrl: new URL(`/${row.slug}`, this.deps.publicUrl).toString(),
+    });
+    try {
+      await this.deps.mail.send({ to: mailSafe(author.email), ...rendered, kind, userId: author.id, headers: {} });
+    } catch (error) {
+      this.deps.log.error({ err: error, kind }, 'sending e-mail failed');
+    }
   }
 }

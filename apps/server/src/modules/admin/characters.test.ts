@@ -293,7 +293,7 @@ describe('admin characters: official characters', () => {
   });
 
   it('unpublishes any public character with a reason', async () => {
-    const { user } = await createUser(t.app, t.database.db);
+    const { user, auth: userAuth } = await createUser(t.app, t.database.db);
     const custom = await createBot(t.database.db, { authorId: user.id, isOfficial: false });
     expect(await catalogue('custom')).toContain(custom.slug);
     const noReason = await t.app.inject({
@@ -318,6 +318,39 @@ describe('admin characters: official characters', () => {
       before: { visibility: 'public' },
       after: { visibility: 'private' },
     });
+    // Its author is told, in their language, with the reason, and sees the reason on it.
+    const mails = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, user.email), eq(mailOutbox.kind, 'character_unpublished')));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain(custom.name);
+    expect(mails[0]!.text).toContain('Copyrighted character');
+    const own = await t.app.inject({ method: 'GET', url: `/api/bot/${custom.slug}`, headers: userAuth });
+    expect(own.json<BotDetail>()).toMatchObject({ review_state: 'rejected', review_reason: 'Copyrighted character' });
+    // Made public again by its author, it waits for a review instead of being listed at once.
+    const republished = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/bot/${custom.slug}`,
+      headers: userAuth,
+      payload: { visibility: 'public' },
+    });
+    expect(republished.statusCode).toBe(200);
+    expect(await catalogue('custom')).not.toContain(custom.slug);
+    const queue = await t.app.inject({ method: 'GET', url: '/api/admin/review', headers: admin });
+    expect(queue.json<{ results: { id: string }[] }>().results.map((c) => c.id)).toContain(custom.id);
+  });
+
+  it('unpublishes an official character without e-mailing anyone; it stays out of review', async () => {
+    const official = await createBot(t.database.db, { isOfficial: true });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/characters/${official.id}/unpublish`,
+      headers: admin,
+      payload: { reason: 'Seasonal character' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<AdminCharacter>()).toMatchObject({ visibility: 'private', review_state: 'approved' });
   });
 });
 

@@ -168,6 +168,27 @@ export async function setBotVisibility(
 }
 
 /**
+ * An administrator takes a character out of public view. A custom one is also marked rejected
+ * with the reason: its author sees why on the character, and making it public again sends it
+ * back to the review queue instead of listing it at once. An official one only turns private.
+ */
+export async function unpublishBot(
+  deps: BotsDeps,
+  id: string,
+  reason: string,
+): Promise<{ before: BotRow; after: BotRow }> {
+  const before = await lockBot(deps, id);
+  const after = await updateBot(
+    deps.db,
+    id,
+    before.isOfficial
+      ? { visibility: 'private' }
+      : { visibility: 'private', reviewState: 'rejected', reviewReason: reason },
+  );
+  return { before, after };
+}
+
+/**
  * An administrator's review of a pending public custom character: approved (listed under
  * Custom; its pictures count as reviewed) or rejected with the reason its author is told.
  * 409 `review_not_pending` when it no longer waits for one.
