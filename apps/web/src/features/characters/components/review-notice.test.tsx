@@ -25,15 +25,29 @@ describe("the author's review notice", () => {
     expect(screen.getByRole('button', { name: 'Edit' })).toBeTruthy();
   });
 
-  it('shows nothing to anyone else, nor for an approved or private character', () => {
+  it('shows nothing to anyone else, nor for an approved or a private pending character', () => {
     render(
       <AppProviders>
         <OwnCharacterReview bot={bot()} viewer="someone-else" />
         <OwnCharacterReview bot={bot({ review_state: 'approved', review_reason: null })} viewer="me" />
-        <OwnCharacterReview bot={bot({ visibility: 'private' })} viewer="me" />
+        <OwnCharacterReview
+          bot={bot({ visibility: 'private', review_state: 'pending', review_reason: null })}
+          viewer="me"
+        />
       </AppProviders>,
     );
     expect(screen.queryByTestId('own-character-review')).toBeNull();
+  });
+
+  it('tells the author that an administrator unpublished the character, and why (no edit for review)', () => {
+    render(
+      <AppProviders>
+        <OwnCharacterReview bot={bot({ visibility: 'private', review_reason: 'Copyrighted character' })} viewer="me" />
+      </AppProviders>,
+    );
+    expect(screen.getByTestId('own-character-review').textContent).toContain('Mara is no longer public');
+    expect(screen.getByTestId('own-character-review-reason').textContent).toBe('Reason: Copyrighted character');
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
   });
 });
 

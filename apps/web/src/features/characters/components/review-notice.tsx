@@ -81,15 +81,20 @@ function EditCharacterModal({ bot, onClose }: { bot: BotDetail; onClose: () => v
 
 /**
  * What the author sees of a public character's review on its page: waiting, or rejected with
- * the administrator's reason and a way to edit it (which sends it back to the review queue).
- * Nothing for anyone else, nor for a private or approved character.
+ * the administrator's reason and a way to edit it (which sends it back to the review queue);
+ * of a character an administrator unpublished (private and rejected): that it is no longer
+ * public, and why. Nothing for anyone else, nor for an approved or other private character.
  */
 export function OwnCharacterReview({ bot, viewer }: { bot: BotDetail | undefined; viewer: string }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [hidden, setHidden] = useState(false);
-  if (!bot || bot.author_id !== viewer || bot.visibility !== 'public' || bot.review_state === 'approved') return null;
+  if (!bot || bot.author_id !== viewer || bot.review_state === 'approved') return null;
   const rejected = bot.review_state === 'rejected';
+  const unpublished = rejected && bot.visibility !== 'public';
+  if (bot.visibility !== 'public' && !unpublished) return null;
+  const title = unpublished ? 'unpublished_title' : rejected ? 'rejected_title' : 'pending_title';
+  const hint = unpublished ? 'unpublished_hint' : rejected ? 'rejected_hint' : 'pending_hint';
   return (
     <>
       {!hidden && (
@@ -100,19 +105,15 @@ export function OwnCharacterReview({ bot, viewer }: { bot: BotDetail | undefined
           }`}
           data-testid="own-character-review"
         >
-          <p className="font-semibold">
-            {t(rejected ? 'characters.review.rejected_title' : 'characters.review.pending_title', { name: bot.name })}
-          </p>
+          <p className="font-semibold">{t(`characters.review.${title}`, { name: bot.name })}</p>
           {rejected && bot.review_reason && (
             <p className="mt-1 break-words whitespace-pre-wrap" data-testid="own-character-review-reason">
               {t('characters.review.reason', { reason: bot.review_reason })}
             </p>
           )}
-          <p className="mt-1 text-xs opacity-80">
-            {t(rejected ? 'characters.review.rejected_hint' : 'characters.review.pending_hint')}
-          </p>
+          <p className="mt-1 text-xs opacity-80">{t(`characters.review.${hint}`)}</p>
           <div className="mt-3 flex flex-wrap gap-2">
-            {rejected && (
+            {rejected && !unpublished && (
               <button
                 type="button"
                 onClick={() => setEditing(true)}
