@@ -5,6 +5,7 @@ import * as repo from './accounts.repository.js';
 import type { UserRow } from './accounts.repository.js';
 import { hashPassword } from './accounts.service.js';
 import type { Sessions } from './sessions.js';
+import type { AuditEntry } from '../../lib/audit-entry.js';
 
 /**
  * Makes an existing account an administrator (`npm run admin:create`). With a password the
@@ -55,16 +56,6 @@ export const OPERATOR_EXIT_CODES: Record<OperatorOutcome, number> = {
   invalid_email: 2,
 };
 
-/** What an operator command changed, for the audit log (structurally the admin module's `AuditEntry`). */
-export interface OperatorAuditEntry {
-  action: string;
-  targetType: string;
-  targetId: string;
-  before?: Record<string, unknown> | null;
-  after?: Record<string, unknown> | null;
-  reason?: string | null;
-}
-
 /**
  * Runs an operator command on the database: makes (or promotes) an administrator, bans or
  * unbans an account. The same code runs in the command line (PostgreSQL, or PGlite with no
@@ -76,7 +67,7 @@ export async function runOperatorCommand(
     db: Database;
     sessions: Pick<Sessions, 'endUserSessions'>;
     /** Records each change in the audit log (the caller knows where it lives). */
-    audit?: (entry: OperatorAuditEntry) => Promise<void>;
+    audit?: (entry: AuditEntry) => Promise<void>;
   },
   command: OperatorCommand,
 ): Promise<{ outcome: OperatorOutcome; email: string }> {

@@ -1,17 +1,9 @@
 import { and, desc, eq, getTableColumns, lt, or, sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
+import type { AuditEntry } from '../../lib/audit-entry.js';
 
-/** One admin write, as the audit log keeps it. */
-export interface AuditEntry {
-  /** e.g. `user.ban`, `character.approve`, `takedown.remove` (`<target type>.<verb>`). */
-  action: string;
-  targetType: string;
-  targetId: string;
-  before?: Record<string, unknown> | null;
-  after?: Record<string, unknown> | null;
-  reason?: string | null;
-}
+export type { AuditEntry };
 
 /** Who the audit log names for `npm run admin:*` (no account acts: the operator on the machine). */
 export const OPERATOR_ACTOR = 'operator (command line)';

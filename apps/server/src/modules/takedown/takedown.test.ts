@@ -52,6 +52,26 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** Files a takedown request for `url`, then an administrator removes every item it resolved to. */
+async function fileAndRemove(url: string) {
+  const created = await t.app.inject({ method: 'POST', url: '/api/takedown', payload: valid({ urls: [url] }) });
+  expect(created.statusCode, created.body).toBe(201);
+  const { reference } = created.json() as { reference: string };
+  const [request] = await t.database.db
+    .select()
+    .from(takedownRequests)
+    .where(eq(takedownRequests.reference, reference));
+  const detail = await t.app.inject({ method: 'GET', url: `/api/admin/takedown/${request!.id}`, headers: admin.auth });
+  const items = (detail.json() as { items: { input: string }[] }).items.map((i) => i.input);
+  const removed = await t.app.inject({
+    method: 'POST',
+    url: `/api/admin/takedown/${request!.id}/remove`,
+    headers: admin.auth,
+    payload: { items, note: 'Removed.' },
+  });
+  expect(removed.statusCode, removed.body).toBe(200);
+}
+
 async function mailsTo(to: string) {
   return t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to)).orderBy(mailOutbox.id);
 }
@@ -360,27 +380,7 @@ describe('the console: /api/admin/takedown', () => {
     await db.insert(botPictures).values({ botId: character.id, mediaKey: picture, explicit: true });
     const files = [picture, `${picture}.w256.webp`, `${picture}.blurred.webp`, `${picture}.blurred.webp.w512.webp`];
     for (const key of files) await put(key);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/takedown',
-      payload: valid({ urls: [`${SITE}/api/media/${picture}.blurred.webp.w256.webp`] }),
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { reference } = created.json() as { reference: string };
-    const [request] = await db.select().from(takedownRequests).where(eq(takedownRequests.reference, reference));
-    const detail = await t.app.inject({
-      method: 'GET',
-      url: `/api/admin/takedown/${request!.id}`,
-      headers: admin.auth,
-    });
-    const items = (detail.json() as { items: { input: string }[] }).items.map((i) => i.input);
-    const removed = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/takedown/${request!.id}/remove`,
-      headers: admin.auth,
-      payload: { items, note: 'Removed.' },
-    });
-    expect(removed.statusCode, removed.body).toBe(200);
+    await fileAndRemove(`${SITE}/api/media/${picture}.blurred.webp.w256.webp`);
     expect(await db.select().from(botPictures).where(eq(botPictures.mediaKey, picture))).toEqual([]);
     for (const key of files) expect(await storage.exists(key), key).toBe(false);
   });
@@ -403,27 +403,7 @@ describe('the console: /api/admin/takedown', () => {
       .returning();
     await put(original);
     await put(result);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/takedown',
-      payload: valid({ urls: [`${SITE}/api/media/${result}?exp=1&sig=x`] }),
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { reference } = created.json() as { reference: string };
-    const [request] = await db.select().from(takedownRequests).where(eq(takedownRequests.reference, reference));
-    const detail = await t.app.inject({
-      method: 'GET',
-      url: `/api/admin/takedown/${request!.id}`,
-      headers: admin.auth,
-    });
-    const items = (detail.json() as { items: { input: string }[] }).items.map((i) => i.input);
-    const removed = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/takedown/${request!.id}/remove`,
-      headers: admin.auth,
-      payload: { items, note: 'Removed.' },
-    });
-    expect(removed.statusCode, removed.body).toBe(200);
+    await fileAndRemove(`${SITE}/api/media/${result}?exp=1&sig=x`);
     expect(await db.select().from(imageTransforms).where(eq(imageTransforms.id, transform!.id))).toEqual([]);
     expect(await storage.exists(original)).toBe(false);
     expect(await storage.exists(result)).toBe(false);
