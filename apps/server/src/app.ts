@@ -53,6 +53,7 @@ import { ChatsService } from './modules/chats/chats.service.js';
 import { LiveReplies, type LiveRepliesOptions } from './modules/chats/live-replies.js';
 import { RepliesService } from './modules/chats/replies.service.js';
 import { GenerationRunner, type SummaryRequest } from './modules/chats/runner.js';
+import { historyReadBudget } from './modules/chats/prompt.js';
 import { MemorySummaries } from './modules/chats/summaries.js';
 import { audioRoutes } from './modules/audio/audio.routes.js';
 import { transformRoutes } from './modules/transforms/transforms.routes.js';
@@ -345,7 +346,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     live,
     summaries,
     limiter: new WindowLimiter(limits, 'chat', config.CHAT_MESSAGES_PER_MINUTE, 60_000),
-    historyBudget: Math.max(...llm.models().map((model) => model.contextSize)),
+    historyBudget: historyReadBudget(
+      llm.models().map((model) => model.contextSize),
+      config.LLM_MAX_TOKENS,
+    ),
     relaxedCommit: !config.CHAT_SYNCHRONOUS_COMMIT,
     runner: new GenerationRunner({
       db: database.db,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/helpers.js';
 import { createBot, createChat } from '../../test/factories.js';
@@ -19,25 +18,35 @@ beforeAll(async () => {
 const setting = async (db: Database) =>
   rowsOf<{ synchronous_commit: string }>(await db.execute(sql`show synchronous_commit`))[0]!.synchronous_commit;
 
-/** The database, with every statement it runs rendered to text as well (and still run). */
-function recording(db: Database): { db: Database; statements: { text: string; params: unknown[] }[] } {
-  const dialect = new PgDialect();
-  const statements: { text: string; params: unknown[] }[] = [];
+type Recorded = { text: string; params: unknown[]; prepared: boolean };
+
+/**
+ * The database, with every statement it runs recorded (and still run): its text, its values
+ * and whether it runs as a prepared statement (drizzle prepares only a named query).
+ */
+function recording(db: Database): { db: Database; statements: Recorded[] } {
+  const statements: Recorded[] = [];
+  const session = (db as unknown as { session: object }).session;
+  const recordingSession = new Proxy(session, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (key !== 'prepareQuery' || typeof value !== 'function') return value;
+      return (query: { sql: string; params: unknown[] }, ...rest: unknown[]) => {
+        statements.push({ text: query.sql, params: query.params, prepared: rest[1] !== undefined });
+        return (value as (...args: unknown[]) => unknown).call(receiver, query, ...rest);
+      };
+    },
+  });
   const proxy = new Proxy(db, {
     get(target, key, receiver) {
-      if (key !== 'execute') return Reflect.get(target, key, receiver);
-      return (query: SQL) => {
-        const { sql: text, params } = dialect.sqlToQuery(query);
-        statements.push({ text, params });
-        return target.execute(query);
-      };
+      return key === 'session' ? recordingSession : Reflect.get(target, key, receiver);
     },
   });
   return { db: proxy, statements };
 }
 
 /** Whether a recorded statement asked for a relaxed commit, and read its `commit_mode` so that it runs. */
-function relaxedIn(statement: { text: string; params: unknown[] }): boolean {
+function relaxedIn(statement: Recorded): boolean {
   expect(statement.text).toMatch(/with commit_mode as \(/);
   expect(statement.text).toMatch(/,\s*commit_mode\b/); // in the FROM list: the CTE is evaluated
   const index = Number(/case when \$(\d+)::boolean/.exec(statement.text)![1]) - 1;
@@ -101,6 +110,8 @@ describe('commitMode', () => {
       );
       await new PostgresWindowCounter(db, 'commit-test:', relaxed).hit(`k-${relaxed}`, 60_000);
       expect(statements.map(relaxedIn)).toEqual([relaxed, relaxed, relaxed]);
+      // Each is a prepared statement (one round trip, planned once per connection: db/prepared.ts).
+      expect(statements.map((s) => s.prepared)).toEqual([true, true, true]);
     }
   });
 });

@@ -18,6 +18,7 @@ import {
 } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { commitMode } from '../../db/commit-mode.js';
+import { executePrepared } from '../../db/prepared.js';
 import { bots, chats, messageReports, messages, safetyEvents, users } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 
@@ -313,7 +314,10 @@ export async function insertMessages(
   }));
   // One statement writes the messages and the chat's activity time (which orders the chats
   // list): a data-modifying CTE runs whether or not the insert reads it.
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    'chats_insert_messages',
+    sql`
     with ${commitMode(relaxedCommit)}, touched as (
       update chats set updated_at = ${new Date().toISOString()}::timestamptz,
         disclosed_at = coalesce(${chatValues.disclosedAt?.toISOString() ?? null}::timestamptz, disclosed_at)
@@ -328,7 +332,8 @@ export async function insertMessages(
       client_id uuid, role text, kind smallint, text text, state text, error_code text, notice text, reply_to uuid,
       spoken boolean, tokens int, owner text, lease_ms float8), commit_mode
     order by v.i
-    returning *`);
+    returning *`,
+  );
   return rowsOf<Record<string, unknown>>(result)
     .map(messageFromRaw)
     .sort((a, b) => a.seq - b.seq);
@@ -596,7 +601,10 @@ export async function saveReplies(db: Database, saves: ReplySave[], relaxedCommi
     error_code: save.errorCode ?? null,
     lease_ms: save.state === undefined ? (save.leaseMs ?? null) : null,
   }));
-  await db.execute(sql`
+  await executePrepared(
+    db,
+    'chats_save_replies',
+    sql`
     with ${commitMode(relaxedCommit)}
     update messages as m set
       text = v.text,
@@ -612,7 +620,8 @@ export async function saveReplies(db: Database, saves: ReplySave[], relaxedCommi
     from json_to_recordset(${JSON.stringify(rows)}::json)
       as v(id uuid, text text, tokens int, updated_at timestamptz, final boolean, state text, error_code text, lease_ms float8),
       commit_mode
-    where m.id = v.id`);
+    where m.id = v.id`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { estimateTokens, type ChatTurn } from '../../providers/llm/llm.js';
 import {
   MESSAGE_OVERHEAD_TOKENS,
   buildPrompt,
+  historyReadBudget,
   replaceNames,
   selectLoreEntries,
   truncateToTokens,
@@ -250,5 +251,18 @@ describe('truncateToTokens', () => {
     expect(end.endsWith('END')).toBe(true);
     expect(await truncateToTokens('short', 10, count)).toBe('short');
     expect(await truncateToTokens('long text', 0, count)).toBe('');
+  });
+});
+
+describe('historyReadBudget', () => {
+  it('reads the largest prompt budget of the catalogue and a quarter more, never more than a context', () => {
+    // 4096-token context, 2000 for the reply: the prompt holds at most 2096.
+    expect(historyReadBudget([4096], 2000)).toBe(2620);
+    // The largest context counts; the margin never reads past a whole context.
+    expect(historyReadBudget([4096, 32_000], 2000)).toBe(32_000);
+    expect(historyReadBudget([8192], 512)).toBe(8192);
+    expect(historyReadBudget([32_000], 16_000)).toBe(20_000);
+    // A reply as long as the context: the builder's smallest budget.
+    expect(historyReadBudget([1024], 1024)).toBe(40);
   });
 });

@@ -60,6 +60,18 @@ export interface BuiltPrompt {
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** The smallest prompt budget (context size minus reply tokens) the builder accepts. */
 export const MIN_PROMPT_BUDGET = 32;
+/**
+ * How many tokens of history a send reads for its prompt (`promptHistory`, counted with the
+ * stored estimates): the largest prompt budget of the catalogue (`contextSize − maxTokens`; the
+ * builder never fits more) plus a quarter for the estimates' error (they are `estimateTokens`,
+ * not the model's tokenizer), at most the largest context. Reading a whole context when half
+ * of it is for the reply only carried messages the builder then dropped.
+ */
+export function historyReadBudget(contextSizes: number[], maxTokens: number): number {
+  const context = Math.max(...contextSizes);
+  const prompt = Math.max(context - maxTokens, MIN_PROMPT_BUDGET);
+  return Math.min(context, Math.ceil(prompt * 1.25));
+}
 /** How many of the newest messages are scanned for lorebook keys when the book does not say. */
 export const DEFAULT_LORE_SCAN_DEPTH = 4;
 /** The share of the prompt budget lorebook entries may take at most. */

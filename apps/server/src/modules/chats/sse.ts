@@ -6,6 +6,7 @@ import type { StreamEvent } from '@reverie/shared';
 const HEARTBEAT_MS = 15_000;
 
 const GONE = Symbol('gone');
+const LATER = Symbol('later');
 
 /** An event source that can also hand over, at once, every event it already has. */
 export type EventSource = AsyncIterator<StreamEvent> & { takeReady?(): StreamEvent[] };
@@ -40,7 +41,6 @@ export async function pipeEvents(request: FastifyRequest, reply: FastifyReply, e
     // nginx and friends: do not buffer the stream.
     'x-accel-buffering': 'no',
   });
-  raw.flushHeaders?.();
   let closed = false;
   const gone = new Promise<typeof GONE>((resolve) => {
     const done = () => {
@@ -55,8 +55,13 @@ export async function pipeEvents(request: FastifyRequest, reply: FastifyReply, e
   }, HEARTBEAT_MS);
   heartbeat.unref();
   try {
+    // The headers go out with the first event when it is ready at once (one write, not two);
+    // a stream whose first event is not ready after a turn of the event loop sends them alone.
+    let pending: Promise<IteratorResult<StreamEvent>> | null = events.next();
+    if ((await Promise.race([pending, nextTurn().then(() => LATER)])) === LATER) raw.flushHeaders?.();
     while (!closed) {
-      const next = await Promise.race([events.next(), gone]);
+      const next = await Promise.race([pending ?? events.next(), gone]);
+      pending = null;
       if (next === GONE || next.done) break;
       if (closed || raw.destroyed) break;
       let chunk = formatEvent(next.value);

@@ -77,6 +77,46 @@ describe('StreamingMinorsGuard', () => {
 });
 
 describe('pipeEvents', () => {
+  /** A hijackable reply whose socket records its writes and whether the headers went alone. */
+  function fakeReply() {
+    const raw = new PassThrough();
+    const writes: string[] = [];
+    let flushed = 0;
+    const write = raw.write.bind(raw);
+    Object.assign(raw, {
+      writeHead: () => undefined,
+      flushHeaders: () => void flushed++,
+      write: (chunk: string) => {
+        writes.push(chunk);
+        return write(chunk);
+      },
+    });
+    raw.resume();
+    const request = { raw: new PassThrough() } as never;
+    const reply = { raw, hijack: () => undefined, getHeaders: () => ({}) } as never;
+    return { request, reply, writes, flushed: () => flushed };
+  }
+
+  it('sends the headers with the first event when it is ready at once, alone when it is not', async () => {
+    const { pipeEvents } = await import('./sse.js');
+    const ready = fakeReply();
+    const queue = new EventQueue([delta('at once')]);
+    queue.end();
+    await pipeEvents(ready.request, ready.reply, queue);
+    expect(ready.flushed()).toBe(0);
+    expect(ready.writes).toHaveLength(1);
+
+    const late = fakeReply();
+    const later = new EventQueue();
+    const piping = pipeEvents(late.request, late.reply, later);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(late.flushed()).toBe(1); // the client knows the stream is open before the first event
+    later.push(delta('later'));
+    later.end();
+    await piping;
+    expect(late.writes.join('')).toContain('"text":"later"');
+  });
+
   it('waits for drain when the socket is full and sends what came meanwhile in one write', async () => {
     const { pipeEvents } = await import('./sse.js');
     const raw = new PassThrough({ highWaterMark: 16 });

@@ -173,15 +173,15 @@ export class PgBossJobQueue implements JobQueue {
     if (key === undefined) {
       id = await boss.send(name, data, { startAfter });
     } else {
-      // One job per key while one is queued, waiting or running: checked and inserted in one
+      // One job per key while one is queued, waiting or running. Most calls find one already
+      // (a long chat asks for its summary after every reply until it runs): one statement
+      // answers them. Only when none is found is it checked again and inserted in one
       // transaction under a lock on the key, so two replicas cannot both add one.
+      const pending = `select 1 from ${this.schema}.job where name = $1 and singleton_key = $2 and state < 'completed' limit 1`;
+      if ((await this.executor.executeSql(pending, [name, key])).rows.length > 0) return null;
       id = await this.executor.transaction(async (executeSql) => {
         await executeSql('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${this.schema}:${name}:${key}`]);
-        const existing = await executeSql(
-          `select 1 from ${this.schema}.job where name = $1 and singleton_key = $2 and state < 'completed' limit 1`,
-          [name, key],
-        );
-        if (existing.rows.length > 0) return null;
+        if ((await executeSql(pending, [name, key])).rows.length > 0) return null;
         return boss.send(name, data, {
           startAfter,
           singletonKey: key,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { commitMode } from '../../db/commit-mode.js';
+import { executePrepared } from '../../db/prepared.js';
 import { GroupCommit } from '../../lib/group-commit.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
@@ -55,7 +56,10 @@ export class PostgresWindowCounter implements WindowCounter {
     const rows = [...totals]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, total]) => ({ key, by: total.by, secs: total.windowMs / 1000 }));
-    const result = await this.db.execute(sql`
+    const result = await executePrepared(
+      this.db,
+      'limits_hit_many',
+      sql`
       with ${commitMode(this.relaxedCommit)}
       insert into rate_limits as r (key, hits, window_ends_at)
       select v.key, v.by, now() + make_interval(secs => v.secs)
@@ -63,7 +67,8 @@ export class PostgresWindowCounter implements WindowCounter {
       on conflict (key) do update set
         hits = case when r.window_ends_at <= now() then excluded.hits else r.hits + excluded.hits end,
         window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at else r.window_ends_at end
-      returning key, hits, greatest(0, extract(epoch from (window_ends_at - now())) * 1000)::float8 as ms`);
+      returning key, hits, greatest(0, extract(epoch from (window_ends_at - now())) * 1000)::float8 as ms`,
+    );
     const counted = new Map<string, { hits: number; ms: number }>();
     for (const row of rowsOf<{ key: string; hits: number | string; ms: number | string }>(result))
       counted.set(row.key, { hits: Number(row.hits), ms: Number(row.ms) });

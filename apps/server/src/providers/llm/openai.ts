@@ -253,7 +253,9 @@ export class OpenAiLlmProvider implements LlmProvider {
         if (read.done) break;
         parser.feed(decoder.decode(read.value, { stream: true }));
         if (streamError) throw streamError;
-        while (pieces.length) yield pieces.shift() as string;
+        // The pieces of one network read go on as one: the reply's text is the same, and each
+        // piece costs a turn of the generator and of everything that consumes it.
+        if (pieces.length) yield pieces.splice(0).join('');
       }
       if (!done && !finished) throw this.badStream('a stream that ended before the reply was complete');
     } finally {
