@@ -179,6 +179,44 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
     }
   });
 
+  it('keeps the connection for the next reply when an answer is complete, and closes it when stopped early', async () => {
+    let connections = 0;
+    const endpoint = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
+      // The end follows [DONE] in the same write, as OpenAI-compatible servers do.
+      res.end('data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+    });
+    endpoint.on('connection', () => connections++);
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    const { port } = endpoint.address() as AddressInfo;
+    try {
+      const p = new OpenAiLlmProvider({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        models: provider.models(),
+        idleTimeoutMs: 2000,
+      });
+      for (let i = 0; i < 3; i++) {
+        expect((await collect(p.generate(request()))).join('')).toBe('Hi');
+        // The drained socket returns to the pool on the next turns of the event loop.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(connections).toBe(1);
+
+      // Stopped after the first piece: that connection is closed, the next reply opens another.
+      for await (const piece of p.generate(request())) {
+        expect(piece).toBe('Hi');
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await collect(p.generate(request()));
+      expect(connections).toBe(2);
+    } finally {
+      endpoint.closeAllConnections();
+      await new Promise<void>((resolve) => endpoint.close(() => resolve()));
+    }
+  });
+
   it('refuses a model that is not in the catalogue', async () => {
     const error = (await failure(provider.generate(request({ model: 'unknown' })))) as LlmError;
     expect(error.code).toBe('model_unavailable');

@@ -68,6 +68,21 @@ function post(
   });
 }
 
+/** How long a complete answer may take to end before its connection is given up. */
+const DRAIN_MS = 5_000;
+
+/**
+ * Reads what is left of a complete answer (its end, nothing more is used) so that the agent
+ * keeps the connection for the next request; an answer that does not end soon is closed.
+ */
+function drainToPool(body: IncomingMessage): void {
+  const giveUp = setTimeout(() => body.destroy(), DRAIN_MS);
+  giveUp.unref();
+  body.once('close', () => clearTimeout(giveUp));
+  body.on('error', () => undefined);
+  body.resume();
+}
+
 /** The whole body as text (at most `limit` characters kept). */
 async function readText(body: IncomingMessage, limit: number): Promise<string> {
   const decoder = new TextDecoder();
@@ -168,6 +183,8 @@ export class OpenAiLlmProvider implements LlmProvider {
     };
 
     let body: IncomingMessage | undefined;
+    /** The answer was read to its end (`[DONE]`, or the whole JSON completion). */
+    let complete = false;
     try {
       arm();
       let answer: Answer;
@@ -208,6 +225,7 @@ export class OpenAiLlmProvider implements LlmProvider {
         const text = await readAll(chunks, decoder, arm).catch(fail);
         const content = parseJson(text)?.choices?.[0]?.message?.content;
         if (typeof content !== 'string') throw this.badStream('an answer without a message');
+        complete = true;
         if (content) yield content;
         return;
       }
@@ -258,12 +276,18 @@ export class OpenAiLlmProvider implements LlmProvider {
         if (pieces.length) yield pieces.splice(0).join('');
       }
       if (!done && !finished) throw this.badStream('a stream that ended before the reply was complete');
+      complete = true;
     } finally {
       clearTimeout(timer);
       request.signal.removeEventListener('abort', onAbort);
-      // Stops the download when the caller stopped early (break, abort, error).
-      if (body && !body.readableEnded) body.destroy();
-      else if (!body) controller.abort();
+      // A complete answer's connection goes back to the pool once its last bytes are read
+      // (the end of the response usually follows `[DONE]` at once): destroying it would make
+      // the next reply connect again (and shake hands again over TLS). A caller that stopped
+      // early (break, abort, error) stops the download instead.
+      if (body && !body.readableEnded) {
+        if (complete) drainToPool(body);
+        else body.destroy();
+      } else if (!body) controller.abort();
     }
   }
 
