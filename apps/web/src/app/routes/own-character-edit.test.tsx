@@ -33,8 +33,8 @@ function openChat(detail: BotDetail, answer: (call: Call) => Response | undefine
     if (call.path === '/api/chat/history/c1')
       return json({ results: [message('g1', { text: 'Hi! Coffee or tea?' })], next_param: null });
     if (call.method === 'GET' && call.path === '/api/bot/aiko') return json(current);
-    const response = answer(call);
-    if (response?.ok && call.method === 'PATCH') current = (await response.clone().json()) as BotDetail;
+    const response = answer(call) ?? json({ detail: 'Not found', code: 'not_found' }, 404);
+    if (response.ok && call.method === 'PATCH') current = (await response.clone().json()) as BotDetail;
     return response;
   });
   renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko?chat=c1');
