@@ -6,7 +6,8 @@ import { launchChromium, startPgApp, type PgApp } from './support/pg-app';
 /**
  * Journey: explore → Anime filter → scrolling loads 15 more → a character's page shows its
  * name and greeting; then a signed-in user creates a character with a photo and finds it
- * first in the list. The server runs on its own PostgreSQL database so the test can insert
+ * first in the list; an author makes their private character public from its page and sees it
+ * waiting for a review. The server runs on its own PostgreSQL database so the test can insert
  * the user and sign its token with the server's secret.
  */
 
@@ -175,6 +176,30 @@ describe('characters journey', () => {
     await expect
       .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 })
       .toBe(true);
+    await context.close();
+  });
+
+  it('an author makes their private character public from its page and sees it waiting for a review', async () => {
+    const userId = await app.createUser({ name: 'Author', age: 30 });
+    await app.sql`insert into bots (slug, name, age, description, greeting, tags, visibility, review_state, is_official, author_id)
+      values ('odile-marsh', 'Odile Marsh', 33, ${'A ferry captain on a foggy lake.'}, ${'All aboard.'},
+              ${['realistic']}, 'private', 'pending', false, ${userId})`;
+    const context = await app.signedInContext(browser!, userId, { width: 390, height: 844 });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/odile-marsh`);
+    await page.getByTestId('edit-character').click({ timeout: 20_000 });
+    const form = page.getByTestId('edit-character-form');
+    await form.getByRole('radio', { name: 'Everyone' }).click();
+    await form.getByText('Public characters are reviewed first').waitFor();
+    await form.getByRole('button', { name: 'Save and send for review' }).click();
+
+    await form.waitFor({ state: 'detached', timeout: 20_000 });
+    await page.getByText('Saved and sent for review.', { exact: false }).waitFor({ timeout: 10_000 });
+    const notice = page.getByTestId('own-character-review');
+    await expect.poll(() => notice.innerText(), { timeout: 20_000 }).toContain('Odile Marsh is waiting for a review');
+    const [row] = await app.sql<{ visibility: string; review_state: string }[]>`
+      select visibility, review_state from bots where slug = 'odile-marsh'`;
+    expect(row).toEqual({ visibility: 'public', review_state: 'pending' });
     await context.close();
   });
 });

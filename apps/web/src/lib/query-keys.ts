@@ -22,6 +22,8 @@ export const chatKeys = {
   lists: (viewer: string) => ['chats', 'list', viewer] as const,
   list: (viewer: string, filter: ChatListFilter = {}) =>
     ['chats', 'list', viewer, { q: filter.q ?? '', botId: filter.botId ?? '' }] as const,
+  /** Every chat by id (whoever's): a character's edit changes the name and texts they show. */
+  allDetails: ['chats', 'detail'] as const,
   /** One chat by its id. */
   detail: (viewer: string, chatId: string) => ['chats', 'detail', viewer, chatId] as const,
   /** `/{slug}` alone: the user's latest chat with the character (resolved to an id). */

@@ -571,4 +571,27 @@ describe('admin review queue', () => {
     const [entry] = await audits(bot.id);
     expect(entry).toMatchObject({ action: 'character.reject', reason, after: { review_state: 'rejected' } });
   });
+
+  it('a rejected character its author takes private is not shown as unpublished; made public, it waits again', async () => {
+    const author = await createUser(t.app, t.database.db);
+    const bot = await createBot(t.database.db, {
+      authorId: author.user.id,
+      isOfficial: false,
+      reviewState: 'rejected',
+      reviewReason: 'Too short',
+    });
+    const patch = (visibility: 'public' | 'private') =>
+      t.app.inject({ method: 'PATCH', url: `/api/bot/${bot.slug}`, headers: author.auth, payload: { visibility } });
+    const hidden = await patch('private');
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    // Private and rejected means an administrator unpublished it: not what happened here.
+    expect(hidden.json()).toMatchObject({ visibility: 'private', review_state: 'pending', review_reason: null });
+    const queue = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/admin/review', headers: admin }))
+        .json<{ results: AdminCharacter[] }>()
+        .results.map((b) => b.id);
+    expect(await queue()).not.toContain(bot.id);
+    expect((await patch('public')).json()).toMatchObject({ visibility: 'public', review_state: 'pending' });
+    expect(await queue()).toContain(bot.id);
+  });
 });

@@ -291,8 +291,9 @@ export async function chooseAvatar(
 
 /**
  * The author edits their own character (PATCH /api/bot/{slug}): the texts, age, tags and
- * visibility, judged by the moderation as at creation. A rejected character goes back to
- * the review queue (pending), its old reason cleared.
+ * visibility, judged by the moderation as at creation. A rejected character kept or made
+ * public goes back to the review queue (pending), its old reason cleared; a private one made
+ * public waits for a review unless it was approved before.
  */
 export async function updateOwnBot(
   deps: BotsDeps,
@@ -325,5 +326,12 @@ export async function updateOwnBot(
   // A private character made public waits for a review unless it had one already.
   if (visibility === 'public' && row.visibility === 'private' && row.reviewState !== 'approved')
     values.reviewState = 'pending';
+  // A rejected public character its author takes private is not one an administrator
+  // unpublished (private and rejected, shown to the author with the reason): it waits, like
+  // any private character never approved, for a review once made public again.
+  if (visibility === 'private' && row.visibility === 'public' && row.reviewState === 'rejected') {
+    values.reviewState = 'pending';
+    values.reviewReason = null;
+  }
   return updateBot(deps.db, row.id, values);
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import type { Message } from '@reverie/shared';
@@ -6,6 +6,7 @@ import { showAlert } from '../../components/ui/alerts';
 import { useProfile } from '../../lib/profile';
 import { useSession } from '../../lib/session';
 import { useBot } from '../../features/characters/api/get-bot';
+import { EditCharacterDialog, isOwnCharacter } from '../../features/characters/components/edit-character-dialog';
 import { OwnCharacterReview } from '../../features/characters/components/review-notice';
 import { chatPath } from '../../features/chat/api/chat-path';
 import { useChat } from '../../features/chat/api/get-chat';
@@ -122,6 +123,9 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
   const chat = useChat(chatId, viewer);
   const detail = useBot(slug);
   const gone = chat.error instanceof ApiRequestError && chat.error.status === 404;
+  // Its author edits the character from its page (never anyone else, nor an official one).
+  const [editing, setEditing] = useState(false);
+  const own = isOwnCharacter(detail.data, viewer) ? detail.data : null;
 
   // A link whose character part is out of date still opens the chat, at its own address.
   useEffect(() => {
@@ -162,7 +166,9 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
         renderMessageExtras={renderMessageExtras}
         onOpenChat={(next) => navigate(chatPath(next))}
         onDeleted={() => navigate('/chat', { replace: true })}
+        onEditCharacter={own ? () => setEditing(true) : undefined}
       />
+      {own && editing && <EditCharacterDialog bot={own} onClose={() => setEditing(false)} />}
     </>
   );
 }

@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BotDetail } from '@reverie/shared';
 import { AppProviders } from '../../../app/providers';
+import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
 import { testBot } from '../../../test/bot';
 import { OwnCharacterReview } from './review-notice';
@@ -39,7 +40,7 @@ describe("the author's review notice", () => {
     expect(screen.queryByTestId('own-character-review')).toBeNull();
   });
 
-  it('tells the author that an administrator unpublished the character, and why (no edit for review)', () => {
+  it('tells the author that an administrator unpublished the character, and why', () => {
     render(
       <AppProviders>
         <OwnCharacterReview bot={bot({ visibility: 'private', review_reason: 'Copyrighted character' })} viewer="me" />
@@ -47,7 +48,41 @@ describe("the author's review notice", () => {
     );
     expect(screen.getByTestId('own-character-review').textContent).toContain('Mara is no longer public');
     expect(screen.getByTestId('own-character-review-reason').textContent).toBe('Reason: Copyrighted character');
-    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(screen.getByTestId('own-character-review').textContent).toContain('If you make it public again');
+    expect(screen.getByRole('button', { name: 'Make public again' })).toBeTruthy();
+  });
+
+  it('"Make public again" opens the edit dialog with Everyone chosen; saving says it went back to review', async () => {
+    const sent: unknown[] = [];
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : null;
+      const raw = request ? await request.clone().text() : init?.body;
+      sent.push(raw ? JSON.parse(String(raw)) : null);
+      return new Response(JSON.stringify(bot({ visibility: 'public', review_state: 'pending', review_reason: null })), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    render(
+      <AppProviders>
+        <OwnCharacterReview bot={bot({ visibility: 'private', review_reason: 'Copyrighted character' })} viewer="me" />
+        <AlertStack />
+      </AppProviders>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Make public again' }));
+    const form = await screen.findByTestId('edit-character-form');
+    expect(within(form).getByRole('radio', { name: 'Everyone' }).getAttribute('aria-checked')).toBe('true');
+    expect(within(form).getByTestId('edit-character-visibility-hint').textContent).toContain(
+      'making it public again sends it back to review',
+    );
+    expect(within(form).getByRole('button', { name: 'Save and send for review' })).toBeTruthy();
+    fireEvent.submit(form);
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ name: 'Mara', visibility: 'public' });
+    expect(
+      (await screen.findByText('Saved and sent for review. Others will see Mara once an administrator approves it.'))
+        .textContent,
+    ).toBeTruthy();
   });
 });
 

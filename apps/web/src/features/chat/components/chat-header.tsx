@@ -1,7 +1,19 @@
 import '../texts';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
-import { ArrowLeft, Brain, Cpu, Download, History, Pencil, Phone, SquarePen, Trash2, UserRound } from 'lucide-react';
+import {
+  ArrowLeft,
+  Brain,
+  Cpu,
+  Download,
+  History,
+  Pencil,
+  Phone,
+  SquarePen,
+  Trash2,
+  UserPen,
+  UserRound,
+} from 'lucide-react';
 import { BlurredPictureHint } from '../../../components/ui/blurred-picture-hint';
 import { Icon } from '../../../components/ui/icon';
 import { MenuButton, type MenuItem } from '../../../components/ui/menu-button';
@@ -30,6 +42,7 @@ export const CHAT_MENU_ICONS = {
   rename: Pencil,
   delete: Trash2,
   card: Download,
+  editCharacter: UserPen,
 } as const;
 
 /** The chat's top bar: back, the character's avatar and name, call and the menu. */

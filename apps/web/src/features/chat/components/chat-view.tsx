@@ -71,7 +71,16 @@ function GalleryStrip({ name, pictures }: { name: string; pictures: string[] }) 
   );
 }
 
-function CharacterIntro({ bot, gallery = [] }: { bot: ChatCharacter; gallery?: string[] }) {
+function CharacterIntro({
+  bot,
+  gallery = [],
+  onEdit,
+}: {
+  bot: ChatCharacter;
+  gallery?: string[];
+  /** The author's "Edit character" (none for anyone else). */
+  onEdit?: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <div className="flex flex-col items-center gap-2 pt-4 pb-2 text-center" data-testid="character-intro">
@@ -95,6 +104,17 @@ function CharacterIntro({ bot, gallery = [] }: { bot: ChatCharacter; gallery?: s
         </p>
       )}
       <GalleryStrip name={bot.name} pictures={gallery} />
+      {onEdit && (
+        <button
+          type="button"
+          onClick={onEdit}
+          data-testid="edit-character"
+          className="mt-1 flex items-center gap-1.5 rounded-full border border-white/15 px-4 py-1.5 text-sm hover:border-primary"
+        >
+          <Icon icon={CHAT_MENU_ICONS.editCharacter} size="sm" />
+          {t('chat.edit_character')}
+        </button>
+      )}
     </div>
   );
 }
@@ -193,6 +213,8 @@ export interface ChatViewProps {
   onOpenChat: (chat: Chat) => void;
   /** This chat was deleted: the page leaves it. */
   onDeleted: () => void;
+  /** The viewer wrote this character: "Edit character" in the menu and under the intro opens its editor. */
+  onEditCharacter?: () => void;
 }
 
 /** A member's conversation with a character. */
@@ -207,6 +229,7 @@ export function ChatView({
   renderMessageExtras,
   onOpenChat,
   onDeleted,
+  onEditCharacter,
 }: ChatViewProps) {
   const { t } = useTranslation();
   const bot = chat.bot;
@@ -263,6 +286,13 @@ export function ChatView({
     },
     { id: 'delete', label: t('chat.delete'), icon: CHAT_MENU_ICONS.delete, onSelect: () => setDialog('delete') },
   ];
+  if (onEditCharacter)
+    menu.unshift({
+      id: 'edit-character',
+      label: t('chat.edit_character'),
+      icon: CHAT_MENU_ICONS.editCharacter,
+      onSelect: onEditCharacter,
+    });
 
   const { patch } = conversation;
   const pictureRenderer = useMemo(
@@ -302,7 +332,7 @@ export function ChatView({
           hasOlder={conversation.history.hasOlder}
           isLoadingOlder={conversation.history.isLoadingOlder}
           loadOlder={conversation.history.loadOlder}
-          intro={<CharacterIntro bot={bot} gallery={gallery} />}
+          intro={<CharacterIntro bot={bot} gallery={gallery} onEdit={onEditCharacter} />}
           onRegenerate={(message) => conversation.regenerate(message.id)}
           onSelectAlternative={(message, index) => void conversation.select(message, index)}
           onReport={(message) => setReporting(message.id)}
