@@ -18,6 +18,7 @@ import { cleanups } from './cleanups.js';
  * PGlite's WebAssembly modules compiled once and its file bundle read once per worker, not
  * again for every database (≈ 0.3 s each; test files make hundreds).
  */
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
 let pgliteAssetsLoading: Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'fsBundle'>> | null =
   null;
 function pgliteAssets() {
@@ -26,9 +27,12 @@ function pgliteAssets() {
     const [pgliteWasm, initdbWasm, bundle] = await Promise.all(
       ['pglite.wasm', 'initdb.wasm', 'pglite.data'].map((file) => fs.promises.readFile(path.join(dist, file))),
     );
+    // The server's TypeScript settings have no DOM library, which is where WebAssembly is declared.
+    const { compile } = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } })
+      .WebAssembly;
     return {
-      pgliteWasmModule: await WebAssembly.compile(pgliteWasm!),
-      initdbWasmModule: await WebAssembly.compile(initdbWasm!),
+      pgliteWasmModule: await compile(pgliteWasm!),
+      initdbWasmModule: await compile(initdbWasm!),
       fsBundle: new Blob([bundle!]),
     };
   })();
