@@ -30,6 +30,10 @@ export default defineConfig({
               : configDefaults.exclude,
           environment: 'node',
           globalSetup: ['./test/global-setup.ts'],
+          setupFiles: ['./test/setup.ts'],
+          // One worker goes through the files with the app's modules loaded once, instead of a
+          // fresh process importing them again for every file (docs/testing.md).
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

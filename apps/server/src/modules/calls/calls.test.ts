@@ -20,6 +20,8 @@ import { createTestApp, createTestDatabase, openReplicaDatabase, type TestApp } 
  */
 const TIMINGS = { leaseMs: 1500, renewEveryMs: 300, sweepEveryMs: 300, pingEveryMs: 5000, timeEveryMs: 1000 };
 const REPLY = 'I am fine, thank you for asking. How was your day?';
+/** For tests where the pacing is not under test: up to 5 s of reply audio sent at once. */
+const UNPACED = { CALL_PLAYBACK_LEAD_MS: '5000' };
 
 let fake: FakeOpenAi;
 let hello: Int16Array;
@@ -195,7 +197,8 @@ describe('a voice call', () => {
   }, 40_000);
 
   it('the crisis protocol applies to what is said: the fixed crisis reply is spoken, captioned and saved as spoken', async () => {
-    const s = await server();
+    // The reply sent as fast as the client may buffer it: the pacing is the first test's.
+    const s = await server({ env: UNPACED });
     fake.setStt({ text: 'I wish I was dead' });
     fake.setSpeech({ msPerChar: 5 });
     const { auth, bot } = await premiumUser(s);
@@ -368,8 +371,13 @@ describe('a voice call', () => {
   it('resumes on another replica sharing the database, and the call goes on there', async () => {
     const database = await createTestDatabase();
     const pubsub = database.raw.kind === 'pglite' ? new MemoryPubSub() : undefined;
-    const a = await server({ database, pubsub, jobsSchema: 'pgboss_calls' });
-    const b = await server({ database: await openReplicaDatabase(database), pubsub, jobsSchema: 'pgboss_calls' });
+    const a = await server({ database, pubsub, jobsSchema: 'pgboss_calls', env: UNPACED });
+    const b = await server({
+      database: await openReplicaDatabase(database),
+      pubsub,
+      jobsSchema: 'pgboss_calls',
+      env: UNPACED,
+    });
     const { auth, bot } = await premiumUser(a);
     const { client, ready, body } = await call(a, auth, bot.slug);
     client.drop();
