@@ -9,6 +9,8 @@ import { auditLog, botPictures, bots, mailOutbox } from '../../db/schema.js';
 import { seedDatabase } from '../../db/seed.js';
 import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
+import type { ModerationProvider } from '../../providers/moderation/index.js';
+import { RulesModerationProvider } from '../../providers/moderation/rules-moderation.js';
 import { getEdition } from '@reverie/shared';
 
 let t: TestApp;
@@ -593,5 +595,63 @@ describe('admin review queue', () => {
     expect(await queue()).not.toContain(bot.id);
     expect((await patch('public')).json()).toMatchObject({ visibility: 'public', review_state: 'pending' });
     expect(await queue()).toContain(bot.id);
+  });
+});
+
+describe('MODERATION_AUTO_APPROVE with a provider that can auto-approve', () => {
+  let auto: TestApp;
+  beforeAll(async () => {
+    // The rules judge, as a provider that judges pictures well enough to auto-approve.
+    const rules = new RulesModerationProvider();
+    const moderation: ModerationProvider = {
+      name: 'auto-test',
+      canAutoApprove: true,
+      checkText: (text) => rules.checkText(text),
+      checkImage: () => rules.checkImage(),
+    };
+    auto = await createTestApp({ env: { MODERATION_AUTO_APPROVE: 'true' }, moderation });
+  });
+
+  it('publishes a private character made public at once, as a new public one; never one an administrator rejected', async () => {
+    const author = await createUser(auto.app, auto.database.db);
+    const patch = (slug: string, visibility: 'public' | 'private') =>
+      auto.app.inject({ method: 'PATCH', url: `/api/bot/${slug}`, headers: author.auth, payload: { visibility } });
+
+    const created = await auto.app.inject({
+      method: 'POST',
+      url: '/api/bot/create',
+      headers: author.auth,
+      payload: {
+        name: 'Wren Holloway',
+        age: 29,
+        kind: 'character',
+        description: 'A lighthouse keeper.',
+        visibility: 'public',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ visibility: 'public', review_state: 'approved' });
+
+    const kept = await createBot(auto.database.db, {
+      authorId: author.user.id,
+      isOfficial: false,
+      visibility: 'private',
+      reviewState: 'pending',
+    });
+    expect((await patch(kept.slug, 'public')).json()).toMatchObject({ visibility: 'public', review_state: 'approved' });
+
+    // Unpublished by an administrator (private + rejected, with the reason): a person decides again.
+    const unpublished = await createBot(auto.database.db, {
+      authorId: author.user.id,
+      isOfficial: false,
+      visibility: 'private',
+      reviewState: 'rejected',
+      reviewReason: 'Impersonates a real person',
+    });
+    expect((await patch(unpublished.slug, 'public')).json()).toMatchObject({
+      visibility: 'public',
+      review_state: 'pending',
+      review_reason: null,
+    });
   });
 });

@@ -23,6 +23,7 @@ import {
 import {
   generatedAvatar,
   prepareCardImport,
+  reviewStateFor,
   refuseInappropriateText,
   storeBotPicture,
   uniqueSlug,
@@ -323,9 +324,11 @@ export async function updateOwnBot(
     values.reviewState = 'pending';
     values.reviewReason = null;
   }
-  // A private character made public waits for a review unless it had one already.
+  // A private character made public waits for a review unless it had one already; with
+  // MODERATION_AUTO_APPROVE it is published at once like a new public character — but never
+  // one an administrator rejected or unpublished: that one waits for a person.
   if (visibility === 'public' && row.visibility === 'private' && row.reviewState !== 'approved')
-    values.reviewState = 'pending';
+    values.reviewState = row.reviewState === 'rejected' ? 'pending' : reviewStateFor(deps, 'public');
   // A rejected public character its author takes private is not one an administrator
   // unpublished (private and rejected, shown to the author with the reason): it waits, like
   // any private character never approved, for a review once made public again.

@@ -147,7 +147,12 @@ export async function generatedAvatar(deps: BotsDeps, botId: string, seed: strin
   return key;
 }
 
-function reviewStateFor(deps: BotsDeps, visibility: 'public' | 'private'): 'pending' | 'approved' {
+/**
+ * The review state of a custom character that becomes public without having been judged by an
+ * administrator: approved at once when MODERATION_AUTO_APPROVE is on and the provider judges
+ * pictures, else pending.
+ */
+export function reviewStateFor(deps: BotsDeps, visibility: 'public' | 'private'): 'pending' | 'approved' {
   return visibility === 'public' && deps.autoApprove && deps.moderation.canAutoApprove ? 'approved' : 'pending';
 }
 
