@@ -25,6 +25,7 @@ import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
 import { ChoicePicker } from './choice-picker';
 import { basicsMessages, CharacterStoryFields } from './character-story-fields';
+import { VisibilityChoice } from './visibility-choice';
 import '../texts';
 
 type Kind = 'character' | 'persona';
@@ -290,22 +291,11 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
                   ))}
                 </div>
               </fieldset>
-              <fieldset>
-                <legend className="text-sm font-medium">{t('create_character.visibility')}</legend>
-                <div className="mt-1 flex flex-wrap gap-2">
-                  {(['private', 'public'] as const).map((v) => (
-                    <button
-                      key={v}
-                      type="button"
-                      aria-pressed={visibility === v}
-                      onClick={() => setVisibility(v)}
-                      className={`rounded-full border px-3 py-1 text-sm ${visibility === v ? 'border-primary bg-primary/20' : 'border-white/15 text-muted'}`}
-                    >
-                      {t(`create_character.visibility_${v}`)}
-                    </button>
-                  ))}
-                </div>
-              </fieldset>
+              <VisibilityChoice
+                value={visibility}
+                onChange={setVisibility}
+                publicLabel={t('create_character.visibility_public')}
+              />
             </div>
           </>
         )}

@@ -13,8 +13,8 @@ import { toApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useUpdateBot } from '../api/update-bot';
 import { basicsMessages, CharacterStoryFields } from './character-story-fields';
+import { VisibilityChoice, type Visibility } from './visibility-choice';
 
-type Visibility = 'public' | 'private';
 type Errors = Partial<Record<string, string>>;
 
 /** The viewer wrote this character (never an official one, nor a persona): they may edit it. */
@@ -145,30 +145,20 @@ export function EditCharacterDialog({
             edited(field);
           }}
         />
-        <fieldset data-testid="edit-character-visibility">
-          <legend className="text-sm font-medium">{t('create_character.visibility')}</legend>
-          <div role="radiogroup" className="mt-1 grid grid-cols-2 gap-1 rounded-full bg-bg p-1 sm:max-w-xs">
-            {(['private', 'public'] as const).map((v) => (
-              <button
-                key={v}
-                type="button"
-                role="radio"
-                aria-checked={visibility === v}
-                onClick={() => {
-                  setVisibility(v);
-                  edited('visibility');
-                }}
-                className={`rounded-full py-1.5 text-sm font-medium ${visibility === v ? 'bg-primary text-on-primary' : 'text-muted'}`}
-              >
-                {t(v === 'private' ? 'create_character.visibility_private' : 'characters.edit.visibility_public')}
-              </button>
-            ))}
-          </div>
+        <VisibilityChoice
+          value={visibility}
+          onChange={(v) => {
+            setVisibility(v);
+            edited('visibility');
+          }}
+          publicLabel={t('characters.edit.visibility_public')}
+          testId="edit-character-visibility"
+        >
           <p className="mt-1.5 text-xs text-muted" data-testid="edit-character-visibility-hint">
             {t(`characters.edit.${visibilityHint(bot, visibility)}`)}
           </p>
           {errors.visibility && <p className="mt-1 text-xs text-red-400">{errors.visibility}</p>}
-        </fieldset>
+        </VisibilityChoice>
         {formError && (
           <p role="alert" className="rounded-xl border border-red-400/40 bg-red-950/60 px-3 py-2 text-sm text-red-100">
             {formError}
