@@ -241,11 +241,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     available: false,
     reason: 'stt_unavailable',
   });
+  const moderation = deps.moderation ?? createModerationProvider(config);
   await app.register(systemRoutes, {
     config,
     database,
     version: serverVersion(),
     calls: () => callsAvailability(),
+    autoApproveCharacters: config.MODERATION_AUTO_APPROVE && moderation.canAutoApprove,
   });
   await app.register(analyticsRoutes, { db: database.db });
   await app.register(blogRoutes, { db: database.db });
@@ -253,7 +255,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const storage = deps.storage ?? createMediaStorage(config);
   const mediaUrls = new MediaUrls(secret);
   await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
-  const moderation = deps.moderation ?? createModerationProvider(config);
   const imageModeration = deps.imageModeration ?? createImageModeration(config, moderation, app.log);
   if (imageModeration.name === 'none') {
     app.log.warn(

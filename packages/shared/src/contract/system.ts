@@ -27,6 +27,8 @@ export const ClientConfigSchema = z
     rewardful_key: z.string().nullable(),
     /** Voice calls (docs/calls.md): whether one can start now, and why not (no speech recognition). */
     calls: z.object({ available: z.boolean(), reason: z.enum(['stt_unavailable']).nullable() }),
+    /** A custom character made public is listed at once (checked by the moderation provider), not after a person's review. */
+    auto_approve_characters: z.boolean(),
   })
   .meta({ id: 'ClientConfig' });
 export type ClientConfig = z.infer<typeof ClientConfigSchema>;

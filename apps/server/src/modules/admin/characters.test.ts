@@ -617,6 +617,9 @@ describe('MODERATION_AUTO_APPROVE with a provider that can auto-approve', () => 
     const patch = (slug: string, visibility: 'public' | 'private') =>
       auto.app.inject({ method: 'PATCH', url: `/api/bot/${slug}`, headers: author.auth, payload: { visibility } });
 
+    // The web is told, so that it does not promise a review that will not happen.
+    expect((await auto.app.inject('/api/config')).json()).toMatchObject({ auto_approve_characters: true });
+
     const created = await auto.app.inject({
       method: 'POST',
       url: '/api/bot/create',

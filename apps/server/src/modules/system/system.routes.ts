@@ -10,12 +10,14 @@ export interface SystemRoutesOptions {
   version: string;
   /** Whether a voice call can start now, and why not (modules/calls). */
   calls: () => { available: boolean; reason: 'stt_unavailable' | null };
+  /** Public custom characters are published at once (MODERATION_AUTO_APPROVE with a provider that can). */
+  autoApproveCharacters: boolean;
 }
 
 /** Liveness, readiness and the public client configuration. */
 export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
   app,
-  { config, database, version, calls },
+  { config, database, version, calls, autoApproveCharacters },
 ) => {
   const edition = getEdition(config.APP_NAME);
   const communityUrl = config.COMMUNITY_URL === 'none' ? null : (config.COMMUNITY_URL ?? edition.communityUrl);
@@ -57,6 +59,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
       support_email: edition.supportEmail,
       rewardful_key: config.REWARDFUL_API_KEY ?? null,
       calls: calls(),
+      auto_approve_characters: autoApproveCharacters,
     }),
   );
 };

@@ -28,6 +28,8 @@ describe('system routes', async () => {
       support_email: 'support@amoura.app',
       rewardful_key: null,
       calls: { available: false, reason: 'stt_unavailable' },
+      // MODERATION_AUTO_APPROVE is off (and the rules judge cannot auto-approve).
+      auto_approve_characters: false,
     });
   });
 

@@ -5,7 +5,7 @@ import { AlertStack } from '../../components/ui/alerts';
 import { analytics } from '../../lib/analytics';
 import { withChunkReload } from '../../lib/chunk-reload';
 import { loadRewardful } from '../../lib/rewardful';
-import { useClientConfig } from '../../features/system/api/get-client-config';
+import { useClientConfig } from '../../lib/client-config';
 import { ModalHost } from '../modals';
 import { preloadPage } from '../router-preload';
 import { useAuthBootstrap, VerifyEmailBanner } from '../../features/auth';

@@ -5,7 +5,7 @@ import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';
 import { API_BASE_URL } from '../../lib/config';
 import { currentEdition } from '../../lib/edition';
-import { useClientConfig } from '../../features/system/api/get-client-config';
+import { useClientConfig } from '../../lib/client-config';
 
 /** Support mail link, Terms and Conditions, Privacy Policy, Blog. */
 export function LegalLinks() {

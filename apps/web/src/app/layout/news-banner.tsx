@@ -5,7 +5,7 @@ import { STORAGE_KEYS } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
 import { currentEdition } from '../../lib/edition';
 import { storage } from '../../lib/storage';
-import { useClientConfig } from '../../features/system/api/get-client-config';
+import { useClientConfig } from '../../lib/client-config';
 
 /** The dismissible banner linking to the edition's community chat; dismissal is remembered. */
 export function NewsBanner() {

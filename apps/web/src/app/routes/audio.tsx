@@ -14,7 +14,7 @@ import { useBot } from '../../features/characters/api/get-bot';
 import { useChat } from '../../features/chat/api/get-chat';
 import { useChats } from '../../features/chat/api/get-chats';
 import { CallButton, CallPicker, CallProblem, CallView, type CallFailure } from '../../features/calls';
-import { useClientConfig } from '../../features/system/api/get-client-config';
+import { useClientConfig } from '../../lib/client-config';
 import { useModal } from '../modals';
 
 /** `/api/config`'s `calls`: whether a call can start now (no speech recognition → why not). */

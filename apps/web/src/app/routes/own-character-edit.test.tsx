@@ -135,4 +135,34 @@ describe('the author edits their character from its page', () => {
     expect(screen.getByTestId('edit-character-form')).toBeTruthy();
     expect(greeting.value).toBe('Welcome in!');
   });
+
+  it('says a public character is listed at once when the server approves characters automatically', async () => {
+    openChat(own(), (call) =>
+      call.path === '/api/config'
+        ? json({
+            edition: 'reverie',
+            community_url: null,
+            support_email: 'support@example.test',
+            rewardful_key: null,
+            calls: { available: false, reason: 'stt_unavailable' },
+            auto_approve_characters: true,
+          })
+        : call.method === 'PATCH'
+          ? json(own({ ...(call.body as Partial<BotDetail>), review_state: 'approved' }))
+          : undefined,
+    );
+    fireEvent.click(await screen.findByTestId('edit-character'));
+    const form = await screen.findByTestId('edit-character-form');
+    fireEvent.click(within(form).getByRole('radio', { name: 'Everyone' }));
+    await waitFor(() =>
+      expect(within(form).getByTestId('edit-character-visibility-hint').textContent).toContain(
+        'checks it automatically',
+      ),
+    );
+    expect(within(form).getByRole('button', { name: 'Save' })).toBeTruthy();
+    fireEvent.submit(form);
+    expect(
+      (await screen.findByText('Saved. Aiko is public: everyone can find it in Explore.')).textContent,
+    ).toBeTruthy();
+  });
 });

@@ -21,6 +21,7 @@ import { Icon } from '../../../components/ui/icon';
 import { showAlert } from '../../../components/ui/alerts';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
+import { useClientConfig } from '../../../lib/client-config';
 import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
 import { ChoicePicker } from './choice-picker';
@@ -55,6 +56,8 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const [scenario, setScenario] = useState('');
   const [style, setStyle] = useState<'anime' | 'realistic'>('realistic');
   const [visibility, setVisibility] = useState<'private' | 'public'>('private');
+  /** Public characters are listed at once (the server's moderation approves them): no "after review". */
+  const autoApprove = useClientConfig().data?.auto_approve_characters === true;
   /** Errors the server gave, per field; one goes as soon as its field is changed. */
   const [serverErrors, setServerErrors] = useState<Errors>({});
   /** After the first submit the form's own checks run on every change. */
@@ -294,7 +297,9 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
               <VisibilityChoice
                 value={visibility}
                 onChange={setVisibility}
-                publicLabel={t('create_character.visibility_public')}
+                publicLabel={t(
+                  autoApprove ? 'characters.edit.visibility_public' : 'create_character.visibility_public',
+                )}
               />
             </div>
           </>

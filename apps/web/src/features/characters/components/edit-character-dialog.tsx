@@ -10,6 +10,7 @@ import {
 } from '../../../components/ui/character-basics';
 import { Modal } from '../../../components/ui/modal';
 import { toApiRequestError } from '../../../lib/api-client';
+import { useClientConfig } from '../../../lib/client-config';
 import { useTranslation } from '../../../lib/i18n';
 import { useUpdateBot } from '../api/update-bot';
 import { basicsMessages, CharacterStoryFields } from './character-story-fields';
@@ -27,21 +28,21 @@ export const isUnpublished = (bot: BotDetail) => bot.visibility !== 'public' && 
 /**
  * Whether saving with `visibility` sends the character to the review queue (what the server
  * does: a rejected character made or kept public, or a private one made public that was never
- * approved).
+ * approved — unless the server approves public characters automatically, `autoApprove`).
  */
-export function goesToReview(bot: BotDetail, visibility: Visibility): boolean {
+export function goesToReview(bot: BotDetail, visibility: Visibility, autoApprove = false): boolean {
   if (visibility !== 'public') return false;
   if (bot.review_state === 'rejected') return true;
-  return bot.visibility === 'private' && bot.review_state !== 'approved';
+  return bot.visibility === 'private' && bot.review_state !== 'approved' && !autoApprove;
 }
 
 /** What the hint under the visibility choice says. */
-function visibilityHint(bot: BotDetail, visibility: Visibility): string {
+function visibilityHint(bot: BotDetail, visibility: Visibility, autoApprove: boolean): string {
   if (visibility === 'private') return 'hint_private';
   if (isUnpublished(bot)) return 'hint_public_unpublished';
   if (bot.review_state === 'rejected') return 'hint_public_rejected';
   if (bot.review_state === 'approved') return 'hint_public_approved';
-  return 'hint_public_review';
+  return autoApprove ? 'hint_public_auto' : 'hint_public_review';
 }
 
 /** What the success message says, from the character before and after the save. */
@@ -119,7 +120,8 @@ export function EditCharacterDialog({
     );
   };
 
-  const review = goesToReview(bot, visibility);
+  const autoApprove = useClientConfig().data?.auto_approve_characters === true;
+  const review = goesToReview(bot, visibility, autoApprove);
   return (
     <Modal open onClose={onClose} title={t('characters.review.edit_title', { name: bot.name })} size="lg">
       <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="edit-character-form">
@@ -155,7 +157,7 @@ export function EditCharacterDialog({
           testId="edit-character-visibility"
         >
           <p className="mt-1.5 text-xs text-muted" data-testid="edit-character-visibility-hint">
-            {t(`characters.edit.${visibilityHint(bot, visibility)}`)}
+            {t(`characters.edit.${visibilityHint(bot, visibility, autoApprove)}`)}
           </p>
           {errors.visibility && <p className="mt-1 text-xs text-red-400">{errors.visibility}</p>}
         </VisibilityChoice>
