@@ -84,14 +84,8 @@ export function SubmitButton({
   );
 }
 
-export function FormError({ message }: { message?: string }) {
-  if (!message) return null;
-  return (
-    <p role="alert" className="rounded-xl border border-red-400/40 bg-red-950/60 px-4 py-3 text-sm text-red-100">
-      {message}
-    </p>
-  );
-}
+/** Forms of the auth flow show their error like every other form. */
+export { FormError } from '../../../components/ui/form-error';
 
 /**
  * Passes the server's answer to the form (spec §7): each field error goes to its field,

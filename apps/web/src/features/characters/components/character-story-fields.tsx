@@ -3,6 +3,13 @@ import { FormField, formInputClass } from '../../../components/ui/character-basi
 import { useTranslation } from '../../../lib/i18n';
 
 /** What the create and edit forms say when `checkCharacterBasics` finds a field wrong. */
+/** The labels of a character's name, age and description: the create form and the author's edit form. */
+export const basicsLabels = (t: (key: string) => string) => ({
+  name: t('create_character.name'),
+  age: t('create_character.age'),
+  description: t('create_character.description'),
+});
+
 export const basicsMessages = (t: (key: string) => string) => ({
   name: t('validation.name_required'),
   age: t('create_character.age_min'),

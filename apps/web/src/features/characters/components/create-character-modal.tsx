@@ -16,6 +16,7 @@ import {
   checkCharacterBasics,
   type CharacterBasicsValue,
 } from '../../../components/ui/character-basics';
+import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { Icon } from '../../../components/ui/icon';
 import { showAlert } from '../../../components/ui/alerts';
@@ -25,7 +26,7 @@ import { useClientConfig } from '../../../lib/client-config';
 import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
 import { ChoicePicker } from './choice-picker';
-import { basicsMessages, CharacterStoryFields } from './character-story-fields';
+import { basicsLabels, basicsMessages, CharacterStoryFields } from './character-story-fields';
 import { VisibilityChoice } from './visibility-choice';
 import '../texts';
 
@@ -231,11 +232,7 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
             setBasics((current) => ({ ...current, [field]: value }));
             edited(field);
           }}
-          labels={{
-            name: t('create_character.name'),
-            age: t('create_character.age'),
-            description: t('create_character.description'),
-          }}
+          labels={basicsLabels(t)}
           placeholders={{
             name: t('create_character.name_placeholder'),
             description: t('create_character.description_placeholder'),
@@ -305,11 +302,7 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
           </>
         )}
 
-        {formError && (
-          <p role="alert" className="rounded-xl border border-red-400/40 bg-red-950/60 px-3 py-2 text-sm text-red-100">
-            {formError}
-          </p>
-        )}
+        <FormError message={formError} />
         <button
           type="submit"
           disabled={busy}

@@ -8,12 +8,13 @@ import {
   checkCharacterBasics,
   type CharacterBasicsValue,
 } from '../../../components/ui/character-basics';
+import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useClientConfig } from '../../../lib/client-config';
 import { useTranslation } from '../../../lib/i18n';
 import { useUpdateBot } from '../api/update-bot';
-import { basicsMessages, CharacterStoryFields } from './character-story-fields';
+import { basicsLabels, basicsMessages, CharacterStoryFields } from './character-story-fields';
 import { VisibilityChoice, type Visibility } from './visibility-choice';
 
 type Errors = Partial<Record<string, string>>;
@@ -131,11 +132,7 @@ export function EditCharacterDialog({
             setBasics((current) => ({ ...current, [field]: value }));
             edited(field);
           }}
-          labels={{
-            name: t('create_character.name'),
-            age: t('create_character.age'),
-            description: t('create_character.description'),
-          }}
+          labels={basicsLabels(t)}
           errors={errors}
         />
         <CharacterStoryFields
@@ -161,11 +158,7 @@ export function EditCharacterDialog({
           </p>
           {errors.visibility && <p className="mt-1 text-xs text-red-400">{errors.visibility}</p>}
         </VisibilityChoice>
-        {formError && (
-          <p role="alert" className="rounded-xl border border-red-400/40 bg-red-950/60 px-3 py-2 text-sm text-red-100">
-            {formError}
-          </p>
-        )}
+        <FormError message={formError} />
         <button
           type="submit"
           disabled={update.isPending}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { CheckCircle2 } from 'lucide-react';
 import { parseTakedownItem, takedownBodySchema, type TakedownBody } from '@reverie/shared';
+import { FormError } from '../../../components/ui/form-error';
 import { Icon } from '../../../components/ui/icon';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
@@ -257,11 +258,7 @@ export function TakedownForm({ siteOrigin }: { siteOrigin: string }) {
         <FieldError id="takedown-signature-error" text={text(errors.signature)} />
       </fieldset>
 
-      {errors.form && (
-        <p role="alert" className="rounded-xl border border-red-400/40 bg-red-950/60 px-4 py-3 text-sm text-red-100">
-          {errors.form}
-        </p>
-      )}
+      <FormError message={errors.form} />
       <button
         type="submit"
         disabled={mutation.isPending}

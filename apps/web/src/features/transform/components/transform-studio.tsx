@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Camera, ImagePlus, Loader2, ShieldCheck, Sparkles } from 'lucide-react';
 import { IMAGE_MAX_BYTES, TRANSFORM_COST, type TransformStyle } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
+import { FormError } from '../../../components/ui/form-error';
 import { Icon } from '../../../components/ui/icon';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
@@ -321,15 +322,7 @@ export function TransformStudio({
               <h2 id="transform-confirm" className="text-lg font-semibold">
                 3. {t('transform.step_confirm')}
               </h2>
-              {phase === 'refused' && (
-                <p
-                  role="alert"
-                  className="rounded-xl border border-red-400/40 bg-red-950/60 px-4 py-3 text-sm text-red-100"
-                  data-testid="transform-refused"
-                >
-                  {t('transform.refused')}
-                </p>
-              )}
+              <FormError message={phase === 'refused' ? t('transform.refused') : null} testId="transform-refused" />
               {phase === 'failed' && (
                 <p
                   role="alert"
