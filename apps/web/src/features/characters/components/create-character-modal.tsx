@@ -18,6 +18,7 @@ import {
 } from '../../../components/ui/character-basics';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
+import { SegmentedControl } from '../../../components/ui/segmented-control';
 import { Icon } from '../../../components/ui/icon';
 import { showAlert } from '../../../components/ui/alerts';
 import { toApiRequestError } from '../../../lib/api-client';
@@ -172,20 +173,15 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
       size="lg"
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="create-character-form">
-        <div role="radiogroup" className="grid grid-cols-2 gap-1 rounded-full bg-bg p-1">
-          {(['character', 'persona'] as const).map((k) => (
-            <button
-              key={k}
-              type="button"
-              role="radio"
-              aria-checked={kind === k}
-              onClick={() => setKind(k)}
-              className={`rounded-full py-2 text-sm font-medium ${kind === k ? 'bg-primary text-on-primary' : 'text-muted'}`}
-            >
-              {t(`create_character.kind_${k}`)}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          fill
+          value={kind}
+          onChange={setKind}
+          options={(['character', 'persona'] as const).map((k) => ({
+            value: k,
+            label: t(`create_character.kind_${k}`),
+          }))}
+        />
 
         <div className="flex items-center gap-4">
           <button

@@ -1,5 +1,6 @@
 import '../texts';
 import type { ReactNode } from 'react';
+import { SegmentedControl } from '../../../components/ui/segmented-control';
 import { useTranslation } from '../../../lib/i18n';
 
 export type Visibility = 'public' | 'private';
@@ -26,20 +27,16 @@ export function VisibilityChoice({
   return (
     <fieldset data-testid={testId}>
       <legend className="text-sm font-medium">{t('create_character.visibility')}</legend>
-      <div role="radiogroup" className="mt-1 grid grid-cols-2 gap-1 rounded-full bg-bg p-1 sm:max-w-xs">
-        {(['private', 'public'] as const).map((v) => (
-          <button
-            key={v}
-            type="button"
-            role="radio"
-            aria-checked={value === v}
-            onClick={() => onChange(v)}
-            className={`rounded-full px-2 py-1.5 text-sm font-medium ${value === v ? 'bg-primary text-on-primary' : 'text-muted'}`}
-          >
-            {v === 'private' ? t('create_character.visibility_private') : publicLabel}
-          </button>
-        ))}
-      </div>
+      <SegmentedControl
+        fill
+        className="mt-1 sm:max-w-xs"
+        value={value}
+        onChange={onChange}
+        options={[
+          { value: 'private', label: t('create_character.visibility_private') },
+          { value: 'public', label: publicLabel },
+        ]}
+      />
       {children}
     </fieldset>
   );

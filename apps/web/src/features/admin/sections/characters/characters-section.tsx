@@ -5,6 +5,7 @@ import type { AdminCharacter } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
 import { Skeleton } from '../../../../components/ui/page';
 import { SearchField } from '../../../../components/ui/search-field';
+import { SegmentedControl } from '../../../../components/ui/segmented-control';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { useTranslation } from '../../../../lib/i18n';
 import { useAdminCharacter } from '../../api/get-admin-character';
@@ -228,8 +229,6 @@ export function CharactersSection({ itemId }: AdminSectionProps) {
   const [scope, setScope] = useState<'official' | 'public'>('official');
   const list = useAdminCharacters({ q, scope: scope });
   if (itemId) return <EditCharacter id={itemId} />;
-  const scopeButton = (value: 'official' | 'public') =>
-    `rounded-full px-4 py-1.5 text-sm ${scope === value ? 'bg-primary text-on-primary' : 'text-muted'}`;
   return (
     <section className="flex flex-col gap-4" aria-labelledby="admin-characters-title">
       <AdminSectionHeading id="admin-characters-title" title={t('admin.characters.title')}>
@@ -241,20 +240,14 @@ export function CharactersSection({ itemId }: AdminSectionProps) {
         </div>
       </AdminSectionHeading>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <div role="radiogroup" className="inline-flex gap-1 self-start rounded-full bg-bg p-1">
-          {(['official', 'public'] as const).map((value) => (
-            <button
-              key={value}
-              type="button"
-              role="radio"
-              aria-checked={scope === value}
-              className={scopeButton(value)}
-              onClick={() => setScope(value)}
-            >
-              {t(`admin.characters.scope_${value}`)}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          value={scope}
+          onChange={setScope}
+          options={(['official', 'public'] as const).map((value) => ({
+            value,
+            label: t(`admin.characters.scope_${value}`),
+          }))}
+        />
         <SearchField
           value={q}
           onChange={setQ}
