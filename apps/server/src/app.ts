@@ -32,6 +32,7 @@ import type { TakedownService as TakedownServiceType } from './modules/takedown/
 import { webRoutes } from './modules/web/web.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
 import { getBotDetail, listAvailableBots } from './modules/bots/bots.service.js';
+import { findBotById } from './modules/bots/index.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
@@ -39,7 +40,7 @@ import { mailboxRoutes } from './modules/accounts/mailbox.routes.js';
 import { pictureRoutes } from './modules/pictures/pictures.routes.js';
 import { PictureService } from './modules/pictures/pictures.service.js';
 import { chatsRoutes } from './modules/chats/chats.routes.js';
-import { ChatsService } from './modules/chats/chats.service.js';
+import { ChatsService, requireOwnedChat } from './modules/chats/chats.service.js';
 import { LiveReplies } from './modules/chats/live-replies.js';
 import { RepliesService } from './modules/chats/replies.service.js';
 import { GenerationRunner, type SummaryRequest } from './modules/chats/runner.js';
@@ -51,17 +52,12 @@ import { TransformsService } from './modules/transforms/transforms.service.js';
 import { createTransformProvider } from './modules/transforms/transform-provider.js';
 import { AudioService } from './modules/audio/audio.service.js';
 import { WindowLimiter } from './providers/limits/index.js';
-import { callsRoutes } from './modules/calls/calls.routes.js';
-import { CallsService, type VadFactory } from './modules/calls/calls.service.js';
-import { createVad } from './providers/vad/index.js';
-import { providerLog } from './core.js';
+import { callsModule } from './modules/calls/index.js';
 
 export type { AppDependencies } from './core.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Voice calls (docs/calls.md); tests and the benchmark read `size`. */
-    calls: CallsService;
     /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
     audio: AudioService;
     /** The image style transform (docs/transform.md); tests wait for its jobs with `transforms.idle()`. */
@@ -130,9 +126,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(blogModule, core);
   await app.register(legalModule, core);
   // issue 25: what follows moves into the modules' plugins.
-  const { storage, urls: mediaUrls, moderation, imageModeration, jobs, pubsub, llm, tts, stt, secret } = core;
+  const { storage, urls: mediaUrls, moderation, imageModeration, jobs, pubsub, llm, tts, secret } = core;
   const { sessions, payments, mail, edition } = core;
-  const vad: VadFactory | null = deps.vad ?? (() => createVad(config, providerLog(app.log, 'vad')));
   await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
   const botsDeps = {
     db: database.db,
@@ -246,36 +241,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   app.decorate('audio', audio);
   await app.register(audioRoutes, { service: audio });
-  // Voice calls (issue 14, docs/calls.md): a call is a conversation in a chat, said aloud;
-  // its row in the database lets any replica resume or end it.
-  const calls = new CallsService({
-    db: database.db,
-    secret,
-    stt,
-    tts,
-    vad,
-    replies,
-    chatForSlug: async (userId, slug, locale) => (await chats.getOrCreate(userId, { slug }, locale)).id,
-    pubsub,
-    log: app.log,
-    onTimings: deps.onCallTimings,
-    settings: {
-      minutesPerDay: config.CALL_MINUTES_PER_DAY,
-      endOfTurnMs: config.CALL_END_OF_TURN_MS,
-      minSpeechMs: config.CALL_MIN_SPEECH_MS,
-      resumeGraceS: config.CALL_RESUME_GRACE_S,
-      tokenTtlS: config.CALL_TOKEN_TTL_S,
-      outputSampleRate: config.CALL_OUTPUT_SAMPLE_RATE,
-      leadMs: config.CALL_PLAYBACK_LEAD_MS,
-      ttsTimeoutMs: config.TTS_TIMEOUT_S * 1000,
-      ...deps.calls,
+  await app.register(callsModule, {
+    ...core,
+    vad: deps.vad,
+    calls: deps.calls,
+    onCallTimings: deps.onCallTimings,
+    replies: app.replies,
+    chats: {
+      ownedChat: (userId, chatId) => requireOwnedChat(database.db, userId, chatId),
+      chatForSlug: async (userId, slug, locale) => (await chats.getOrCreate(userId, { slug }, locale)).id,
     },
+    characterVoice: async (botId) => (await findBotById(database.db, botId))?.voice ?? null,
   });
-  app.decorate('calls', calls);
-  calls.start();
-  // Calls end (server_shutdown) before the replies and the database close.
-  app.addHook('preClose', async () => calls.close());
-  await app.register(callsRoutes, { service: calls });
   const accounts = new AccountsService({
     db: database.db,
     tokens: app.tokens,

@@ -18,8 +18,6 @@ import type { SttProvider } from '../../providers/stt/index.js';
 import type { TtsProvider } from '../../providers/tts/index.js';
 import type { VoiceActivityDetector } from '../../providers/vad/vad.js';
 import { hasPremium } from '../billing/index.js';
-import { findBotById } from '../bots/index.js';
-import { requireOwnedChat } from '../chats/chats.service.js';
 import type { CallReplies, TurnTimings } from './call-session.js';
 import {
   claimCall,
@@ -73,13 +71,22 @@ export interface CallsDeps {
   /** null: no voice activity detection in this build (calls unavailable). */
   vad: VadFactory | null;
   replies: CallReplies;
-  /** The user's latest chat with a character (or a new one); 404 when it cannot be chatted with. */
-  chatForSlug(userId: string, slug: string, locale: Locale): Promise<string>;
+  chats: CallChats;
+  /** The voice of a character; null when it is gone (the bots module). */
+  characterVoice(botId: string): Promise<string | null>;
   pubsub: PubSub;
   log: Logger;
   settings: CallSettings;
   /** Stage times of each turn (the benchmark). */
   onTimings?(timings: TurnTimings): void;
+}
+
+/** What calls needs of the chats module (a call is a conversation in one of the user's chats). */
+export interface CallChats {
+  /** The user's own chat; 404 when it is not theirs. */
+  ownedChat(userId: string, chatId: string): Promise<{ id: string; botId: string }>;
+  /** The user's latest chat with a character (or a new one); 404 when it cannot be chatted with. */
+  chatForSlug(userId: string, slug: string, locale: Locale): Promise<string>;
 }
 
 /** What a checked socket request carries to the connection. */
@@ -203,8 +210,8 @@ export class CallsService {
       });
     // The chat last: a call refused for another reason creates no chat.
     let chatId: string;
-    if (body.chat_id) chatId = (await requireOwnedChat(db, userId, body.chat_id)).id;
-    else if (body.slug) chatId = await this.deps.chatForSlug(userId, body.slug, locale);
+    if (body.chat_id) chatId = (await this.deps.chats.ownedChat(userId, body.chat_id)).id;
+    else if (body.slug) chatId = await this.deps.chats.chatForSlug(userId, body.slug, locale);
     else throw notFound();
     const ttlS = this.settings.tokenTtlS;
     const insert = () =>
@@ -281,9 +288,9 @@ export class CallsService {
     } else return { ok: false, code: 4001, reason: 'invalid_token' };
     if (!call) return { ok: false, code: 4004, reason: 'call_over' };
     try {
-      const chat = await requireOwnedChat(db, call.userId, call.chatId);
-      const bot = await findBotById(db, chat.botId);
-      if (!bot || !this.deps.vad) throw new Error('the call cannot run');
+      const chat = await this.deps.chats.ownedChat(call.userId, call.chatId);
+      const voice = await this.deps.characterVoice(chat.botId);
+      if (voice === null || !this.deps.vad) throw new Error('the call cannot run');
       const usedBeforeS = await secondsUsedToday(db, call.userId, call.id);
       const vad = await this.deps.vad();
       // Any other connection of the call (here or on another replica) gives way.
@@ -294,7 +301,7 @@ export class CallsService {
         owner,
         resumeKey,
         locale: toLocale(call.locale) ?? DEFAULT_LOCALE,
-        voice: bot.voice,
+        voice,
         usedBeforeS,
         vad,
       };
