@@ -22,12 +22,11 @@ import { systemModule } from './modules/system/index.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { cancelSubscription, getBillingProfile } from './modules/billing/billing.service.js';
 import { AppError } from './lib/errors.js';
-import { adminRoutes } from './modules/admin/admin.routes.js';
+import { adminModule } from './modules/admin/index.js';
+import { adminViews } from './admin-views.js';
 import { takedownRoutes } from './modules/takedown/takedown.routes.js';
 import { scheduleWebhookDeliveryPruning } from './modules/billing/webhook-deliveries.pruning.js';
 import { TakedownService } from './modules/takedown/takedown.service.js';
-import { localAdminRoutes } from './modules/admin/local-admin.routes.js';
-import { newLocalAdminKey } from './modules/admin/local-admin.js';
 import type { TakedownService as TakedownServiceType } from './modules/takedown/takedown.service.js';
 import { webRoutes } from './modules/web/web.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
@@ -66,11 +65,6 @@ declare module 'fastify' {
     accounts: AccountsService;
     /** Takedown requests (the acknowledgement is queued before the answer). */
     takedown: TakedownServiceType;
-    /**
-     * The key `npm run admin:create|ban|unban` presents to `POST /api/local/admin`; server.ts
-     * writes it to `DATA_DIR/local-admin.json` (0600) when it listens on PGlite.
-     */
-    localAdminKey: string;
   }
 }
 
@@ -328,27 +322,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     perIpPerHour: config.TAKEDOWN_PER_IP_PER_HOUR,
     perEmailPerDay: config.TAKEDOWN_PER_EMAIL_PER_DAY,
   });
-  // npm run admin:create/ban/unban through this server (docs/operations.md "The first administrator"):
-  // only on the embedded database, which no second process may open. On PostgreSQL the command
-  // writes to the shared database itself, so the route does not exist there.
-  const localAdminKey = deps.localAdminKey ?? newLocalAdminKey();
-  app.decorate('localAdminKey', localAdminKey);
-  if (database.driver === 'pglite')
-    await app.register(localAdminRoutes, { db: database.db, sessions, key: localAdminKey });
-  await app.register(adminRoutes, {
-    prefix: '/api/admin',
-    deps: {
-      db: database.db,
-      mail,
-      storage,
-      urls: mediaUrls,
-      sessions,
-      edition,
-      publicUrl: config.PUBLIC_URL,
-      log: app.log.child({ module: 'admin' }),
-      accounts,
-      bots: botsDeps,
-    },
+  await app.register(adminModule, {
+    ...core,
+    localAdminKey: deps.localAdminKey,
+    ...adminViews({ db: database.db, sessions, accounts, bots: botsDeps }),
   });
   await app.register(webRoutes, {
     db: database.db,

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DatabaseLockedError } from './db/pglite-lock.js';
 import type { AddressInfo } from 'node:net';
 import { prepareServer } from './runtime.js';
-import { removeLocalAdminKey, writeLocalAdminKey } from './modules/admin/local-admin.js';
+import { removeLocalAdminKey, writeLocalAdminKey } from './modules/admin/index.js';
 
 /** Reads the settings, prepares the app and listens; shuts down gracefully on signals. */
 async function main() {

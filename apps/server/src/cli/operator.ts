@@ -9,8 +9,7 @@ import {
   type OperatorOutcome,
 } from '../modules/accounts/admin-account.js';
 import { Sessions } from '../modules/accounts/sessions.js';
-import { recordAudit } from '../modules/admin/audit.repository.js';
-import { LOCAL_ADMIN_KEY_HEADER, readLocalAdminKey } from '../modules/admin/local-admin.js';
+import { LOCAL_ADMIN_KEY_HEADER, readLocalAdminKey, recordAudit } from '../modules/admin/index.js';
 import { createPubSub } from '../providers/pubsub/index.js';
 import { configuredPgliteDir, openConfiguredDatabase } from '../runtime.js';
 

@@ -1,25 +1,145 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Edition } from '@reverie/shared';
+import type { AdminCharacterInput, AdminCharacterPatch } from '@reverie/shared';
+import type { Core } from '../../core.js';
 import type { Database } from '../../db/client.js';
-import type { MailProvider } from '../../providers/mail/mail.provider.js';
-import type { MediaStorage } from '../../providers/storage/index.js';
-import type { MediaUrls } from '../../lib/media-urls.js';
-import type { AccountsService, Sessions } from '../accounts/index.js';
+import type { AuditEntry } from '../../lib/audit-entry.js';
+import type { UserDataDeleter } from '../accounts/index.js';
+import type { BlogPostRow, NewBlogPost } from '../blog/index.js';
+import type { BotPictureRow, BotRow } from '../bots/index.js';
+import type { AdminUserRow } from './users.repository.js';
 
-import type { BotsDeps } from '../bots/index.js';
+// The other modules' APIs the console uses, each as narrow as the console's use of it. app.ts
+// gives them (`adminModule`'s deps). A method whose first parameter is `tx` runs inside the
+// console's transaction, so the change and its audit record commit together.
 
-/** What the admin console's services are given (app.ts builds it once). */
-export interface AdminDeps {
-  db: Database;
-  mail: MailProvider;
-  storage: MediaStorage;
-  urls: MediaUrls;
-  sessions: Sessions;
-  edition: Edition;
-  publicUrl: string;
-  log: FastifyBaseLogger;
-  /** The accounts module's delete-all-data path (cancels the subscription first). */
-  accounts: Pick<AccountsService, 'deleteAllData'>;
-  /** The bots module's services (characters, review queue): same moderation and photo check. */
-  bots: BotsDeps;
+/** Bans, sessions, delete-all-data and the operator commands (the accounts module). */
+export interface AdminAccounts {
+  /** Bans the user in `tx`; the console ends the sessions after the commit. */
+  ban(tx: Database, userId: string, reason: string): Promise<AdminUserRow>;
+  unban(tx: Database, userId: string): Promise<AdminUserRow>;
+  /** Revokes every refresh token of the user in `tx`. */
+  endAllSessions(tx: Database, userId: string): Promise<void>;
+  /** The delete-all-data path (cancels the subscription first); `extra` run in its transaction. */
+  deleteAllData(userId: string, extra: UserDataDeleter[]): Promise<void>;
+  /** The user's own files among messages' media keys (never a character's file they show). */
+  ownedChatMediaKeys(
+    userId: string,
+    rows: { mediaKey: string | null; originalKey: string | null; audioKey: string | null }[],
+  ): string[];
+  /** `npm run admin:create|ban|unban`, each change recorded by `audit`. */
+  runOperatorCommand(command: OperatorCommand, audit: (entry: AuditEntry) => Promise<void>): Promise<OperatorResult>;
 }
+
+/** What `POST /api/local/admin` asks (local-admin.routes.ts validates it). */
+export interface OperatorCommand {
+  action: 'create' | 'ban' | 'unban';
+  email: string;
+  password?: string;
+  name?: string;
+  reason?: string | null;
+}
+
+export interface OperatorResult {
+  outcome:
+    | 'created'
+    | 'promoted'
+    | 'promoted_password'
+    | 'banned'
+    | 'unbanned'
+    | 'user_not_found'
+    | 'password_required'
+    | 'invalid_email';
+  email: string;
+}
+
+/** Desires and the ledger's invariant (the billing module). */
+export interface AdminBilling {
+  /** One ledger entry granting (> 0) or removing (< 0) desires, in `tx`; never below zero (409). */
+  adjustDesires(
+    tx: Database,
+    change: { userId: string; amount: number; reason: string },
+  ): Promise<{ balance: number; entryId: number }>;
+  /** The users whose balance differs from the sum of their ledger entries. */
+  findLedgerMismatches(): Promise<{ user_id: string; num_tokens: number; ledger_sum: number }[]>;
+}
+
+type BotChange = Promise<{ before: BotRow; after: BotRow }>;
+
+/** Characters, their gallery and the review queue (the bots module: same moderation and photo check). */
+export interface AdminBots {
+  findBotById(id: string): Promise<BotRow | null>;
+  listManagedBots(query: {
+    scope: 'official' | 'public';
+    search?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ rows: BotRow[]; total: number }>;
+  listGalleries(botIds: string[]): Promise<Map<string, BotPictureRow[]>>;
+  listPendingReview(limit: number): Promise<BotRow[]>;
+  countPendingReview(): Promise<number>;
+  createOfficialBot(tx: Database, input: AdminCharacterInput): Promise<BotRow>;
+  updateManagedBot(tx: Database, id: string, patch: AdminCharacterPatch): BotChange;
+  /** A card read, judged and its picture stored, outside any transaction; `insert` writes the row. */
+  prepareOfficialCard(
+    file: Buffer,
+    visibility: 'public' | 'private',
+  ): Promise<{ insert(tx: Database): Promise<BotRow>; discard(): Promise<void> }>;
+  lockBot(tx: Database, id: string): Promise<BotRow>;
+  setBotVisibility(tx: Database, id: string, visibility: 'public' | 'private'): BotChange;
+  unpublishBot(tx: Database, id: string, reason: string): BotChange;
+  decideReview(
+    tx: Database,
+    id: string,
+    decision: { approve: true; reviewerId: string } | { approve: false; reviewerId: string; reason: string },
+  ): BotChange;
+  /** Sanitises, judges and stores a gallery picture; answers its key. */
+  storeGalleryFile(botId: string, file: Buffer): Promise<string>;
+  addGalleryPicture(
+    tx: Database,
+    botId: string,
+    mediaKey: string,
+  ): Promise<{ before: BotRow; after: BotRow; picture: BotPictureRow }>;
+  removeGalleryPicture(
+    tx: Database,
+    botId: string,
+    pictureId: string,
+  ): Promise<{ before: BotRow; after: BotRow; picture: BotPictureRow; needsAvatar: boolean }>;
+  giveDrawnAvatar(row: BotRow): Promise<void>;
+  reorderGallery(tx: Database, botId: string, order: string[]): Promise<BotPictureRow[]>;
+  chooseAvatar(tx: Database, botId: string, pictureId: string): BotChange;
+  /** Deletes characters (their chats, messages and gallery rows go with them) in `tx`. */
+  deleteCharacters(tx: Database, ids: string[]): Promise<number>;
+}
+
+/**
+ * The console's posts (the blog module). `db` may be a transaction: a post and its audit
+ * record commit together.
+ */
+export interface AdminBlogPosts {
+  listAllPosts(db: Database): Promise<BlogPostRow[]>;
+  findPostForUpdate(db: Database, id: string): Promise<BlogPostRow | null>;
+  insertPost(db: Database, values: NewBlogPost): Promise<BlogPostRow | null>;
+  updatePost(db: Database, id: string, values: Partial<NewBlogPost>): Promise<BlogPostRow>;
+  deletePost(db: Database, id: string): Promise<void>;
+}
+
+/** Style transforms a takedown names (the transforms module). */
+export interface AdminTransforms {
+  /** The transform a media key belongs to, if any. */
+  transformOfMediaKey(key: string): { userId: string; id: string } | null;
+  /** Deletes its row in `tx`; answers its files' keys (null when it was gone). */
+  deleteTransform(
+    tx: Database,
+    id: string,
+    userId: string,
+  ): Promise<{ originalKey: string | null; resultKey: string | null } | null>;
+}
+
+/** What the console's sections are given (adminModule builds it once). */
+export type AdminDeps = Pick<Core, 'db' | 'mail' | 'storage' | 'urls' | 'sessions' | 'edition' | 'log'> & {
+  publicUrl: string;
+  accounts: AdminAccounts;
+  billing: AdminBilling;
+  bots: AdminBots;
+  blog: AdminBlogPosts;
+  transforms: AdminTransforms;
+};

@@ -15,8 +15,7 @@ import { AppError } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
 import { currentUserId } from '../../plugins/auth.js';
 import { readMultipart } from '../bots/index.js';
-import type { AdminDeps } from './admin-deps.js';
-import { AdminBlogService } from './blog.service.js';
+import type { AdminBlogService } from './blog.service.js';
 
 const errors = {
   400: ApiErrorSchema,
@@ -29,9 +28,8 @@ const errors = {
 };
 
 /** The console's Blog section (`/api/admin/blog…`; docs/admin.md "Blog"). */
-export const adminBlogRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (app, { deps }) => {
+export const adminBlogRoutes: FastifyPluginAsyncZod<{ service: AdminBlogService }> = async (app, { service }) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
-  const service = new AdminBlogService(deps);
   const tags = ['admin'];
 
   app.get(

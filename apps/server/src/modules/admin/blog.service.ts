@@ -3,15 +3,7 @@ import type { AdminBlogList, AdminBlogPost, AdminBlogPostInput, AdminBlogPostPat
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
-import {
-  deletePost,
-  findPostForUpdate,
-  insertPost,
-  listAllPosts,
-  updatePost,
-  type BlogPostRow,
-  type NewBlogPost,
-} from '../blog/index.js';
+import type { BlogPostRow, NewBlogPost } from '../blog/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import { blogSnapshot, neverPublished, presentAdminBlogPost } from './blog.presenter.js';
@@ -27,11 +19,11 @@ export class AdminBlogService {
   private present = (row: BlogPostRow) => presentAdminBlogPost(row, this.deps.urls);
 
   async list(): Promise<AdminBlogList> {
-    return { results: (await listAllPosts(this.deps.db)).map(this.present) };
+    return { results: (await this.deps.blog.listAllPosts(this.deps.db)).map(this.present) };
   }
 
   async one(id: string): Promise<AdminBlogPost> {
-    const row = await this.deps.db.transaction((tx) => findPostForUpdate(tx as unknown as Database, id));
+    const row = await this.deps.db.transaction((tx) => this.deps.blog.findPostForUpdate(tx as unknown as Database, id));
     if (!row) throw notFound();
     return this.present(row);
   }
@@ -44,7 +36,7 @@ export class AdminBlogService {
   ): Promise<{ before: BlogPostRow | null; after: BlogPostRow | null }> {
     return this.deps.db.transaction(async (tx) => {
       const db = tx as unknown as Database;
-      const before = await findPostForUpdate(db, id);
+      const before = await this.deps.blog.findPostForUpdate(db, id);
       const after = await work(db, before);
       await recordAudit(db, actorId, {
         action,
@@ -75,7 +67,7 @@ export class AdminBlogService {
         createdAt: now,
         updatedAt: now,
       };
-      const row = await insertPost(db, values);
+      const row = await this.deps.blog.insertPost(db, values);
       if (!row) throw new AppError('blog_id_taken', { status: 409 });
       return row;
     });
@@ -97,7 +89,7 @@ export class AdminBlogService {
         values.coverKey = null;
         values.coverUrl = null;
       }
-      return updatePost(db, id, values);
+      return this.deps.blog.updatePost(db, id, values);
     });
     if (oldCover) await this.deps.storage.delete(oldCover).catch(() => {});
     return this.present(after!);
@@ -111,7 +103,7 @@ export class AdminBlogService {
       id,
       async (db, current) => {
         if (!current) throw notFound();
-        return updatePost(db, id, {
+        return this.deps.blog.updatePost(db, id, {
           isPublished: published,
           ...(published && neverPublished(current) ? { publishedAt: new Date() } : {}),
         });
@@ -130,7 +122,7 @@ export class AdminBlogService {
       const { after } = await this.write(actorId, 'blog_post.cover', id, async (db, current) => {
         if (!current) throw notFound();
         oldCover = current.coverKey;
-        return updatePost(db, id, { coverKey: key });
+        return this.deps.blog.updatePost(db, id, { coverKey: key });
       });
       if (oldCover) await this.deps.storage.delete(oldCover).catch(() => {});
       return this.present(after!);
@@ -145,7 +137,7 @@ export class AdminBlogService {
     await this.write(actorId, 'blog_post.delete', id, async (db, current) => {
       if (!current) throw notFound();
       cover = current.coverKey;
-      await deletePost(db, id);
+      await this.deps.blog.deletePost(db, id);
       return null;
     });
     if (cover) await this.deps.storage.delete(cover).catch(() => {});

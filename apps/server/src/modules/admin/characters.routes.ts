@@ -21,8 +21,7 @@ import { AppError } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
 import { currentUserId } from '../../plugins/auth.js';
 import { CardFieldsError, readMultipart, translatedFieldErrors } from '../bots/index.js';
-import type { AdminDeps } from './admin-deps.js';
-import { AdminCharactersService } from './characters.service.js';
+import type { AdminCharactersService } from './characters.service.js';
 
 const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
 
@@ -41,9 +40,11 @@ const errors = {
  * gallery, voice, publishing, card import, unpublishing any public character) and the review
  * queue of public custom characters (`/api/admin/review…`). docs/admin.md.
  */
-export const adminCharactersRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (app, { deps }) => {
+export const adminCharactersRoutes: FastifyPluginAsyncZod<{ service: AdminCharactersService }> = async (
+  app,
+  { service },
+) => {
   await app.register(multipart, { limits: { fileSize: CARD_MAX_BYTES, files: 1 } });
-  const service = new AdminCharactersService(deps);
   const tags = ['admin'];
 
   app.get(

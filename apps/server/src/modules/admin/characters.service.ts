@@ -9,7 +9,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { mailSafe } from '../../lib/templates.js';
-import { botsManage, findBotById, type BotRow, type BotsDeps } from '../bots/index.js';
+import type { BotRow } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import { characterSnapshot, presentAdminCharacter } from './characters.presenter.js';
@@ -22,14 +22,10 @@ const REVIEW_PAGE = 100;
 /**
  * The console's Characters section and review queue. Every write runs in one transaction
  * with its audit record (`recordAudit`); the bots module does the work on its own rows
- * (`botsManage`), given the transaction.
+ * (`AdminBots`), given the transaction.
  */
 export class AdminCharactersService {
   constructor(private readonly deps: AdminDeps) {}
-
-  private botsIn(db: Database): BotsDeps {
-    return { ...this.deps.bots, db };
-  }
 
   /** A page of characters: their authors and galleries in one query each, whatever the page's size. */
   private async present(rows: BotRow[]): Promise<AdminCharacter[]> {
@@ -38,10 +34,7 @@ export class AdminCharactersService {
         this.deps.db,
         rows.map((r) => r.authorId),
       ),
-      botsManage.listGalleries(
-        this.deps.db,
-        rows.map((r) => r.id),
-      ),
+      this.deps.bots.listGalleries(rows.map((r) => r.id)),
     ]);
     return rows.map((row) =>
       presentAdminCharacter(
@@ -54,7 +47,7 @@ export class AdminCharactersService {
   }
 
   async one(id: string): Promise<AdminCharacter> {
-    const row = await findBotById(this.deps.db, id);
+    const row = await this.deps.bots.findBotById(id);
     if (!row || row.kind !== 'character') throw notFound();
     return (await this.present([row]))[0]!;
   }
@@ -65,7 +58,7 @@ export class AdminCharactersService {
     offset: number;
     size: number;
   }): Promise<AdminCharacterList> {
-    const { rows, total } = await botsManage.listManagedBots(this.deps.db, {
+    const { rows, total } = await this.deps.bots.listManagedBots({
       scope: query.scope,
       search: query.q,
       offset: query.offset,
@@ -82,11 +75,11 @@ export class AdminCharactersService {
   private async write(
     actorId: string,
     action: string,
-    work: (bots: BotsDeps) => Promise<{ before: BotRow | null; after: BotRow; reason?: string | null }>,
+    work: (tx: Database) => Promise<{ before: BotRow | null; after: BotRow; reason?: string | null }>,
   ): Promise<{ row: BotRow; character: AdminCharacter }> {
     const row = await this.deps.db.transaction(async (tx) => {
       const db = tx as unknown as Database;
-      const { before, after, reason } = await work(this.botsIn(db));
+      const { before, after, reason } = await work(db);
       await recordAudit(db, actorId, {
         action,
         targetType: 'character',
@@ -102,27 +95,27 @@ export class AdminCharactersService {
 
   async create(actorId: string, input: AdminCharacterInput): Promise<AdminCharacter> {
     return (
-      await this.write(actorId, 'character.create', async (bots) => ({
+      await this.write(actorId, 'character.create', async (tx) => ({
         before: null,
-        after: await botsManage.createOfficialBot(bots, input),
+        after: await this.deps.bots.createOfficialBot(tx, input),
       }))
     ).character;
   }
 
   async update(actorId: string, id: string, patch: AdminCharacterPatch): Promise<AdminCharacter> {
-    return (await this.write(actorId, 'character.update', (bots) => botsManage.updateManagedBot(bots, id, patch)))
+    return (await this.write(actorId, 'character.update', (tx) => this.deps.bots.updateManagedBot(tx, id, patch)))
       .character;
   }
 
   async importCard(actorId: string, file: Buffer, visibility: 'public' | 'private'): Promise<AdminCharacter> {
     // The card is read and judged and its avatar stored first (no transaction held meanwhile);
     // the row and its audit record are written in one transaction, the avatar deleted if it fails.
-    const prepared = await botsManage.prepareOfficialCard(this.deps.bots, file, visibility);
+    const prepared = await this.deps.bots.prepareOfficialCard(file, visibility);
     try {
       return (
-        await this.write(actorId, 'character.import', async (bots) => ({
+        await this.write(actorId, 'character.import', async (tx) => ({
           before: null,
-          after: await prepared.insert(bots.db),
+          after: await prepared.insert(tx),
         }))
       ).character;
     } catch (error) {
@@ -134,10 +127,10 @@ export class AdminCharactersService {
   /** Publishes or unpublishes an official character. */
   async setVisibility(actorId: string, id: string, visibility: 'public' | 'private'): Promise<AdminCharacter> {
     return (
-      await this.write(actorId, visibility === 'public' ? 'character.publish' : 'character.unpublish', async (bots) => {
-        const current = await botsManage.lockBot(bots, id);
+      await this.write(actorId, visibility === 'public' ? 'character.publish' : 'character.unpublish', async (tx) => {
+        const current = await this.deps.bots.lockBot(tx, id);
         if (!current.isOfficial) throw new AppError('not_official', { status: 409 });
-        return botsManage.setBotVisibility(bots, id, visibility);
+        return this.deps.bots.setBotVisibility(tx, id, visibility);
       })
     ).character;
   }
@@ -147,8 +140,8 @@ export class AdminCharactersService {
    * one's author is told by e-mail and sees the reason on it (bots `unpublishBot`).
    */
   async unpublish(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
-    const { row, character } = await this.write(actorId, 'character.unpublish', async (bots) => ({
-      ...(await botsManage.unpublishBot(bots, id, reason)),
+    const { row, character } = await this.write(actorId, 'character.unpublish', async (tx) => ({
+      ...(await this.deps.bots.unpublishBot(tx, id, reason)),
       reason,
     }));
     if (!row.isOfficial) await this.tellAuthor(row, 'character_unpublished', reason);
@@ -156,12 +149,12 @@ export class AdminCharactersService {
   }
 
   async addPicture(actorId: string, id: string, file: Buffer): Promise<AdminCharacter> {
-    const existing = await findBotById(this.deps.db, id);
+    const existing = await this.deps.bots.findBotById(id);
     if (!existing || existing.kind !== 'character') throw notFound();
     // The bots module's photo check (sanitise, moderation) before anything is written.
-    const key = await botsManage.storeGalleryFile(this.deps.bots, id, file);
+    const key = await this.deps.bots.storeGalleryFile(id, file);
     try {
-      return (await this.write(actorId, 'character.picture_add', (bots) => botsManage.addGalleryPicture(bots, id, key)))
+      return (await this.write(actorId, 'character.picture_add', (tx) => this.deps.bots.addGalleryPicture(tx, id, key)))
         .character;
     } catch (error) {
       await this.deps.storage.delete(key).catch(() => {});
@@ -172,29 +165,29 @@ export class AdminCharactersService {
   async removePicture(actorId: string, id: string, pictureId: string): Promise<AdminCharacter> {
     let removedKey: string | null = null;
     let needsAvatar = false;
-    const { row } = await this.write(actorId, 'character.picture_delete', async (bots) => {
-      const result = await botsManage.removeGalleryPicture(bots, id, pictureId);
+    const { row } = await this.write(actorId, 'character.picture_delete', async (tx) => {
+      const result = await this.deps.bots.removeGalleryPicture(tx, id, pictureId);
       removedKey = result.picture.mediaKey;
       needsAvatar = result.needsAvatar;
       return result;
     });
     if (removedKey) await this.deps.storage.delete(removedKey).catch(() => {});
-    if (needsAvatar) await botsManage.giveDrawnAvatar(this.deps.bots, row);
+    if (needsAvatar) await this.deps.bots.giveDrawnAvatar(row);
     return this.one(id);
   }
 
   async reorderPictures(actorId: string, id: string, order: string[]): Promise<AdminCharacter> {
     return (
-      await this.write(actorId, 'character.picture_order', async (bots) => {
-        const before = await botsManage.lockBot(bots, id);
-        await botsManage.reorderGallery(bots, id, order);
+      await this.write(actorId, 'character.picture_order', async (tx) => {
+        const before = await this.deps.bots.lockBot(tx, id);
+        await this.deps.bots.reorderGallery(tx, id, order);
         return { before, after: before };
       })
     ).character;
   }
 
   async chooseAvatar(actorId: string, id: string, pictureId: string): Promise<AdminCharacter> {
-    return (await this.write(actorId, 'character.avatar', (bots) => botsManage.chooseAvatar(bots, id, pictureId)))
+    return (await this.write(actorId, 'character.avatar', (tx) => this.deps.bots.chooseAvatar(tx, id, pictureId)))
       .character;
   }
 
@@ -203,25 +196,25 @@ export class AdminCharactersService {
   // ------------------------------------------------------------------------------------
 
   async pending(): Promise<{ results: AdminCharacter[] }> {
-    return { results: await this.present(await botsManage.listPendingReview(this.deps.db, REVIEW_PAGE)) };
+    return { results: await this.present(await this.deps.bots.listPendingReview(REVIEW_PAGE)) };
   }
 
   async pendingCount(): Promise<{ count: number }> {
-    return { count: await botsManage.countPendingReview(this.deps.db) };
+    return { count: await this.deps.bots.countPendingReview() };
   }
 
   async approve(actorId: string, id: string): Promise<AdminCharacter> {
     return (
-      await this.write(actorId, 'character.approve', (bots) =>
-        botsManage.decideReview(bots, id, { approve: true, reviewerId: actorId }),
+      await this.write(actorId, 'character.approve', (tx) =>
+        this.deps.bots.decideReview(tx, id, { approve: true, reviewerId: actorId }),
       )
     ).character;
   }
 
   /** Rejects with a reason, then tells the author by e-mail in their language. */
   async reject(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
-    const { row, character } = await this.write(actorId, 'character.reject', async (bots) => ({
-      ...(await botsManage.decideReview(bots, id, { approve: false, reviewerId: actorId, reason })),
+    const { row, character } = await this.write(actorId, 'character.reject', async (tx) => ({
+      ...(await this.deps.bots.decideReview(tx, id, { approve: false, reviewerId: actorId, reason })),
       reason,
     }));
     await this.tellAuthor(row, 'character_rejected', reason);

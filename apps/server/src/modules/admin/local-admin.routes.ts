@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
-import { runOperatorCommand } from '../accounts/admin-account.js';
-import type { Sessions } from '../accounts/sessions.js';
-import { recordAudit } from './audit.repository.js';
+import type { LocalAdminService } from './local-admin.service.js';
 import { LOCAL_ADMIN_KEY_HEADER, isLoopback, sameKey } from './local-admin.js';
 
 const OperatorBodySchema = z
@@ -43,8 +40,7 @@ const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'forwarded', 
  * `/api/admin`: no administrator exists yet when the first one is made.
  */
 export const localAdminRoutes: FastifyPluginAsyncZod<{
-  db: Database;
-  sessions: Pick<Sessions, 'endUserSessions'>;
+  service: LocalAdminService;
   key: string | null;
 }> = async (app, options) => {
   app.post(
@@ -65,14 +61,7 @@ export const localAdminRoutes: FastifyPluginAsyncZod<{
       // Both checks always run (no early answer tells which one failed).
       const keyOk = options.key !== null && sameKey(options.key, given);
       if (!local || !keyOk) throw new AppError('forbidden', { status: 403 });
-      return runOperatorCommand(
-        {
-          db: options.db,
-          sessions: options.sessions,
-          audit: (entry) => recordAudit(options.db, null, entry),
-        },
-        request.body,
-      );
+      return options.service.run(request.body);
     },
   );
 };

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminOverviewQuerySchema, AdminOverviewSchema, ApiErrorSchema } from '@reverie/shared';
-import type { AdminDeps } from './admin-deps.js';
-import { getOverview } from './overview.service.js';
+import type { AdminOverviewService } from './overview.service.js';
 
 /** `GET /api/admin/overview?days=7|30|90`: the console's first page. */
-export const overviewRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (app, { deps }) => {
+export const overviewRoutes: FastifyPluginAsyncZod<{ service: AdminOverviewService }> = async (app, { service }) => {
   app.get(
     '/overview',
     {
@@ -15,6 +14,6 @@ export const overviewRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async 
         response: { 200: AdminOverviewSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema },
       },
     },
-    async (request) => getOverview(deps.db, request.query.days),
+    async (request) => service.get(request.query.days),
   );
 };

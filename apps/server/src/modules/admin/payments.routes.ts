@@ -7,13 +7,12 @@ import {
   AdminWebhookQuerySchema,
   ApiErrorSchema,
 } from '@reverie/shared';
-import type { AdminDeps } from './admin-deps.js';
-import { checkLedger, listPaymentsPage, listWebhookDeliveries } from './payments.service.js';
+import type { AdminPaymentsService } from './payments.service.js';
 
 const denied = { 401: ApiErrorSchema, 403: ApiErrorSchema };
 
 /** The Payments and ledger section: payments, webhook deliveries, the ledger invariant. */
-export const paymentsRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (app, { deps }) => {
+export const paymentsRoutes: FastifyPluginAsyncZod<{ service: AdminPaymentsService }> = async (app, { service }) => {
   app.get(
     '/payments',
     {
@@ -24,7 +23,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async 
         response: { 200: AdminPaymentPageSchema, 400: ApiErrorSchema, ...denied },
       },
     },
-    async (request) => listPaymentsPage(deps.db, request.query),
+    async (request) => service.listPayments(request.query),
   );
 
   app.get(
@@ -37,7 +36,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async 
         response: { 200: AdminWebhookPageSchema, 400: ApiErrorSchema, ...denied },
       },
     },
-    async (request) => listWebhookDeliveries(deps.db, request.query),
+    async (request) => service.listWebhookDeliveries(request.query),
   );
 
   app.get(
@@ -49,6 +48,6 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async 
         response: { 200: AdminLedgerCheckSchema, ...denied },
       },
     },
-    async () => checkLedger(deps.db),
+    async () => service.checkLedger(),
   );
 };

@@ -1,88 +1,87 @@
 import type { AdminLedgerCheck, AdminPaymentPage, AdminWebhookPage } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
-import { findLedgerMismatches } from '../billing/index.js';
+import type { AdminDeps } from './admin-deps.js';
 import { listDeliveries } from './payments.repository.js';
 import { countUsers, emailsOf, listPayments } from './users.repository.js';
 import { presentPayment } from './users.presenter.js';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-export async function listPaymentsPage(
-  db: Database,
-  query: {
+/** The Payments and ledger section: payments, webhook deliveries, the ledger invariant. */
+export class AdminPaymentsService {
+  constructor(private readonly deps: Pick<AdminDeps, 'db' | 'billing'>) {}
+
+  async listPayments(query: {
     size: number;
     c?: string;
     user?: string;
     status?: 'pending' | 'paid' | 'failed';
     provider?: 'sandbox' | 'stripe' | 'nowpayments';
-  },
-): Promise<AdminPaymentPage> {
-  const after = decodeCursor(query.c, ['iso', 'uuid'] as const);
-  const rows = await listPayments(db, {
-    size: query.size + 1,
-    after: after ? { createdAt: after[0], id: after[1] } : null,
-    userId: query.user,
-    status: query.status,
-    provider: query.provider,
-  });
-  const page = rows.slice(0, query.size);
-  const last = page[page.length - 1];
-  return {
-    results: page.map(presentPayment),
-    next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
-  };
-}
+  }): Promise<AdminPaymentPage> {
+    const after = decodeCursor(query.c, ['iso', 'uuid'] as const);
+    const rows = await listPayments(this.deps.db, {
+      size: query.size + 1,
+      after: after ? { createdAt: after[0], id: after[1] } : null,
+      userId: query.user,
+      status: query.status,
+      provider: query.provider,
+    });
+    const page = rows.slice(0, query.size);
+    const last = page[page.length - 1];
+    return {
+      results: page.map(presentPayment),
+      next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
+    };
+  }
 
-export async function listWebhookDeliveries(
-  db: Database,
-  query: {
+  async listWebhookDeliveries(query: {
     size: number;
     c?: string;
     outcome?: 'processed' | 'duplicate' | 'ignored' | 'rejected' | 'failed';
     provider?: string;
-  },
-): Promise<AdminWebhookPage> {
-  const after = decodeCursor(query.c, ['iso', 'int'] as const);
-  const rows = await listDeliveries(db, {
-    size: query.size + 1,
-    after: after ? { receivedAt: after[0], id: after[1] } : null,
-    outcome: query.outcome,
-    provider: query.provider,
-  });
-  const page = rows.slice(0, query.size);
-  const last = page[page.length - 1];
-  return {
-    results: page.map((d) => ({
-      id: Number(d.id),
-      provider: d.provider,
-      event_id: d.eventId,
-      type: d.type,
-      outcome: d.outcome,
-      http_status: d.httpStatus,
-      detail: d.detail,
-      payment_id: d.paymentId,
-      received_at: iso(d.receivedAt),
-    })),
-    next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
-  };
-}
+  }): Promise<AdminWebhookPage> {
+    const after = decodeCursor(query.c, ['iso', 'int'] as const);
+    const rows = await listDeliveries(this.deps.db, {
+      size: query.size + 1,
+      after: after ? { receivedAt: after[0], id: after[1] } : null,
+      outcome: query.outcome,
+      provider: query.provider,
+    });
+    const page = rows.slice(0, query.size);
+    const last = page[page.length - 1];
+    return {
+      results: page.map((d) => ({
+        id: Number(d.id),
+        provider: d.provider,
+        event_id: d.eventId,
+        type: d.type,
+        outcome: d.outcome,
+        http_status: d.httpStatus,
+        detail: d.detail,
+        payment_id: d.paymentId,
+        received_at: iso(d.receivedAt),
+      })),
+      next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
+    };
+  }
 
-/** Every balance against the sum of its ledger entries (the billing module's invariant). */
-export async function checkLedger(db: Database): Promise<AdminLedgerCheck> {
-  const mismatches = await findLedgerMismatches(db);
-  const emails = await emailsOf(
-    db,
-    mismatches.map((m) => m.user_id),
-  );
-  return {
-    checked_users: await countUsers(db),
-    checked_at: new Date().toISOString(),
-    mismatches: mismatches.map((m) => ({
-      user_id: m.user_id,
-      email: emails.get(m.user_id) ?? null,
-      balance: Number(m.num_tokens),
-      ledger_sum: Number(m.ledger_sum),
-    })),
-  };
+  /** Every balance against the sum of its ledger entries (the billing module's invariant). */
+  async checkLedger(): Promise<AdminLedgerCheck> {
+    const { db } = this.deps;
+    const mismatches = await this.deps.billing.findLedgerMismatches();
+    const emails = await emailsOf(
+      db,
+      mismatches.map((m) => m.user_id),
+    );
+    return {
+      checked_users: await countUsers(db),
+      checked_at: new Date().toISOString(),
+      mismatches: mismatches.map((m) => ({
+        user_id: m.user_id,
+        email: emails.get(m.user_id) ?? null,
+        balance: Number(m.num_tokens),
+        ledger_sum: Number(m.ledger_sum),
+      })),
+    };
+  }
 }

@@ -14,16 +14,13 @@ import {
   AdminUuidParamsSchema,
   ApiErrorSchema,
 } from '@reverie/shared';
-import type { AdminDeps } from './admin-deps.js';
-import { AdminReportsService } from './reports.service.js';
+import type { AdminReportsService } from './reports.service.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
 const tags = ['admin'];
 
 /** `/api/admin/reports…` (docs/admin.md "Reports"); behind `requireAdmin` (admin.routes.ts). */
-export const adminReportsRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (app, { deps }) => {
-  const service = new AdminReportsService(deps);
-
+export const adminReportsRoutes: FastifyPluginAsyncZod<{ service: AdminReportsService }> = async (app, { service }) => {
   app.get(
     '/reports/count',
     {

@@ -9,16 +9,16 @@ import {
   AdminTakedownRemoveBodySchema,
   ApiErrorSchema,
 } from '@reverie/shared';
-import type { AdminDeps } from './admin-deps.js';
-import { AdminTakedownService } from './takedown.service.js';
+import type { AdminTakedownService } from './takedown.service.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
 const tags = ['admin'];
 
 /** `/api/admin/takedown…` (docs/admin.md "Takedown"); behind `requireAdmin` (admin.routes.ts). */
-export const adminTakedownRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (app, { deps }) => {
-  const service = new AdminTakedownService(deps);
-
+export const adminTakedownRoutes: FastifyPluginAsyncZod<{ service: AdminTakedownService }> = async (
+  app,
+  { service },
+) => {
   app.get(
     '/takedown',
     {

@@ -11,9 +11,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
-import { ownedChatMediaKeys } from '../accounts/user-data.js';
-import { deleteTransform, transformOfMediaKey } from '../transforms/index.js';
-import { blurredKeyOf, characterFilePrefix, deleteCharacters, originalOfBlurredKey } from '../bots/index.js';
+import { blurredKeyOf, characterFilePrefix, originalOfBlurredKey } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './takedown.repository.js';
@@ -167,9 +165,9 @@ export class AdminTakedownService {
       await repo.deleteMessages(tx, plan.messages);
       await repo.deleteCharacterPictures(tx, plan.pictureRows);
       for (const avatar of plan.avatars) await repo.clearCharacterAvatar(tx, avatar.botId, avatar.key);
-      await deleteCharacters(tx, plan.characters);
+      await this.deps.bots.deleteCharacters(tx, plan.characters);
       for (const transform of plan.transforms) {
-        const gone = await deleteTransform(tx, transform.id, transform.userId);
+        const gone = await this.deps.transforms.deleteTransform(tx, transform.id, transform.userId);
         if (gone) for (const key of [gone.originalKey, gone.resultKey]) if (key) plan.files.add(key);
       }
       const closed = await repo.closeTakedown(tx, id, {
@@ -242,7 +240,8 @@ export class AdminTakedownService {
       notFound: [],
     };
     const addMessageFiles = (rows: repo.MessageFiles[]) => {
-      for (const row of rows) for (const key of ownedChatMediaKeys(row.userId, [row])) plan.files.add(key);
+      for (const row of rows)
+        for (const key of this.deps.accounts.ownedChatMediaKeys(row.userId, [row])) plan.files.add(key);
     };
     for (const input of inputs) {
       const target = parseTakedownItem(input, this.deps.publicUrl);
@@ -272,7 +271,7 @@ export class AdminTakedownService {
           plan.notFound.push(input);
           continue;
         }
-        const transform = transformOfMediaKey(target.key);
+        const transform = this.deps.transforms.transformOfMediaKey(target.key);
         if (transform) plan.transforms.push(transform);
         plan.media.push(target.key);
         plan.files.add(target.key);

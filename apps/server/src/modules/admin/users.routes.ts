@@ -15,16 +15,13 @@ import {
   ApiErrorSchema,
 } from '@reverie/shared';
 import { currentUserId } from '../../plugins/auth.js';
-import type { AdminDeps } from './admin-deps.js';
-import { AdminUsersService } from './users.service.js';
+import type { AdminUsersService } from './users.service.js';
 
 const denied = { 401: ApiErrorSchema, 403: ApiErrorSchema };
 const writeErrors = { ...denied, 400: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema };
 
 /** The Users section: search, a user's page, and the account actions (each audited). */
-export const usersRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (app, { deps }) => {
-  const users = new AdminUsersService(deps);
-
+export const usersRoutes: FastifyPluginAsyncZod<{ service: AdminUsersService }> = async (app, { service: users }) => {
   app.get(
     '/users',
     {

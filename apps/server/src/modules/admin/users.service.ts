@@ -2,17 +2,12 @@ import type { AdminLedgerPage, AdminUserDetail, AdminUserList } from '@reverie/s
 import type { Database } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError } from '../../lib/errors.js';
-import { banUser, endAllSessions, unbanUser } from '../accounts/index.js';
-import { adjustDesires } from '../billing/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './users.repository.js';
 import { auditView, presentLedgerEntry, presentUserDetail, presentUserSummary } from './users.presenter.js';
 
-type UsersDeps = Pick<AdminDeps, 'db' | 'sessions' | 'accounts'>;
-
-/** Sessions that change nothing: inside a transaction, replicas hear of it after the commit. */
-const NO_SESSIONS = { endUserSessions: async () => {} };
+type UsersDeps = Pick<AdminDeps, 'db' | 'sessions' | 'accounts' | 'billing'>;
 
 const selfAction = () => new AppError('admin_self_action', { status: 409 });
 
@@ -67,7 +62,7 @@ export class AdminUsersService {
       const db = tx as unknown as Database;
       const user = await repo.lockUser(db, userId);
       if (!user) throw new AppError('not_found', { status: 404 });
-      const { balance, entryId } = await adjustDesires(db, { userId, amount, reason });
+      const { balance, entryId } = await this.deps.billing.adjustDesires(db, { userId, amount, reason });
       await recordAudit(db, actorId, {
         action: amount > 0 ? 'user.grant_desires' : 'user.remove_desires',
         targetType: 'user',
@@ -86,7 +81,7 @@ export class AdminUsersService {
       const db = tx as unknown as Database;
       const user = await repo.lockUser(db, userId);
       if (!user) throw new AppError('not_found', { status: 404 });
-      const banned = await banUser({ db, sessions: NO_SESSIONS }, userId, reason);
+      const banned = await this.deps.accounts.ban(db, userId, reason);
       await recordAudit(db, actorId, {
         action: 'user.ban',
         targetType: 'user',
@@ -104,7 +99,7 @@ export class AdminUsersService {
       const db = tx as unknown as Database;
       const user = await repo.lockUser(db, userId);
       if (!user) throw new AppError('not_found', { status: 404 });
-      const unbanned = await unbanUser({ db, sessions: NO_SESSIONS }, userId);
+      const unbanned = await this.deps.accounts.unban(db, userId);
       await recordAudit(db, actorId, {
         action: 'user.unban',
         targetType: 'user',
@@ -123,7 +118,7 @@ export class AdminUsersService {
       const user = await repo.lockUser(db, userId);
       if (!user) throw new AppError('not_found', { status: 404 });
       const before = (await repo.listSessions(db, userId)).filter((s) => s.live).length;
-      await endAllSessions({ db, sessions: NO_SESSIONS }, userId);
+      await this.deps.accounts.endAllSessions(db, userId);
       await recordAudit(db, actorId, {
         action: 'user.end_sessions',
         targetType: 'user',
