@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { AdminCharacterInput, AdminCharacterPatch } from '@reverie/shared';
 import type { Core } from '../../core.js';
 import type { Database } from '../../db/client.js';
@@ -5,6 +6,7 @@ import type { AuditEntry } from '../../lib/audit-entry.js';
 import type { UserDataDeleter } from '../accounts/index.js';
 import type { BlogPostRow, NewBlogPost } from '../blog/index.js';
 import type { BotPictureRow, BotRow } from '../bots/index.js';
+import type { OperatorBodySchema, OperatorResultSchema } from './local-admin.routes.js';
 import type { AdminUserRow } from './users.repository.js';
 
 // The other modules' APIs the console uses, each as narrow as the console's use of it. app.ts
@@ -29,27 +31,9 @@ export interface AdminAccounts {
   runOperatorCommand(command: OperatorCommand, audit: (entry: AuditEntry) => Promise<void>): Promise<OperatorResult>;
 }
 
-/** What `POST /api/local/admin` asks (local-admin.routes.ts validates it). */
-export interface OperatorCommand {
-  action: 'create' | 'ban' | 'unban';
-  email: string;
-  password?: string;
-  name?: string;
-  reason?: string | null;
-}
-
-export interface OperatorResult {
-  outcome:
-    | 'created'
-    | 'promoted'
-    | 'promoted_password'
-    | 'banned'
-    | 'unbanned'
-    | 'user_not_found'
-    | 'password_required'
-    | 'invalid_email';
-  email: string;
-}
+/** What `POST /api/local/admin` asks and answers (validated by local-admin.routes.ts). */
+export type OperatorCommand = z.output<typeof OperatorBodySchema>;
+export type OperatorResult = z.output<typeof OperatorResultSchema>;
 
 /** Desires and the ledger's invariant (the billing module). */
 export interface AdminBilling {

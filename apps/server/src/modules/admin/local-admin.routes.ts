@@ -5,7 +5,8 @@ import { AppError } from '../../lib/errors.js';
 import type { LocalAdminService } from './local-admin.service.js';
 import { LOCAL_ADMIN_KEY_HEADER, isLoopback, sameKey } from './local-admin.js';
 
-const OperatorBodySchema = z
+/** What `POST /api/local/admin` asks. */
+export const OperatorBodySchema = z
   .object({
     action: z.enum(['create', 'ban', 'unban']),
     email: z.string().max(254),
@@ -15,7 +16,8 @@ const OperatorBodySchema = z
   })
   .meta({ id: 'LocalOperatorBody' });
 
-const OperatorResultSchema = z.object({
+/** What it answers: the outcome (its text is `admin_cli.<outcome>`) and the e-mail. */
+export const OperatorResultSchema = z.object({
   outcome: z.enum([
     'created',
     'promoted',

@@ -3,9 +3,8 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { AdminDeps } from './admin-deps.js';
 import { listDeliveries } from './payments.repository.js';
 import { countUsers, emailsOf, listPayments } from './users.repository.js';
+import { presentWebhookDelivery } from './payments.presenter.js';
 import { presentPayment } from './users.presenter.js';
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** The Payments and ledger section: payments, webhook deliveries, the ledger invariant. */
 export class AdminPaymentsService {
@@ -50,17 +49,7 @@ export class AdminPaymentsService {
     const page = rows.slice(0, query.size);
     const last = page[page.length - 1];
     return {
-      results: page.map((d) => ({
-        id: Number(d.id),
-        provider: d.provider,
-        event_id: d.eventId,
-        type: d.type,
-        outcome: d.outcome,
-        http_status: d.httpStatus,
-        detail: d.detail,
-        payment_id: d.paymentId,
-        received_at: iso(d.receivedAt),
-      })),
+      results: page.map(presentWebhookDelivery),
       next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
     };
   }
