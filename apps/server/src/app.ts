@@ -124,7 +124,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(blogModule, core);
   await app.register(legalModule, core);
   // issue 25: what follows moves into the modules' plugins.
-  const { storage, urls: mediaUrls, moderation, imageModeration, jobs, pubsub, llm, tts, stt, secret } = core;
+  const { storage, urls: mediaUrls, jobs, pubsub, llm, tts, stt, secret } = core;
   const { sessions, payments, mail, edition } = core;
   const vad: VadFactory | null = deps.vad ?? (() => createVad(config, providerLog(app.log, 'vad')));
   await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
