@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import type { AuditEntry } from '../../lib/audit-entry.js';
 import type { UserDataDeleter } from '../accounts/index.js';
 import type { BlogPostRow, NewBlogPost } from '../blog/index.js';
-import type { BotPictureRow, BotRow } from '../bots/index.js';
+import type { BotPictureRow, BotRow, PreparedCardImport } from '../bots/index.js';
 import type { OperatorBodySchema, OperatorResultSchema } from './local-admin.routes.js';
 import type { AdminUserRow } from './users.repository.js';
 
@@ -48,8 +48,13 @@ export interface AdminBilling {
 
 type BotChange = Promise<{ before: BotRow; after: BotRow }>;
 
-/** Characters, their gallery and the review queue (the bots module: same moderation and photo check). */
+/**
+ * Characters, their gallery, the review queue and a takedown's deletion (the bots module's
+ * console service: the same moderation and photo check). `within(tx)` answers the same view
+ * writing in the console's transaction.
+ */
 export interface AdminBots {
+  within(tx: Database): AdminBots;
   findBotById(id: string): Promise<BotRow | null>;
   listManagedBots(query: {
     scope: 'official' | 'public';
@@ -60,38 +65,33 @@ export interface AdminBots {
   listGalleries(botIds: string[]): Promise<Map<string, BotPictureRow[]>>;
   listPendingReview(limit: number): Promise<BotRow[]>;
   countPendingReview(): Promise<number>;
-  createOfficialBot(tx: Database, input: AdminCharacterInput): Promise<BotRow>;
-  updateManagedBot(tx: Database, id: string, patch: AdminCharacterPatch): BotChange;
-  /** A card read, judged and its picture stored, outside any transaction; `insert` writes the row. */
-  prepareOfficialCard(
-    file: Buffer,
-    visibility: 'public' | 'private',
-  ): Promise<{ insert(tx: Database): Promise<BotRow>; discard(): Promise<void> }>;
-  lockBot(tx: Database, id: string): Promise<BotRow>;
-  setBotVisibility(tx: Database, id: string, visibility: 'public' | 'private'): BotChange;
-  unpublishBot(tx: Database, id: string, reason: string): BotChange;
+  createOfficialBot(input: AdminCharacterInput): Promise<BotRow>;
+  updateManagedBot(id: string, patch: AdminCharacterPatch): BotChange;
+  /** A card read, judged and its picture stored, outside any transaction. */
+  prepareOfficialCard(file: Buffer, visibility: 'public' | 'private'): Promise<PreparedCardImport>;
+  insertPreparedCard(prepared: PreparedCardImport): Promise<BotRow>;
+  lockBot(id: string): Promise<BotRow>;
+  setBotVisibility(id: string, visibility: 'public' | 'private'): BotChange;
+  unpublishBot(id: string, reason: string): BotChange;
   decideReview(
-    tx: Database,
     id: string,
     decision: { approve: true; reviewerId: string } | { approve: false; reviewerId: string; reason: string },
   ): BotChange;
   /** Sanitises, judges and stores a gallery picture; answers its key. */
   storeGalleryFile(botId: string, file: Buffer): Promise<string>;
   addGalleryPicture(
-    tx: Database,
     botId: string,
     mediaKey: string,
   ): Promise<{ before: BotRow; after: BotRow; picture: BotPictureRow }>;
   removeGalleryPicture(
-    tx: Database,
     botId: string,
     pictureId: string,
   ): Promise<{ before: BotRow; after: BotRow; picture: BotPictureRow; needsAvatar: boolean }>;
   giveDrawnAvatar(row: BotRow): Promise<void>;
-  reorderGallery(tx: Database, botId: string, order: string[]): Promise<BotPictureRow[]>;
-  chooseAvatar(tx: Database, botId: string, pictureId: string): BotChange;
-  /** Deletes characters (their chats, messages and gallery rows go with them) in `tx`. */
-  deleteCharacters(tx: Database, ids: string[]): Promise<number>;
+  reorderGallery(botId: string, order: string[]): Promise<BotPictureRow[]>;
+  chooseAvatar(botId: string, pictureId: string): BotChange;
+  /** Deletes characters (their chats, messages and gallery rows go with them). */
+  deleteCharacters(ids: string[]): Promise<number>;
 }
 
 /**

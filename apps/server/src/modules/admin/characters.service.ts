@@ -10,7 +10,7 @@ import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { mailSafe } from '../../lib/templates.js';
 import type { BotRow } from '../bots/index.js';
-import type { AdminDeps } from './admin-deps.js';
+import type { AdminBots, AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import { characterSnapshot, presentAdminCharacter } from './characters.presenter.js';
 import { findAuthors } from './characters.repository.js';
@@ -22,7 +22,7 @@ const REVIEW_PAGE = 100;
 /**
  * The console's Characters section and review queue. Every write runs in one transaction
  * with its audit record (`recordAudit`); the bots module does the work on its own rows
- * (`AdminBots`), given the transaction.
+ * (`AdminBots`), given the transaction (`within(tx)`).
  */
 export class AdminCharactersService {
   constructor(private readonly deps: AdminDeps) {}
@@ -75,11 +75,11 @@ export class AdminCharactersService {
   private async write(
     actorId: string,
     action: string,
-    work: (tx: Database) => Promise<{ before: BotRow | null; after: BotRow; reason?: string | null }>,
+    work: (bots: AdminBots) => Promise<{ before: BotRow | null; after: BotRow; reason?: string | null }>,
   ): Promise<{ row: BotRow; character: AdminCharacter }> {
     const row = await this.deps.db.transaction(async (tx) => {
       const db = tx as unknown as Database;
-      const { before, after, reason } = await work(db);
+      const { before, after, reason } = await work(this.deps.bots.within(db));
       await recordAudit(db, actorId, {
         action,
         targetType: 'character',
@@ -95,16 +95,15 @@ export class AdminCharactersService {
 
   async create(actorId: string, input: AdminCharacterInput): Promise<AdminCharacter> {
     return (
-      await this.write(actorId, 'character.create', async (tx) => ({
+      await this.write(actorId, 'character.create', async (bots) => ({
         before: null,
-        after: await this.deps.bots.createOfficialBot(tx, input),
+        after: await bots.createOfficialBot(input),
       }))
     ).character;
   }
 
   async update(actorId: string, id: string, patch: AdminCharacterPatch): Promise<AdminCharacter> {
-    return (await this.write(actorId, 'character.update', (tx) => this.deps.bots.updateManagedBot(tx, id, patch)))
-      .character;
+    return (await this.write(actorId, 'character.update', (bots) => bots.updateManagedBot(id, patch))).character;
   }
 
   async importCard(actorId: string, file: Buffer, visibility: 'public' | 'private'): Promise<AdminCharacter> {
@@ -113,9 +112,9 @@ export class AdminCharactersService {
     const prepared = await this.deps.bots.prepareOfficialCard(file, visibility);
     try {
       return (
-        await this.write(actorId, 'character.import', async (tx) => ({
+        await this.write(actorId, 'character.import', async (bots) => ({
           before: null,
-          after: await prepared.insert(tx),
+          after: await bots.insertPreparedCard(prepared),
         }))
       ).character;
     } catch (error) {
@@ -127,10 +126,10 @@ export class AdminCharactersService {
   /** Publishes or unpublishes an official character. */
   async setVisibility(actorId: string, id: string, visibility: 'public' | 'private'): Promise<AdminCharacter> {
     return (
-      await this.write(actorId, visibility === 'public' ? 'character.publish' : 'character.unpublish', async (tx) => {
-        const current = await this.deps.bots.lockBot(tx, id);
+      await this.write(actorId, visibility === 'public' ? 'character.publish' : 'character.unpublish', async (bots) => {
+        const current = await bots.lockBot(id);
         if (!current.isOfficial) throw new AppError('not_official', { status: 409 });
-        return this.deps.bots.setBotVisibility(tx, id, visibility);
+        return bots.setBotVisibility(id, visibility);
       })
     ).character;
   }
@@ -140,8 +139,8 @@ export class AdminCharactersService {
    * one's author is told by e-mail and sees the reason on it (bots `unpublishBot`).
    */
   async unpublish(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
-    const { row, character } = await this.write(actorId, 'character.unpublish', async (tx) => ({
-      ...(await this.deps.bots.unpublishBot(tx, id, reason)),
+    const { row, character } = await this.write(actorId, 'character.unpublish', async (bots) => ({
+      ...(await bots.unpublishBot(id, reason)),
       reason,
     }));
     if (!row.isOfficial) await this.tellAuthor(row, 'character_unpublished', reason);
@@ -154,8 +153,7 @@ export class AdminCharactersService {
     // The bots module's photo check (sanitise, moderation) before anything is written.
     const key = await this.deps.bots.storeGalleryFile(id, file);
     try {
-      return (await this.write(actorId, 'character.picture_add', (tx) => this.deps.bots.addGalleryPicture(tx, id, key)))
-        .character;
+      return (await this.write(actorId, 'character.picture_add', (bots) => bots.addGalleryPicture(id, key))).character;
     } catch (error) {
       await this.deps.storage.delete(key).catch(() => {});
       throw error;
@@ -165,8 +163,8 @@ export class AdminCharactersService {
   async removePicture(actorId: string, id: string, pictureId: string): Promise<AdminCharacter> {
     let removedKey: string | null = null;
     let needsAvatar = false;
-    const { row } = await this.write(actorId, 'character.picture_delete', async (tx) => {
-      const result = await this.deps.bots.removeGalleryPicture(tx, id, pictureId);
+    const { row } = await this.write(actorId, 'character.picture_delete', async (bots) => {
+      const result = await bots.removeGalleryPicture(id, pictureId);
       removedKey = result.picture.mediaKey;
       needsAvatar = result.needsAvatar;
       return result;
@@ -178,17 +176,16 @@ export class AdminCharactersService {
 
   async reorderPictures(actorId: string, id: string, order: string[]): Promise<AdminCharacter> {
     return (
-      await this.write(actorId, 'character.picture_order', async (tx) => {
-        const before = await this.deps.bots.lockBot(tx, id);
-        await this.deps.bots.reorderGallery(tx, id, order);
+      await this.write(actorId, 'character.picture_order', async (bots) => {
+        const before = await bots.lockBot(id);
+        await bots.reorderGallery(id, order);
         return { before, after: before };
       })
     ).character;
   }
 
   async chooseAvatar(actorId: string, id: string, pictureId: string): Promise<AdminCharacter> {
-    return (await this.write(actorId, 'character.avatar', (tx) => this.deps.bots.chooseAvatar(tx, id, pictureId)))
-      .character;
+    return (await this.write(actorId, 'character.avatar', (bots) => bots.chooseAvatar(id, pictureId))).character;
   }
 
   // ------------------------------------------------------------------------------------
@@ -205,16 +202,16 @@ export class AdminCharactersService {
 
   async approve(actorId: string, id: string): Promise<AdminCharacter> {
     return (
-      await this.write(actorId, 'character.approve', (tx) =>
-        this.deps.bots.decideReview(tx, id, { approve: true, reviewerId: actorId }),
+      await this.write(actorId, 'character.approve', (bots) =>
+        bots.decideReview(id, { approve: true, reviewerId: actorId }),
       )
     ).character;
   }
 
   /** Rejects with a reason, then tells the author by e-mail in their language. */
   async reject(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
-    const { row, character } = await this.write(actorId, 'character.reject', async (tx) => ({
-      ...(await this.deps.bots.decideReview(tx, id, { approve: false, reviewerId: actorId, reason })),
+    const { row, character } = await this.write(actorId, 'character.reject', async (bots) => ({
+      ...(await bots.decideReview(id, { approve: false, reviewerId: actorId, reason })),
       reason,
     }));
     await this.tellAuthor(row, 'character_rejected', reason);

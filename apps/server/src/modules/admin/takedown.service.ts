@@ -165,7 +165,7 @@ export class AdminTakedownService {
       await repo.deleteMessages(tx, plan.messages);
       await repo.deleteCharacterPictures(tx, plan.pictureRows);
       for (const avatar of plan.avatars) await repo.clearCharacterAvatar(tx, avatar.botId, avatar.key);
-      await this.deps.bots.deleteCharacters(tx, plan.characters);
+      await this.deps.bots.within(tx).deleteCharacters(plan.characters);
       for (const transform of plan.transforms) {
         const gone = await this.deps.transforms.deleteTransform(tx, transform.id, transform.userId);
         if (gone) for (const key of [gone.originalKey, gone.resultKey]) if (key) plan.files.add(key);
