@@ -4,8 +4,16 @@
 import path from 'node:path';
 
 const WEB_FEATURES = 'apps/web/src/features/';
+const WEB_APP = 'apps/web/src/app/';
+const SERVER_SRC = 'apps/server/src/';
 const SERVER_MODULES = 'apps/server/src/modules/';
 const REPOSITORY_FILE = /\.repository(\.[cm]?[jt]sx?)?$/;
+const MODULE_DOOR = /^index(\.[cm]?[jt]s)?$/;
+const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
+const SQL_PACKAGE = /^drizzle-orm(\/|$)/;
+// The schema and the prepared statements are SQL by another name: importing their values
+// outside the repositories would let a service build queries again.
+const SQL_FILES = /^apps\/server\/src\/db\/(schema|prepared)(\.[cm]?[jt]s)?$/;
 
 /** The imported file's path from the repository root (forward slashes), or null for packages. */
 function importedPath(context, source) {
@@ -126,11 +134,145 @@ const noForeignRepositoryImports = {
   },
 };
 
+/** True when `target` is exactly the folder `prefix` or a file inside it. */
+function inside(prefix, target) {
+  return target === prefix.slice(0, -1) || target.startsWith(prefix);
+}
+
+const moduleImportsThroughIndex = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        "A server module imports another module only through its door, '../<name>/index.js' (covers no-foreign-repository-imports).",
+    },
+    messages: {
+      notThroughIndex:
+        "Module '{{own}}' imports '{{file}}' of module '{{other}}'. Import '../{{other}}/index.js' only; if what you need is not there, '{{other}}' adds it to its public API.",
+    },
+    schema: [],
+  },
+  create(context) {
+    const own = folderUnder(SERVER_MODULES, ownPath(context));
+    if (!own) return {};
+    return onImports((node, source) => {
+      const target = importedPath(context, source);
+      const other = target && folderUnder(SERVER_MODULES, `${target}/`);
+      if (!other || other === own) return;
+      const file = target.slice(SERVER_MODULES.length + other.length + 1);
+      if (!MODULE_DOOR.test(file)) context.report({ node, messageId: 'notThroughIndex', data: { own, other, file } });
+    });
+  },
+};
+
+const noModuleImports = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description: "The server's db/, lib/, plugins/ and providers/ never import a module (apps/server/src/modules/).",
+    },
+    messages: {
+      moduleImport:
+        "'{{layer}}/' imports module '{{other}}'. db/, lib/, plugins/ and providers/ sit below the modules: move the piece down here, or let the module pass it in.",
+    },
+    schema: [],
+  },
+  create(context) {
+    const layer = folderUnder(SERVER_SRC, ownPath(context));
+    if (!['db', 'lib', 'plugins', 'providers'].includes(layer)) return {};
+    return onImports((node, source) => {
+      const target = importedPath(context, source);
+      if (target && inside(SERVER_MODULES, target)) {
+        const other = folderUnder(SERVER_MODULES, target) ?? 'modules';
+        context.report({ node, messageId: 'moduleImport', data: { layer, other } });
+      }
+    });
+  },
+};
+
+/** Whether the server file is allowed SQL: a repository, db/ itself, or a test. */
+function mayHoldSql(file) {
+  return (
+    !file.startsWith(SERVER_SRC) ||
+    file.startsWith(`${SERVER_SRC}db/`) ||
+    REPOSITORY_FILE.test(file) ||
+    TEST_FILE.test(file)
+  );
+}
+
+/** Whether an import or re-export brings values (not only types) into the file. */
+function bringsValues(node) {
+  if (node.importKind === 'type' || node.exportKind === 'type') return false;
+  const specifiers = node.specifiers ?? [];
+  if (node.type === 'ImportDeclaration' && specifiers.length > 0)
+    return specifiers.some((s) => s.type !== 'ImportSpecifier' || s.importKind !== 'type');
+  if (node.type === 'ExportNamedDeclaration' && specifiers.length > 0)
+    return specifiers.some((s) => s.exportKind !== 'type');
+  return true;
+}
+
+const noSqlOutsideRepositories = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        'Only repositories (*.repository.ts) and db/ hold SQL: elsewhere in apps/server/src (tests aside) no value import from drizzle-orm, db/schema or db/prepared; type-only imports are fine.',
+    },
+    messages: {
+      sqlOutside:
+        "'{{source}}' builds SQL, which lives in a *.repository.ts (or db/). Call a repository function here; 'import type' is fine for types.",
+    },
+    schema: [],
+  },
+  create(context) {
+    const file = ownPath(context);
+    if (mayHoldSql(file)) return {};
+    const check = (node, sourceNode) => {
+      const source = sourceNode?.type === 'Literal' ? sourceNode.value : null;
+      if (typeof source !== 'string') return;
+      const target = importedPath(context, source);
+      const isSql = SQL_PACKAGE.test(source) || (target !== null && SQL_FILES.test(target));
+      if (isSql && bringsValues(node)) context.report({ node: sourceNode, messageId: 'sqlOutside', data: { source } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source),
+      ExportAllDeclaration: (node) => check(node, node.source),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source),
+      ImportExpression: (node) => check(node, node.source),
+    };
+  },
+};
+
+const noAppImports = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A web feature never imports the app shell (apps/web/src/app/).' },
+    messages: {
+      appImport:
+        "Feature '{{own}}' imports the app shell ('{{file}}'). app/ composes the features, not the other way round: move the piece into lib/ or components/, or let app/ pass it in.",
+    },
+    schema: [],
+  },
+  create(context) {
+    const own = folderUnder(WEB_FEATURES, ownPath(context));
+    if (!own) return {};
+    return onImports((node, source) => {
+      const target = importedPath(context, source);
+      if (target && inside(WEB_APP, target))
+        context.report({ node, messageId: 'appImport', data: { own, file: target.slice(WEB_APP.length) || '.' } });
+    });
+  },
+};
+
 export default {
   meta: { name: 'reverie-boundaries' },
   rules: {
     'no-cross-feature-imports': noCrossFeatureImports,
     'no-feature-imports': noFeatureImports,
     'no-foreign-repository-imports': noForeignRepositoryImports,
+    'module-imports-through-index': moduleImportsThroughIndex,
+    'no-module-imports': noModuleImports,
+    'no-sql-outside-repositories': noSqlOutsideRepositories,
+    'no-app-imports': noAppImports,
   },
 };

@@ -6,7 +6,7 @@ import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
 import { auditLog, botPictures, bots, mailOutbox } from '../../db/schema.js';
-import { seedDatabase } from '../../db/seed.js';
+import { seedDatabase } from '../../seed.js';
 import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
 import type { ModerationProvider } from '../../providers/moderation/index.js';

@@ -14,3 +14,5 @@ export {
   type NewBlogPost,
 } from './blog.repository.js';
 export { coverUrlOf } from './blog.presenter.js';
+/** The shipped posts (content/blog/*.md), inserted when missing at start and by `npm run db:seed` (src/seed.ts). */
+export { readShippedBlogPosts, seedBlogPosts } from './blog.seed.js';

@@ -27,3 +27,5 @@ export { CardFieldsError } from './card.js';
 export { presentBotDetail } from './bots.presenter.js';
 export type { BotsDeps } from './bots.service.js';
 export type { BotPictureRow } from './bots.repository.js';
+/** The official characters, inserted when missing at start and by `npm run db:seed` (src/seed.ts). */
+export { seedOfficialCharacters } from './bots.seed.js';
