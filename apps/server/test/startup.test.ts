@@ -9,7 +9,7 @@ import { prepareServer } from '../src/runtime.js';
 import { testConfig } from './helpers.js';
 import { withDatabase } from './global-setup.js';
 import { readShippedBlogPosts } from '../src/modules/blog/index.js';
-import { OFFICIAL_CHARACTERS } from '../src/db/seed-characters.js';
+import { OFFICIAL_CHARACTERS } from '../src/modules/bots/index.js';
 
 const target = inject('testDb');
 

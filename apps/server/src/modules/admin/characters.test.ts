@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
 import { auditLog, botPictures, bots, mailOutbox } from '../../db/schema.js';
 import { seedDatabase } from '../../seed.js';
-import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
+import { OFFICIAL_CHARACTERS } from '../bots/index.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
 import type { ModerationProvider } from '../../providers/moderation/index.js';
 import { RulesModerationProvider } from '../../providers/moderation/rules-moderation.js';

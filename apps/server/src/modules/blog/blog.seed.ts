@@ -62,9 +62,7 @@ export async function readBlogPosts(dir: string, edition: Edition): Promise<NewB
   return posts.filter((post) => !Number.isNaN(post.publishedAt?.getTime()));
 }
 
-/** Inserts the shipped blog posts that are missing (an operator's edits survive); how many were new. */
-export async function seedBlogPosts(db: Database, edition: Edition, log: (message: string) => void): Promise<number> {
-  const inserted = await insertMissingPosts(db, await readShippedBlogPosts(edition));
-  if (inserted) log(`seeded ${inserted} blog post(s)`);
-  return inserted;
+/** Inserts the shipped posts that are missing (an operator's edits survive restarts); how many. */
+export async function seedBlogPosts(db: Database, edition: Edition): Promise<number> {
+  return insertMissingPosts(db, await readShippedBlogPosts(edition));
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
+import { OFFICIAL_CHARACTERS } from './official-characters.js';
 import { DEFAULT_IMAGE_MODERATION, LocalImageModeration } from '../../providers/image-moderation/image-moderation.js';
 import { renderPicture } from './bot-pictures.js';
 

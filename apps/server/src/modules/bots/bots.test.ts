@@ -8,7 +8,7 @@ import { multipartBody } from '../../../test/multipart.js';
 import { seedDatabase } from '../../seed.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
 import { detectMinor } from '../../providers/moderation/rules-moderation.js';
-import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
+import { OFFICIAL_CHARACTERS } from './official-characters.js';
 import { readTextChunks, writePng } from './card-png.js';
 
 let t: TestApp;
