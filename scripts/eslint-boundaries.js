@@ -72,123 +72,93 @@ function onImports(check) {
   };
 }
 
-const noCrossFeatureImports = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'A web feature never imports another feature (apps/web/src/features/<name>/).' },
-    messages: {
-      crossFeature:
-        "Feature '{{own}}' imports feature '{{other}}'. Move the shared piece into lib/ or components/, or pass it in from app/routes/ (props, render props).",
-    },
-    schema: [],
-  },
-  create(context) {
-    const own = folderUnder(WEB_FEATURES, ownPath(context));
-    if (!own) return {};
-    return onImports((node, source) => {
-      const target = importedPath(context, source);
-      const other = target && folderUnder(WEB_FEATURES, target + '/');
-      if (other && other !== own) context.report({ node, messageId: 'crossFeature', data: { own, other } });
-    });
-  },
-};
-
-const noFeatureImports = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'Shared web code (lib/, components/) never imports a feature.' },
-    messages: {
-      featureImport:
-        "Shared code imports feature '{{other}}'. lib/ and components/ sit below the features: move the piece here, or let the feature pass it in.",
-    },
-    schema: [],
-  },
-  create(context) {
-    return onImports((node, source) => {
-      const target = importedPath(context, source);
-      const other = target && folderUnder(WEB_FEATURES, target + '/');
-      if (other) context.report({ node, messageId: 'featureImport', data: { other } });
-    });
-  },
-};
-
-const noForeignRepositoryImports = {
-  meta: {
-    type: 'problem',
-    docs: { description: "A server module never imports another module's repository." },
-    messages: {
-      foreignRepository:
-        "Module '{{own}}' imports the repository of module '{{other}}'. Use what '{{other}}' exposes in its service or its index.ts.",
-    },
-    schema: [],
-  },
-  create(context) {
-    const own = folderUnder(SERVER_MODULES, ownPath(context));
-    if (!own) return {};
-    return onImports((node, source) => {
-      const target = importedPath(context, source);
-      const other = target && folderUnder(SERVER_MODULES, target);
-      if (other && other !== own && REPOSITORY_FILE.test(target))
-        context.report({ node, messageId: 'foreignRepository', data: { own, other } });
-    });
-  },
-};
-
 /** True when `target` is exactly the folder `prefix` or a file inside it. */
 function inside(prefix, target) {
   return target === prefix.slice(0, -1) || target.startsWith(prefix);
 }
 
-const moduleImportsThroughIndex = {
-  meta: {
-    type: 'problem',
-    docs: {
-      description:
-        "A server module imports another module only through its door, '../<name>/index.js' (covers no-foreign-repository-imports).",
+/**
+ * A rule on relative imports: `scope(file)` says what the importing file is (null: the rule
+ * does not apply to it); `violation(target, own)` gives the message's data for a forbidden
+ * import of `target`, or null.
+ */
+function importRule({ description, messageId, message, scope = () => ({}), violation }) {
+  return {
+    meta: { type: 'problem', docs: { description }, messages: { [messageId]: message }, schema: [] },
+    create(context) {
+      const own = scope(ownPath(context));
+      if (!own) return {};
+      return onImports((node, source) => {
+        const target = importedPath(context, source);
+        const data = target && violation(target, own);
+        if (data) context.report({ node, messageId, data });
+      });
     },
-    messages: {
-      notThroughIndex:
-        "Module '{{own}}' imports '{{file}}' of module '{{other}}'. Import '../{{other}}/index.js' only; if what you need is not there, '{{other}}' adds it to its public API.",
-    },
-    schema: [],
-  },
-  create(context) {
-    const own = folderUnder(SERVER_MODULES, ownPath(context));
-    if (!own) return {};
-    return onImports((node, source) => {
-      const target = importedPath(context, source);
-      const other = target && folderUnder(SERVER_MODULES, `${target}/`);
-      if (!other || other === own) return;
-      const file = target.slice(SERVER_MODULES.length + other.length + 1);
-      if (!MODULE_DOOR.test(file)) context.report({ node, messageId: 'notThroughIndex', data: { own, other, file } });
-    });
-  },
-};
+  };
+}
 
-const noModuleImports = {
-  meta: {
-    type: 'problem',
-    docs: {
-      description: "The server's db/, lib/, plugins/ and providers/ never import a module (apps/server/src/modules/).",
-    },
-    messages: {
-      moduleImport:
-        "'{{layer}}/' imports module '{{other}}'. db/, lib/, plugins/ and providers/ sit below the modules: move the piece down here, or let the module pass it in.",
-    },
-    schema: [],
+const noCrossFeatureImports = importRule({
+  description: 'A web feature never imports another feature (apps/web/src/features/<name>/).',
+  messageId: 'crossFeature',
+  message:
+    "Feature '{{own}}' imports feature '{{other}}'. Move the shared piece into lib/ or components/, or pass it in from app/routes/ (props, render props).",
+  scope: (file) => folderUnder(WEB_FEATURES, file),
+  violation: (target, own) => {
+    const other = folderUnder(WEB_FEATURES, target + '/');
+    return other && other !== own ? { own, other } : null;
   },
-  create(context) {
-    const layer = folderUnder(SERVER_SRC, ownPath(context));
-    if (!['db', 'lib', 'plugins', 'providers'].includes(layer)) return {};
-    return onImports((node, source) => {
-      const target = importedPath(context, source);
-      if (target && inside(SERVER_MODULES, target)) {
-        const other = folderUnder(SERVER_MODULES, target) ?? 'modules';
-        context.report({ node, messageId: 'moduleImport', data: { layer, other } });
-      }
-    });
+});
+
+const noFeatureImports = importRule({
+  description: 'Shared web code (lib/, components/) never imports a feature.',
+  messageId: 'featureImport',
+  message:
+    "Shared code imports feature '{{other}}'. lib/ and components/ sit below the features: move the piece here, or let the feature pass it in.",
+  violation: (target) => {
+    const other = folderUnder(WEB_FEATURES, target + '/');
+    return other ? { other } : null;
   },
-};
+});
+
+const noForeignRepositoryImports = importRule({
+  description: "A server module never imports another module's repository.",
+  messageId: 'foreignRepository',
+  message:
+    "Module '{{own}}' imports the repository of module '{{other}}'. Use what '{{other}}' exposes in its service or its index.ts.",
+  scope: (file) => folderUnder(SERVER_MODULES, file),
+  violation: (target, own) => {
+    const other = folderUnder(SERVER_MODULES, target);
+    return other && other !== own && REPOSITORY_FILE.test(target) ? { own, other } : null;
+  },
+});
+
+const moduleImportsThroughIndex = importRule({
+  description:
+    "A server module imports another module only through its door, '../<name>/index.js' (covers no-foreign-repository-imports).",
+  messageId: 'notThroughIndex',
+  message:
+    "Module '{{own}}' imports '{{file}}' of module '{{other}}'. Import '../{{other}}/index.js' only; if what you need is not there, '{{other}}' adds it to its public API.",
+  scope: (file) => folderUnder(SERVER_MODULES, file),
+  violation: (target, own) => {
+    const other = folderUnder(SERVER_MODULES, `${target}/`);
+    if (!other || other === own) return null;
+    const file = target.slice(SERVER_MODULES.length + other.length + 1);
+    return MODULE_DOOR.test(file) ? null : { own, other, file };
+  },
+});
+
+const noModuleImports = importRule({
+  description: "The server's db/, lib/, plugins/ and providers/ never import a module (apps/server/src/modules/).",
+  messageId: 'moduleImport',
+  message:
+    "'{{layer}}/' imports module '{{other}}'. db/, lib/, plugins/ and providers/ sit below the modules: move the piece down here, or let the module pass it in.",
+  scope: (file) => {
+    const layer = folderUnder(SERVER_SRC, file);
+    return ['db', 'lib', 'plugins', 'providers'].includes(layer) ? layer : null;
+  },
+  violation: (target, layer) =>
+    inside(SERVER_MODULES, target) ? { layer, other: folderUnder(SERVER_MODULES, target) ?? 'modules' } : null,
+});
 
 /** Whether the server file is allowed SQL: a repository, db/ itself, or a test. */
 function mayHoldSql(file) {
@@ -243,26 +213,14 @@ const noSqlOutsideRepositories = {
   },
 };
 
-const noAppImports = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'A web feature never imports the app shell (apps/web/src/app/).' },
-    messages: {
-      appImport:
-        "Feature '{{own}}' imports the app shell ('{{file}}'). app/ composes the features, not the other way round: move the piece into lib/ or components/, or let app/ pass it in.",
-    },
-    schema: [],
-  },
-  create(context) {
-    const own = folderUnder(WEB_FEATURES, ownPath(context));
-    if (!own) return {};
-    return onImports((node, source) => {
-      const target = importedPath(context, source);
-      if (target && inside(WEB_APP, target))
-        context.report({ node, messageId: 'appImport', data: { own, file: target.slice(WEB_APP.length) || '.' } });
-    });
-  },
-};
+const noAppImports = importRule({
+  description: 'A web feature never imports the app shell (apps/web/src/app/).',
+  messageId: 'appImport',
+  message:
+    "Feature '{{own}}' imports the app shell ('{{file}}'). app/ composes the features, not the other way round: move the piece into lib/ or components/, or let app/ pass it in.",
+  scope: (file) => folderUnder(WEB_FEATURES, file),
+  violation: (target, own) => (inside(WEB_APP, target) ? { own, file: target.slice(WEB_APP.length) || '.' } : null),
+});
 
 export default {
   meta: { name: 'reverie-boundaries' },
