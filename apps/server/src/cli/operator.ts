@@ -5,10 +5,10 @@ import { translate } from '../lib/i18n.js';
 import {
   OPERATOR_EXIT_CODES,
   runOperatorCommand,
+  Sessions,
   type OperatorCommand,
   type OperatorOutcome,
-} from '../modules/accounts/admin-account.js';
-import { Sessions } from '../modules/accounts/sessions.js';
+} from '../modules/accounts/index.js';
 import { recordAudit } from '../modules/admin/audit.repository.js';
 import { LOCAL_ADMIN_KEY_HEADER, readLocalAdminKey } from '../modules/admin/local-admin.js';
 import { createPubSub } from '../providers/pubsub/index.js';

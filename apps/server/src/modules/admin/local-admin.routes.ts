@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { ApiErrorSchema } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
-import { runOperatorCommand } from '../accounts/admin-account.js';
-import type { Sessions } from '../accounts/sessions.js';
+import { runOperatorCommand, type Sessions } from '../accounts/index.js';
 import { recordAudit } from './audit.repository.js';
 import { LOCAL_ADMIN_KEY_HEADER, isLoopback, sameKey } from './local-admin.js';
 
