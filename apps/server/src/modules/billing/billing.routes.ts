@@ -205,21 +205,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         delivery.outcome = duplicate ? 'duplicate' : event.type === 'ignored' ? 'ignored' : 'processed';
         if (refusedSubscriptionId) delivery.detail = 'duplicate_subscription_refused';
         request.log.info({ provider: provider.id, event: event.id, type: event.type, duplicate }, 'payment webhook');
-        if (refusedSubscriptionId) {
-          // A second subscription of one account: end it at the provider at once (its payment
-          // is flagged for refund, its later events are ignored); a failure is logged for the
-          // operator, the event stays handled.
-          request.log.warn(
-            { provider: provider.id, subscription: refusedSubscriptionId },
-            'duplicate subscription refused',
-          );
-          await provider.stopSubscription(refusedSubscriptionId).catch((error: unknown) => {
-            request.log.error(
-              { err: error, subscription: refusedSubscriptionId },
-              'could not stop a duplicate subscription',
-            );
-          });
-        }
+        if (refusedSubscriptionId) await service.stopRefusedSubscription(provider, refusedSubscriptionId, request.log);
         return { received: true, duplicate };
       },
     );

@@ -59,6 +59,11 @@ export interface ProviderErrorLog {
   error(details: object, message: string): void;
 }
 
+/** Where a refused duplicate subscription is logged (Fastify's `request.log` fits). */
+export interface RefusalLog extends ProviderErrorLog {
+  warn(details: object, message: string): void;
+}
+
 export interface BillingServiceDeps {
   db: Database;
   /** The payment providers the settings configure (tests pass fakes). */
@@ -329,6 +334,18 @@ export class BillingService {
     now = new Date(),
   ): Promise<{ duplicate: boolean; refusedSubscriptionId: string | null }> {
     return this.deps.db.transaction((tx) => applyPaymentEvent(tx, providerId, event, now));
+  }
+
+  /**
+   * A second subscription of one account, refused by `handlePaymentEvent`: ended at the
+   * provider at once (its payment is flagged for refund, its later events are ignored); a
+   * failure is logged for the operator, the event stays handled.
+   */
+  async stopRefusedSubscription(provider: PaymentProvider, subscriptionId: string, log: RefusalLog): Promise<void> {
+    log.warn({ provider: provider.id, subscription: subscriptionId }, 'duplicate subscription refused');
+    await provider.stopSubscription(subscriptionId).catch((error: unknown) => {
+      log.error({ err: error, subscription: subscriptionId }, 'could not stop a duplicate subscription');
+    });
   }
 
   /** Records a verified webhook delivery for the admin console (never its body or a secret). */
