@@ -4,7 +4,7 @@ import { pgliteLockHolder } from '../db/pglite-lock.js';
 import { translate } from '../lib/i18n.js';
 import {
   OPERATOR_EXIT_CODES,
-  runOperatorCommand,
+  OperatorCommands,
   Sessions,
   type OperatorCommand,
   type OperatorOutcome,
@@ -47,10 +47,12 @@ export async function runOperatorCli(config: Config, command: OperatorCommand): 
       pubsub,
       log: { warn: (...args: unknown[]) => console.warn(...args) },
     });
-    const { outcome, email } = await runOperatorCommand(
-      { db: database.db, sessions, audit: (entry) => recordAudit(database.db, null, entry) },
-      command,
-    );
+    const commands = new OperatorCommands({
+      db: database.db,
+      sessions,
+      audit: (entry) => recordAudit(database.db, null, entry),
+    });
+    const { outcome, email } = await commands.run(command);
     return { outcome, message: t(outcome, { email }), exitCode: OPERATOR_EXIT_CODES[outcome], via: 'database' };
   } finally {
     await pubsub.close();

@@ -71,11 +71,6 @@ export { Sessions, type LiveSession } from './sessions.js';
  */
 export { banUser, unbanUser, endAllSessions, BAN_REASON_MAX, type BanDeps } from './ban.js';
 /** `npm run admin:create|ban|unban`: the command line and the running server's local route. */
-export {
-  OPERATOR_EXIT_CODES,
-  runOperatorCommand,
-  type OperatorCommand,
-  type OperatorOutcome,
-} from './admin-account.js';
+export { OPERATOR_EXIT_CODES, OperatorCommands, type OperatorCommand, type OperatorOutcome } from './admin-account.js';
 /** The delete-all-data path's types, and which of a chat's files are the user's (chats, the admin console). */
 export { deleteChatMedia, ownedChatMediaKeys, type UserDataDeleter } from './user-data.js';
