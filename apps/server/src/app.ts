@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BOTS_FIRST_PAGE_SIZE, REWARDFUL_ORIGIN } from '@reverie/shared';
+import { REWARDFUL_ORIGIN } from '@reverie/shared';
 import { buildCore, type AppDependencies } from './core.js';
 import { authPlugin } from './plugins/auth.js';
 import { compressionPlugin } from './plugins/compression.js';
@@ -16,23 +16,21 @@ import { serverVersion } from './lib/version.js';
 import { BatchedWindowCounter, sharedRateLimitStore } from './providers/limits/index.js';
 import { analyticsModule } from './modules/analytics/index.js';
 import { blogModule } from './modules/blog/index.js';
+import { botsModule } from './modules/bots/index.js';
 import { legalModule } from './modules/legal/index.js';
+import { picturesModule } from './modules/pictures/index.js';
 import { systemModule } from './modules/system/index.js';
+import { transformsModule } from './modules/transforms/index.js';
+import { webModule } from './modules/web/index.js';
 import { accountsModule } from './modules/accounts/index.js';
 import { audioModule } from './modules/audio/index.js';
 import { billingModule } from './modules/billing/index.js';
 import { mediaModule } from './modules/media/index.js';
 import { takedownModule } from './modules/takedown/index.js';
-import { findBotWithPicture } from './modules/bots/index.js';
 // issue 25: the modules below are being converted to their plugin (modules/<name>/index.ts).
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { localAdminRoutes } from './modules/admin/local-admin.routes.js';
 import { newLocalAdminKey } from './modules/admin/local-admin.js';
-import { webRoutes } from './modules/web/web.routes.js';
-import { botsRoutes } from './modules/bots/bots.routes.js';
-import { getBotDetail, listAvailableBots } from './modules/bots/bots.service.js';
-import { pictureRoutes } from './modules/pictures/pictures.routes.js';
-import { PictureService } from './modules/pictures/pictures.service.js';
 import { chatsRoutes } from './modules/chats/chats.routes.js';
 import { ChatsService } from './modules/chats/chats.service.js';
 import { LiveReplies } from './modules/chats/live-replies.js';
@@ -40,9 +38,6 @@ import { RepliesService } from './modules/chats/replies.service.js';
 import { GenerationRunner, type SummaryRequest } from './modules/chats/runner.js';
 import { historyReadBudget } from './modules/chats/prompt.js';
 import { MemorySummaries } from './modules/chats/summaries.js';
-import { transformRoutes } from './modules/transforms/transforms.routes.js';
-import { TransformsService } from './modules/transforms/transforms.service.js';
-import { createTransformProvider } from './modules/transforms/transform-provider.js';
 import { WindowLimiter } from './providers/limits/index.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
 import { CallsService, type VadFactory } from './modules/calls/calls.service.js';
@@ -55,8 +50,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Voice calls (docs/calls.md); tests and the benchmark read `size`. */
     calls: CallsService;
-    /** The image style transform (docs/transform.md); tests wait for its jobs with `transforms.idle()`. */
-    transforms: TransformsService;
     /**
      * The key `npm run admin:create|ban|unban` presents to `POST /api/local/admin`; server.ts
      * writes it to `DATA_DIR/local-admin.json` (0600) when it listens on PGlite.
@@ -118,59 +111,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(legalModule, core);
   await app.register(billingModule, core);
   // issue 25: what follows moves into the modules' plugins.
-  const { storage, urls: mediaUrls, moderation, imageModeration, jobs, pubsub, llm, tts, stt, secret } = core;
+  const { storage, urls: mediaUrls, jobs, pubsub, llm, tts, stt, secret } = core;
   const { sessions, mail, edition } = core;
   const vad: VadFactory | null = deps.vad ?? (() => createVad(config, providerLog(app.log, 'vad')));
-  await app.register(mediaModule, {
-    ...core,
-    bots: { findBotWithPicture: (botId, key) => findBotWithPicture(core.db, botId, key) },
-  });
-  const botsDeps = {
-    db: database.db,
-    storage,
-    moderation,
-    imageModeration,
-    urls: mediaUrls,
-    autoApprove: config.MODERATION_AUTO_APPROVE,
-    log: app.log,
-  };
-  await app.register(botsRoutes, { deps: botsDeps });
-  // Pictures in chat (issue 7): the chats module calls `pictures` (isPictureRequest, reply).
-  const pictures = new PictureService({
-    db: database.db,
-    storage,
-    urls: mediaUrls,
-    images: core.images,
-    log: app.log,
-    imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
-  });
-  await app.register(pictureRoutes, { service: pictures });
+  await app.register(botsModule, core);
+  await app.register(mediaModule, { ...core, bots: app.bots });
+  // Pictures in chat (issue 7): the chats module calls `app.pictures` (isPictureRequest, reply).
+  await app.register(picturesModule, core);
   // The image style transform (issue 16, docs/transform.md): one durable job per paid transform.
-  const transforms = new TransformsService({
-    db: database.db,
-    storage,
-    urls: mediaUrls,
-    imageModeration,
-    provider:
-      deps.transformProvider ??
-      createTransformProvider({ ...config, COMFYUI_URL: config.COMFYUI_URL ?? config.IMAGE_BASE_URL }),
-    jobs,
-    uploadLimiter: new WindowLimiter(limits, 'transform-upload', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
-    previewLimiter: new WindowLimiter(limits, 'transform-preview', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
-    log: app.log,
-    timeoutS: config.TRANSFORM_TIMEOUT_S,
-    concurrency: config.TRANSFORM_CONCURRENCY,
-    retries: config.TRANSFORM_RETRIES,
-    retryDelayS: config.TRANSFORM_RETRY_DELAY_S,
+  await app.register(transformsModule, {
+    ...core,
+    pictureCheck: app.bots,
+    transformProvider: deps.transformProvider,
   });
-  app.decorate('transforms', transforms);
-  // Abandoned uploads (unjudged or unpaid) are swept by a periodic durable job, once for the cluster.
-  app.addHook('onReady', async () => {
-    await transforms.start().catch((error: unknown) => {
-      app.log.warn({ err: error }, 'could not schedule the sweep of abandoned transform uploads');
-    });
-  });
-  await app.register(transformRoutes, { service: transforms });
   // Chats (docs/chat.md): conversations; replies generated by the runner, owned by one replica
   // at a time through the database (live-replies.ts) and followed from any replica.
   const chats = new ChatsService({ db: database.db, llm, urls: mediaUrls, storage, log: app.log });
@@ -197,7 +150,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const replies = new RepliesService({
     db: database.db,
     urls: mediaUrls,
-    pictures,
+    pictures: app.pictures,
     log: app.log,
     live,
     summaries,
@@ -274,19 +227,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       publicUrl: config.PUBLIC_URL,
       log: app.log.child({ module: 'admin' }),
       accounts: app.accounts,
-      bots: botsDeps,
+      bots: app.botsManage,
     },
   });
-  await app.register(webRoutes, {
-    db: database.db,
-    edition,
-    publicUrl: config.PUBLIC_URL,
-    distDir: deps.webDistDir ?? null,
-    // The page of `/` carries a guest's first catalogue page (issue 13: the cards without
-    // waiting for the API on a slow phone).
-    firstCataloguePage: () => listAvailableBots(botsDeps, null, { size: BOTS_FIRST_PAGE_SIZE, tags: [] }),
-    characterPicture: async (slug) => (await getBotDetail(botsDeps, slug, null)).avatar_url,
-  });
+  // Last: its not-found handler serves the web app's pages.
+  await app.register(webModule, { ...core, bots: app.bots, webDistDir: deps.webDistDir ?? null });
 
   // Last of the preClose hooks (they run in order, before every onClose one — runtime.ts closes
   // the database in one): mail queued after the answer has been sent to the queue; running jobs

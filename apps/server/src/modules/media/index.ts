@@ -4,7 +4,7 @@ import { mediaRoutes } from './media.routes.js';
 import { MediaService, type MediaCharacters } from './media.service.js';
 
 export type MediaModuleDeps = Pick<Core, 'db' | 'storage' | 'urls'> & {
-  /** The bots module: a character and whether its picture was judged explicit. */
+  /** The bots module (`app.bots`): a character, its picture's explicit flag, a blurred copy's store. */
   bots: MediaCharacters;
 };
 

@@ -11,7 +11,7 @@ import {
   type MediaFileInfo,
   type MediaStorage,
 } from '../../providers/storage/storage.js';
-import { originalOfBlurredKey, storeBlurredCopy } from '../bots/index.js';
+import { originalOfBlurredKey } from '../bots/index.js';
 import { findPublishedPost } from '../blog/index.js';
 
 /** Pictures of listed characters: a day in any cache, then revalidated by ETag. */
@@ -31,16 +31,19 @@ export interface MediaCharacter {
   authorId: string | null;
 }
 
-/** The bots module's answer for a picture: its character, and whether the picture was judged explicit. */
+/** What the media module needs of the bots module (its `BotsService`). */
 export interface MediaCharacters {
+  /** A character and whether this picture of it was judged explicit; null when not its picture. */
   findBotWithPicture(botId: string, pictureKey: string): Promise<{ bot: MediaCharacter; explicit: boolean } | null>;
+  /** Stores an explicit picture's blurred copy beside it. */
+  storeBlurredCopy(key: string, data: Buffer): Promise<void>;
 }
 
 export interface MediaServiceDeps {
   db: Database;
   storage: MediaStorage;
   urls: MediaUrls;
-  /** The bots module: a character and its picture's explicit flag. */
+  /** The bots module: a character, its picture's explicit flag, the blurred copy's store. */
   bots: MediaCharacters;
 }
 
@@ -145,7 +148,7 @@ export class MediaService {
     if (running) return running;
     const task = (async () => {
       const source = await storage.get(originalKey);
-      if (source) await storeBlurredCopy(storage, originalKey, source.data);
+      if (source) await this.deps.bots.storeBlurredCopy(originalKey, source.data);
     })().finally(() => this.blurring.delete(originalKey));
     this.blurring.set(originalKey, task);
     return task;
