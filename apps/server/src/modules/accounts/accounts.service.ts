@@ -25,7 +25,7 @@ import { MARKETING_KINDS, renderEmail, type EmailKind } from './accounts.emails.
 import { presentProfile } from './accounts.presenter.js';
 import * as repo from './accounts.repository.js';
 import type { UserRow } from './accounts.repository.js';
-import { deleteUserData, type UserDataDeleter, type UserFileDeleter } from './user-data.js';
+import { UserDataDeletion, type UserDataDeleter, type UserFileDeleter } from './user-data.js';
 import type { Sessions } from './sessions.js';
 
 /** OWASP password storage cheat sheet: argon2id, m=19 MiB, t=2, p=1. */
@@ -91,8 +91,10 @@ export class AccountsService {
   private readonly loginLimiter: SharedLimiter;
   /** Work that goes on after the answer (password reset mail); `idle()` waits for it. */
   private readonly background = new Set<Promise<void>>();
+  private readonly userData: UserDataDeletion;
 
   constructor(private readonly deps: AccountsServiceDeps) {
+    this.userData = new UserDataDeletion(deps);
     this.dummyHash = hash('not-a-real-password', ARGON2_OPTIONS);
     this.loginLimiter = new SharedLimiter(deps.db, 'login');
   }
@@ -388,12 +390,7 @@ export class AccountsService {
   async deleteAllData(userId: string, extra: UserDataDeleter[] = []): Promise<void> {
     const user = await this.requireUser(userId);
     await this.cancelSubscriptionBeforeDelete(user.id);
-    await deleteUserData(this.deps.db, user, {
-      dataDir: this.deps.dataDir,
-      storage: this.deps.storage,
-      deleters: [...extra, ...(this.deps.deleters ?? [])],
-      fileDeleters: this.deps.fileDeleters,
-    });
+    await this.userData.delete(user, extra);
     await this.deps.sessions.endUserSessions(user.id);
   }
 

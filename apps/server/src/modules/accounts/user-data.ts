@@ -76,30 +76,38 @@ export async function deleteChatMedia(
   for (const key of ownedChatMediaKeys(userId, rows)) await storage.delete(key);
 }
 
-/** Deletes every row of the user in one transaction, then the user's files. */
-export async function deleteUserData(
-  db: Database,
-  user: UserRow,
-  options: {
-    dataDir: string;
-    storage?: MediaStorage;
-    deleters?: UserDataDeleter[];
-    fileDeleters?: UserFileDeleter[];
-  },
-): Promise<void> {
-  const deleters = [...(options.deleters ?? []), ...CORE_DELETERS];
-  // The user's characters keep their pictures under bots/<id>/ in media storage.
-  const authored = await repo.listAuthoredBotIds(db, user.id);
-  await db.transaction(async (tx) => {
-    for (const deleter of deleters) await deleter.delete(tx as unknown as Database, user);
-    await repo.deleteUserRow(tx as unknown as Database, user.id);
-  });
-  for (const remove of [...CORE_FILE_DELETERS, ...(options.fileDeleters ?? [])]) await remove(user, options.dataDir);
-  if (options.storage) {
-    for (const botId of authored) await options.storage.deletePrefix(characterFilePrefix(botId));
-    // Pictures and voice files of the user's chats, and the pictures' private originals.
-    for (const prefix of userChatMediaPrefixes(user.id)) await options.storage.deletePrefix(prefix);
-    // Style transforms' originals and results.
-    await options.storage.deletePrefix(userTransformPrefix(user.id));
+export interface UserDataDeletionDeps {
+  db: Database;
+  dataDir: string;
+  /** Media storage, so the user's files go with the user. */
+  storage?: MediaStorage;
+  /** Per-table deleters other modules plug in (run inside the deletion transaction). */
+  deleters?: UserDataDeleter[];
+  fileDeleters?: UserFileDeleter[];
+}
+
+/** Delete all data: every row of the user in one transaction, then the user's files. */
+export class UserDataDeletion {
+  constructor(private readonly deps: UserDataDeletionDeps) {}
+
+  /** Deletes the user; `extra` deleters run first, inside the same transaction. */
+  async delete(user: UserRow, extra: UserDataDeleter[] = []): Promise<void> {
+    const { db, storage } = this.deps;
+    const deleters = [...extra, ...(this.deps.deleters ?? []), ...CORE_DELETERS];
+    // The user's characters keep their pictures under bots/<id>/ in media storage.
+    const authored = await repo.listAuthoredBotIds(db, user.id);
+    await db.transaction(async (tx) => {
+      for (const deleter of deleters) await deleter.delete(tx as unknown as Database, user);
+      await repo.deleteUserRow(tx as unknown as Database, user.id);
+    });
+    for (const remove of [...CORE_FILE_DELETERS, ...(this.deps.fileDeleters ?? [])])
+      await remove(user, this.deps.dataDir);
+    if (storage) {
+      for (const botId of authored) await storage.deletePrefix(characterFilePrefix(botId));
+      // Pictures and voice files of the user's chats, and the pictures' private originals.
+      for (const prefix of userChatMediaPrefixes(user.id)) await storage.deletePrefix(prefix);
+      // Style transforms' originals and results.
+      await storage.deletePrefix(userTransformPrefix(user.id));
+    }
   }
 }
