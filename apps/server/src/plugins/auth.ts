@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
 }
 
-/** What the auth plugin needs about a live session. */
+/** What the plugin needs about a live session (the accounts module's session cache gives it). */
 export interface LiveSession {
   role: 'user' | 'admin';
 }

@@ -64,7 +64,9 @@ export const accountsModule = fp<AccountsModuleDeps>(
 
 export type { AccountsService, AccountsBilling } from './accounts.service.js';
 /** Live sessions: core.ts builds them once; the auth plugin checks each request against them. */
-export { Sessions, type LiveSession } from './sessions.js';
+export { Sessions } from './sessions.js';
+/** What the auth plugin needs about a live session (defined there: plugins sit below the modules). */
+export type { LiveSession } from '../../plugins/auth.js';
 /**
  * Bans and ending a user's sessions take a `db` that may be the caller's transaction: the
  * admin console bans inside the transaction of its audit record.

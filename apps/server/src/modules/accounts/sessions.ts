@@ -17,8 +17,6 @@ export const SESSION_CACHE_MAX = 20_000;
 /** How long ending a session waits for pub/sub before answering anyway (the TTL covers the rest). */
 const PUBLISH_TIMEOUT_MS = 2_000;
 
-export type { LiveSession };
-
 interface Entry {
   userId: string;
   session: LiveSession | null;
