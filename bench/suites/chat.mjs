@@ -45,14 +45,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { SignJWT } from 'jose';
+import { accessToken, withScratchDatabase } from '../support/postgres.mjs';
+import { median, percentile } from '../support/stats.mjs';
 
 export const name = 'chat';
 export const description =
   'chat hot path: added time to first token, throughput vs the model, CPU per token, long chats, health under 200 streams';
 export const order = 70;
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DURATION_MS = Number(process.env.BENCH_DURATION_S ?? 10) * 1000;
 const TTFT_SENDS = 200;
 const TTFT_WARMUP = 20;
@@ -90,12 +90,6 @@ const ONLY = process.env.BENCH_CHAT_ONLY;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const percentile = (values, q) => {
-  const s = sorted(values);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-const median = (values) => percentile(values, 0.5);
 
 /** Runs `fn(item, worker)` over `items` with at most `limit` at a time (`worker` < `limit`). */
 async function pool(items, limit, fn) {
@@ -291,7 +285,6 @@ async function api(baseUrl, pathname, token, body) {
  * `query(text, params)` runs one statement (PGlite or postgres-js).
  */
 async function insertUsers(query, secret, count) {
-  const key = new TextEncoder().encode(secret);
   const users = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
@@ -309,14 +302,7 @@ async function insertUsers(query, secret, count) {
       createHash('sha256').update(refresh).digest('hex'),
       new Date(Date.now() + 86_400_000).toISOString(),
     ]);
-    const token = await new SignJWT({ role: 'user', sid })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(id)
-      .setIssuer('reverie')
-      .setAudience('access')
-      .setIssuedAt()
-      .setExpirationTime('2h')
-      .sign(key);
+    const token = await accessToken(secret, id, { sid });
     users.push({ id, token, chats: [] });
   }
   return users;
@@ -987,28 +973,13 @@ async function onPglite(startServer, makeDataDir, log) {
 /** @param {{ startServer: Function, makeDataDir: Function, log: Function }} ctx */
 export async function run({ startServer, makeDataDir, log }) {
   const results = [];
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  let reachable = ONLY !== 'pglite';
-  if (reachable)
-    try {
-      await admin`select 1`;
-    } catch (error) {
-      reachable = false;
-      log(`PostgreSQL not reachable at ${ADMIN_URL} (${error.message}): parts 1–4 skipped; set BENCH_DATABASE_URL`);
-    }
-  if (reachable) {
-    const dbName = `reverie_bench_chat_${randomBytes(4).toString('hex')}`;
-    await admin.unsafe(`create database ${dbName}`);
-    try {
-      const url = new URL(ADMIN_URL);
-      url.pathname = `/${dbName}`;
-      const parts = { burst: ONLY !== 'trickled', trickled: TRICKLE_TOKEN_MS > 0 };
-      results.push(...(await onPostgres(startServer, log, url.toString(), parts)));
-    } finally {
-      await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    }
+  if (ONLY !== 'pglite') {
+    const parts = { burst: ONLY !== 'trickled', trickled: TRICKLE_TOKEN_MS > 0 };
+    const figures = await withScratchDatabase('reverie_bench_chat', log, (url) =>
+      onPostgres(startServer, log, url, parts),
+    );
+    if (figures) results.push(...figures);
   }
-  await admin.end().catch(() => {});
   if (ONLY !== 'postgres' && ONLY !== 'trickled') results.push(...(await onPglite(startServer, makeDataDir, log)));
   return results;
 }
