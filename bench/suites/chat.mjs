@@ -81,6 +81,8 @@ const TRICKLE_SENDS = Number(process.env.BENCH_CHAT_TRICKLE_SENDS ?? 100);
 const TRICKLE_WARMUP = 10;
 /** 64-token replies whose CPU is measured in the trickled mode (/proc counts 10 ms ticks). */
 const TRICKLE_SHORT_REPLIES = 200;
+/** How long the server's and PostgreSQL's CPU with nothing to do is measured (their background). */
+const IDLE_MS = 10_000;
 /**
  * `postgres` or `pglite` runs only that half; `trickled` only the trickled parts on PostgreSQL
  * (for profiling: BENCH_CHAT_CPU_PROF=<dir>, then the profile covers those parts alone).
@@ -642,6 +644,7 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   const cpuOver = async (fn) => {
     await sleep(300);
     const pidsBefore = await backendPids(sql, dbName);
+    const startedAt = performance.now();
     const before = { server: cpuMicros(pid), db: cpuOfAll(pidsBefore), proxy: cpuMicros(proxy.pid) };
     const value = await fn();
     await sleep(300); // the saves after the final event
@@ -651,8 +654,19 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
       cpuOfAll(pidsBefore) -
       before.db;
-    return { value, server: cpuMicros(pid) - before.server, db, proxy: cpuMicros(proxy.pid) - before.proxy };
+    const ms = performance.now() - startedAt;
+    return { value, ms, server: cpuMicros(pid) - before.server, db, proxy: cpuMicros(proxy.pid) - before.proxy };
   };
+  // What the server and PostgreSQL spend with nothing to do (the job queue's polling, the live
+  // replies' sweeps, timers), per ms: a trickled reply lasts long enough for it to count (a
+  // 1 000-token reply 5 s), so it is taken off every figure below (the raw ones are in the notes).
+  const idle = await cpuOver(() => sleep(IDLE_MS));
+  const background = { server: idle.server / idle.ms, db: idle.db / idle.ms };
+  const net = (cpu) => ({
+    ...cpu,
+    server: cpu.server - background.server * cpu.ms,
+    db: cpu.db - background.db * cpu.ms,
+  });
 
   // Time to first token, one send at a time in the first chat, each after one straight to the fake.
   const [{ user: ttftUser, chatId: ttftChat }] = chats;
@@ -674,7 +688,7 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   const ttftRequests = fake.state.requests - requestsBefore - (TRICKLE_WARMUP + TRICKLE_SENDS);
   const directP50 = median(direct);
   const added = through.map((ms) => ms - directP50);
-  const perSequential = (sequential.server + sequential.db) / (TRICKLE_WARMUP + TRICKLE_SENDS);
+  const sequentialSends = TRICKLE_WARMUP + TRICKLE_SENDS;
   log(
     `trickled: first token p50 through the server ${median(through).toFixed(2)} ms, the fake alone ${directP50.toFixed(2)} ms; ${median(deltas)} delta events per ${SHORT_TOKENS}-token reply`,
   );
@@ -693,53 +707,58 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   await repliesOf(LONG_TOKENS, chats.length); // warm-up: the long path's code gets compiled
   const short = await repliesOf(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
   const long = await repliesOf(LONG_TOKENS, CPU_REPLIES);
-  const perToken = (long.server / long.replies - short.server / short.replies) / (LONG_TOKENS - SHORT_TOKENS);
-  const shortPerReply = (short.server + short.db) / short.replies;
+  const slope = (a, b) => (b.server / b.replies - a.server / a.replies) / (LONG_TOKENS - SHORT_TOKENS);
+  const perToken = slope(net(short), net(long));
+  const shortNet = net(short);
+  const shortPerReply = (shortNet.server + shortNet.db) / short.replies;
+  const sequentialNet = net(sequential);
 
   // The floor: the plain proxy (one read and one write a token, nothing else), the same replies.
   const proxyReplies = async (tokens, replies) => {
     fake.state.tokens = tokens;
-    return cpuOver(() =>
+    const cpu = await cpuOver(() =>
       pool(Array.from({ length: replies }), chats.length, () =>
         streamPost(`${proxy.url}/v1/chat/completions`, {}, FAKE_REQUEST, '"content"', {
           check: (tail) => tail.includes('[DONE]'),
         }),
       ),
     );
+    return { ...cpu, server: cpu.proxy, replies };
   };
   const proxyShort = await proxyReplies(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
   const proxyLong = await proxyReplies(LONG_TOKENS, CPU_REPLIES);
-  const proxyPerToken =
-    (proxyLong.proxy / CPU_REPLIES - proxyShort.proxy / TRICKLE_SHORT_REPLIES) / (LONG_TOKENS - SHORT_TOKENS);
+  const proxyPerToken = slope(proxyShort, proxyLong);
   fake.state.tokens = SHORT_TOKENS;
   fake.state.trickleMs = 0;
   log(
-    `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply`,
+    `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply; background ${(background.server * 1000).toFixed(0)} + ${(background.db * 1000).toFixed(0)} µs/s`,
   );
 
   const tag = `trickled ${TRICKLE_TOKEN_MS} ms/token, ${HISTORY_MESSAGES}-message chat`;
   const ms = (micros) => `${(micros / 1000).toFixed(2)} ms`;
+  const perReply = (cpu, replies) => `server ${ms(cpu.server / replies)}, PostgreSQL ${ms(cpu.db / replies)}`;
+  const backgroundNote = `with the background taken off (server ${(background.server * 1000).toFixed(0)} µs and PostgreSQL ${(background.db * 1000).toFixed(0)} µs of CPU a second with nothing to do, over ${IDLE_MS / 1000} s)`;
   return [
     {
       label: `PostgreSQL ${tag}: server CPU per streamed token`,
       value: perToken,
       unit: 'µs',
       target: { max: 10 },
-      note: `slope of the server's CPU per reply between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(short.server / short.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(long.server / long.replies)}), ${chats.length} at a time; delta events per reply (median) ${median(short.counts)} of ${SHORT_TOKENS}, ${median(long.counts)} of ${LONG_TOKENS}; the plain proxy ${proxyPerToken.toFixed(1)} µs per token`,
+      note: `slope of the server's CPU per reply between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(shortNet.server / short.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(net(long).server / long.replies)}), ${chats.length} at a time, ${backgroundNote}; raw ${slope(short, long).toFixed(1)} µs; delta events per reply (median) ${median(short.counts)} of ${SHORT_TOKENS}, ${median(long.counts)} of ${LONG_TOKENS}; the plain proxy ${proxyPerToken.toFixed(1)} µs per token`,
     },
     {
       label: `PostgreSQL ${tag}: added time to first token p50`,
       value: median(added),
       unit: 'ms',
       target: { max: 3 },
-      note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${TRICKLE_WARMUP + TRICKLE_SENDS} sends`,
+      note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${sequentialSends} sends`,
     },
     {
       label: `PostgreSQL ${tag}: server + PostgreSQL CPU per ${SHORT_TOKENS}-token reply`,
       value: shortPerReply / 1000,
       unit: 'ms',
       target: { max: 1.5 },
-      note: `${TRICKLE_SHORT_REPLIES} replies, ${chats.length} at a time: server ${ms(short.server / short.replies)}, PostgreSQL's backends ${ms(short.db / short.replies)}; one at a time (the first-token sends): ${ms(perSequential)} (server ${ms(sequential.server / (TRICKLE_WARMUP + TRICKLE_SENDS))}); the plain proxy ${ms(proxyShort.proxy / TRICKLE_SHORT_REPLIES)}`,
+      note: `${TRICKLE_SHORT_REPLIES} replies, ${chats.length} at a time, ${backgroundNote}: ${perReply(shortNet, short.replies)}; raw ${perReply(short, short.replies)}; one at a time (the first-token sends) ${perReply(sequentialNet, sequentialSends)}; the plain proxy ${ms(proxyShort.proxy / TRICKLE_SHORT_REPLIES)}`,
     },
   ];
 }
