@@ -1,9 +1,10 @@
 // Chat streaming: what the server adds on top of the model (issue 12's hot-path targets).
 //
 // The built server talks to a fake OpenAI-compatible model inside this process: every reply is
-// N tokens, each token its own `data:` chunk, written as fast as the socket takes them (or
-// trickled, one every `intervalMs`); N and the interval live in a mutable state object that
-// each phase sets. The same fake, asked directly by the same client code, is the baseline of
+// N tokens, each token its own `data:` chunk, written as fast as the socket takes them (the
+// burst), or each in its own write `trickleMs` apart as a model produces them (the trickled
+// parts), or one every `intervalMs` until told to end; N and the pace live in a mutable state
+// object that each phase sets. The same fake, asked directly by the same client code, is the baseline of
 // every figure, measured in the same run.
 //
 // On PostgreSQL (BENCH_DATABASE_URL, default the local server; a fresh database per run,
@@ -28,6 +29,16 @@
 //  4. a long chat: 10 000 messages inserted into one chat with SQL, then 60 sends there and 60
 //     in a new chat, interleaved (A B B A …); the ratio of their median added times to first
 //     token.
+// Then, trickled (issue 25; BENCH_CHAT_TRICKLE_MS, 5 ms between two tokens of a reply, `0`
+// skips it), in 10 new chats that each hold 700 messages (inserted with SQL) — the fake's
+// socket without Nagle, so that the server reads one token per read:
+//  T1. added time to first token: 100 sends one at a time (BENCH_CHAT_TRICKLE_SENDS) after 10
+//      warm-ups, each right after a request straight to the fake (its median is subtracted);
+//  T2. server CPU per token: the slope between 200 replies of 64 tokens and 60 of 1000, 10 at a
+//      time; the plain proxy's the same way (the floor of one read and one write per token);
+//  T3. server + PostgreSQL CPU per 64-token reply, over T2's 64-token replies.
+//  The CPU the server and PostgreSQL spend with nothing to do (measured for 10 s first) is
+//  taken off T2 and T3, since a trickled reply lasts long enough for it to count.
 // On PGlite (the default database; the users are inserted while the server is stopped, since
 // only one process can open PGlite):
 //  5. `/api/health` latency while 200 users each have a reply streaming, trickled by the fake
@@ -36,8 +47,9 @@
 //     fake ends the replies. The whole window with the 200 sends' start and end is shown too;
 //  6. memory per open stream: the server's resident memory before the 200 sends and once all
 //     200 are open, divided by 200 — an estimate (the garbage collector moves it).
-// BENCH_CHAT_ONLY=postgres|pglite runs one half; BENCH_CHAT_CPU_PROF=<dir> makes every server
-// write a CPU profile there on exit (bench/support/cpu-profile.mjs).
+// BENCH_CHAT_ONLY=postgres|pglite runs one half, `trickled` only T1–T3; BENCH_CHAT_CPU_PROF=<dir>
+// makes every server write a CPU profile there on exit (bench/support/cpu-profile.mjs; with
+// `trickled`, sampled from the start of T1 only).
 import http from 'node:http';
 import { execSync, fork } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';

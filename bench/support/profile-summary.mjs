@@ -6,8 +6,11 @@
 // Each sample's time goes to the innermost frame that is ours or a package's (Node's own
 // JavaScript — streams, timers, http — is passed through to its caller, so a socket write
 // counts for whoever wrote), and that frame's place gives the group: a file of
-// apps/server/src (found through dist/server.js.map), or a package of node_modules. The
-// native socket writes are shown apart, by the group that wrote. Idle time is left out.
+// apps/server/src (found through dist/server.js.map), or a package of node_modules; Node's
+// work with no such frame above it (a corked HTTP write sent on the next tick, the socket
+// reads of the HTTP client) is named by what it is. The native socket writes are shown apart,
+// by the group that wrote. Idle time is left out. V8 samples on a wall clock: a thread that
+// waits for a core inside a system call (after waking the reader of a socket) is counted there.
 import fs from 'node:fs';
 import path from 'node:path';
 import { SourceMap } from 'node:module';
@@ -64,7 +67,8 @@ function placeOf(callFrame) {
   const { url, lineNumber, columnNumber } = callFrame;
   if (!url) return '';
   if (url.startsWith('node:')) return url;
-  const mapped = url.startsWith('file:') ? mapOf(url) : null;
+  // Packages keep their own names (some ship source maps of their own, which would hide them).
+  const mapped = url.startsWith('file:') && !url.includes('/node_modules/') ? mapOf(url) : null;
   if (mapped) {
     const entry = mapped.map.findEntry(lineNumber, columnNumber);
     if (entry?.originalSource) {
@@ -77,7 +81,30 @@ function placeOf(callFrame) {
   return at >= 0 ? url.slice(at) : url.replace(/^file:\/\//, '');
 }
 
-const groupOf = (place) => GROUPS.find(([pattern]) => pattern.test(place))?.[1] ?? null;
+/** The group of a place; the rest of ours by folder, other packages by name. */
+function groupOf(place) {
+  const group = GROUPS.find(([pattern]) => pattern.test(place))?.[1] ?? null;
+  if (group === 'other app code')
+    return `other app code: ${place.split('/').slice(1, 3).join('/').replace(/:\d+$/, '')}`;
+  if (group === 'other packages') return `package ${/^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(place)[1]}`;
+  return group;
+}
+
+/** Node's own work with no frame of ours above it, named by the first of these its stack holds. */
+const NODE_WORK = [
+  [
+    (f) => f.functionName === 'connectionCorkNT' || f.url === 'node:_http_outgoing',
+    'Node: HTTP writes (corked, sent on the next tick)',
+  ],
+  [
+    (f) => f.url === 'node:_http_client' || f.functionName === 'parserOnBody',
+    "Node: HTTP client (reading the model's stream)",
+  ],
+  [(f) => f.url === 'node:_http_server', 'Node: HTTP server (reading requests)'],
+  [(f) => f.url === 'node:internal/timers', 'Node: timers'],
+  [(f) => f.url === 'node:internal/streams/readable' || f.url === 'node:net', 'Node: streams and sockets'],
+  [(f) => f.functionName === 'runMicrotasks', 'Node: promise jobs (async code resuming)'],
+];
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map();
@@ -91,6 +118,12 @@ function ownerOf(id) {
   const result = group ?? (parent.has(id) ? ownerOf(parent.get(id)) : null);
   owner.set(id, result);
   return result;
+}
+
+function nodeWorkOf(id) {
+  const frames = [];
+  for (let at = id; at !== undefined; at = parent.get(at)) frames.push(byId.get(at).callFrame);
+  return NODE_WORK.find(([test]) => frames.some(test))?.[1] ?? 'Node: other';
 }
 
 const self = new Map();
@@ -112,8 +145,7 @@ for (const [id, us] of self) {
   let group;
   if (name === '(garbage collector)') group = 'garbage collection';
   else if (name === '(program)') group = '(program): V8 and libuv outside JavaScript';
-  else group = ownerOf(id) ?? `Node internals (${placeOf(callFrame) || 'native'}, no caller of ours)`;
-  if (group.startsWith('Node internals')) group = 'Node internals, no caller of ours (socket reads, timers)';
+  else group = ownerOf(id) ?? nodeWorkOf(id);
   if (NATIVE_WRITES.has(name)) add(writes, group, us);
   add(groups, group, us);
   add(functions, `${name || '(anonymous)'} ${placeOf(callFrame) || '(native)'}`, us);
