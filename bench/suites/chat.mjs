@@ -394,6 +394,22 @@ async function backendPids(sql, dbName) {
   return rows.map((row) => row.pid);
 }
 
+/** The CPU time (µs) of each backend serving a database, now. */
+async function backendCpu(sql, dbName) {
+  return new Map((await backendPids(sql, dbName)).map((pid) => [pid, cpuOfAll([pid])]));
+}
+
+/**
+ * The CPU time (µs) the backends serving a database spent since `before` (a `backendCpu`):
+ * those started since count whole, those that ended since count nothing more (their last
+ * moments are lost; subtracting their earlier total instead made whole figures negative).
+ */
+async function backendCpuSince(sql, dbName, before) {
+  let total = 0;
+  for (const [pid, micros] of await backendCpu(sql, dbName)) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** The plain proxy peer (bench/support/plain-proxy.mjs) in its own process, in front of the fake. */
 function startPlainProxy(fake) {
   const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/plain-proxy.mjs'), [], {
@@ -486,8 +502,7 @@ async function burstParts({ startServer, log, url, fake, secret, server, sql, pi
   // CPU time of the server and of the PostgreSQL backends over the server's run: per reply,
   // less sensitive to what else runs on the machine than the rates.
   let replies = 0;
-  const pidsBefore = await backendPids(sql, dbName);
-  const dbCpuBefore = cpuOfAll(pidsBefore);
+  const dbCpuBefore = await backendCpu(sql, dbName);
   const serverCpuBefore = cpuMicros(pid);
   const serverRate = await loop(async (i) => {
     await send(server.url, users[i], users[i].chats[0]);
@@ -495,13 +510,7 @@ async function burstParts({ startServer, log, url, fake, secret, server, sql, pi
   });
   await sleep(100);
   const serverCpuPerReply = (cpuMicros(pid) - serverCpuBefore) / replies;
-  const pidsAfter = await backendPids(sql, dbName);
-  const dbCpuPerReply =
-    (cpuOfAll(pidsAfter) -
-      cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
-      cpuOfAll(pidsBefore) -
-      dbCpuBefore) /
-    replies;
+  const dbCpuPerReply = (await backendCpuSince(sql, dbName, dbCpuBefore)) / replies;
   // The plain proxy peer, the same 50 clients (time to first token, 200 sends one by one; then throughput).
   const proxyAsk = () =>
     streamPost(`${proxy.url}/v1/chat/completions`, {}, FAKE_REQUEST, '"content"', {
@@ -655,17 +664,12 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   /** CPU (µs) of the server, of the database's backends (and of the proxy) over `fn`. */
   const cpuOver = async (fn) => {
     await sleep(300);
-    const pidsBefore = await backendPids(sql, dbName);
+    const dbBefore = await backendCpu(sql, dbName);
     const startedAt = performance.now();
-    const before = { server: cpuMicros(pid), db: cpuOfAll(pidsBefore), proxy: cpuMicros(proxy.pid) };
+    const before = { server: cpuMicros(pid), proxy: cpuMicros(proxy.pid) };
     const value = await fn();
     await sleep(300); // the saves after the final event
-    const pidsAfter = await backendPids(sql, dbName);
-    const db =
-      cpuOfAll(pidsAfter) -
-      cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
-      cpuOfAll(pidsBefore) -
-      before.db;
+    const db = await backendCpuSince(sql, dbName, dbBefore);
     const ms = performance.now() - startedAt;
     return { value, ms, server: cpuMicros(pid) - before.server, db, proxy: cpuMicros(proxy.pid) - before.proxy };
   };
@@ -819,9 +823,9 @@ async function redisVariant(startServer, fake, secret, url, users, directP50, fa
     const added = through.map((ms) => ms - directP50);
     let replies = 0;
     const redis = redisPids();
-    const pidsBefore = await backendPids(sql, dbName);
+    const dbBefore = await backendCpu(sql, dbName);
     const cpuBefore = cpuMicros(server.child.pid);
-    const dbBefore = cpuOfAll(pidsBefore) + cpuOfAll(redis);
+    const redisBefore = cpuOfAll(redis);
     const started = performance.now();
     const deadline = started + DURATION_MS;
     await Promise.all(
@@ -835,14 +839,7 @@ async function redisVariant(startServer, fake, secret, url, users, directP50, fa
     const rate = replies / ((performance.now() - started) / 1000);
     await sleep(100);
     const cpuPerReply = (cpuMicros(server.child.pid) - cpuBefore) / replies;
-    const pidsAfter = await backendPids(sql, dbName);
-    const dbPerReply =
-      (cpuOfAll(pidsAfter) -
-        cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
-        cpuOfAll(pidsBefore) +
-        cpuOfAll(redis) -
-        dbBefore) /
-      replies;
+    const dbPerReply = ((await backendCpuSince(sql, dbName, dbBefore)) + cpuOfAll(redis) - redisBefore) / replies;
     log(
       `PostgreSQL + Redis: first token p50/p99 through the server ${median(through).toFixed(2)}/${percentile(through, 0.99).toFixed(2)} ms; ${rate.toFixed(0)} replies/s (CPU ${(cpuPerReply / 1000).toFixed(2)} ms per reply, PostgreSQL and Redis ${(dbPerReply / 1000).toFixed(2)} ms)`,
     );
