@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Where a server's CPU went, from a .cpuprofile (bench/support/cpu-profile.mjs writes them):
 //
-//   node bench/support/profile-summary.mjs <file.cpuprofile> [--top 25]
+//   node bench/support/profile-summary.mjs <file.cpuprofile> [--top 25] [--from s] [--to s]
 //
 // Each sample's time goes to the innermost frame that is ours or a package's (Node's own
 // JavaScript — streams, timers, http — is passed through to its caller, so a socket write
@@ -39,11 +39,14 @@ const NATIVE_WRITES = new Set(['writev', 'writeUtf8String', 'writeBuffer', 'writ
 const args = process.argv.slice(2);
 const file = args.find((arg) => !arg.startsWith('--'));
 if (!file) {
-  console.error('usage: node bench/support/profile-summary.mjs <file.cpuprofile> [--top N]');
+  console.error('usage: node bench/support/profile-summary.mjs <file.cpuprofile> [--top N] [--from s] [--to s]');
   process.exit(2);
 }
-const topIndex = args.indexOf('--top');
-const TOP = topIndex >= 0 ? Number(args[topIndex + 1]) : 25;
+const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const TOP = option('--top', 25);
+/** Only the samples between these seconds after the profile's start (`--from 10 --to 90`). */
+const FROM_US = option('--from', 0) * 1e6;
+const TO_US = option('--to', Infinity) * 1e6;
 const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 
 const maps = new Map();
@@ -127,7 +130,10 @@ function nodeWorkOf(id) {
 }
 
 const self = new Map();
+let at = 0;
 for (let i = 0; i < profile.samples.length; i++) {
+  at += profile.timeDeltas[i];
+  if (at < FROM_US || at > TO_US) continue;
   const id = profile.samples[i];
   self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
 }
@@ -151,7 +157,7 @@ for (const [id, us] of self) {
   add(functions, `${name || '(anonymous)'} ${placeOf(callFrame) || '(native)'}`, us);
 }
 
-const wall = (profile.endTime - profile.startTime) / 1000;
+const wall = Math.min(TO_US, profile.endTime - profile.startTime) / 1000 - FROM_US / 1000;
 const pct = (us) => `${((100 * us) / busy).toFixed(1)} %`.padStart(7);
 const ms = (us) => `${(us / 1000).toFixed(0)} ms`.padStart(9);
 console.log(`${path.basename(file)}: ${(busy / 1000).toFixed(0)} ms busy of ${wall.toFixed(0)} ms sampled\n`);
