@@ -52,12 +52,12 @@
 // `trickled`, sampled from the start of T1 only).
 import http from 'node:http';
 import { execSync, fork } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { accessToken, withScratchDatabase } from '../support/postgres.mjs';
+import { accessToken, insertSession, withScratchDatabase } from '../support/postgres.mjs';
 import { median, percentile } from '../support/stats.mjs';
 
 export const name = 'chat';
@@ -302,20 +302,13 @@ async function insertUsers(query, secret, count) {
   const users = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
-    const sid = randomUUID();
     const suffix = id.slice(0, 8);
     await query(
       `insert into users (id, username, email, password_hash, name, age, is_email_confirmed)
        values ($1, $2, $3, '!bench', $4, 30, true)`,
       [id, `bench_${suffix}`, `bench_${suffix}@example.test`, `Bench ${i}`],
     );
-    const refresh = `rt.bench.${randomBytes(24).toString('base64url')}`;
-    await query(`insert into refresh_tokens (user_id, family_id, token_hash, expires_at) values ($1, $2, $3, $4)`, [
-      id,
-      sid,
-      createHash('sha256').update(refresh).digest('hex'),
-      new Date(Date.now() + 86_400_000).toISOString(),
-    ]);
+    const sid = await insertSession(query, id);
     const token = await accessToken(secret, id, { sid });
     users.push({ id, token, chats: [] });
   }

@@ -7,7 +7,13 @@
 // and the ledger invariant must hold.
 import { randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
-import { accessToken, insertFundedUser, ledgerMismatches, withScratchDatabase } from '../support/postgres.mjs';
+import {
+  accessToken,
+  insertFundedUser,
+  insertSession,
+  ledgerMismatches,
+  withScratchDatabase,
+} from '../support/postgres.mjs';
 import { percentile } from '../support/stats.mjs';
 
 export const name = 'unblur';
@@ -84,7 +90,8 @@ async function measure(startServer, dbUrl, log) {
         original_key: `originals/${user.id}/${randomBytes(16).toString('hex')}.webp`,
       }));
       await sql`insert into messages ${sql(rows)}`;
-      const token = await accessToken(secret, user.id, { expiresIn: '1h' });
+      const sid = await insertSession((text, params) => sql.unsafe(text, params), user.id);
+      const token = await accessToken(secret, user.id, { sid, expiresIn: '1h' });
       users.push({ id: user.id, token, pictures: rows.map((r) => r.id), unblurred: new Set() });
     }
 

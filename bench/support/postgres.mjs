@@ -1,5 +1,5 @@
 // The suites' scratch databases on a PostgreSQL server, and the rows and tokens of their users.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import { SignJWT } from 'jose';
 
@@ -53,9 +53,26 @@ export async function insertFundedUser(sql, i, balance) {
   return row.id;
 }
 
-/** An access token as the server issues them, signed with its JWT_SECRET (`sid`: the session's). */
-export function accessToken(secret, userId, { sid, expiresIn = '2h' } = {}) {
-  return new SignJWT({ role: 'user', ...(sid ? { sid } : {}) })
+/**
+ * Opens a session for a user as a log-in does (a refresh-token family, alive for a day) and
+ * answers its id, which the user's access tokens must carry. `query(text, params)` runs one
+ * statement (PGlite or postgres.js).
+ */
+export async function insertSession(query, userId) {
+  const sid = randomUUID();
+  const refresh = `rt.bench.${randomBytes(24).toString('base64url')}`;
+  await query(`insert into refresh_tokens (user_id, family_id, token_hash, expires_at) values ($1, $2, $3, $4)`, [
+    userId,
+    sid,
+    createHash('sha256').update(refresh).digest('hex'),
+    new Date(Date.now() + 86_400_000).toISOString(),
+  ]);
+  return sid;
+}
+
+/** An access token as the server issues them, signed with its JWT_SECRET, for session `sid`. */
+export function accessToken(secret, userId, { sid, expiresIn = '2h' }) {
+  return new SignJWT({ role: 'user', sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer('reverie')
