@@ -27,7 +27,7 @@ import { useSession } from '../../lib/session';
 import { ManageSubscription, MANAGE_SUBSCRIPTION_ID } from '../../features/billing/components/manage-subscription';
 import { currentLocale, useTranslation } from '../../lib/i18n';
 import { selectLocale } from '../layout/language-picker';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 import './settings-texts';
 import '../../features/auth/texts';
 

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { LoginBodySchema, type LoginBody } from '@reverie/shared';
-import type { ModalProps } from '../../../app/modals';
+import type { ModalProps } from '../../../lib/modals';
 import { Modal } from '../../../components/ui/modal';
 import { loginWithPassword } from '../auth-flow';
 import { applyServerErrors, FormError, SubmitButton, TextField } from './form';

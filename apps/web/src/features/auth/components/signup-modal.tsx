@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { SignupFormSchema, type SignupForm } from '@reverie/shared';
-import type { ModalProps } from '../../../app/modals';
+import type { ModalProps } from '../../../lib/modals';
 import { Modal } from '../../../components/ui/modal';
 import { signUp } from '../auth-flow';
 import { applyServerErrors, FormError, SubmitButton, TextField, useErrorText } from './form';

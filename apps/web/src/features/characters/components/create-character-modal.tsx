@@ -10,7 +10,7 @@ import {
   PERSONALITY_OPTIONS,
   type BotDetail,
 } from '@reverie/shared';
-import type { ModalProps } from '../../../app/modals';
+import type { ModalProps } from '../../../lib/modals';
 import {
   CharacterBasics,
   checkCharacterBasics,
