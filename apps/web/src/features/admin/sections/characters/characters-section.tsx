@@ -1,5 +1,5 @@
 import '../../texts';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminCharacter } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
@@ -13,15 +13,8 @@ import { useAdminCharacters } from '../../api/get-admin-characters';
 import { useImportAdminCard } from '../../api/import-admin-card';
 import { useSetCharacterVisibility } from '../../api/set-character-visibility';
 import { useUnpublishCharacter } from '../../api/unpublish-character';
-import {
-  Badge,
-  cardClass,
-  dangerButton,
-  Field,
-  inputClass,
-  primaryButton,
-  secondaryButton,
-} from '../../components/content-ui';
+import { Badge, cardClass, dangerButton, primaryButton, secondaryButton } from '../../components/content-ui';
+import { ReasonForm } from '../../components/reason-form';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
 import type { AdminSectionProps } from '../../sections';
 import { CharacterEditor } from './character-editor';
@@ -30,47 +23,24 @@ import { CharacterEditor } from './character-editor';
 function UnpublishForm({ character, onDone }: { character: AdminCharacter; onDone: () => void }) {
   const { t } = useTranslation();
   const unpublish = useUnpublishCharacter();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!reason.trim()) return setError(t('admin.characters.reason_required'));
-    unpublish.mutate(
-      { id: character.id, reason: reason.trim() },
-      {
-        onSuccess: () => {
-          showAlert(t('admin.characters.unpublished', { name: character.name }), { type: 'success' });
-          onDone();
-        },
-        onError: (failure) => setError(failure.message),
-      },
-    );
-  };
   return (
-    <form onSubmit={submit} noValidate className="mt-3 flex flex-col gap-2">
-      <Field
-        label={t('admin.characters.unpublish_reason')}
-        htmlFor={`unpublish-${character.id}`}
-        errors={error ? [error] : undefined}
-      >
-        <textarea
-          id={`unpublish-${character.id}`}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          maxLength={1000}
-          rows={2}
-          className={inputClass}
-        />
-      </Field>
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className={dangerButton} disabled={unpublish.isPending}>
-          {t('admin.characters.unpublish')}
-        </button>
-        <button type="button" className={secondaryButton} onClick={onDone}>
-          {t('admin.common.cancel')}
-        </button>
-      </div>
-    </form>
+    <ReasonForm
+      id={`unpublish-${character.id}`}
+      testId="admin-unpublish"
+      className="mt-3 flex flex-col gap-3"
+      reasonLabel={t('admin.characters.unpublish_reason')}
+      requiredText={t('admin.characters.reason_required')}
+      maxLength={1000}
+      confirmLabel={t('admin.characters.unpublish')}
+      danger
+      errorText={(failure) => (failure instanceof Error ? failure.message : t('errors.something_went_wrong'))}
+      onConfirm={async (reason) => {
+        await unpublish.mutateAsync({ id: character.id, reason });
+        showAlert(t('admin.characters.unpublished', { name: character.name }), { type: 'success' });
+      }}
+      onDone={onDone}
+      onCancel={onDone}
+    />
   );
 }
 

@@ -10,6 +10,7 @@ import { useMessageReport } from '../../api/get-message-report';
 import { useResolveMessageReport } from '../../api/resolve-message-report';
 import { useRemoveReportedMessage } from '../../api/remove-reported-message';
 import { ConfirmAction } from '../../components/confirm-action';
+import { actionPanelClass, NoteField } from '../../components/note-field';
 import { ReportList } from './report-list';
 
 /** A report's reason in the reader's language (a reason the texts do not know stays as sent). */
@@ -120,17 +121,8 @@ export function MessageReportDetailView({ id }: { id: number }) {
         </div>
       )}
       {open && (
-        <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
-          <label htmlFor="report-note" className="text-sm font-medium">
-            {t('admin.reports.note_label')}
-          </label>
-          <textarea
-            id="report-note"
-            rows={3}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
-          />
+        <div className={actionPanelClass}>
+          <NoteField id="report-note" label={t('admin.reports.note_label')} value={note} onChange={setNote} />
           <div className="flex flex-col gap-2 sm:flex-row">
             <button
               type="button"

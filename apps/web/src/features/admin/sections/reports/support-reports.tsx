@@ -10,6 +10,7 @@ import { useSupportReports } from '../../api/get-support-reports';
 import { useSupportReport } from '../../api/get-support-report';
 import { useAnswerSupportReport } from '../../api/answer-support-report';
 import { useCloseSupportReport } from '../../api/close-support-report';
+import { actionPanelClass, NoteField } from '../../components/note-field';
 import { ReportList } from './report-list';
 
 /** Support reports (Settings → report an issue), oldest open first. */
@@ -88,18 +89,15 @@ export function SupportReportDetailView({ id }: { id: string }) {
         </p>
       )}
       {data.status === 'open' && (
-        <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
+        <div className={actionPanelClass}>
           {data.email ? (
             <>
-              <label htmlFor="support-answer" className="text-sm font-medium">
-                {t('admin.reports.answer_label', { email: data.email })}
-              </label>
-              <textarea
+              <NoteField
                 id="support-answer"
+                label={t('admin.reports.answer_label', { email: data.email })}
                 rows={5}
                 value={text}
-                onChange={(e) => setText(e.target.value)}
-                className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
+                onChange={setText}
               />
               <label className="flex items-center gap-2 text-sm text-muted">
                 <input type="checkbox" checked={keepOpen} onChange={(e) => setKeepOpen(e.target.checked)} />

@@ -9,6 +9,7 @@ import { useTakedown } from '../../api/get-takedown';
 import { useRemoveTakedown } from '../../api/remove-takedown';
 import { useRejectTakedown } from '../../api/reject-takedown';
 import { ConfirmAction } from '../../components/confirm-action';
+import { actionPanelClass, NoteField } from '../../components/note-field';
 import { TakedownClock } from './clock';
 
 function Picture({ url, alt }: { url: string; alt: string }) {
@@ -212,17 +213,8 @@ export function TakedownDetailView({ id }: { id: string }) {
 
       {open && (
         <div className="grid gap-4 lg:grid-cols-2">
-          <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
-            <label htmlFor="takedown-note" className="text-sm font-medium">
-              {t('admin.takedown.note_label')}
-            </label>
-            <textarea
-              id="takedown-note"
-              rows={3}
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-              className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
-            />
+          <div className={actionPanelClass}>
+            <NoteField id="takedown-note" label={t('admin.takedown.note_label')} value={note} onChange={setNote} />
             <button
               type="button"
               onClick={() => setConfirming(true)}
@@ -233,16 +225,12 @@ export function TakedownDetailView({ id }: { id: string }) {
               {t('admin.takedown.remove', { n: formatNumber(selected.size, locale) })}
             </button>
           </div>
-          <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
-            <label htmlFor="takedown-reason" className="text-sm font-medium">
-              {t('admin.takedown.reject_reason')}
-            </label>
-            <textarea
+          <div className={actionPanelClass}>
+            <NoteField
               id="takedown-reason"
-              rows={3}
+              label={t('admin.takedown.reject_reason')}
               value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
+              onChange={setReason}
             />
             <button
               type="button"
