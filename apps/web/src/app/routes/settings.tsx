@@ -4,15 +4,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import {
-  ISSUE_TEXT_MAX,
-  LANGUAGE_PICKER_ORDER,
-  LOCALE_NATIVE_NAMES,
-  ProfileUpdateBodySchema,
-  type Locale,
-  type ProfileUpdateBody,
-} from '@reverie/shared';
+import { ISSUE_TEXT_MAX, ProfileUpdateBodySchema, type Locale, type ProfileUpdateBody } from '@reverie/shared';
 import { showAlert } from '../../components/ui/alerts';
+import { LanguageChoice } from '../../components/ui/language-choice';
 import { Modal } from '../../components/ui/modal';
 import { Page, Skeleton } from '../../components/ui/page';
 import { logout, requestVerification } from '../../features/auth';
@@ -296,24 +290,12 @@ export function Component() {
         </Section>
 
         <Section title={t('settings.language_section')} testId="settings-language">
-          <div
-            role="group"
-            aria-label={t('settings.language_section')}
-            className="grid grid-cols-2 gap-2 sm:grid-cols-5"
-          >
-            {LANGUAGE_PICKER_ORDER.map((code) => (
-              <button
-                key={code}
-                type="button"
-                lang={code === 'ch' ? 'zh-CN' : code}
-                aria-pressed={code === locale}
-                onClick={() => void chooseLanguage(code)}
-                className={`rounded-xl border px-3 py-2 text-sm ${code === locale ? 'border-primary bg-primary/15' : 'border-white/10 hover:bg-white/5'}`}
-              >
-                {LOCALE_NATIVE_NAMES[code]}
-              </button>
-            ))}
-          </div>
+          <LanguageChoice
+            label={t('settings.language_section')}
+            value={locale}
+            onChange={(code) => void chooseLanguage(code)}
+            className="sm:grid-cols-5"
+          />
         </Section>
 
         <Section title={t('settings.subscription_section')} testId="settings-subscription">
