@@ -1,6 +1,4 @@
 import { useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -20,6 +18,7 @@ import { setProfileData, useProfile } from '../../lib/profile';
 import { useSession } from '../../lib/session';
 import { ManageSubscription, MANAGE_SUBSCRIPTION_ID } from '../../features/billing/components/manage-subscription';
 import { currentLocale, useTranslation } from '../../lib/i18n';
+import { useZodForm } from '../../lib/zod-form';
 import { selectLocale } from '../layout/language-picker';
 import { useModal } from '../../lib/modals';
 import './settings-texts';
@@ -48,10 +47,7 @@ function ProfileForm() {
   const { t } = useTranslation();
   const { profile } = useProfile();
   const queryClient = useQueryClient();
-  const { register, handleSubmit, setError, formState } = useForm<ProfileUpdateBody>({
-    resolver: zodResolver(ProfileUpdateBodySchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, setError, formState } = useZodForm<ProfileUpdateBody>(ProfileUpdateBodySchema, {
     values: { name: profile?.name ?? '', age: profile?.age ?? null },
   });
   const onSubmit = handleSubmit(async (values) => {
@@ -97,10 +93,7 @@ const ReportSchema = z.object({ text: z.string().trim().min(1, 'required').max(I
 function ReportForm() {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const { register, handleSubmit, reset, watch, formState } = useForm<{ text: string }>({
-    resolver: zodResolver(ReportSchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, reset, watch, formState } = useZodForm<{ text: string }>(ReportSchema, {
     defaultValues: { text: '' },
   });
   const length = watch('text').length;

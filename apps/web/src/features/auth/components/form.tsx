@@ -63,6 +63,26 @@ export const TextField = forwardRef<HTMLInputElement, FieldProps>(function TextF
   );
 });
 
+/** The e-mail field of the auth forms (log-in, sign-up, a reset link). */
+export const EmailInput = forwardRef<HTMLInputElement, Omit<FieldProps, 'label' | 'type'>>(
+  function EmailInput(props, ref) {
+    const { t } = useTranslation();
+    return <TextField ref={ref} label={t('auth.email')} type="email" autoComplete="email" {...props} />;
+  },
+);
+
+/** The line under log-in and sign-up that opens the other one ("No account? Create one"). */
+export function SwitchPrompt({ text, action, onClick }: { text: string; action: string; onClick: () => void }) {
+  return (
+    <p className="text-center text-sm text-muted">
+      {text}{' '}
+      <button type="button" onClick={onClick} className="font-semibold text-primary hover:underline">
+        {action}
+      </button>
+    </p>
+  );
+}
+
 export function SubmitButton({
   children,
   busy,
