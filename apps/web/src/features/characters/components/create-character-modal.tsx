@@ -20,6 +20,7 @@ import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { SegmentedControl } from '../../../components/ui/segmented-control';
 import { Icon } from '../../../components/ui/icon';
+import { FileButton } from '../../../components/ui/file-button';
 import { showAlert } from '../../../components/ui/alerts';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
@@ -66,7 +67,6 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const [submitted, setSubmitted] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const photoInput = useRef<HTMLInputElement>(null);
-  const cardInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!photo) return setPreview(null);
@@ -313,31 +313,21 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
           <p className="text-sm font-medium">{t('create_character.import_title')}</p>
           <p className="text-xs text-muted">{t('create_character.import_hint')}</p>
         </div>
-        <button
-          type="button"
+        <FileButton
           disabled={busy}
-          onClick={() => cardInput.current?.click()}
           className="flex shrink-0 items-center gap-1.5 rounded-full border border-white/15 px-3 py-2 text-sm hover:border-primary"
+          accept="image/png,application/json,.json,.png"
+          label={t('create_character.import_button')}
+          onFile={(file) =>
+            importCard.mutate(file, {
+              onSuccess: (bot) => done(bot, t('create_character.imported', { name: bot.name })),
+              onError: failure,
+            })
+          }
         >
           <Icon icon={Upload} size="sm" />
           {t('create_character.import_button')}
-        </button>
-        <input
-          ref={cardInput}
-          type="file"
-          accept="image/png,application/json,.json,.png"
-          className="sr-only"
-          tabIndex={-1}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            if (file)
-              importCard.mutate(file, {
-                onSuccess: (bot) => done(bot, t('create_character.imported', { name: bot.name })),
-                onError: failure,
-              });
-            e.target.value = '';
-          }}
-        />
+        </FileButton>
       </div>
     </Modal>
   );

@@ -1,8 +1,9 @@
 import '../../texts';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { BLOG_ID_PATTERN, BLOG_LIMITS, type AdminBlogPost, type Locale } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
+import { FileButton } from '../../../../components/ui/file-button';
 import { MarkdownBody } from '../../../../components/ui/markdown';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
@@ -34,7 +35,6 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
   const save = useSaveBlogPost();
   const publish = usePublishBlogPost();
   const cover = useUploadBlogCover();
-  const coverInput = useRef<HTMLInputElement>(null);
   const [current, setCurrent] = useState<AdminBlogPost | null>(post);
   const [id, setId] = useState(post?.id ?? '');
   const [idTouched, setIdTouched] = useState(Boolean(post));
@@ -253,32 +253,19 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
             </p>
           )}
           <div className="mt-2 flex flex-wrap gap-2">
-            <button
-              type="button"
+            <FileButton
               className={secondaryButton}
               disabled={!current || cover.isPending}
-              onClick={() => coverInput.current?.click()}
-            >
-              {t('admin.blog.upload_cover')}
-            </button>
+              accept="image/png,image/jpeg,image/webp"
+              label={t('admin.blog.upload_cover')}
+              onFile={uploadCover}
+            />
             {current?.cover_url && (
               <button type="button" className={secondaryButton} onClick={removeCover}>
                 {t('admin.blog.remove_cover')}
               </button>
             )}
           </div>
-          <input
-            ref={coverInput}
-            type="file"
-            accept="image/png,image/jpeg,image/webp"
-            className="sr-only"
-            tabIndex={-1}
-            aria-label={t('admin.blog.upload_cover')}
-            onChange={(event) => {
-              uploadCover(event.target.files?.[0]);
-              event.target.value = '';
-            }}
-          />
         </div>
         <div className="flex flex-col gap-3">
           <Field

@@ -1,7 +1,8 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { BOT_LIMITS, MIN_CHARACTER_AGE, type AdminCharacter, type AdminCharacterPatch } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
+import { FileButton } from '../../../../components/ui/file-button';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { useTranslation } from '../../../../lib/i18n';
 import { useChooseCharacterAvatar } from '../../api/choose-character-avatar';
@@ -63,7 +64,6 @@ const textsOf = (c: AdminCharacter | null): Texts => ({
 /** The gallery: upload, order, the avatar, delete (saved characters only). */
 function Gallery({ character }: { character: AdminCharacter }) {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
   const upload = useUploadCharacterPicture();
   const remove = useDeleteCharacterPicture();
   const reorder = useReorderCharacterPictures();
@@ -81,28 +81,16 @@ function Gallery({ character }: { character: AdminCharacter }) {
     <div className={cardClass}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="font-semibold">{t('admin.characters.gallery')}</h3>
-        <button
-          type="button"
+        <FileButton
           className={secondaryButton}
           disabled={upload.isPending}
-          onClick={() => input.current?.click()}
-          data-testid="character-picture-upload"
+          testId="character-picture-upload"
+          accept="image/png,image/jpeg,image/webp"
+          label={t('admin.characters.add_picture')}
+          onFile={(file) => upload.mutate({ id: character.id, file }, { onError: fail })}
         >
           {upload.isPending ? t('admin.common.uploading') : t('admin.characters.add_picture')}
-        </button>
-        <input
-          ref={input}
-          type="file"
-          accept="image/png,image/jpeg,image/webp"
-          className="sr-only"
-          tabIndex={-1}
-          aria-label={t('admin.characters.add_picture')}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = '';
-            if (file) upload.mutate({ id: character.id, file }, { onError: fail });
-          }}
-        />
+        </FileButton>
       </div>
       <p className="mt-1 text-xs text-muted">{t('admin.characters.gallery_hint')}</p>
       {pictures.length === 0 ? (

@@ -1,8 +1,9 @@
 import '../../texts';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminCharacter } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
+import { FileButton } from '../../../../components/ui/file-button';
 import { Skeleton } from '../../../../components/ui/page';
 import { SearchField } from '../../../../components/ui/search-field';
 import { SegmentedControl } from '../../../../components/ui/segmented-control';
@@ -115,7 +116,6 @@ function CharacterRow({ character }: { character: AdminCharacter }) {
 /** Import a Character Card (PNG or JSON) as an official character. */
 function ImportCard() {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
   const importCard = useImportAdminCard();
   const [visibility, setVisibility] = useState<'public' | 'private'>('private');
   return (
@@ -129,25 +129,12 @@ function ImportCard() {
         <option value="private">{t('admin.characters.private')}</option>
         <option value="public">{t('admin.characters.public')}</option>
       </select>
-      <button
-        type="button"
+      <FileButton
         className={secondaryButton}
         disabled={importCard.isPending}
-        onClick={() => input.current?.click()}
-      >
-        {importCard.isPending ? t('admin.common.uploading') : t('admin.characters.import')}
-      </button>
-      <input
-        ref={input}
-        type="file"
         accept="image/png,application/json,.json,.png"
-        className="sr-only"
-        tabIndex={-1}
-        aria-label={t('admin.characters.import')}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (!file) return;
+        label={t('admin.characters.import')}
+        onFile={(file) =>
           importCard.mutate(
             { file, visibility },
             {
@@ -161,9 +148,11 @@ function ImportCard() {
                   { type: 'error' },
                 ),
             },
-          );
-        }}
-      />
+          )
+        }
+      >
+        {importCard.isPending ? t('admin.common.uploading') : t('admin.characters.import')}
+      </FileButton>
     </div>
   );
 }
