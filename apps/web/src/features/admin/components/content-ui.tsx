@@ -41,6 +41,54 @@ export function Field({
   );
 }
 
+/**
+ * A labelled text input (`rows` 1, the default) or text area (more rows, or `rows` 0 for the
+ * browser's default height) with its hint and errors under it; `onChange` gets the text.
+ */
+export function TextField({
+  id,
+  label,
+  hint,
+  errors,
+  value,
+  onChange,
+  maxLength,
+  rows = 1,
+  disabled,
+  className = inputClass,
+  testId,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  errors?: string[];
+  value: string;
+  onChange: (value: string) => void;
+  maxLength: number;
+  rows?: number;
+  disabled?: boolean;
+  className?: string;
+  testId?: string;
+}) {
+  const control = {
+    id,
+    value,
+    maxLength,
+    disabled,
+    className,
+    'data-testid': testId,
+  };
+  return (
+    <Field label={label} htmlFor={id} hint={hint} errors={errors}>
+      {rows === 1 ? (
+        <input {...control} onChange={(event) => onChange(event.target.value)} />
+      ) : (
+        <textarea {...control} rows={rows || undefined} onChange={(event) => onChange(event.target.value)} />
+      )}
+    </Field>
+  );
+}
+
 /** A small coloured label (state of a character or a post). */
 export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'muted'; children: ReactNode }) {
   const colours = {

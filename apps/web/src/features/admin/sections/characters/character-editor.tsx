@@ -12,7 +12,15 @@ import { useReorderCharacterPictures } from '../../api/reorder-character-picture
 import { useSaveAdminCharacter } from '../../api/save-admin-character';
 import { useUploadCharacterPicture } from '../../api/upload-character-picture';
 import { ConfirmAction } from '../../components/confirm-action';
-import { Badge, cardClass, Field, inputClass, primaryButton, secondaryButton } from '../../components/content-ui';
+import {
+  Badge,
+  cardClass,
+  Field,
+  inputClass,
+  primaryButton,
+  secondaryButton,
+  TextField,
+} from '../../components/content-ui';
 
 /** Lines of a textarea as a list (alternate greetings: blank lines between them). */
 const listOf = (text: string, separator: RegExp) =>
@@ -218,27 +226,18 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
   };
 
   const text = (key: keyof Texts, rows: number, max: number, hint?: string, disabled = false) => (
-    <Field label={t(`admin.characters.fields.${key}`)} htmlFor={`character-${key}`} hint={hint} errors={errors[key]}>
-      {rows === 1 ? (
-        <input
-          id={`character-${key}`}
-          value={texts[key]}
-          onChange={set(key)}
-          maxLength={max}
-          disabled={disabled}
-          className={`${inputClass} disabled:opacity-60`}
-        />
-      ) : (
-        <textarea
-          id={`character-${key}`}
-          value={texts[key]}
-          onChange={set(key)}
-          maxLength={max}
-          rows={rows}
-          className={inputClass}
-        />
-      )}
-    </Field>
+    <TextField
+      id={`character-${key}`}
+      label={t(`admin.characters.fields.${key}`)}
+      hint={hint}
+      errors={errors[key]}
+      value={texts[key]}
+      onChange={(value) => setTexts((current) => ({ ...current, [key]: value }))}
+      maxLength={max}
+      rows={rows}
+      disabled={disabled}
+      className={rows === 1 ? `${inputClass} disabled:opacity-60` : inputClass}
+    />
   );
 
   return (
