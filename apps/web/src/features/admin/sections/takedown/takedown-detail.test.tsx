@@ -66,7 +66,7 @@ describe('removing a takedown request’s items', () => {
       </AppProviders>,
     );
     fireEvent.click(await screen.findByTestId('takedown-remove'));
-    const dialog = await screen.findByTestId('takedown-remove-confirm');
+    const dialog = await screen.findByTestId('takedown-remove-confirm', {}, { timeout: 5000 });
     expect(posted).toHaveLength(0);
     fireEvent.click(within(dialog).getByTestId('takedown-remove-confirm-confirm'));
     await waitFor(() => expect(posted).toHaveLength(1));

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import type { AdminTakedownDetail, AdminTakedownItem, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime, formatNumber } from '../../../../lib/format';
@@ -9,6 +8,7 @@ import { useTakedown } from '../../api/get-takedown';
 import { useRemoveTakedown } from '../../api/remove-takedown';
 import { useRejectTakedown } from '../../api/reject-takedown';
 import { ConfirmAction } from '../../components/confirm-action';
+import { actionButton, DetailPage } from '../../components/detail-page';
 import { actionPanelClass, NoteField } from '../../components/note-field';
 import { TakedownClock } from './clock';
 
@@ -159,10 +159,12 @@ export function TakedownDetailView({ id }: { id: string }) {
   };
 
   return (
-    <div className="flex flex-col gap-5" data-testid="admin-takedown-detail">
-      <Link to="/admin/takedown" className="text-sm text-muted hover:text-fg">
-        ← {t('admin.takedown.back')}
-      </Link>
+    <DetailPage
+      testId="admin-takedown-detail"
+      back="/admin/takedown"
+      backLabel={t('admin.takedown.back')}
+      error={failed ? t('admin.takedown.error') : null}
+    >
       <div className="flex flex-col gap-3 rounded-2xl border border-white/10 bg-surface p-4 sm:p-5">
         <div className="flex flex-wrap items-center gap-3">
           <h2 className="font-mono text-xl font-semibold">{data.reference}</h2>
@@ -219,7 +221,7 @@ export function TakedownDetailView({ id }: { id: string }) {
               type="button"
               onClick={() => setConfirming(true)}
               disabled={remove.isPending || selected.size === 0}
-              className="rounded-full bg-red-500 px-5 py-2.5 text-sm font-semibold text-white transition hover:brightness-110 disabled:opacity-50"
+              className={actionButton.danger}
               data-testid="takedown-remove"
             >
               {t('admin.takedown.remove', { n: formatNumber(selected.size, locale) })}
@@ -236,18 +238,13 @@ export function TakedownDetailView({ id }: { id: string }) {
               type="button"
               onClick={onReject}
               disabled={reject.isPending || !reason.trim()}
-              className="rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold transition hover:bg-white/5 disabled:opacity-50"
+              className={actionButton.secondary}
               data-testid="takedown-reject"
             >
               {t('admin.takedown.reject')}
             </button>
           </div>
         </div>
-      )}
-      {failed && (
-        <p role="alert" className="text-sm text-red-300">
-          {t('admin.takedown.error')}
-        </p>
       )}
       <ConfirmAction
         open={confirming}
@@ -259,6 +256,6 @@ export function TakedownDetailView({ id }: { id: string }) {
         onConfirm={() => remove.mutateAsync({ items: [...selected], note })}
         onClose={() => setConfirming(false)}
       />
-    </div>
+    </DetailPage>
   );
 }
