@@ -11,11 +11,7 @@ import {
   type BotDetail,
 } from '@reverie/shared';
 import type { ModalProps } from '../../../lib/modals';
-import {
-  CharacterBasics,
-  checkCharacterBasics,
-  type CharacterBasicsValue,
-} from '../../../components/ui/character-basics';
+import { CharacterBasics, checkCharacterBasics } from '../../../components/ui/character-basics';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { SegmentedControl } from '../../../components/ui/segmented-control';
@@ -28,7 +24,7 @@ import { useClientConfig } from '../../../lib/client-config';
 import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
 import { ChoicePicker } from './choice-picker';
-import { basicsLabels, basicsMessages, CharacterStoryFields } from './character-story-fields';
+import { basicsMessages, CharacterStoryFields, useBasicsInput } from './character-story-fields';
 import { VisibilityChoice } from './visibility-choice';
 import '../texts';
 
@@ -48,11 +44,6 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const [kind, setKind] = useState<Kind>('character');
   const [photo, setPhoto] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [basics, setBasics] = useState<CharacterBasicsValue>({
-    name: '',
-    age: String(MIN_CHARACTER_AGE + 7),
-    description: '',
-  });
   const [occupation, setOccupation] = useState({ picked: [] as string[], text: '' });
   const [personality, setPersonality] = useState({ picked: [] as string[], text: '' });
   const [greeting, setGreeting] = useState('');
@@ -63,6 +54,17 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const autoApprove = useClientConfig().data?.auto_approve_characters === true;
   /** Errors the server gave, per field; one goes as soon as its field is changed. */
   const [serverErrors, setServerErrors] = useState<Errors>({});
+  /** A field the user changes loses the server's error for it (the next submit checks again). */
+  const edited = (field: string) =>
+    setServerErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  const { basics, input: basicsInput } = useBasicsInput(
+    {
+      name: '',
+      age: String(MIN_CHARACTER_AGE + 7),
+      description: '',
+    },
+    edited,
+  );
   /** After the first submit the form's own checks run on every change. */
   const [submitted, setSubmitted] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
@@ -79,9 +81,6 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const checkFields = (): Errors => checkCharacterBasics(basics, basicsMessages(t));
   // An error shows from the first submit on, and goes as soon as the field is valid.
   const errors: Errors = { ...serverErrors, ...(submitted ? checkFields() : {}) };
-  /** A field the user changes loses the server's error for it (the next submit checks again). */
-  const edited = (field: string) =>
-    setServerErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
 
   const choosePhoto = (file: File | undefined) => {
     if (!file) return;
@@ -223,12 +222,7 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
         </div>
 
         <CharacterBasics
-          value={basics}
-          onChange={(field, value) => {
-            setBasics((current) => ({ ...current, [field]: value }));
-            edited(field);
-          }}
-          labels={basicsLabels(t)}
+          {...basicsInput}
           placeholders={{
             name: t('create_character.name_placeholder'),
             description: t('create_character.description_placeholder'),
