@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { TextField } from './content-ui';
+import { ContentList, TextField } from './content-ui';
 
 describe('TextField', () => {
   it('is a labelled input with its limit, hint and errors, and reports the text', () => {
@@ -35,5 +35,29 @@ describe('TextField', () => {
       <TextField id="s" label="Summary" value="" maxLength={5} rows={0} onChange={() => undefined} testId="s" />,
     );
     expect(screen.getByTestId('s').getAttribute('rows')).toBeNull();
+  });
+});
+
+describe('ContentList', () => {
+  const base = {
+    pending: false,
+    error: null,
+    empty: 'Nothing yet',
+    render: (item: string) => <li key={item}>{item}</li>,
+  };
+
+  it('shows the error, the empty text or the items', () => {
+    const { rerender } = render(<ContentList {...base} items={[]} error={new Error('Down')} />);
+    expect(screen.getByRole('alert').textContent).toBe('Down');
+    rerender(<ContentList {...base} items={[]} emptyTestId="empty" />);
+    expect(screen.getByTestId('empty').textContent).toBe('Nothing yet');
+    rerender(<ContentList {...base} items={['a', 'b']} />);
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['a', 'b']);
+  });
+
+  it('shows a skeleton while loading', () => {
+    const { container } = render(<ContentList {...base} pending items={undefined} />);
+    expect(screen.queryByRole('list')).toBeNull();
+    expect(container.firstElementChild).not.toBeNull();
   });
 });

@@ -14,7 +14,14 @@ import { useAdminCharacters } from '../../api/get-admin-characters';
 import { useImportAdminCard } from '../../api/import-admin-card';
 import { useSetCharacterVisibility } from '../../api/set-character-visibility';
 import { useUnpublishCharacter } from '../../api/unpublish-character';
-import { Badge, cardClass, dangerButton, primaryButton, secondaryButton } from '../../components/content-ui';
+import {
+  Badge,
+  cardClass,
+  ContentList,
+  dangerButton,
+  primaryButton,
+  secondaryButton,
+} from '../../components/content-ui';
 import { ReasonForm } from '../../components/reason-form';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
 import type { AdminSectionProps } from '../../sections';
@@ -217,21 +224,13 @@ export function CharactersSection({ itemId }: AdminSectionProps) {
           className="flex-1"
         />
       </div>
-      {list.isPending ? (
-        <Skeleton className="h-48" />
-      ) : list.isError ? (
-        <p role="alert" className="text-red-300">
-          {list.error.message}
-        </p>
-      ) : list.data.results.length === 0 ? (
-        <p className={`${cardClass} text-muted`}>{t('admin.characters.empty')}</p>
-      ) : (
-        <ul className="flex flex-col gap-2">
-          {list.data.results.map((character) => (
-            <CharacterRow key={character.id} character={character} />
-          ))}
-        </ul>
-      )}
+      <ContentList
+        pending={list.isPending}
+        error={list.error}
+        items={list.data?.results}
+        empty={t('admin.characters.empty')}
+        render={(character) => <CharacterRow key={character.id} character={character} />}
+      />
     </section>
   );
 }

@@ -2,7 +2,6 @@ import '../../texts';
 import { useState } from 'react';
 import type { AdminCharacter, Locale } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
-import { Skeleton } from '../../../../components/ui/page';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
 import { useTranslation } from '../../../../lib/i18n';
@@ -10,7 +9,7 @@ import { ReasonForm } from '../../components/reason-form';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
 import { useDecideReview } from '../../api/decide-review';
 import { useReviewQueue } from '../../api/get-review-queue';
-import { Badge, cardClass, dangerButton, primaryButton } from '../../components/content-ui';
+import { Badge, cardClass, ContentList, dangerButton, primaryButton } from '../../components/content-ui';
 
 /** A picture of a character under review; one the nudity check flagged stays blurred until clicked. */
 function ReviewPicture({ url, explicit, alt }: { url: string; explicit: boolean; alt: string }) {
@@ -162,23 +161,15 @@ export function ReviewQueue() {
   return (
     <section aria-labelledby="admin-review-title" className="flex flex-col gap-4">
       <AdminSectionHeading id="admin-review-title" title={t('admin.review.title')} intro={t('admin.review.intro')} />
-      {queue.isPending ? (
-        <Skeleton className="h-48" />
-      ) : queue.isError ? (
-        <p role="alert" className="text-red-300">
-          {queue.error.message}
-        </p>
-      ) : queue.data.length === 0 ? (
-        <p className={`${cardClass} text-muted`} data-testid="review-empty">
-          {t('admin.review.empty')}
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-3">
-          {queue.data.map((character) => (
-            <ReviewCard key={character.id} character={character} />
-          ))}
-        </ul>
-      )}
+      <ContentList
+        pending={queue.isPending}
+        error={queue.error}
+        items={queue.data}
+        empty={t('admin.review.empty')}
+        emptyTestId="review-empty"
+        className="flex flex-col gap-3"
+        render={(character) => <ReviewCard key={character.id} character={character} />}
+      />
     </section>
   );
 }
