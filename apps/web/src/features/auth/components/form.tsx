@@ -83,29 +83,9 @@ export function SwitchPrompt({ text, action, onClick }: { text: string; action: 
   );
 }
 
-export function SubmitButton({
-  children,
-  busy,
-  className = '',
-}: {
-  children: ReactNode;
-  busy?: boolean;
-  className?: string;
-}) {
-  return (
-    <button
-      type="submit"
-      disabled={busy}
-      aria-busy={busy || undefined}
-      className={`w-full rounded-full bg-primary px-6 py-3 font-semibold text-on-primary shadow-lg shadow-primary/30 transition hover:brightness-110 disabled:opacity-60 ${className}`}
-    >
-      {children}
-    </button>
-  );
-}
-
-/** Forms of the auth flow show their error like every other form. */
+/** Forms of the auth flow show their error and their submit button like every other form. */
 export { FormError } from '../../../components/ui/form-error';
+export { SubmitButton } from '../../../components/ui/submit-button';
 
 /**
  * Passes the server's answer to the form (spec §7): each field error goes to its field,

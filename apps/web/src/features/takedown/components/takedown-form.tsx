@@ -3,6 +3,7 @@ import { CheckCircle2 } from 'lucide-react';
 import { parseTakedownItem, takedownBodySchema, type TakedownBody } from '@reverie/shared';
 import { FormError } from '../../../components/ui/form-error';
 import { Icon } from '../../../components/ui/icon';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useCreateTakedown } from '../api/create-takedown';
@@ -262,14 +263,9 @@ export function TakedownForm({ siteOrigin }: { siteOrigin: string }) {
       </fieldset>
 
       <FormError message={errors.form} />
-      <button
-        type="submit"
-        disabled={mutation.isPending}
-        aria-busy={mutation.isPending || undefined}
-        className="w-full rounded-full bg-primary px-6 py-3 font-semibold text-on-primary shadow-lg shadow-primary/30 transition hover:brightness-110 disabled:opacity-60 sm:w-auto sm:self-start"
-      >
+      <SubmitButton busy={mutation.isPending} className="sm:w-auto sm:self-start">
         {mutation.isPending ? t('takedown.sending') : t('takedown.submit')}
-      </button>
+      </SubmitButton>
     </form>
   );
 }
