@@ -7,7 +7,13 @@ import { EmailField, PasswordSetBodySchema, type PasswordSetBody } from '@reveri
 import { Modal } from '../../components/ui/modal';
 import { Skeleton } from '../../components/ui/page';
 import { requestPasswordReset, setNewPassword, validateResetToken } from '../../features/auth/api/password-reset';
-import { applyServerErrors, EmailInput, FormError, SubmitButton, TextField } from '../../features/auth/components/form';
+import {
+  applyServerErrors,
+  EmailInput,
+  FormError,
+  PasswordInput,
+  SubmitButton,
+} from '../../features/auth/components/form';
 import '../../features/auth/texts';
 
 const RequestSchema = z.object({ email: EmailField });
@@ -126,17 +132,13 @@ function SetStep({ token }: { token: string }) {
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="reset-set-form">
       <p className="text-sm text-muted">{t('auth.password_set_text')}</p>
-      <TextField
+      <PasswordInput
         label={t('auth.new_password')}
-        type="password"
-        autoComplete="new-password"
         error={formState.errors.password?.message}
         {...register('password')}
       />
-      <TextField
+      <PasswordInput
         label={t('auth.password_confirm')}
-        type="password"
-        autoComplete="new-password"
         error={formState.errors.password_confirm?.message}
         {...register('password_confirm')}
       />

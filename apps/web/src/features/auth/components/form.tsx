@@ -71,6 +71,19 @@ export const EmailInput = forwardRef<HTMLInputElement, Omit<FieldProps, 'label' 
   },
 );
 
+/**
+ * A password field with its show/hide button; a new password by default (sign-up, a reset),
+ * `autoComplete="current-password"` for log-in. `label` defaults to "Password".
+ */
+export const PasswordInput = forwardRef<HTMLInputElement, Omit<FieldProps, 'label' | 'type'> & { label?: string }>(
+  function PasswordInput({ label, autoComplete = 'new-password', ...props }, ref) {
+    const { t } = useTranslation();
+    return (
+      <TextField ref={ref} label={label ?? t('auth.password')} type="password" autoComplete={autoComplete} {...props} />
+    );
+  },
+);
+
 /** The line under log-in and sign-up that opens the other one ("No account? Create one"). */
 export function SwitchPrompt({ text, action, onClick }: { text: string; action: string; onClick: () => void }) {
   return (

@@ -5,7 +5,7 @@ import { LoginBodySchema, type LoginBody } from '@reverie/shared';
 import type { ModalProps } from '../../../lib/modals';
 import { Modal } from '../../../components/ui/modal';
 import { loginWithPassword } from '../auth-flow';
-import { applyServerErrors, EmailInput, FormError, SubmitButton, SwitchPrompt, TextField } from './form';
+import { applyServerErrors, EmailInput, FormError, PasswordInput, SubmitButton, SwitchPrompt } from './form';
 import '../texts';
 
 /** `?login=1`: e-mail and password. */
@@ -35,9 +35,7 @@ export default function LoginModal({ onClose, from, next, switchTo }: ModalProps
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
         <EmailInput error={formState.errors.email?.message} {...register('email')} />
-        <TextField
-          label={t('auth.password')}
-          type="password"
+        <PasswordInput
           autoComplete="current-password"
           error={formState.errors.password?.message}
           {...register('password')}

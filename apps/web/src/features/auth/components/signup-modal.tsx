@@ -5,7 +5,16 @@ import { SignupFormSchema, type SignupForm } from '@reverie/shared';
 import type { ModalProps } from '../../../lib/modals';
 import { Modal } from '../../../components/ui/modal';
 import { signUp } from '../auth-flow';
-import { applyServerErrors, EmailInput, FormError, SubmitButton, SwitchPrompt, TextField, useErrorText } from './form';
+import {
+  applyServerErrors,
+  EmailInput,
+  FormError,
+  PasswordInput,
+  SubmitButton,
+  SwitchPrompt,
+  TextField,
+  useErrorText,
+} from './form';
 import '../texts';
 
 /** `?signup=1`: username, e-mail, password and the 18+ confirmation; then an automatic log-in. */
@@ -50,13 +59,7 @@ export default function SignupModal({ onClose, from, next, switchTo }: ModalProp
           {...register('username')}
         />
         <EmailInput error={formState.errors.email?.message} {...register('email')} />
-        <TextField
-          label={t('auth.password')}
-          type="password"
-          autoComplete="new-password"
-          error={formState.errors.password?.message}
-          {...register('password')}
-        />
+        <PasswordInput error={formState.errors.password?.message} {...register('password')} />
         <div className="flex flex-col gap-1.5">
           <label className="flex items-start gap-3 text-sm leading-snug">
             <input
