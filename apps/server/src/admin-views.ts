@@ -5,9 +5,7 @@
 import type { Database } from './db/client.js';
 import type { AdminModuleDeps } from './modules/admin/index.js';
 import type { AccountsService } from './modules/accounts/index.js';
-import { banUser, endAllSessions, unbanUser } from './modules/accounts/index.js';
-import { runOperatorCommand } from './modules/accounts/admin-account.js';
-import { ownedChatMediaKeys } from './modules/accounts/user-data.js';
+import { banUser, endAllSessions, OperatorCommands, unbanUser } from './modules/accounts/index.js';
 import { adjustDesires, findLedgerMismatches } from './modules/billing/index.js';
 import { deletePost, findPostForUpdate, insertPost, listAllPosts, updatePost } from './modules/blog/index.js';
 import { deleteTransform, transformOfMediaKey } from './modules/transforms/index.js';
@@ -29,8 +27,7 @@ export function adminViews(options: {
       unban: (tx, userId) => unbanUser({ db: tx, sessions: NO_SESSIONS }, userId),
       endAllSessions: (tx, userId) => endAllSessions({ db: tx, sessions: NO_SESSIONS }, userId),
       deleteAllData: (userId, extra) => options.accounts.deleteAllData(userId, extra),
-      ownedChatMediaKeys,
-      runOperatorCommand: (command, audit) => runOperatorCommand({ db, sessions, audit }, command),
+      runOperatorCommand: (command, audit) => new OperatorCommands({ db, sessions, audit }).run(command),
     },
     billing: {
       adjustDesires,

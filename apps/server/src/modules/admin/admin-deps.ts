@@ -22,11 +22,6 @@ export interface AdminAccounts {
   endAllSessions(tx: Database, userId: string): Promise<void>;
   /** The delete-all-data path (cancels the subscription first); `extra` run in its transaction. */
   deleteAllData(userId: string, extra: UserDataDeleter[]): Promise<void>;
-  /** The user's own files among messages' media keys (never a character's file they show). */
-  ownedChatMediaKeys(
-    userId: string,
-    rows: { mediaKey: string | null; originalKey: string | null; audioKey: string | null }[],
-  ): string[];
   /** `npm run admin:create|ban|unban`, each change recorded by `audit`. */
   runOperatorCommand(command: OperatorCommand, audit: (entry: AuditEntry) => Promise<void>): Promise<OperatorResult>;
 }

@@ -8,6 +8,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
+import { ownedChatMediaKeys } from '../accounts/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './reports.repository.js';
@@ -96,7 +97,7 @@ export class AdminReportsService {
       });
       return files ?? null;
     });
-    const keys = files ? this.deps.accounts.ownedChatMediaKeys(files.userId, [files]) : [];
+    const keys = files ? ownedChatMediaKeys(files.userId, [files]) : [];
     for (const key of keys)
       for (const file of withVariants(key))
         await this.deps.storage.delete(file).catch((error: unknown) => {

@@ -11,6 +11,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
+import { ownedChatMediaKeys } from '../accounts/index.js';
 import { blurredKeyOf, characterFilePrefix, originalOfBlurredKey } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
@@ -240,8 +241,7 @@ export class AdminTakedownService {
       notFound: [],
     };
     const addMessageFiles = (rows: repo.MessageFiles[]) => {
-      for (const row of rows)
-        for (const key of this.deps.accounts.ownedChatMediaKeys(row.userId, [row])) plan.files.add(key);
+      for (const row of rows) for (const key of ownedChatMediaKeys(row.userId, [row])) plan.files.add(key);
     };
     for (const input of inputs) {
       const target = parseTakedownItem(input, this.deps.publicUrl);
