@@ -4,9 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
 import { notFound } from '../../lib/errors.js';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../../lib/html.js';
 
 /**
  * The local outbox (development only): `/dev/mailbox` lists the last 100 mails,

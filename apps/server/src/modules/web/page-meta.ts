@@ -1,5 +1,6 @@
 import { isValidBotSlug, matchWebRoute, pageTitle, BLOG_ID_PATTERN, type Edition, type Locale } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { escapeHtml } from '../../lib/html.js';
 import { translate } from '../../lib/i18n.js';
 import { coverUrlOf, findPublishedPost } from '../blog/index.js';
 import { findPublicBotBySlug } from '../bots/index.js';
@@ -90,14 +91,6 @@ export async function resolvePageMeta(
   }
   return fallback;
 }
-
-const escapeHtml = (value: string) =>
-  value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 /** Writes the page's `<html>` attributes, title and meta tags into the built index.html. */
 export function renderIndexHtml(
