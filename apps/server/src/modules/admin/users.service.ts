@@ -1,6 +1,6 @@
 import type { AdminLedgerPage, AdminUserDetail, AdminUserList } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, keysetPage } from '../../lib/cursor.js';
 import { AppError } from '../../lib/errors.js';
 import { banUser, endAllSessions, unbanUser } from '../accounts/index.js';
 import { adjustDesires } from '../billing/index.js';
@@ -53,12 +53,7 @@ export class AdminUsersService {
       afterId: after ? after[0] : null,
       userId: options.userId,
     });
-    const page = rows.slice(0, options.size);
-    const last = page[page.length - 1];
-    return {
-      results: page.map(presentLedgerEntry),
-      next_param: rows.length > options.size && last ? encodeCursor([Number(last.id)]) : null,
-    };
+    return keysetPage(rows, options.size, presentLedgerEntry, (last) => [Number(last.id)]);
   }
 
   /** Grants (amount > 0) or removes (amount < 0) desires: one ledger entry with the reason. */

@@ -15,9 +15,7 @@ import {
   IMAGE_MAX_BYTES,
   type BotCreate,
 } from '@reverie/shared';
-import type { Locale } from '@reverie/shared';
-import { AppError } from '../../lib/errors.js';
-import { hasTranslation, translate } from '../../lib/i18n.js';
+import { readMultipart, requiredFileError, translatedFieldErrors } from '../../lib/forms.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { CardFieldsError } from './card.js';
 import {
@@ -45,51 +43,6 @@ const errorResponses = {
   415: ApiErrorSchema,
   422: ApiErrorSchema,
 };
-
-/** Reads a multipart form (also the admin console's uploads): text fields (repeated names become arrays) and one file. */
-export async function readMultipart(
-  request: FastifyRequest,
-  fileField: string,
-  maxBytes: number,
-): Promise<{ fields: Record<string, string | string[]>; file: Buffer | null }> {
-  const fields: Record<string, string | string[]> = {};
-  let file: Buffer | null = null;
-  try {
-    for await (const part of request.parts({
-      limits: { fileSize: maxBytes, files: 1, fields: 40, fieldSize: 16 * 1024 },
-    })) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.fieldname === fileField) file = data;
-      } else {
-        const value = String(part.value ?? '');
-        const name = part.fieldname.replace(/\[\]$/, '');
-        if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
-        const existing = fields[name];
-        fields[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
-      }
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', { status: 413 });
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
-      throw new AppError('payload_too_large', { status: 413 });
-    throw new AppError('bad_request', { status: 400, detail: 'The form could not be read' });
-  }
-  return { fields, file };
-}
-
-/** Field errors whose messages are `validation.*` keys, translated as the schema-validated routes do. */
-export function translatedFieldErrors(locale: Locale, errors: Record<string, string[]>): AppError {
-  const translated: Record<string, string[]> = {};
-  for (const [field, keys] of Object.entries(errors)) {
-    translated[field] = keys.map((message) => {
-      const key = `validation.${message}`;
-      return translate(locale, hasTranslation(key) ? key : 'validation.invalid_value');
-    });
-  }
-  return new AppError('validation_error', { status: 400, errors: translated });
-}
 
 /** Validates the create fields as the schema-validated routes do: 400 with `errors.{field}`. */
 function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {
@@ -192,12 +145,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         // Parsed by the JSON body parser, so already bounded in depth.
         file = Buffer.from(JSON.stringify(request.body), 'utf8');
       }
-      if (!file || !file.length) {
-        throw new AppError('validation_error', {
-          status: 400,
-          errors: { file: [translate(request.locale, 'validation.required')] },
-        });
-      }
+      if (!file || !file.length) throw requiredFileError(request, 'file');
       try {
         return reply.status(201).send(await importBotCard(deps, userId, file, visibility));
       } catch (error) {

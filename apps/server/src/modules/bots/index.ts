@@ -22,7 +22,6 @@ export {
   type PictureLog,
 } from './explicit-pictures.js';
 export * as botsManage from './bots.manage.js';
-export { readMultipart, translatedFieldErrors } from './bots.routes.js';
 export { CardFieldsError } from './card.js';
 export { presentBotDetail } from './bots.presenter.js';
 export type { BotsDeps } from './bots.service.js';

@@ -12,6 +12,7 @@ import {
   type Locale,
 } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { violatedUniqueIndex } from '../../db/errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PubSub } from '../../providers/pubsub/pubsub.provider.js';
 import type { SttProvider } from '../../providers/stt/index.js';
@@ -103,18 +104,6 @@ const newKey = () => randomBytes(32).toString('base64url');
 export function secondsUntilUtcMidnight(now = new Date()): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
-}
-
-/** The name of the unique index a failed insert violated; null when it was no unique violation. */
-function violatedUniqueIndex(error: unknown): string | null {
-  for (
-    let e = error as { code?: string; constraint_name?: string; constraint?: string; cause?: unknown } | undefined;
-    e;
-  ) {
-    if (e.code === '23505') return e.constraint_name ?? e.constraint ?? '';
-    e = e.cause as typeof e;
-  }
-  return null;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type TransformStyle,
 } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { violatedUniqueIndex } from '../../db/errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
@@ -210,7 +211,7 @@ export class TransformsService {
     try {
       claimed = await claimProcessing(db, id, userId);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('transform_in_progress', { status: 409 });
+      if (violatedUniqueIndex(error) !== null) throw new AppError('transform_in_progress', { status: 409 });
       throw error;
     }
     if (!claimed) {
@@ -347,11 +348,4 @@ export class TransformsService {
     await failTransform(db, row.id, code);
     this.deps.log.warn({ transformId: row.id, code }, 'transform failed for good; refunded');
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
 }
