@@ -15,6 +15,7 @@ import {
   AdminVisibilitySchema,
   AdminVoicesSchema,
   ApiErrorSchema,
+  CARD_MAX_BYTES,
   IMAGE_MAX_BYTES,
 } from '@reverie/shared';
 import { readUpload, translatedFieldErrors } from '../../lib/forms.js';
@@ -22,8 +23,6 @@ import { currentUserId } from '../../plugins/auth.js';
 import { CardFieldsError } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { AdminCharactersService } from './characters.service.js';
-
-const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
 
 const errors = {
   400: ApiErrorSchema,

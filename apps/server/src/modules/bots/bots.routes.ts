@@ -12,6 +12,7 @@ import {
   BotMineQuerySchema,
   BotSlugParamsSchema,
   BotUpdateSchema,
+  CARD_MAX_BYTES,
   IMAGE_MAX_BYTES,
   type BotCreate,
 } from '@reverie/shared';
@@ -31,9 +32,6 @@ import {
 import { updateOwnBot } from './bots.manage.js';
 import { findBotById, listGallery } from './bots.repository.js';
 import { presentBotDetail } from './bots.presenter.js';
-
-/** Card files may carry a large picture; they are still bounded. */
-const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
 
 const errorResponses = {
   400: ApiErrorSchema,
