@@ -14,6 +14,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { violatedUniqueIndex } from '../../db/errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import type { ServiceLog } from '../../lib/logger.js';
 import type { PubSub } from '../../providers/pubsub/pubsub.provider.js';
 import type { SttProvider } from '../../providers/stt/index.js';
 import type { TtsProvider } from '../../providers/tts/index.js';
@@ -40,11 +41,6 @@ import { CallConnection, type CallSocket } from './call-connection.js';
 
 /** Makes the voice activity detector of one call (Silero or WebRTC VAD, providers/vad). */
 export type VadFactory = () => VoiceActivityDetector | Promise<VoiceActivityDetector>;
-
-interface Logger {
-  info(object: object, message?: string): void;
-  warn(object: object, message?: string): void;
-}
 
 export interface CallSettings {
   minutesPerDay: number;
@@ -77,7 +73,7 @@ export interface CallsDeps {
   /** The user's latest chat with a character (or a new one); 404 when it cannot be chatted with. */
   chatForSlug(userId: string, slug: string, locale: Locale): Promise<string>;
   pubsub: PubSub;
-  log: Logger;
+  log: Pick<ServiceLog, 'info' | 'warn'>;
   settings: CallSettings;
   /** Stage times of each turn (the benchmark). */
   onTimings?(timings: TurnTimings): void;

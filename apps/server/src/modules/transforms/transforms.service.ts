@@ -14,6 +14,7 @@ import { violatedUniqueIndex } from '../../db/errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
+import type { ServiceLog } from '../../lib/logger.js';
 import type { JobQueue } from '../../providers/jobs/index.js';
 import { schedulePeriodicJob } from '../../providers/jobs/periodic.js';
 import type { WindowLimiter } from '../../providers/limits/index.js';
@@ -42,11 +43,6 @@ import {
   type TransformRow,
 } from './transforms.repository.js';
 
-interface Logger {
-  info(object: object, message: string): void;
-  warn(object: object, message: string): void;
-}
-
 export interface TransformsDeps {
   db: Database;
   storage: MediaStorage;
@@ -59,7 +55,7 @@ export interface TransformsDeps {
   /** Uploads and previews per user and hour (shared limits). */
   uploadLimiter: WindowLimiter;
   previewLimiter: WindowLimiter;
-  log: Logger;
+  log: Pick<ServiceLog, 'info' | 'warn'>;
   timeoutS: number;
   concurrency: number;
   retries: number;
