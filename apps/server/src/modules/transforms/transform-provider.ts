@@ -83,7 +83,6 @@ export class ComfyUiTransformProvider implements TransformProvider {
     fillWorkflow(this.template.replaceAll('{{image}}', 'x'), { prompt: '', negative: '', seed: 1 });
   }
 
-
   async transform(
     input: Buffer,
     style: TransformStyle,

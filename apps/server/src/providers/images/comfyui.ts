@@ -121,7 +121,6 @@ export class ComfyUiImageProvider implements ImageProvider {
     fillWorkflow(this.template, { prompt: '', negative: '', seed: 1 });
   }
 
-
   async generate(look: CharacterLook, { signal }: { signal?: AbortSignal } = {}): Promise<GeneratedImage> {
     const workflow = fillWorkflow(this.template, {
       prompt: buildImagePrompt(look),
