@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { wavFile } from '../src/lib/pcm.js';
-import { encodeMp3 } from '../src/modules/audio/mp3.js';
+import { encodeMp3 } from '../src/providers/tts/mp3.js';
 import { listenOnLoopback, readBody, sendJson } from './fake-http.js';
 
 /**

@@ -7,7 +7,7 @@ import type { ServiceLog } from '../../lib/logger.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import type { JobQueue } from '../../providers/jobs/index.js';
 import { TtsError, type TtsProvider } from '../../providers/tts/index.js';
-import { hasPremium } from '../billing/billing.service.js';
+import type { BillingService } from '../billing/index.js';
 import {
   claimAudioJob,
   findOwnedMessageForAudio,
@@ -16,7 +16,7 @@ import {
   takeAudioError,
 } from './audio.repository.js';
 import { detectLanguage } from './language.js';
-import { encodeMp3, readMp3Info } from './mp3.js';
+import { encodeMp3, readMp3Info } from '../../providers/tts/mp3.js';
 import { isSpeakable, speechText } from './speech-text.js';
 
 export interface AudioServiceDeps {
@@ -31,6 +31,8 @@ export interface AudioServiceDeps {
   concurrency: number;
   /** MP3 bit rate for PCM from the provider. */
   mp3Kbps: number;
+  /** The billing module: voice messages are premium. */
+  billing: Pick<BillingService, 'hasPremium'>;
   /** The durable job queue (providers/jobs); null only where nothing is queued (the benchmark calls `synthesise`). */
   jobs: JobQueue | null;
   /** Attempts after the first (TTS_RETRIES). */
@@ -106,7 +108,7 @@ export class AudioService {
   /** `POST /api/audio/{id}`: the state of the message's voice, starting the job when needed. */
   async request(userId: string, messageId: string, requestLocale: string): Promise<AudioResponse> {
     const { db, urls } = this.deps;
-    if (!(await hasPremium(db, userId))) {
+    if (!(await this.deps.billing.hasPremium(userId))) {
       throw new AppError('premium_required', { status: 402 });
     }
     if (!UUID.test(messageId)) throw notFound();

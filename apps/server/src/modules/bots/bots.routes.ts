@@ -19,19 +19,7 @@ import {
 import { readMultipart, requiredFileError, translatedFieldErrors } from '../../lib/forms.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { CardFieldsError } from './card.js';
-import {
-  createBot,
-  exportCardJson,
-  exportCardPng,
-  getBotDetail,
-  importBotCard,
-  listAvailableBots,
-  listMyBots,
-  type BotsDeps,
-} from './bots.service.js';
-import { updateOwnBot } from './bots.manage.js';
-import { findBotById, listGallery } from './bots.repository.js';
-import { presentBotDetail } from './bots.presenter.js';
+import type { BotsService } from './bots.service.js';
 
 const errorResponses = {
   400: ApiErrorSchema,
@@ -53,7 +41,7 @@ function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {
 }
 
 /** Characters and personas: the catalogue, pages, creation, card import and export. */
-export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app, { deps }) => {
+export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async (app, { service }) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
 
   app.get(
@@ -66,7 +54,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         response: { 200: BotListSchema, 400: ApiErrorSchema },
       },
     },
-    async (request) => listAvailableBots(deps, request.userId ?? null, request.query),
+    async (request) => service.listAvailableBots(request.userId ?? null, request.query),
   );
 
   app.get(
@@ -80,7 +68,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         response: { 200: BotMineListSchema, 401: ApiErrorSchema },
       },
     },
-    async (request) => ({ results: await listMyBots(deps, currentUserId(request), request.query.kind) }),
+    async (request) => ({ results: await service.listMyBots(currentUserId(request), request.query.kind) }),
   );
 
   app.get(
@@ -93,7 +81,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         response: { 200: BotDetailSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
       },
     },
-    async (request) => getBotDetail(deps, request.params.slug, request.userId ?? null),
+    async (request) => service.getBotDetail(request.params.slug, request.userId ?? null),
   );
 
   app.post(
@@ -116,7 +104,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         photo = form.file && form.file.length ? form.file : null;
       }
       const input = parseCreateFields(request, raw);
-      return reply.status(201).send(await createBot(deps, userId, input, photo));
+      return reply.status(201).send(await service.createBot(userId, input, photo));
     },
   );
 
@@ -145,7 +133,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
       }
       if (!file || !file.length) throw requiredFileError(request, 'file');
       try {
-        return reply.status(201).send(await importBotCard(deps, userId, file, visibility));
+        return reply.status(201).send(await service.importBotCard(userId, file, visibility));
       } catch (error) {
         if (error instanceof CardFieldsError) throw translatedFieldErrors(request.locale, error.errors);
         throw error;
@@ -165,11 +153,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         response: { 200: BotDetailSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const row = await updateOwnBot(deps, currentUserId(request), request.params.slug, request.body);
-      const fresh = (await findBotById(deps.db, row.id)) ?? row;
-      return presentBotDetail(fresh, await listGallery(deps.db, row.id), deps.urls);
-    },
+    async (request) => service.updateOwnBot(currentUserId(request), request.params.slug, request.body),
   );
 
   app.get(
@@ -183,7 +167,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
       },
     },
     async (request, reply) => {
-      const { png, row } = await exportCardPng(deps, request.params.slug, request.userId ?? null);
+      const { png, row } = await service.exportCardPng(request.params.slug, request.userId ?? null);
       return reply
         .header('content-type', 'image/png')
         .header('content-disposition', `attachment; filename="${row.slug}.png"`)
@@ -204,7 +188,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
       },
     },
     async (request, reply) => {
-      const card = await exportCardJson(deps, request.params.slug, request.userId ?? null, request.query.spec);
+      const card = await service.exportCardJson(request.params.slug, request.userId ?? null, request.query.spec);
       return reply
         .header('content-type', 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${request.params.slug}.json"`)

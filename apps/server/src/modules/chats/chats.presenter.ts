@@ -1,7 +1,7 @@
 import type { Chat, Message } from '@reverie/shared';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { BotRow } from '../bots/index.js';
-import { hasAudio } from '../audio/audio.presenter.js';
+import { hasAudio } from '../audio/index.js';
 import { presentBot } from '../bots/bots.presenter.js';
 import type { ChatRow, MessageRow, MessageWithAlts } from './chats.repository.js';
 

@@ -3,7 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Database } from '../../db/client.js';
 import { hasTranslation, translate } from '../../lib/i18n.js';
 import { LlmError, type LlmProvider, type ModelEntry } from '../../providers/llm/llm.js';
-import { hasPremium } from '../billing/billing.service.js';
+import { hasPremium } from '../billing/index.js';
 import {
   findOwnPersona,
   recordSafetyEvent,

@@ -1,9 +1,9 @@
 import { getEdition, LOCALES } from '@reverie/shared';
 import { describe, expect, it } from 'vitest';
-import { renderEmail } from '../modules/accounts/accounts.emails.js';
-import { renderCharacterDecisionEmail } from '../modules/admin/review.emails.js';
-import { renderEmailLayout } from './email-layout.js';
-import { renderNoticeEmail } from './notice-email.js';
+import { renderEmail } from '../src/modules/accounts/accounts.emails.js';
+import { renderCharacterDecisionEmail } from '../src/modules/admin/review.emails.js';
+import { renderEmailLayout } from '../src/lib/email-layout.js';
+import { renderNoticeEmail } from '../src/lib/notice-email.js';
 
 const edition = getEdition('reverie');
 
