@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AdminAuditPage, AdminAuditQuerySchema } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, keysetPage } from '../../lib/cursor.js';
 import { presentAuditEntry } from './audit.presenter.js';
 import { listAudit } from './audit.repository.js';
 
@@ -19,11 +19,6 @@ export class AdminAuditService {
       action: action || null,
       targetType: target_type && !target_id ? target_type : null,
     });
-    const page = rows.slice(0, size);
-    const last = page[page.length - 1];
-    return {
-      results: page.map(presentAuditEntry),
-      next_param: rows.length > size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
-    };
+    return keysetPage(rows, size, presentAuditEntry, (last) => [last.cursorAt, Number(last.id)]);
   }
 }

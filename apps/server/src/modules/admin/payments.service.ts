@@ -1,5 +1,5 @@
 import type { AdminLedgerCheck, AdminPaymentPage, AdminWebhookPage } from '@reverie/shared';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, keysetPage } from '../../lib/cursor.js';
 import type { AdminDeps } from './admin-deps.js';
 import { listDeliveries } from './payments.repository.js';
 import { countUsers, emailsOf, listPayments } from './users.repository.js';
@@ -25,12 +25,7 @@ export class AdminPaymentsService {
       status: query.status,
       provider: query.provider,
     });
-    const page = rows.slice(0, query.size);
-    const last = page[page.length - 1];
-    return {
-      results: page.map(presentPayment),
-      next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
-    };
+    return keysetPage(rows, query.size, presentPayment, (last) => [last.cursorAt, last.id]);
   }
 
   async listWebhookDeliveries(query: {
@@ -46,12 +41,7 @@ export class AdminPaymentsService {
       outcome: query.outcome,
       provider: query.provider,
     });
-    const page = rows.slice(0, query.size);
-    const last = page[page.length - 1];
-    return {
-      results: page.map(presentWebhookDelivery),
-      next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
-    };
+    return keysetPage(rows, query.size, presentWebhookDelivery, (last) => [last.cursorAt, Number(last.id)]);
   }
 
   /** Every balance against the sum of its ledger entries (the billing module's invariant). */
