@@ -11,6 +11,7 @@ export const DATABASE_FREE_TESTS = [
   'src/modules/calls/call-session.test.ts',
   'src/modules/calls/sentences.test.ts',
   'src/modules/calls/turn-detector.test.ts',
+  'src/modules/chats/function-length.test.ts',
   'src/modules/chats/memory.test.ts',
   'src/modules/chats/prompt.test.ts',
   'src/modules/chats/safety.test.ts',

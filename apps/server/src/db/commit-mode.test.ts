@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/helpers.js';
 import { createBot, createChat } from '../../test/factories.js';
-import { insertMessages, saveReplies } from '../modules/chats/chats.repository.js';
+import { insertMessages, saveReplies } from '../modules/chats/messages.repository.js';
 import { PostgresWindowCounter } from '../providers/limits/postgres.counter.js';
 import { rowsOf, type Database, type DatabaseHandle } from './client.js';
 import { users } from './schema.js';

@@ -9,24 +9,24 @@ import type { MediaStorage } from '../../providers/storage/storage.js';
 import { deleteChatMedia } from '../accounts/user-data.js';
 import { hasPremium } from '../billing/billing.service.js';
 import { findBotById, findVisibleBotById, findVisibleBotBySlug, type BotRow } from '../bots/index.js';
+import { findOwnPersona, findUserName, listChats } from './chat-context.repository.js';
 import {
   deleteChat,
   findLatestChatWithBot,
-  findMessage,
   findOwnedChat,
-  findOwnPersona,
-  findUserName,
-  hasLiveReply,
-  historyPage,
   insertChat,
-  insertReport,
-  lastMessages,
-  listChats,
-  selectAlternative,
   updateChat,
   type ChatRow,
-  type NewMessageRow,
 } from './chats.repository.js';
+import { hasLiveReply } from './live-replies.repository.js';
+import { insertReport } from './message-reports.repository.js';
+import {
+  findMessage,
+  historyPage,
+  lastMessages,
+  selectAlternative,
+  type NewMessageRow,
+} from './messages.repository.js';
 import { presentChat, presentMessage } from './chats.presenter.js';
 import { replaceNames } from './prompt.js';
 import { disclosureText } from './safety.js';

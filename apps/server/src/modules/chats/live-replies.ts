@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { PubSub } from '../../providers/pubsub/pubsub.provider.js';
-import {
-  failExpiredReplies,
-  findLiveReply,
-  findMessage,
-  leaseAlive,
-  renewLeases,
-  type MessageRow,
-} from './chats.repository.js';
+import { failExpiredReplies, findLiveReply, leaseAlive, renewLeases } from './live-replies.repository.js';
+import { findMessage, type MessageRow } from './messages.repository.js';
 import { type EventQueue, Generation, type RemotePiece } from './generations.js';
 
 interface Logger {

@@ -6,24 +6,20 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import { findBotById } from '../bots/index.js';
+import { findChatContext, findUserName, promptHistory, type PromptRow } from './chat-context.repository.js';
+import { type ChatRow } from './chats.repository.js';
+import { LIVE_REPLY_INDEX, hasLiveReply } from './live-replies.repository.js';
 import {
   cutSpokenReply,
   findByClientId,
-  findChatContext,
   findMessage,
   findSelectedReply,
-  findUserName,
   insertAlternative,
   insertMessages,
-  LIVE_REPLY_INDEX,
-  hasLiveReply,
-  promptHistory,
-  recordSafetyEvent,
-  type ChatRow,
   type MessageRow,
   type NewMessage,
-  type PromptRow,
-} from './chats.repository.js';
+} from './messages.repository.js';
+import { recordSafetyEvent } from './safety-events.repository.js';
 import { presentMessage } from './chats.presenter.js';
 import { requireOwnedChat } from './chats.service.js';
 import { EventQueue, type Generation } from './generations.js';

@@ -4,14 +4,10 @@ import type { Database } from '../../db/client.js';
 import { hasTranslation, translate } from '../../lib/i18n.js';
 import { LlmError, type LlmProvider, type ModelEntry } from '../../providers/llm/llm.js';
 import { hasPremium } from '../billing/billing.service.js';
-import {
-  findOwnPersona,
-  recordSafetyEvent,
-  type ChatRow,
-  type MessageRow,
-  type PromptBot,
-  type PromptRow,
-} from './chats.repository.js';
+import { findOwnPersona, type PromptBot, type PromptRow } from './chat-context.repository.js';
+import { type ChatRow } from './chats.repository.js';
+import { type MessageRow } from './messages.repository.js';
+import { recordSafetyEvent } from './safety-events.repository.js';
 import type { Generation } from './generations.js';
 import { ReplySaves } from './reply-saves.js';
 import { buildPrompt, type PromptMessage } from './prompt.js';
