@@ -7,6 +7,7 @@
 import { and, desc, eq, exists, gt, ilike, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { bots, chats, messages, users } from '../../db/schema.js';
+import type { ChatRow } from './chats.repository.js';
 import type { MessageRow } from './messages.repository.js';
 
 /** Per-turn tokens beyond the text (the prompt builder's MESSAGE_OVERHEAD_TOKENS). */
@@ -207,6 +208,14 @@ function prepared(db: Database): ReturnType<typeof prepareStatements> {
   return statements;
 }
 
+/** The chat as a send reads it: its character, the user's name and, when asked, the prompt's history. */
+export interface ChatContext {
+  chat: ChatRow;
+  bot: PromptBot;
+  userName: string;
+  history: PromptRow[] | null;
+}
+
 /**
  * The user's chat with its character and the user's name, in one query; null if not theirs.
  * With `history`, the same statement reads the prompt's history too (see `promptHistory`).
@@ -216,7 +225,7 @@ export async function findChatContext(
   chatId: string,
   userId: string,
   history?: { limit: number; budget?: number },
-) {
+): Promise<ChatContext | null> {
   const statements = prepared(db);
   const [row] = history
     ? await statements.chatContextWithHistory.execute({
