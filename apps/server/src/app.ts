@@ -1,28 +1,27 @@
-import path from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BOTS_FIRST_PAGE_SIZE, getEdition, REWARDFUL_ORIGIN } from '@reverie/shared';
-import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/client.js';
+import { BOTS_FIRST_PAGE_SIZE, REWARDFUL_ORIGIN } from '@reverie/shared';
+import { buildCore, type AppDependencies } from './core.js';
 import { authPlugin } from './plugins/auth.js';
 import { compressionPlugin } from './plugins/compression.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
-import { resolveSecret } from './lib/secrets.js';
-import { TokenSigner } from './lib/tokens.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { registerJobMetrics } from './plugins/jobs-metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { publicUrlCheckPlugin } from './plugins/public-url.js';
 import { requestContextPlugin } from './plugins/request-context.js';
 import { securityPlugin } from './plugins/security.js';
-import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { serverVersion } from './lib/version.js';
+import { BatchedWindowCounter, sharedRateLimitStore } from './providers/limits/index.js';
+import { analyticsModule } from './modules/analytics/index.js';
+import { blogModule } from './modules/blog/index.js';
+import { legalModule } from './modules/legal/index.js';
+import { systemModule } from './modules/system/index.js';
+// issue 25: the modules below are being converted to their plugin (modules/<name>/index.ts).
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { cancelSubscription, getBillingProfile } from './modules/billing/billing.service.js';
 import { AppError } from './lib/errors.js';
-import { blogRoutes } from './modules/blog/blog.routes.js';
-import { createPaymentProviders } from './providers/payments/index.js';
-import { legalRoutes } from './modules/legal/legal.routes.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { takedownRoutes } from './modules/takedown/takedown.routes.js';
 import { scheduleWebhookDeliveryPruning } from './modules/billing/webhook-deliveries.pruning.js';
@@ -30,27 +29,18 @@ import { TakedownService } from './modules/takedown/takedown.service.js';
 import { localAdminRoutes } from './modules/admin/local-admin.routes.js';
 import { newLocalAdminKey } from './modules/admin/local-admin.js';
 import type { TakedownService as TakedownServiceType } from './modules/takedown/takedown.service.js';
-import { systemRoutes } from './modules/system/system.routes.js';
 import { webRoutes } from './modules/web/web.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
 import { getBotDetail, listAvailableBots } from './modules/bots/bots.service.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
-import { MediaUrls } from './lib/media-urls.js';
-import { createMediaStorage, type MediaStorage } from './providers/storage/index.js';
-import { createModerationProvider, type ModerationProvider } from './providers/moderation/index.js';
-import { createImageModeration, type ImageModeration } from './providers/image-moderation/index.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { mailboxRoutes } from './modules/accounts/mailbox.routes.js';
-import { createMailProvider } from './providers/mail/index.js';
-import { serverVersion } from './lib/version.js';
 import { pictureRoutes } from './modules/pictures/pictures.routes.js';
 import { PictureService } from './modules/pictures/pictures.service.js';
-import { createImageProvider, type ImageProvider } from './providers/images/index.js';
-import { createLlmProvider, type LlmProvider } from './providers/llm/index.js';
 import { chatsRoutes } from './modules/chats/chats.routes.js';
 import { ChatsService } from './modules/chats/chats.service.js';
-import { LiveReplies, type LiveRepliesOptions } from './modules/chats/live-replies.js';
+import { LiveReplies } from './modules/chats/live-replies.js';
 import { RepliesService } from './modules/chats/replies.service.js';
 import { GenerationRunner, type SummaryRequest } from './modules/chats/runner.js';
 import { historyReadBudget } from './modules/chats/prompt.js';
@@ -58,33 +48,18 @@ import { MemorySummaries } from './modules/chats/summaries.js';
 import { audioRoutes } from './modules/audio/audio.routes.js';
 import { transformRoutes } from './modules/transforms/transforms.routes.js';
 import { TransformsService } from './modules/transforms/transforms.service.js';
-import { createTransformProvider, type TransformProvider } from './modules/transforms/transform-provider.js';
+import { createTransformProvider } from './modules/transforms/transform-provider.js';
 import { AudioService } from './modules/audio/audio.service.js';
-import { createTtsProvider, type TtsProvider } from './providers/tts/index.js';
-import { createPubSub, type PubSub } from './providers/pubsub/index.js';
-import { createJobQueue, type JobQueue } from './providers/jobs/index.js';
-import {
-  BatchedWindowCounter,
-  createWindowCounter,
-  sharedRateLimitStore,
-  WindowLimiter,
-  type WindowCounter,
-} from './providers/limits/index.js';
-import { Sessions } from './modules/accounts/sessions.js';
+import { WindowLimiter } from './providers/limits/index.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
-import { CallsService, type CallSettings, type VadFactory } from './modules/calls/calls.service.js';
-import type { TurnTimings } from './modules/calls/call-session.js';
-import { createSttProvider, type SttProvider } from './providers/stt/index.js';
+import { CallsService, type VadFactory } from './modules/calls/calls.service.js';
 import { createVad } from './providers/vad/index.js';
+import { providerLog } from './core.js';
+
+export type { AppDependencies } from './core.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The language model (docs/llm.md); server.ts warms it up after listening. */
-    llm: LlmProvider;
-    /** The picture judge (docs/moderation.md); server.ts warms it up after listening. */
-    imageModeration: ImageModeration;
-    /** Speech recognition for voice calls (docs/calls.md), chosen by STT_PROVIDER. */
-    stt: SttProvider;
     /** Voice calls (docs/calls.md); tests and the benchmark read `size`. */
     calls: CallsService;
     /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
@@ -93,15 +68,6 @@ declare module 'fastify' {
     transforms: TransformsService;
     /** Accounts; tests wait for mail sent after the answer with `accounts.idle()`. */
     accounts: AccountsService;
-    /** Messages between replicas (providers/pubsub): Redis, PostgreSQL LISTEN/NOTIFY or in process. */
-    pubsub: PubSub;
-    /** Live sessions, cached per process and invalidated on every replica (accounts `sessions.ts`). */
-    sessions: Sessions;
-    /**
-     * Durable background jobs shared by the replicas (providers/jobs, pg-boss): modules register
-     * handlers with `work` while the app is built; the workers start when the app is ready.
-     */
-    jobs: JobQueue;
     /** Takedown requests (the acknowledgement is queued before the answer). */
     takedown: TakedownServiceType;
     /**
@@ -112,62 +78,13 @@ declare module 'fastify' {
   }
 }
 
-export interface AppDependencies {
-  config: Config;
-  database: DatabaseHandle;
-  /** Pino options or an instance; tests pass `false` for silence. */
-  logger?: FastifyServerOptions['logger'];
-  /** The built web app folder; null for API only. */
-  webDistDir?: string | null;
-  /** Media storage; by default the one the settings select. */
-  storage?: MediaStorage;
-  /** Payment providers; by default the ones the settings select (tests pass fakes). */
-  payments?: ReturnType<typeof createPaymentProviders>;
-  /** Moderation provider; by default the one the settings select (tests pass fakes). */
-  moderation?: ModerationProvider;
-  /** The picture judge; by default the one IMAGE_MODERATION selects (tests pass fakes). */
-  imageModeration?: ImageModeration;
-  /** Image provider for chat pictures; by default the one the settings select (null: the gallery). */
-  images?: ImageProvider | null;
-  /** The style transform's engine; by default the one TRANSFORM_PROVIDER selects (tests pass failing ones). */
-  transformProvider?: TransformProvider;
-  /** The language model; by default the one the settings select (tests pass fakes or the fake OpenAI server). */
-  llm?: LlmProvider;
-  /** Text-to-speech provider for voice messages; by default the one the settings select (tests pass fakes). */
-  tts?: TtsProvider;
-  /** Speech recognition for calls; by default the one the settings select (STT_PROVIDER). */
-  stt?: SttProvider;
-  /**
-   * The voice activity detector of each call; by default Silero, or WebRTC's VAD when Silero
-   * cannot start (providers/vad). Tests may pass a detector of their own; null turns calls off.
-   */
-  vad?: VadFactory | null;
-  /** Timings of calls across replicas (lease, renewal, sweep, heartbeat); tests shorten them. */
-  calls?: Pick<CallSettings, 'leaseMs' | 'renewEveryMs' | 'sweepEveryMs' | 'pingEveryMs' | 'timeEveryMs'>;
-  /** Stage times of each call turn (the benchmark). */
-  onCallTimings?: (timings: TurnTimings) => void;
-  /** Pub/sub between replicas; by default the one the settings select. One passed in is not closed with the app. */
-  pubsub?: PubSub;
-  /** Timings of live replies across replicas (lease, renewal, sweep); tests shorten them. */
-  liveReplies?: Pick<LiveRepliesOptions, 'leaseMs' | 'renewEveryMs' | 'sweepEveryMs' | 'pollEveryMs'>;
-  /**
-   * The job queue; by default pg-boss on the app's database. The app registers its workers on
-   * it and stops it on close, whoever made it (tests give apps sharing a database their own).
-   */
-  jobs?: JobQueue;
-  /** The local operator key (`POST /api/local/admin`); by default a new random one. */
-  localAdminKey?: string;
-  /** The cluster's shared limit counters; by default the ones the settings select. One passed in is not closed with the app. */
-  limits?: WindowCounter;
-}
-
 /**
- * Builds the Fastify app: plugins first, then every module, registered explicitly so that
- * go-to-definition leads from here to each route. Does not listen (server.ts does).
+ * Builds the Fastify app: the cross-cutting plugins, the shared providers (`core.ts`), then
+ * every module's plugin, registered explicitly so that go-to-definition leads from here to each
+ * module's `index.ts`. Does not listen (server.ts does).
  */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
-  const edition = getEdition(config.APP_NAME);
   const app = Fastify({
     logger: deps.logger ?? false,
     trustProxy: config.TRUST_PROXY,
@@ -175,7 +92,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
   }).withTypeProvider<ZodTypeProvider>();
-
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -183,13 +99,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
   await app.register(compressionPlugin);
-  // Every limit counts once for the cluster (providers/limits): Redis, the database or in process.
-  const limits =
-    deps.limits ??
-    createWindowCounter(config, database, (error) => app.log.warn({ err: error }, 'shared limits error'));
-  if (!deps.limits) app.addHook('onClose', async () => limits.close());
+  const core = await buildCore(app, deps);
   // The global per-address limit is hit by every request: counted here and added to the shared
   // counter four times a second (no database write per request); the others count exactly.
+  const { limits } = core;
   const globalLimits = limits.kind === 'memory' ? limits : new BatchedWindowCounter(limits);
   if (globalLimits !== limits) app.addHook('onClose', async () => globalLimits.close());
   await app.register(securityPlugin, {
@@ -200,70 +113,27 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     hsts: new URL(config.PUBLIC_URL).protocol === 'https:',
   });
   await app.register(publicUrlCheckPlugin, { publicUrl: config.PUBLIC_URL });
-  const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
-  const jobs =
-    deps.jobs ??
-    createJobQueue(database, {
-      maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_S,
-      onError: (error) => app.log.warn({ err: error }, 'job queue error'),
-    });
-  app.decorate('jobs', jobs);
-  // Workers start once every module has registered its handlers (they stop at the end of
-  // buildApp's preClose hooks).
-  app.addHook('onReady', async () => jobs.start());
-  const pubsub =
-    deps.pubsub ?? createPubSub(config, database, (error) => app.log.warn({ err: error }, 'pub/sub error'));
-  app.decorate('pubsub', pubsub);
-  if (!deps.pubsub) app.addHook('onClose', async () => pubsub.close());
-  // Every access token names its session; each request checks it (cached, invalidated on every replica).
-  const sessions = new Sessions({ db: database.db, pubsub, log: app.log });
-  await sessions.listen();
-  app.decorate('sessions', sessions);
-  app.addHook('onClose', async () => sessions.close());
-  await app.register(authPlugin, { tokens: new TokenSigner(secret), sessions });
+  await app.register(authPlugin, { tokens: core.tokens, sessions: core.sessions });
   await app.register(metricsPlugin, {
     token: config.METRICS_TOKEN,
     openWithoutToken: !config.isProduction || config.METRICS_PUBLIC,
   });
   // Queue depth per queue and state (from the database) and failed attempts on /metrics.
-  registerJobMetrics(app.metrics, jobs);
-  await app.register(openApiPlugin, { appName: edition.name, version: serverVersion() });
+  registerJobMetrics(app.metrics, core.jobs);
+  await app.register(openApiPlugin, { appName: core.edition.name, version: serverVersion() });
+  // Workers start once every module has registered its handlers (they stop at the end of the
+  // preClose hooks, below).
+  app.addHook('onReady', async () => core.jobs.start());
 
-  // Speech recognition for calls (docs/calls.md); its state shows in GET /api/config.
-  const stt = deps.stt ?? createSttProvider(config, llmLog(app.log, 'stt'));
-  app.decorate('stt', stt);
-  app.addHook('onClose', async () => stt.close?.());
-  // Voice activity detection, a new detector per call: Silero, or WebRTC's VAD when Silero
-  // cannot start (providers/vad/index.ts).
-  const vadLog = llmLog(app.log, 'vad');
-  const vad: VadFactory | null = deps.vad ?? (() => createVad(config, vadLog));
-  let callsAvailability = (): { available: boolean; reason: 'stt_unavailable' | null } => ({
-    available: false,
-    reason: 'stt_unavailable',
-  });
-  const moderation = deps.moderation ?? createModerationProvider(config);
-  await app.register(systemRoutes, {
-    config,
-    database,
-    version: serverVersion(),
-    calls: () => callsAvailability(),
-    autoApproveCharacters: config.MODERATION_AUTO_APPROVE && moderation.canAutoApprove,
-  });
-  await app.register(analyticsRoutes, { db: database.db });
-  await app.register(blogRoutes, { db: database.db });
-  await app.register(legalRoutes, { edition });
-  const storage = deps.storage ?? createMediaStorage(config);
-  const mediaUrls = new MediaUrls(secret);
+  await app.register(systemModule, { ...core, callsAvailability: () => app.calls.availability() });
+  await app.register(analyticsModule, core);
+  await app.register(blogModule, core);
+  await app.register(legalModule, core);
+  // issue 25: what follows moves into the modules' plugins.
+  const { storage, urls: mediaUrls, moderation, imageModeration, jobs, pubsub, llm, tts, stt, secret } = core;
+  const { sessions, payments, mail, edition } = core;
+  const vad: VadFactory | null = deps.vad ?? (() => createVad(config, providerLog(app.log, 'vad')));
   await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
-  const imageModeration = deps.imageModeration ?? createImageModeration(config, moderation, app.log);
-  if (imageModeration.name === 'none') {
-    app.log.warn(
-      '!!! IMAGE_MODERATION=none: uploaded pictures are NOT judged locally (no face-age estimate, no nudity' +
-        ` classifier)${moderation.name === 'rules' ? ' and no moderation provider judges them either' : ''}; docs/moderation.md !!!`,
-    );
-  }
-  app.decorate('imageModeration', imageModeration);
-  app.addHook('onClose', async () => imageModeration.close());
   const botsDeps = {
     db: database.db,
     storage,
@@ -279,7 +149,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     db: database.db,
     storage,
     urls: mediaUrls,
-    images: deps.images === undefined ? createImageProvider(config) : deps.images,
+    images: core.images,
     log: app.log,
     imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
   });
@@ -310,12 +180,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   });
   await app.register(transformRoutes, { service: transforms });
-  // The language model (docs/llm.md), for the chats module. The default one is lazy: nothing
-  // loads or downloads until `warmUp()` (server.ts, after listening) or a first reply.
-  const llm =
-    deps.llm ?? createLlmProvider(config, { modelsDir: path.join(config.dataDir, 'models'), log: llmLog(app.log) });
-  app.decorate('llm', llm);
-  app.addHook('onClose', async () => llm.close?.());
   // Chats (docs/chat.md): conversations; replies generated by the runner, owned by one replica
   // at a time through the database (live-replies.ts) and followed from any replica.
   const chats = new ChatsService({ db: database.db, llm, urls: mediaUrls, storage, log: app.log });
@@ -367,8 +231,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('replies', replies);
   await app.register(chatsRoutes, { service: chats, replies });
   // Voice messages (issue 7, docs/voice.md): a durable background job per message, on any replica.
-  const tts = deps.tts ?? createTtsProvider(config, llmLog(app.log, 'tts'));
-  app.addHook('onClose', async () => tts.close?.());
   const audio = new AudioService({
     db: database.db,
     storage,
@@ -409,16 +271,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...deps.calls,
     },
   });
-  callsAvailability = () => calls.availability();
   app.decorate('calls', calls);
   calls.start();
   // Calls end (server_shutdown) before the replies and the database close.
   app.addHook('preClose', async () => calls.close());
   await app.register(callsRoutes, { service: calls });
-  const payments = deps.payments ?? createPaymentProviders(config);
-  for (const warning of payments.warnings) app.log.warn({ payments: true }, warning);
-  const mail = createMailProvider(config, database.db, edition, jobs, { log: app.log });
-  app.addHook('onClose', async () => mail.close?.());
   const accounts = new AccountsService({
     db: database.db,
     tokens: app.tokens,
@@ -531,16 +388,5 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // the database in one): mail queued after the answer has been sent to the queue; running jobs
   // are aborted and retried by a replica that lives (or after the restart).
   app.addHook('preClose', async () => jobs.stop());
-
   return app;
-}
-
-/** The language model's log lines, under the app's logger. */
-function llmLog(log: FastifyBaseLogger, module = 'llm') {
-  const child = log.child({ module });
-  return {
-    info: (msg: string) => child.info(msg),
-    warn: (msg: string) => child.warn(msg),
-    error: (msg: string) => child.error(msg),
-  };
 }

@@ -6,7 +6,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/client.js';
 import { applyMigrations, withStartupLock } from './db/migrate.js';
-import { seedDatabase } from './db/seed.js';
+import { seedDatabase } from './seed.js';
 import { loggerOptions } from './lib/logger.js';
 import { repoRoot } from './lib/paths.js';
 import { createMediaStorage } from './providers/storage/index.js';

@@ -1,7 +1,7 @@
 import { getEdition } from '@reverie/shared';
 import { loadConfig } from '../config.js';
 import { applyMigrations, withStartupLock } from '../db/migrate.js';
-import { seedDatabase } from '../db/seed.js';
+import { seedDatabase } from '../seed.js';
 import { openDatabaseForCommand } from './open-database.js';
 import { createMediaStorage } from '../providers/storage/index.js';
 

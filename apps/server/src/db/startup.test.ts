@@ -8,8 +8,8 @@ import { getEdition } from '@reverie/shared';
 import { prepareServer } from '../runtime.js';
 import { testConfig } from '../../test/helpers.js';
 import { withDatabase } from '../../test/global-setup.js';
-import { readShippedBlogPosts } from './seed.js';
-import { OFFICIAL_CHARACTERS } from './seed-characters.js';
+import { readShippedBlogPosts } from '../modules/blog/index.js';
+import { OFFICIAL_CHARACTERS } from '../modules/bots/index.js';
 
 const target = inject('testDb');
 

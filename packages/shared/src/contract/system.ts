@@ -7,6 +7,7 @@ export const HealthSchema = z
     version: z.string(),
   })
   .meta({ id: 'Health' });
+export type Health = z.infer<typeof HealthSchema>;
 
 export const ReadySchema = z
   .object({
@@ -17,6 +18,7 @@ export const ReadySchema = z
     }),
   })
   .meta({ id: 'Ready' });
+export type Ready = z.infer<typeof ReadySchema>;
 
 /** What the web app needs to know about the server it talks to. */
 export const ClientConfigSchema = z

@@ -3,6 +3,6 @@
  * user's sessions, and the types of the delete-all-data path. Its repository is its own.
  */
 export { banUser, unbanUser, endAllSessions, BAN_REASON_MAX, type BanDeps } from './ban.js';
-export type { Sessions } from './sessions.js';
+export { Sessions, type LiveSession } from './sessions.js';
 export type { AccountsService } from './accounts.service.js';
 export type { UserDataDeleter } from './user-data.js';

@@ -6,7 +6,8 @@ import { createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
 import { auditLog, blogPosts } from '../../db/schema.js';
-import { readShippedBlogPosts, seedDatabase } from '../../db/seed.js';
+import { seedDatabase } from '../../seed.js';
+import { readShippedBlogPosts } from '../blog/index.js';
 import { resolvePageMeta } from '../web/page-meta.js';
 
 let t: TestApp;

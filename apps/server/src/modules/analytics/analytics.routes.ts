@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AnalyticsAcceptedSchema, AnalyticsBatchSchema, ApiErrorSchema, SubscribeClickSchema } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
-import { insertAnalyticsEvents } from './analytics.repository.js';
+import type { AnalyticsService } from './analytics.service.js';
 
 /** First-party analytics intake (PRODUCT.md §8). */
-export const analyticsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+export const analyticsRoutes: FastifyPluginAsyncZod<{ service: AnalyticsService }> = async (app, { service }) => {
   app.post(
     '/api/analytics/events',
     {
@@ -18,9 +17,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (a
       },
     },
     async (request, reply) => {
-      // A client-sent user id is not trusted; the authenticated user (if any) is recorded.
-      const userId = request.userId ?? null;
-      const accepted = await insertAnalyticsEvents(db, request.body.events, userId);
+      const accepted = await service.record(request.body.events, request.userId ?? null);
       return reply.status(202).send({ accepted });
     },
   );
@@ -37,18 +34,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (a
       },
     },
     async (request, reply) => {
-      await insertAnalyticsEvents(
-        db,
-        [
-          {
-            name: 'click_subscribe',
-            props: { from: request.body.from },
-            ts: new Date().toISOString(),
-            device_id: request.userId ?? `ip:${request.ip}`,
-          },
-        ],
-        request.userId ?? null,
-      );
+      await service.recordSubscribeClick(request.body.from, request.userId ?? null, request.ip);
       return reply.status(201).send({ from: request.body.from });
     },
   );

@@ -6,10 +6,10 @@ import {
   BlogListSchema,
   BlogPostSchema,
 } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
-import { getBlogPost, listBlogPosts } from './blog.service.js';
+import type { BlogService } from './blog.service.js';
 
-export const blogRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+/** `GET /api/blog` and `GET /api/blog/{id}` (thin: the service decides). */
+export const blogRoutes: FastifyPluginAsyncZod<{ service: BlogService }> = async (app, { service }) => {
   app.get(
     '/api/blog',
     {
@@ -20,7 +20,7 @@ export const blogRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, {
         response: { 200: BlogListSchema, 400: ApiErrorSchema },
       },
     },
-    async (request) => listBlogPosts(db, request.query.size, request.query.c),
+    async (request) => service.list(request.query.size, request.query.c),
   );
 
   app.get(
@@ -33,6 +33,6 @@ export const blogRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, {
         response: { 200: BlogPostSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
       },
     },
-    async (request) => getBlogPost(db, request.params.id),
+    async (request) => service.get(request.params.id),
   );
 };

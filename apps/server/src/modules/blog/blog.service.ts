@@ -5,21 +5,31 @@ import { notFound } from '../../lib/errors.js';
 import { presentBlogPost, presentBlogPostSummary } from './blog.presenter.js';
 import { findPublishedPost, listPublishedPosts } from './blog.repository.js';
 
-/** One page of posts, newest first, with a keyset cursor to the next page. */
-export async function listBlogPosts(db: Database, size: number, cursor?: string): Promise<BlogList> {
-  const key = decodeCursor(cursor, ['iso', 'slug']);
-  const after = key ? { publishedAt: new Date(key[0]), id: key[1] } : null;
-  const rows = await listPublishedPosts(db, { limit: size + 1, after });
-  const page = rows.slice(0, size);
-  const last = page.at(-1);
-  return {
-    results: page.map(presentBlogPostSummary),
-    next_param: rows.length > size && last ? encodeCursor([last.publishedAt.toISOString(), last.id]) : null,
-  };
+export interface BlogServiceDeps {
+  db: Database;
 }
 
-export async function getBlogPost(db: Database, id: string): Promise<BlogPost> {
-  const row = await findPublishedPost(db, id);
-  if (!row) throw notFound();
-  return presentBlogPost(row);
+/** The public blog: published posts only. */
+export class BlogService {
+  constructor(private readonly deps: BlogServiceDeps) {}
+
+  /** One page of posts, newest first, with a keyset cursor to the next page. */
+  async list(size: number, cursor?: string): Promise<BlogList> {
+    const key = decodeCursor(cursor, ['iso', 'slug']);
+    const after = key ? { publishedAt: new Date(key[0]), id: key[1] } : null;
+    const rows = await listPublishedPosts(this.deps.db, { limit: size + 1, after });
+    const page = rows.slice(0, size);
+    const last = page.at(-1);
+    return {
+      results: page.map(presentBlogPostSummary),
+      next_param: rows.length > size && last ? encodeCursor([last.publishedAt.toISOString(), last.id]) : null,
+    };
+  }
+
+  /** A published post; 404 for a draft or an unknown id. */
+  async get(id: string): Promise<BlogPost> {
+    const row = await findPublishedPost(this.deps.db, id);
+    if (!row) throw notFound();
+    return presentBlogPost(row);
+  }
 }

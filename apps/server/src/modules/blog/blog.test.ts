@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getEdition } from '@reverie/shared';
 import { createTestApp } from '../../../test/helpers.js';
-import { blogIdOf, readBlogPosts, readShippedBlogPosts, seedDatabase } from '../../db/seed.js';
+import { seedDatabase } from '../../seed.js';
+import { blogIdOf, readBlogPosts, readShippedBlogPosts } from './blog.seed.js';
 import { insertMissingPosts } from './blog.repository.js';
 
 describe('blog', async () => {

@@ -1,7 +1,23 @@
+import fp from 'fastify-plugin';
+import type { Core } from '../../core.js';
+import { blogRoutes } from './blog.routes.js';
+import { BlogService } from './blog.service.js';
+
+export type BlogModuleDeps = Pick<Core, 'db'>;
+
+/** The blog module: `GET /api/blog` (keyset pages) and `GET /api/blog/{id}`. */
+export const blogModule = fp<BlogModuleDeps>(
+  async (app, deps) => {
+    await app.register(blogRoutes, { service: new BlogService(deps) });
+  },
+  { name: 'blog' },
+);
+
 /**
- * What other modules may use of the blog module: the page meta of `/blog/{id}`, the media
- * route's check of a cover, and the admin console's reads and writes (modules/admin/blog.*).
- * Its repository is its own (eslint `reverie/no-foreign-repository-imports`).
+ * What other modules may use: the page meta of `/blog/{id}` and the media route's check of a
+ * cover read a published post; the admin console writes posts with these functions inside its
+ * own transaction (the post and its audit record commit together), which is why they take a
+ * `db` that may be a transaction.
  */
 export {
   deletePost,
@@ -14,3 +30,5 @@ export {
   type NewBlogPost,
 } from './blog.repository.js';
 export { coverUrlOf } from './blog.presenter.js';
+/** The shipped posts (content/blog) and their seed. */
+export { readShippedBlogPosts, seedBlogPosts } from './blog.seed.js';

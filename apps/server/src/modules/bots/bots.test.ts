@@ -5,10 +5,10 @@ import { getEdition, type Bot, type BotDetail, type BotList } from '@reverie/sha
 import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
-import { seedDatabase } from '../../db/seed.js';
+import { seedDatabase } from '../../seed.js';
 import { createMediaStorage } from '../../providers/storage/index.js';
 import { detectMinor } from '../../providers/moderation/rules-moderation.js';
-import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
+import { OFFICIAL_CHARACTERS } from './official-characters.js';
 import { readTextChunks, writePng } from './card-png.js';
 
 let t: TestApp;

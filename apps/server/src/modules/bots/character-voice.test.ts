@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
-import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
+import { OFFICIAL_CHARACTERS } from './official-characters.js';
 import { voiceGender } from '../../providers/tts/tts-provider.js';
 import { bots } from '../../db/schema.js';
 import { characterSex, FEMALE_VOICE, fitCharacterVoices, MALE_VOICE, voiceForCharacter } from './character-voice.js';

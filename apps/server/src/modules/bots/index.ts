@@ -27,3 +27,6 @@ export { CardFieldsError } from './card.js';
 export { presentBotDetail } from './bots.presenter.js';
 export type { BotsDeps } from './bots.service.js';
 export type { BotPictureRow } from './bots.repository.js';
+/** The official catalogue and its seed (runtime.ts seeds on start; `npm run db:seed`). */
+export { seedOfficialCharacters } from './bots.seed.js';
+export { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';

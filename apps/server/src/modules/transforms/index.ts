@@ -4,3 +4,4 @@
  */
 export { transformOfMediaKey, userTransformPrefix } from './media-keys.js';
 export { deleteTransform, deleteUserTransforms } from './transforms.repository.js';
+export { createTransformProvider, type TransformProvider } from './transform-provider.js';

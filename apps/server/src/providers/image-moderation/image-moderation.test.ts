@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPicture } from '../../modules/bots/bot-pictures.js';
-import { OFFICIAL_CHARACTERS } from '../../db/seed-characters.js';
+import { OFFICIAL_CHARACTERS } from '../../modules/bots/index.js';
 import type { ModerationProvider } from '../moderation/index.js';
 import { testConfig } from '../../../test/helpers.js';
 import { createImageModeration } from './index.js';

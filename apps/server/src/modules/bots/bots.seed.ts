@@ -1,14 +1,14 @@
-import type { Database } from './client.js';
-import type { MediaStorage } from '../providers/storage/index.js';
-import { renderPicture } from '../modules/bots/bot-pictures.js';
+import type { Database } from '../../db/client.js';
+import type { MediaStorage } from '../../providers/storage/index.js';
+import { renderPicture } from './bot-pictures.js';
 import {
   findBotsBySlugs,
   insertBot,
   insertGalleryPictures,
   listGallery,
   updateBotMedia,
-} from '../modules/bots/bots.repository.js';
-import { OFFICIAL_CHARACTERS, type OfficialCharacter } from './seed-characters.js';
+} from './bots.repository.js';
+import { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';
 
 export const GALLERY_SIZE = 3;
 /** Official characters sort below anything created later; their order is the list's. */

@@ -1,17 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Edition } from '@reverie/shared';
-import type { Database } from './client.js';
-import { serverRoot } from '../lib/paths.js';
-import { fillTemplate, parseFrontMatter } from '../lib/templates.js';
-import { insertMissingPosts, type NewBlogPost } from '../modules/blog/blog.repository.js';
-import type { MediaStorage } from '../providers/storage/index.js';
-import { seedOfficialCharacters } from './seed-bots.js';
-
-export interface SeedReport {
-  blogPosts: number;
-  characters: number;
-}
+import type { Database } from '../../db/client.js';
+import { serverRoot } from '../../lib/paths.js';
+import { fillTemplate, parseFrontMatter } from '../../lib/templates.js';
+import { insertMissingPosts, type NewBlogPost } from './blog.repository.js';
 
 /** Longest blog post id (the blog cursor's and the post route's `slug` kind allow 120). */
 const BLOG_ID_MAX = 120;
@@ -69,19 +62,7 @@ export async function readBlogPosts(dir: string, edition: Edition): Promise<NewB
   return posts.filter((post) => !Number.isNaN(post.publishedAt?.getTime()));
 }
 
-/**
- * Seeds the official content. Idempotent: rows that exist are left alone, so an operator's
- * edits survive restarts.
- */
-export async function seedDatabase(
-  db: Database,
-  edition: Edition,
-  log: (message: string) => void = () => {},
-  options: { storage?: MediaStorage } = {},
-): Promise<SeedReport> {
-  const blogPosts = await insertMissingPosts(db, await readShippedBlogPosts(edition));
-  if (blogPosts) log(`seeded ${blogPosts} blog post(s)`);
-  // Characters need media storage for their pictures; callers without one skip them.
-  const characters = options.storage ? (await seedOfficialCharacters(db, options.storage, log)).inserted : 0;
-  return { blogPosts, characters };
+/** Inserts the shipped posts that are missing (an operator's edits survive restarts); how many. */
+export async function seedBlogPosts(db: Database, edition: Edition): Promise<number> {
+  return insertMissingPosts(db, await readShippedBlogPosts(edition));
 }

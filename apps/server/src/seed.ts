@@ -1,0 +1,27 @@
+import type { Edition } from '@reverie/shared';
+import type { Database } from './db/client.js';
+import type { MediaStorage } from './providers/storage/index.js';
+import { seedBlogPosts } from './modules/blog/index.js';
+import { seedOfficialCharacters } from './modules/bots/index.js';
+
+export interface SeedReport {
+  blogPosts: number;
+  characters: number;
+}
+
+/**
+ * Seeds the official content. Idempotent: rows that exist are left alone, so an operator's
+ * edits survive restarts.
+ */
+export async function seedDatabase(
+  db: Database,
+  edition: Edition,
+  log: (message: string) => void = () => {},
+  options: { storage?: MediaStorage } = {},
+): Promise<SeedReport> {
+  const blogPosts = await seedBlogPosts(db, edition);
+  if (blogPosts) log(`seeded ${blogPosts} blog post(s)`);
+  // Characters need media storage for their pictures; callers without one skip them.
+  const characters = options.storage ? (await seedOfficialCharacters(db, options.storage, log)).inserted : 0;
+  return { blogPosts, characters };
+}
