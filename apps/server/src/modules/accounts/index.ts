@@ -6,3 +6,5 @@ export { banUser, unbanUser, endAllSessions, BAN_REASON_MAX, type BanDeps } from
 export { Sessions, type LiveSession } from './sessions.js';
 export type { AccountsService } from './accounts.service.js';
 export type { UserDataDeleter } from './user-data.js';
+/** A deleted chat's pictures, originals and voice files (the chats module). */
+export { deleteChatMedia } from './user-data.js';

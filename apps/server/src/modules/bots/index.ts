@@ -24,7 +24,7 @@ export {
 export * as botsManage from './bots.manage.js';
 export { readMultipart, translatedFieldErrors } from './bots.routes.js';
 export { CardFieldsError } from './card.js';
-export { presentBotDetail } from './bots.presenter.js';
+export { presentBot, presentBotDetail } from './bots.presenter.js';
 export type { BotsDeps } from './bots.service.js';
 export type { BotPictureRow } from './bots.repository.js';
 /** The official catalogue and its seed (runtime.ts seeds on start; `npm run db:seed`). */

@@ -19,7 +19,7 @@ import type { TtsProvider } from '../../providers/tts/index.js';
 import type { VoiceActivityDetector } from '../../providers/vad/vad.js';
 import { hasPremium } from '../billing/index.js';
 import { findBotById } from '../bots/index.js';
-import { requireOwnedChat } from '../chats/chats.service.js';
+import { requireOwnedChat } from '../chats/index.js';
 import type { CallReplies, TurnTimings } from './call-session.js';
 import {
   claimCall,

@@ -1,8 +1,8 @@
 import type { Chat, Message } from '@reverie/shared';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { BotRow } from '../bots/index.js';
-import { hasAudio } from '../audio/audio.presenter.js';
-import { presentBot } from '../bots/bots.presenter.js';
+import { hasAudio } from '../audio/index.js';
+import { presentBot } from '../bots/index.js';
 import type { ChatRow } from './chats.repository.js';
 import type { MessageRow, MessageWithAlts } from './messages.repository.js';
 

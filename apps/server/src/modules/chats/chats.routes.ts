@@ -25,13 +25,6 @@ import type { ChatsService } from './chats.service.js';
 import type { RepliesService } from './replies.service.js';
 import { pipeEvents } from './sse.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Sending and replies (tests wait on `app.replies.idle()` for background work). */
-    replies: RepliesService;
-  }
-}
-
 const errors = {
   400: ApiErrorSchema,
   401: ApiErrorSchema,

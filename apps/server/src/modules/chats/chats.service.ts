@@ -6,8 +6,8 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { LlmProvider } from '../../providers/llm/llm.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
-import { deleteChatMedia } from '../accounts/user-data.js';
-import { hasPremium } from '../billing/billing.service.js';
+import { deleteChatMedia } from '../accounts/index.js';
+import { hasPremium } from '../billing/index.js';
 import { findBotById, findVisibleBotById, findVisibleBotBySlug, type BotRow } from '../bots/index.js';
 import { findOwnPersona, findUserName, listChats } from './chat-context.repository.js';
 import {
