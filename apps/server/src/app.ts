@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BOTS_FIRST_PAGE_SIZE, REWARDFUL_ORIGIN } from '@reverie/shared';
+import { REWARDFUL_ORIGIN } from '@reverie/shared';
 import { buildCore, type AppDependencies } from './core.js';
 import { authPlugin } from './plugins/auth.js';
 import { compressionPlugin } from './plugins/compression.js';
@@ -16,9 +16,13 @@ import { serverVersion } from './lib/version.js';
 import { BatchedWindowCounter, sharedRateLimitStore } from './providers/limits/index.js';
 import { analyticsModule } from './modules/analytics/index.js';
 import { blogModule } from './modules/blog/index.js';
+import { botsModule } from './modules/bots/index.js';
 import { legalModule } from './modules/legal/index.js';
 import { chatsModule } from './modules/chats/index.js';
+import { picturesModule } from './modules/pictures/index.js';
 import { systemModule } from './modules/system/index.js';
+import { transformsModule } from './modules/transforms/index.js';
+import { webModule } from './modules/web/index.js';
 // issue 25: the modules below are being converted to their plugin (modules/<name>/index.ts).
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { cancelSubscription, getBillingProfile } from './modules/billing/billing.service.js';
@@ -30,21 +34,12 @@ import { TakedownService } from './modules/takedown/takedown.service.js';
 import { localAdminRoutes } from './modules/admin/local-admin.routes.js';
 import { newLocalAdminKey } from './modules/admin/local-admin.js';
 import type { TakedownService as TakedownServiceType } from './modules/takedown/takedown.service.js';
-import { webRoutes } from './modules/web/web.routes.js';
-import { botsRoutes } from './modules/bots/bots.routes.js';
-import { getBotDetail, listAvailableBots } from './modules/bots/bots.service.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { mailboxRoutes } from './modules/accounts/mailbox.routes.js';
-import { pictureRoutes } from './modules/pictures/pictures.routes.js';
-import { PictureService } from './modules/pictures/pictures.service.js';
 import { audioRoutes } from './modules/audio/audio.routes.js';
-import { transformRoutes } from './modules/transforms/transforms.routes.js';
-import { TransformsService } from './modules/transforms/transforms.service.js';
-import { createTransformProvider } from './modules/transforms/transform-provider.js';
 import { AudioService } from './modules/audio/audio.service.js';
-import { WindowLimiter } from './providers/limits/index.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
 import { CallsService, type VadFactory } from './modules/calls/calls.service.js';
 import { createVad } from './providers/vad/index.js';
@@ -58,8 +53,6 @@ declare module 'fastify' {
     calls: CallsService;
     /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
     audio: AudioService;
-    /** The image style transform (docs/transform.md); tests wait for its jobs with `transforms.idle()`. */
-    transforms: TransformsService;
     /** Accounts; tests wait for mail sent after the answer with `accounts.idle()`. */
     accounts: AccountsService;
     /** Takedown requests (the acknowledgement is queued before the answer). */
@@ -124,58 +117,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(blogModule, core);
   await app.register(legalModule, core);
   // issue 25: what follows moves into the modules' plugins.
-  const { storage, urls: mediaUrls, moderation, imageModeration, jobs, pubsub, tts, stt, secret } = core;
+  const { storage, urls: mediaUrls, jobs, pubsub, tts, stt, secret } = core;
   const { sessions, payments, mail, edition } = core;
   const vad: VadFactory | null = deps.vad ?? (() => createVad(config, providerLog(app.log, 'vad')));
   await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
-  const botsDeps = {
-    db: database.db,
-    storage,
-    moderation,
-    imageModeration,
-    urls: mediaUrls,
-    autoApprove: config.MODERATION_AUTO_APPROVE,
-    log: app.log,
-  };
-  await app.register(botsRoutes, { deps: botsDeps });
-  // Pictures in chat (issue 7): the chats module calls `pictures` (isPictureRequest, reply).
-  const pictures = new PictureService({
-    db: database.db,
-    storage,
-    urls: mediaUrls,
-    images: core.images,
-    log: app.log,
-    imageTimeoutMs: config.IMAGE_TIMEOUT_S * 1000,
-  });
-  await app.register(pictureRoutes, { service: pictures });
+  await app.register(botsModule, core);
+  // Pictures in chat (issue 7): the chats module calls `app.pictures` (isPictureRequest, reply).
+  await app.register(picturesModule, core);
   // The image style transform (issue 16, docs/transform.md): one durable job per paid transform.
-  const transforms = new TransformsService({
-    db: database.db,
-    storage,
-    urls: mediaUrls,
-    imageModeration,
-    provider:
-      deps.transformProvider ??
-      createTransformProvider({ ...config, COMFYUI_URL: config.COMFYUI_URL ?? config.IMAGE_BASE_URL }),
-    jobs,
-    uploadLimiter: new WindowLimiter(limits, 'transform-upload', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
-    previewLimiter: new WindowLimiter(limits, 'transform-preview', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
-    log: app.log,
-    timeoutS: config.TRANSFORM_TIMEOUT_S,
-    concurrency: config.TRANSFORM_CONCURRENCY,
-    retries: config.TRANSFORM_RETRIES,
-    retryDelayS: config.TRANSFORM_RETRY_DELAY_S,
+  await app.register(transformsModule, {
+    ...core,
+    pictureCheck: app.bots,
+    transformProvider: deps.transformProvider,
   });
-  app.decorate('transforms', transforms);
-  // Abandoned uploads (unjudged or unpaid) are swept by a periodic durable job, once for the cluster.
-  app.addHook('onReady', async () => {
-    await transforms.start().catch((error: unknown) => {
-      app.log.warn({ err: error }, 'could not schedule the sweep of abandoned transform uploads');
-    });
-  });
-  await app.register(transformRoutes, { service: transforms });
   // Chats (docs/chat.md): conversations, sending and the replies (modules/chats/index.ts).
-  await app.register(chatsModule, { ...core, pictures, liveReplies: deps.liveReplies });
+  await app.register(chatsModule, { ...core, pictures: app.pictures, liveReplies: deps.liveReplies });
   // Voice messages (issue 7, docs/voice.md): a durable background job per message, on any replica.
   const audio = new AudioService({
     db: database.db,
@@ -316,19 +272,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       publicUrl: config.PUBLIC_URL,
       log: app.log.child({ module: 'admin' }),
       accounts,
-      bots: botsDeps,
+      bots: app.botsManage,
     },
   });
-  await app.register(webRoutes, {
-    db: database.db,
-    edition,
-    publicUrl: config.PUBLIC_URL,
-    distDir: deps.webDistDir ?? null,
-    // The page of `/` carries a guest's first catalogue page (issue 13: the cards without
-    // waiting for the API on a slow phone).
-    firstCataloguePage: () => listAvailableBots(botsDeps, null, { size: BOTS_FIRST_PAGE_SIZE, tags: [] }),
-    characterPicture: async (slug) => (await getBotDetail(botsDeps, slug, null)).avatar_url,
-  });
+  // Last: its not-found handler serves the web app's pages.
+  await app.register(webModule, { ...core, bots: app.bots, webDistDir: deps.webDistDir ?? null });
 
   // Last of the preClose hooks (they run in order, before every onClose one — runtime.ts closes
   // the database in one): mail queued after the answer has been sent to the queue; running jobs

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
 import { runMigrations } from '../db/migrate.js';
-import { fitCharacterVoices } from '../modules/bots/character-voice.js';
+import { fitCharacterVoices } from '../modules/bots/index.js';
 import { openDatabaseForCommand } from './open-database.js';
 
 /**

@@ -12,8 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderPicture } from '../modules/bots/bot-pictures.js';
-import { OFFICIAL_CHARACTERS } from '../modules/bots/index.js';
+import { OFFICIAL_CHARACTERS, renderPicture } from '../modules/bots/index.js';
 import { DEFAULT_IMAGE_MODERATION, LocalImageModeration } from '../providers/image-moderation/index.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/faces');

@@ -6,7 +6,7 @@ import type { MediaStorage } from '../../providers/storage/index.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { AccountsService, Sessions } from '../accounts/index.js';
 
-import type { BotsDeps } from '../bots/index.js';
+import type { BotsManageService } from '../bots/index.js';
 
 /** What the admin console's services are given (app.ts builds it once). */
 export interface AdminDeps {
@@ -20,6 +20,6 @@ export interface AdminDeps {
   log: FastifyBaseLogger;
   /** The accounts module's delete-all-data path (cancels the subscription first). */
   accounts: Pick<AccountsService, 'deleteAllData'>;
-  /** The bots module's services (characters, review queue): same moderation and photo check. */
-  bots: BotsDeps;
+  /** The bots module's service for the console (characters, review queue): same moderation and photo check. */
+  bots: BotsManageService;
 }

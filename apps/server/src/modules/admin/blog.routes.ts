@@ -14,7 +14,7 @@ import {
 import { AppError } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
 import { currentUserId } from '../../plugins/auth.js';
-import { readMultipart } from '../bots/index.js';
+import { readMultipart } from '../../lib/multipart.js';
 import type { AdminDeps } from './admin-deps.js';
 import { AdminBlogService } from './blog.service.js';
 

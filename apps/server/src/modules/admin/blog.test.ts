@@ -8,7 +8,7 @@ import { multipartBody } from '../../../test/multipart.js';
 import { auditLog, blogPosts } from '../../db/schema.js';
 import { seedDatabase } from '../../seed.js';
 import { readShippedBlogPosts } from '../blog/index.js';
-import { resolvePageMeta } from '../web/page-meta.js';
+import { renderIndexHtml, WebService } from '../web/index.js';
 
 let t: TestApp;
 let admin: { authorization: string };
@@ -18,12 +18,12 @@ beforeAll(async () => {
 });
 
 const meta = (id: string) =>
-  resolvePageMeta(t.database.db, {
+  new WebService({
+    db: t.database.db,
+    bots: t.app.bots,
     edition: getEdition('reverie'),
     publicUrl: 'https://reverie.example',
-    pathname: `/blog/${id}`,
-    locale: 'en',
-  });
+  }).pageMeta(`/blog/${id}`, 'en');
 
 const actions = async (id: string) =>
   (await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, id)).orderBy(asc(auditLog.id))).map(
@@ -163,7 +163,6 @@ describe('admin blog', () => {
   });
 
   it('serves the page with the SEO title and description in <title> and the meta tags', async () => {
-    const { renderIndexHtml } = await import('../web/page-meta.js');
     const html = renderIndexHtml(
       '<html><head><title>x</title><meta name="description" content="x"><!--app-head--></head></html>',
       await meta('night-greenhouse'),

@@ -20,7 +20,8 @@ import {
 import { AppError } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
 import { currentUserId } from '../../plugins/auth.js';
-import { CardFieldsError, readMultipart, translatedFieldErrors } from '../bots/index.js';
+import { readMultipart, translatedFieldErrors } from '../../lib/multipart.js';
+import { CardFieldsError } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { AdminCharactersService } from './characters.service.js';
 

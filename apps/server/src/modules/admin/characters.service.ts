@@ -9,7 +9,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { mailSafe } from '../../lib/templates.js';
-import { botsManage, findBotById, type BotRow, type BotsDeps } from '../bots/index.js';
+import type { BotRow, BotsManageService } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import { characterSnapshot, presentAdminCharacter } from './characters.presenter.js';
@@ -22,14 +22,10 @@ const REVIEW_PAGE = 100;
 /**
  * The console's Characters section and review queue. Every write runs in one transaction
  * with its audit record (`recordAudit`); the bots module does the work on its own rows
- * (`botsManage`), given the transaction.
+ * (`BotsManageService`), given the transaction (`within(tx)`).
  */
 export class AdminCharactersService {
   constructor(private readonly deps: AdminDeps) {}
-
-  private botsIn(db: Database): BotsDeps {
-    return { ...this.deps.bots, db };
-  }
 
   /** A page of characters: their authors and galleries in one query each, whatever the page's size. */
   private async present(rows: BotRow[]): Promise<AdminCharacter[]> {
@@ -38,10 +34,7 @@ export class AdminCharactersService {
         this.deps.db,
         rows.map((r) => r.authorId),
       ),
-      botsManage.listGalleries(
-        this.deps.db,
-        rows.map((r) => r.id),
-      ),
+      this.deps.bots.listGalleries(rows.map((r) => r.id)),
     ]);
     return rows.map((row) =>
       presentAdminCharacter(
@@ -54,7 +47,7 @@ export class AdminCharactersService {
   }
 
   async one(id: string): Promise<AdminCharacter> {
-    const row = await findBotById(this.deps.db, id);
+    const row = await this.deps.bots.findBotById(id);
     if (!row || row.kind !== 'character') throw notFound();
     return (await this.present([row]))[0]!;
   }
@@ -65,7 +58,7 @@ export class AdminCharactersService {
     offset: number;
     size: number;
   }): Promise<AdminCharacterList> {
-    const { rows, total } = await botsManage.listManagedBots(this.deps.db, {
+    const { rows, total } = await this.deps.bots.listManagedBots({
       scope: query.scope,
       search: query.q,
       offset: query.offset,
@@ -82,11 +75,11 @@ export class AdminCharactersService {
   private async write(
     actorId: string,
     action: string,
-    work: (bots: BotsDeps) => Promise<{ before: BotRow | null; after: BotRow; reason?: string | null }>,
+    work: (bots: BotsManageService) => Promise<{ before: BotRow | null; after: BotRow; reason?: string | null }>,
   ): Promise<{ row: BotRow; character: AdminCharacter }> {
     const row = await this.deps.db.transaction(async (tx) => {
       const db = tx as unknown as Database;
-      const { before, after, reason } = await work(this.botsIn(db));
+      const { before, after, reason } = await work(this.deps.bots.within(db));
       await recordAudit(db, actorId, {
         action,
         targetType: 'character',
@@ -104,25 +97,24 @@ export class AdminCharactersService {
     return (
       await this.write(actorId, 'character.create', async (bots) => ({
         before: null,
-        after: await botsManage.createOfficialBot(bots, input),
+        after: await bots.createOfficialBot(input),
       }))
     ).character;
   }
 
   async update(actorId: string, id: string, patch: AdminCharacterPatch): Promise<AdminCharacter> {
-    return (await this.write(actorId, 'character.update', (bots) => botsManage.updateManagedBot(bots, id, patch)))
-      .character;
+    return (await this.write(actorId, 'character.update', (bots) => bots.updateManagedBot(id, patch))).character;
   }
 
   async importCard(actorId: string, file: Buffer, visibility: 'public' | 'private'): Promise<AdminCharacter> {
     // The card is read and judged and its avatar stored first (no transaction held meanwhile);
     // the row and its audit record are written in one transaction, the avatar deleted if it fails.
-    const prepared = await botsManage.prepareOfficialCard(this.deps.bots, file, visibility);
+    const prepared = await this.deps.bots.prepareOfficialCard(file, visibility);
     try {
       return (
         await this.write(actorId, 'character.import', async (bots) => ({
           before: null,
-          after: await prepared.insert(bots.db),
+          after: await bots.insertPreparedCard(prepared),
         }))
       ).character;
     } catch (error) {
@@ -135,9 +127,9 @@ export class AdminCharactersService {
   async setVisibility(actorId: string, id: string, visibility: 'public' | 'private'): Promise<AdminCharacter> {
     return (
       await this.write(actorId, visibility === 'public' ? 'character.publish' : 'character.unpublish', async (bots) => {
-        const current = await botsManage.lockBot(bots, id);
+        const current = await bots.lockBot(id);
         if (!current.isOfficial) throw new AppError('not_official', { status: 409 });
-        return botsManage.setBotVisibility(bots, id, visibility);
+        return bots.setBotVisibility(id, visibility);
       })
     ).character;
   }
@@ -148,7 +140,7 @@ export class AdminCharactersService {
    */
   async unpublish(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
     const { row, character } = await this.write(actorId, 'character.unpublish', async (bots) => ({
-      ...(await botsManage.unpublishBot(bots, id, reason)),
+      ...(await bots.unpublishBot(id, reason)),
       reason,
     }));
     if (!row.isOfficial) await this.tellAuthor(row, 'character_unpublished', reason);
@@ -156,13 +148,12 @@ export class AdminCharactersService {
   }
 
   async addPicture(actorId: string, id: string, file: Buffer): Promise<AdminCharacter> {
-    const existing = await findBotById(this.deps.db, id);
+    const existing = await this.deps.bots.findBotById(id);
     if (!existing || existing.kind !== 'character') throw notFound();
     // The bots module's photo check (sanitise, moderation) before anything is written.
-    const key = await botsManage.storeGalleryFile(this.deps.bots, id, file);
+    const key = await this.deps.bots.storeGalleryFile(id, file);
     try {
-      return (await this.write(actorId, 'character.picture_add', (bots) => botsManage.addGalleryPicture(bots, id, key)))
-        .character;
+      return (await this.write(actorId, 'character.picture_add', (bots) => bots.addGalleryPicture(id, key))).character;
     } catch (error) {
       await this.deps.storage.delete(key).catch(() => {});
       throw error;
@@ -173,29 +164,28 @@ export class AdminCharactersService {
     let removedKey: string | null = null;
     let needsAvatar = false;
     const { row } = await this.write(actorId, 'character.picture_delete', async (bots) => {
-      const result = await botsManage.removeGalleryPicture(bots, id, pictureId);
+      const result = await bots.removeGalleryPicture(id, pictureId);
       removedKey = result.picture.mediaKey;
       needsAvatar = result.needsAvatar;
       return result;
     });
     if (removedKey) await this.deps.storage.delete(removedKey).catch(() => {});
-    if (needsAvatar) await botsManage.giveDrawnAvatar(this.deps.bots, row);
+    if (needsAvatar) await this.deps.bots.giveDrawnAvatar(row);
     return this.one(id);
   }
 
   async reorderPictures(actorId: string, id: string, order: string[]): Promise<AdminCharacter> {
     return (
       await this.write(actorId, 'character.picture_order', async (bots) => {
-        const before = await botsManage.lockBot(bots, id);
-        await botsManage.reorderGallery(bots, id, order);
+        const before = await bots.lockBot(id);
+        await bots.reorderGallery(id, order);
         return { before, after: before };
       })
     ).character;
   }
 
   async chooseAvatar(actorId: string, id: string, pictureId: string): Promise<AdminCharacter> {
-    return (await this.write(actorId, 'character.avatar', (bots) => botsManage.chooseAvatar(bots, id, pictureId)))
-      .character;
+    return (await this.write(actorId, 'character.avatar', (bots) => bots.chooseAvatar(id, pictureId))).character;
   }
 
   // ------------------------------------------------------------------------------------
@@ -203,17 +193,17 @@ export class AdminCharactersService {
   // ------------------------------------------------------------------------------------
 
   async pending(): Promise<{ results: AdminCharacter[] }> {
-    return { results: await this.present(await botsManage.listPendingReview(this.deps.db, REVIEW_PAGE)) };
+    return { results: await this.present(await this.deps.bots.listPendingReview(REVIEW_PAGE)) };
   }
 
   async pendingCount(): Promise<{ count: number }> {
-    return { count: await botsManage.countPendingReview(this.deps.db) };
+    return { count: await this.deps.bots.countPendingReview() };
   }
 
   async approve(actorId: string, id: string): Promise<AdminCharacter> {
     return (
       await this.write(actorId, 'character.approve', (bots) =>
-        botsManage.decideReview(bots, id, { approve: true, reviewerId: actorId }),
+        bots.decideReview(id, { approve: true, reviewerId: actorId }),
       )
     ).character;
   }
@@ -221,7 +211,7 @@ export class AdminCharactersService {
   /** Rejects with a reason, then tells the author by e-mail in their language. */
   async reject(actorId: string, id: string, reason: string): Promise<AdminCharacter> {
     const { row, character } = await this.write(actorId, 'character.reject', async (bots) => ({
-      ...(await botsManage.decideReview(bots, id, { approve: false, reviewerId: actorId, reason })),
+      ...(await bots.decideReview(id, { approve: false, reviewerId: actorId, reason })),
       reason,
     }));
     await this.tellAuthor(row, 'character_rejected', reason);

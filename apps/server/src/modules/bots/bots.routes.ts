@@ -15,24 +15,12 @@ import {
   IMAGE_MAX_BYTES,
   type BotCreate,
 } from '@reverie/shared';
-import type { Locale } from '@reverie/shared';
 import { AppError } from '../../lib/errors.js';
-import { hasTranslation, translate } from '../../lib/i18n.js';
+import { translate } from '../../lib/i18n.js';
+import { readMultipart, translatedFieldErrors } from '../../lib/multipart.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { CardFieldsError } from './card.js';
-import {
-  createBot,
-  exportCardJson,
-  exportCardPng,
-  getBotDetail,
-  importBotCard,
-  listAvailableBots,
-  listMyBots,
-  type BotsDeps,
-} from './bots.service.js';
-import { updateOwnBot } from './bots.manage.js';
-import { findBotById, listGallery } from './bots.repository.js';
-import { presentBotDetail } from './bots.presenter.js';
+import type { BotsService } from './bots.service.js';
 
 /** Card files may carry a large picture; they are still bounded. */
 const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
@@ -46,51 +34,6 @@ const errorResponses = {
   422: ApiErrorSchema,
 };
 
-/** Reads a multipart form (also the admin console's uploads): text fields (repeated names become arrays) and one file. */
-export async function readMultipart(
-  request: FastifyRequest,
-  fileField: string,
-  maxBytes: number,
-): Promise<{ fields: Record<string, string | string[]>; file: Buffer | null }> {
-  const fields: Record<string, string | string[]> = {};
-  let file: Buffer | null = null;
-  try {
-    for await (const part of request.parts({
-      limits: { fileSize: maxBytes, files: 1, fields: 40, fieldSize: 16 * 1024 },
-    })) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.fieldname === fileField) file = data;
-      } else {
-        const value = String(part.value ?? '');
-        const name = part.fieldname.replace(/\[\]$/, '');
-        if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
-        const existing = fields[name];
-        fields[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
-      }
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', { status: 413 });
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
-      throw new AppError('payload_too_large', { status: 413 });
-    throw new AppError('bad_request', { status: 400, detail: 'The form could not be read' });
-  }
-  return { fields, file };
-}
-
-/** Field errors whose messages are `validation.*` keys, translated as the schema-validated routes do. */
-export function translatedFieldErrors(locale: Locale, errors: Record<string, string[]>): AppError {
-  const translated: Record<string, string[]> = {};
-  for (const [field, keys] of Object.entries(errors)) {
-    translated[field] = keys.map((message) => {
-      const key = `validation.${message}`;
-      return translate(locale, hasTranslation(key) ? key : 'validation.invalid_value');
-    });
-  }
-  return new AppError('validation_error', { status: 400, errors: translated });
-}
-
 /** Validates the create fields as the schema-validated routes do: 400 with `errors.{field}`. */
 function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {
   const parsed = BotCreateSchema.safeParse(raw ?? {});
@@ -102,7 +45,7 @@ function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {
 }
 
 /** Characters and personas: the catalogue, pages, creation, card import and export. */
-export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app, { deps }) => {
+export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async (app, { service }) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
 
   app.get(
@@ -115,7 +58,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         response: { 200: BotListSchema, 400: ApiErrorSchema },
       },
     },
-    async (request) => listAvailableBots(deps, request.userId ?? null, request.query),
+    async (request) => service.listAvailableBots(request.userId ?? null, request.query),
   );
 
   app.get(
@@ -129,7 +72,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         response: { 200: BotMineListSchema, 401: ApiErrorSchema },
       },
     },
-    async (request) => ({ results: await listMyBots(deps, currentUserId(request), request.query.kind) }),
+    async (request) => ({ results: await service.listMyBots(currentUserId(request), request.query.kind) }),
   );
 
   app.get(
@@ -142,7 +85,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         response: { 200: BotDetailSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
       },
     },
-    async (request) => getBotDetail(deps, request.params.slug, request.userId ?? null),
+    async (request) => service.getBotDetail(request.params.slug, request.userId ?? null),
   );
 
   app.post(
@@ -165,7 +108,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         photo = form.file && form.file.length ? form.file : null;
       }
       const input = parseCreateFields(request, raw);
-      return reply.status(201).send(await createBot(deps, userId, input, photo));
+      return reply.status(201).send(await service.createBot(userId, input, photo));
     },
   );
 
@@ -199,7 +142,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         });
       }
       try {
-        return reply.status(201).send(await importBotCard(deps, userId, file, visibility));
+        return reply.status(201).send(await service.importBotCard(userId, file, visibility));
       } catch (error) {
         if (error instanceof CardFieldsError) throw translatedFieldErrors(request.locale, error.errors);
         throw error;
@@ -219,11 +162,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
         response: { 200: BotDetailSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const row = await updateOwnBot(deps, currentUserId(request), request.params.slug, request.body);
-      const fresh = (await findBotById(deps.db, row.id)) ?? row;
-      return presentBotDetail(fresh, await listGallery(deps.db, row.id), deps.urls);
-    },
+    async (request) => service.updateOwnBot(currentUserId(request), request.params.slug, request.body),
   );
 
   app.get(
@@ -237,7 +176,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
       },
     },
     async (request, reply) => {
-      const { png, row } = await exportCardPng(deps, request.params.slug, request.userId ?? null);
+      const { png, row } = await service.exportCardPng(request.params.slug, request.userId ?? null);
       return reply
         .header('content-type', 'image/png')
         .header('content-disposition', `attachment; filename="${row.slug}.png"`)
@@ -258,7 +197,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ deps: BotsDeps }> = async (app,
       },
     },
     async (request, reply) => {
-      const card = await exportCardJson(deps, request.params.slug, request.userId ?? null, request.query.spec);
+      const card = await service.exportCardJson(request.params.slug, request.userId ?? null, request.query.spec);
       return reply
         .header('content-type', 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${request.params.slug}.json"`)

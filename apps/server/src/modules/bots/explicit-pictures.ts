@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/errors.js';
 import type { ImageJudgement, ImageModeration } from '../../providers/image-moderation/index.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
-import { makeBlurredPreview } from '../pictures/blur.js';
+import { makeBlurredPreview } from '../pictures/index.js';
 
 /** Where the judgements are logged (pino's shape). */
 export interface PictureLog {

@@ -1,32 +1,76 @@
+import fp from 'fastify-plugin';
+import type { Core } from '../../core.js';
+import { BotsManageService } from './bots.manage.js';
+import { botsRoutes } from './bots.routes.js';
+import { BotsService } from './bots.service.js';
+
+export type BotsModuleDeps = Pick<
+  Core,
+  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration'
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Characters (docs/characters.md): app.ts hands it to the modules that read a character
+     * (the web pages, the media route, the chats) and to the style transform's photo check.
+     */
+    bots: BotsService;
+    /** What the admin console does with characters (official ones, gallery, review, takedown). */
+    botsManage: BotsManageService;
+  }
+}
+
 /**
- * What other modules may use of the bots module. Its repository is its own: other modules
- * read characters through these functions (eslint `reverie/no-foreign-repository-imports`).
+ * The bots module: the catalogue, a character's page, the user's characters and personas
+ * (create, edit, Character Card import and export) under `/api/bots/…` and `/api/bot/…`.
+ */
+export const botsModule = fp<BotsModuleDeps>(
+  async (app, deps) => {
+    const serviceDeps = {
+      db: deps.db,
+      storage: deps.storage,
+      moderation: deps.moderation,
+      imageModeration: deps.imageModeration,
+      urls: deps.urls,
+      autoApprove: deps.config.MODERATION_AUTO_APPROVE,
+      log: deps.log,
+    };
+    const service = new BotsService(serviceDeps);
+    app.decorate('bots', service);
+    app.decorate('botsManage', new BotsManageService(serviceDeps));
+    await app.register(botsRoutes, { service });
+  },
+  { name: 'bots' },
+);
+
+/** Other modules receive these services through their deps (app.ts passes `app.bots`, `app.botsManage`). */
+export { BotsService, type BotsServiceDeps, type PreparedCardImport } from './bots.service.js';
+export { BotsManageService } from './bots.manage.js';
+export type { BotPictureRow, BotRow } from './bots.repository.js';
+/** Where a character's files and their blurred copies live (pure; the media route, takedowns, delete all data). */
+export { blurredKeyOf, characterFilePrefix, originalOfBlurredKey, type PictureLog } from './explicit-pictures.js';
+/** A character as the contract shows it (the chats and the admin console present characters with it). */
+export { presentBot, presentBotDetail } from './bots.presenter.js';
+/** A card whose fields break the contract (the console's card import translates its errors). */
+export { CardFieldsError } from './card.js';
+/** The official catalogue and its seed (runtime.ts seeds on start; `npm run db:seed`). */
+export { seedOfficialCharacters } from './bots.seed.js';
+export { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';
+/** The offline-drawn pictures and the voice fitting (command-line tools). */
+export { renderPicture } from './bot-pictures.js';
+export { fitCharacterVoices } from './character-voice.js';
+
+/**
+ * issue 25, transitional: the reads and writes other modules still make with their own `db`
+ * (chats, calls, the media route, the console's takedown). Each has its method on `BotsService`
+ * or `BotsManageService`; remove these once those modules take the services through their deps.
  */
 export {
   deleteCharacters,
   findBotById,
   findBotWithPicture,
-  findPublicBotBySlug,
   findVisibleBotById,
   findVisibleBotBySlug,
-  type BotRow,
 } from './bots.repository.js';
-/** Uploaded pictures' judgement and explicit pictures' blurred copies (docs/moderation.md). */
-export {
-  blurredKeyOf,
-  characterFilePrefix,
-  judgeUploadedPicture,
-  originalOfBlurredKey,
-  refuseUnsafePicture,
-  storeBlurredCopy,
-  type PictureLog,
-} from './explicit-pictures.js';
-export * as botsManage from './bots.manage.js';
-export { readMultipart, translatedFieldErrors } from './bots.routes.js';
-export { CardFieldsError } from './card.js';
-export { presentBot, presentBotDetail } from './bots.presenter.js';
-export type { BotsDeps } from './bots.service.js';
-export type { BotPictureRow } from './bots.repository.js';
-/** The official catalogue and its seed (runtime.ts seeds on start; `npm run db:seed`). */
-export { seedOfficialCharacters } from './bots.seed.js';
-export { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';
+export { storeBlurredCopy } from './explicit-pictures.js';

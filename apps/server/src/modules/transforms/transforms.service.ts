@@ -16,10 +16,9 @@ import type { MediaUrls } from '../../lib/media-urls.js';
 import type { JobQueue } from '../../providers/jobs/index.js';
 import { schedulePeriodicJob } from '../../providers/jobs/periodic.js';
 import type { WindowLimiter } from '../../providers/limits/index.js';
-import type { ImageModeration } from '../../providers/image-moderation/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { creditDesires, debitDesires, hasPremium, readBalance } from '../billing/index.js';
-import { refuseUnsafePicture } from '../bots/index.js';
+import type { BotsService } from '../bots/index.js';
 import { userTransformPrefix } from './media-keys.js';
 import { renderStyle } from './styles/index.js';
 import type { TransformProvider } from './transform-provider.js';
@@ -46,12 +45,18 @@ interface Logger {
   warn(object: object, message: string): void;
 }
 
+/** What a transform asks of the bots module: the check of a photo that may be neither a minor's nor explicit. */
+export type TransformPictureCheck = Pick<BotsService, 'refuseUnsafePicture'>;
+
 export interface TransformsDeps {
   db: Database;
   storage: MediaStorage;
   urls: MediaUrls;
-  /** The picture judge (face-age estimate, nudity, the moderation provider; docs/moderation.md). */
-  imageModeration: ImageModeration;
+  /**
+   * The bots module's photo check (face-age estimate, nudity, the moderation provider;
+   * docs/moderation.md): a minor's or an explicit picture is refused.
+   */
+  pictureCheck: TransformPictureCheck;
   provider: TransformProvider;
   /** The durable job queue; null where nothing is queued (the benchmark calls the provider). */
   jobs: JobQueue | null;
@@ -183,7 +188,7 @@ export class TransformsService {
     const file = await storage.get(row.originalKey);
     if (!file) throw notFound();
     try {
-      await refuseUnsafePicture(this.deps.imageModeration, file.data, this.deps.log);
+      await this.deps.pictureCheck.refuseUnsafePicture(file.data);
     } catch (error) {
       if (error instanceof AppError && error.code === 'inappropriate_content') {
         // A refused picture is not kept.
@@ -289,7 +294,7 @@ export class TransformsService {
       throw new AppError('validation_error', { status: 400, errors: { image: ['required'] } });
     await this.limit(this.deps.previewLimiter, userId);
     const image = await sanitizeImage(file);
-    await refuseUnsafePicture(this.deps.imageModeration, image.data, this.deps.log);
+    await this.deps.pictureCheck.refuseUnsafePicture(image.data);
     const previews = await Promise.all(
       TRANSFORM_STYLES.map(async (style) => {
         const out = await renderStyle(image.data, style, { maxSide: PREVIEW_SIDE, quality: 72 });
@@ -322,7 +327,7 @@ export class TransformsService {
     signal.throwIfAborted();
     // A diffusion model's output is a new picture: it passes the same judge as the photo did
     // (the negative prompt alone is no guarantee). The embedded engine only filters the judged photo.
-    if (provider.name !== 'local') await refuseUnsafePicture(this.deps.imageModeration, result.data, this.deps.log);
+    if (provider.name !== 'local') await this.deps.pictureCheck.refuseUnsafePicture(result.data);
     const resultKey = `${userTransformPrefix(row.userId)}/${row.id}-result-${randomName()}.webp`;
     await storage.put(resultKey, result.data, result.contentType);
     // Deleted meanwhile: the file does not stay behind.

@@ -1,8 +1,7 @@
 import { isValidBotSlug, matchWebRoute, pageTitle, BLOG_ID_PATTERN, type Edition, type Locale } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
 import { translate } from '../../lib/i18n.js';
-import { coverUrlOf, findPublishedPost } from '../blog/index.js';
-import { findPublicBotBySlug } from '../bots/index.js';
+import { coverUrlOf, type BlogPostRow } from '../blog/index.js';
+import type { BotRow } from '../bots/index.js';
 
 export interface PageMeta {
   /** 404 for a path no web route matches, or `/{slug}` of no visible character. */
@@ -12,6 +11,12 @@ export interface PageMeta {
   image: string | null;
   type: 'website' | 'article' | 'profile';
   url: string;
+}
+
+/** The reads a page's metadata needs: a published post, a character anyone may see. */
+export interface PageReads {
+  findPublishedPost(id: string): Promise<BlogPostRow | null>;
+  findPublicBotBySlug(slug: string): Promise<BotRow | null>;
 }
 
 const MAX_DESCRIPTION = 200;
@@ -38,7 +43,7 @@ function absolute(publicUrl: string, pathOrUrl: string | null): string | null {
  * and `/blog/{id}` of no published post.
  */
 export async function resolvePageMeta(
-  db: Database,
+  reads: PageReads,
   options: { edition: Edition; publicUrl: string; pathname: string; locale: Locale },
 ): Promise<PageMeta> {
   const { edition, publicUrl, pathname, locale } = options;
@@ -58,7 +63,7 @@ export async function resolvePageMeta(
 
   if (match.pattern === '/blog/:id') {
     const post =
-      match.params.id && BLOG_ID_PATTERN.test(match.params.id) ? await findPublishedPost(db, match.params.id) : null;
+      match.params.id && BLOG_ID_PATTERN.test(match.params.id) ? await reads.findPublishedPost(match.params.id) : null;
     // The web app shows its "page not found" for a post that is not published either.
     if (!post) return notFound;
     return {
@@ -77,7 +82,9 @@ export async function resolvePageMeta(
     // private character — is a 404, which also tells nothing of a private one's existence.
     // The web app still opens an author's own private character with its token.
     const bot =
-      match.params.slug && isValidBotSlug(match.params.slug) ? await findPublicBotBySlug(db, match.params.slug) : null;
+      match.params.slug && isValidBotSlug(match.params.slug)
+        ? await reads.findPublicBotBySlug(match.params.slug)
+        : null;
     if (!bot) return notFound;
     return {
       status: 200,

@@ -16,21 +16,16 @@ import {
   type BotList,
   type Edition,
 } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { preferredEncoding } from '../../plugins/compression.js';
-import { renderIndexHtml, resolvePageMeta } from './page-meta.js';
+import { renderIndexHtml } from './page-meta.js';
+import type { WebService } from './web.service.js';
 
 export interface WebRoutesOptions {
-  db: Database;
+  service: WebService;
   edition: Edition;
-  publicUrl: string;
   /** The built web app (apps/web/dist); null for an API-only server. */
   distDir: string | null;
-  /** A guest's first catalogue page (`GET /api/bots/available`), written into the page of `/`. */
-  firstCataloguePage?: () => Promise<BotList>;
-  /** The picture address (as the API gives it) of the character a `/{slug}` page shows first. */
-  characterPicture?: (slug: string) => Promise<string | null>;
 }
 
 /** How many card pictures of `/` are preloaded: those on a phone's first screen (FIRST_SCREEN_CARDS on the web). */
@@ -138,10 +133,8 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
   // every guest); a failure leaves it out (the web app then asks the API as before).
   let catalogue: { at: number; head: Promise<string> } | null = null;
   const firstCatalogueHead = (): Promise<string> => {
-    const read = options.firstCataloguePage;
-    if (!read) return Promise.resolve('');
     if (!catalogue || Date.now() - catalogue.at > CATALOGUE_CACHE_MS) {
-      const head = read().then(catalogueHead, (error: unknown) => {
+      const head = options.service.firstCataloguePage().then(catalogueHead, (error: unknown) => {
         app.log.warn({ err: error }, 'The first catalogue page could not be read for /');
         catalogue = null;
         return '';
@@ -178,12 +171,7 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
     const url = new URL(request.url, 'http://local');
     const cookieLang = toLocale(/(?:^|;\s*)lang=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]);
     const locale = cookieLang ?? negotiateLocale(request.headers['accept-language']);
-    const meta = await resolvePageMeta(options.db, {
-      edition: options.edition,
-      publicUrl: options.publicUrl,
-      pathname: url.pathname,
-      locale,
-    });
+    const meta = await options.service.pageMeta(url.pathname, locale);
     const route = matchWebRoute(url.pathname);
     const pagePreload = route ? preloads.get(route.pattern) : undefined;
     const rendered = renderIndexHtml(template, meta, {
@@ -193,9 +181,9 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
     });
     let inlined = '';
     if (route?.pattern === '/' && meta.status === 200) inlined = await firstCatalogueHead();
-    else if (route?.pattern === '/:slug' && meta.status === 200 && route.params.slug && options.characterPicture) {
+    else if (route?.pattern === '/:slug' && meta.status === 200 && route.params.slug) {
       // The character's picture downloads with the scripts instead of after they have run.
-      const picture = await options.characterPicture(route.params.slug).catch(() => null);
+      const picture = await options.service.characterPicture(route.params.slug).catch(() => null);
       if (picture) inlined = preloadPicture(picture);
     }
     const head = `${pagePreload ?? ''}${inlined}`;
@@ -223,4 +211,4 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
 };
 
 /** Registered at the root so its not-found handler covers every path. */
-export const webRoutes = fp(webRoutesPlugin, { name: 'web' });
+export const webRoutes = fp(webRoutesPlugin, { name: 'web-routes' });

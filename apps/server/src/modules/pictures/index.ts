@@ -1,0 +1,34 @@
+import fp from 'fastify-plugin';
+import type { Core } from '../../core.js';
+import { pictureRoutes } from './pictures.routes.js';
+import { PictureService } from './pictures.service.js';
+
+export type PicturesModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'storage' | 'urls' | 'images'>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Pictures in chat (docs/pictures.md): app.ts hands it to the chats module (`isPictureRequest`, `reply`). */
+    pictures: PictureService;
+  }
+}
+
+/** The pictures module: the character's picture replies in chat and `GET /api/unblur/image/{id}`. */
+export const picturesModule = fp<PicturesModuleDeps>(
+  async (app, deps) => {
+    const service = new PictureService({
+      db: deps.db,
+      storage: deps.storage,
+      urls: deps.urls,
+      images: deps.images,
+      log: deps.log,
+      imageTimeoutMs: deps.config.IMAGE_TIMEOUT_S * 1000,
+    });
+    app.decorate('pictures', service);
+    await app.register(pictureRoutes, { service });
+  },
+  { name: 'pictures' },
+);
+
+export { PictureService, type PictureReplyArgs } from './pictures.service.js';
+/** A picture as it is kept, and the blurred preview of an explicit one (the bots module's copies too). */
+export { makeBlurredPreview, normalizePicture } from './blur.js';
