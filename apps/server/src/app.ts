@@ -131,7 +131,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     transformProvider: deps.transformProvider,
   });
   // Chats (docs/chat.md): conversations, sending and the replies (modules/chats/index.ts).
-  await app.register(chatsModule, { ...core, pictures: app.pictures, liveReplies: deps.liveReplies });
+  await app.register(chatsModule, {
+    ...core,
+    bots: app.bots,
+    pictures: app.pictures,
+    liveReplies: deps.liveReplies,
+  });
   // Voice messages (issue 7, docs/voice.md): a durable background job per message, on any replica.
   const audio = new AudioService({
     db: database.db,

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
 import type { Locale } from '@reverie/shared';
 import type { Core } from '../../core.js';
+import type { BotsService } from '../bots/index.js';
 import { WindowLimiter } from '../../providers/limits/index.js';
 import { chatsRoutes } from './chats.routes.js';
 import { ChatsService } from './chats.service.js';
@@ -15,6 +16,8 @@ export type ChatsModuleDeps = Pick<
   Core,
   'config' | 'db' | 'log' | 'llm' | 'urls' | 'storage' | 'pubsub' | 'jobs' | 'limits'
 > & {
+  /** The characters chatted with (the bots module). */
+  bots: BotsService;
   /** Pictures in chat (the pictures module): a picture request is answered by it; null: never. */
   pictures: PictureReplier | null;
   /** Timings of live replies across replicas (lease, renewal, sweep); tests shorten them. */
@@ -44,6 +47,7 @@ export const chatsModule = fp<ChatsModuleDeps>(
   async (app, deps) => {
     const chats = new ChatsService({
       db: deps.db,
+      bots: deps.bots,
       llm: deps.llm,
       urls: deps.urls,
       storage: deps.storage,
@@ -93,6 +97,7 @@ function repliesService(
   const { live, summaries } = built;
   return new RepliesService({
     db,
+    bots: deps.bots,
     urls: deps.urls,
     pictures: deps.pictures,
     log,

@@ -4,7 +4,6 @@ import { MessageKind } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
-import { findBotById } from '../bots/index.js';
 import {
   findChatContext,
   findUserName,
@@ -25,7 +24,7 @@ import {
 } from './messages.repository.js';
 import { recordSafetyEvent } from './safety-events.repository.js';
 import { presentMessage } from './chats.presenter.js';
-import { requireOwnedChat } from './chats.service.js';
+import { requireOwnedChat, type ChatBots } from './chats.service.js';
 import { EventQueue, type Generation } from './generations.js';
 import type { LiveReplies } from './live-replies.js';
 import type { GenerationContext, GenerationRunner, ReplyRow } from './runner.js';
@@ -51,6 +50,7 @@ interface Logger {
 
 export interface RepliesDeps {
   db: Database;
+  bots: Pick<ChatBots, 'findBotById'>;
   urls: MediaUrls;
   pictures: PictureReplier | null;
   log: Logger;
@@ -368,7 +368,7 @@ export class RepliesService {
     await this.takeRateLimit(userId);
     const userMessage = await findMessage(db, chatId, target.replyTo);
     if (!userMessage) throw notFound();
-    const bot = (await findBotById(db, chat.botId))!;
+    const bot = (await this.deps.bots.findBotById(chat.botId))!;
     const reply = await this.insertLive(chatId, () =>
       insertAlternative(db, target, { owner: live.instanceId, leaseMs: live.leaseMs }),
     );
