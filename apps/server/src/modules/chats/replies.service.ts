@@ -235,7 +235,7 @@ export class RepliesService {
    */
   private async carryOut(plan: SendPlan, context: ChatContext, locale: Locale): Promise<EventQueue> {
     const early = plan.answer === 'model' && context.history ? this.startEarly(plan, context, locale) : null;
-    await this.refuseWhileLive(plan);
+    if (!plan.writesLiveReply) await this.refuseWhileLive(plan.chatId);
     let inserted: MessageRow[];
     try {
       inserted = await this.insertLive(plan.chatId, () =>
@@ -269,10 +269,9 @@ export class RepliesService {
   }
 
   /** A send that writes no live reply is still refused while another one is being written. */
-  private async refuseWhileLive(plan: SendPlan): Promise<void> {
-    if (plan.writesLiveReply) return;
+  private async refuseWhileLive(chatId: string): Promise<void> {
     const { db, live } = this.deps;
-    if ((await hasLiveReply(db, plan.chatId)) && (await live.sweep({ chatId: plan.chatId })) === 0) throw conflict();
+    if ((await hasLiveReply(db, chatId)) && (await live.sweep({ chatId })) === 0) throw conflict();
   }
 
   /**
