@@ -45,6 +45,30 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/modules/**/*.ts'],
-    rules: { 'reverie/no-foreign-repository-imports': 'error' },
+    rules: {
+      'reverie/no-foreign-repository-imports': 'error',
+      // issue 25: turned to error once the modules are converted
+      'reverie/module-imports-through-index': 'warn',
+    },
+  },
+  {
+    files: [
+      'apps/server/src/db/**/*.ts',
+      'apps/server/src/lib/**/*.ts',
+      'apps/server/src/plugins/**/*.ts',
+      'apps/server/src/providers/**/*.ts',
+    ],
+    rules: { 'reverie/no-module-imports': 'error' },
+  },
+  {
+    // The rule itself lets repositories, db/ and tests through.
+    files: ['apps/server/src/**/*.ts'],
+    // issue 25: turned to error once the modules are converted
+    rules: { 'reverie/no-sql-outside-repositories': 'warn' },
+  },
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    // issue 25: turned to error once the modules are converted
+    rules: { 'reverie/no-app-imports': 'warn' },
   },
 );

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../bench/support/chromium.mjs';
 
 /**
  * The account journey with a real SMTP server inside the test: sign up → automatic log-in →
@@ -136,18 +137,9 @@ beforeAll(async () => {
 
   profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-e2e-chromium-'));
   context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_FLAGS,
     viewport: { width: 390, height: 844 },
   });
 });

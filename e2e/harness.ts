@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject, type TestContext } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../bench/support/chromium.mjs';
 import { ensureBuilt, repoRoot, startServer, type RunningServer } from './support/app-server.mjs';
 
 export type EditionId = 'reverie' | 'amoura';
@@ -29,19 +30,8 @@ export type ViewportName = keyof typeof VIEWPORTS;
 
 export const artifactsDir = path.join(repoRoot, 'e2e', 'artifacts');
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** The flags Chromium needs here: headless, no sandbox (root in CI), no network chatter. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** Chromium's path and flags: the same as the benchmarks' (bench/support/chromium.mjs). */
+export { CHROMIUM_FLAGS as CHROMIUM_ARGS, CHROMIUM_PATH as chromiumPath };
 
 /**
  * Launches Chromium. playwright-core refuses `--user-data-dir` in `args` for `launch()`; it
@@ -49,10 +39,12 @@ export const CHROMIUM_ARGS = [
  * would do. Every `newContext()` is a further isolated, incognito-like profile.
  */
 export async function launchBrowser(): Promise<Browser> {
-  if (!fs.existsSync(chromiumPath)) {
-    throw new Error(`Chromium is not installed at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+    );
   }
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS, timeout: 60_000 });
 }
 
 /**

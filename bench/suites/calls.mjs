@@ -24,7 +24,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { serverSources } from '../support/server-sources.mjs';
+import { median, percentile } from '../support/stats.mjs';
 
 export const name = 'calls';
 export const description = 'voice calls: pipeline overhead, interruption, voice-to-voice, CPU per call-minute';
@@ -37,14 +38,6 @@ const END_OF_TURN_MS = 600;
 const MIN_SPEECH_MS = 250;
 const CLK_TCK = 100;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-};
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
-};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** CPU time (µs) of a process so far. */
@@ -119,9 +112,7 @@ async function startCallServer(repoRoot, fakeUrl, users) {
 
 /** @param {{ repoRoot: string, log: Function }} ctx */
 export async function run({ repoRoot, log }) {
-  const serverDir = path.join(repoRoot, 'apps/server');
-  const { tsImport } = await import('tsx/esm/api');
-  const load = (file) => tsImport(pathToFileURL(path.join(serverDir, file)).href, import.meta.url);
+  const load = await serverSources(repoRoot);
   const { startFakeOpenAi } = await load('test/fake-openai.ts');
   const { CallClient, concat, silence, speech } = await load('test/call-audio.ts');
 

@@ -1,9 +1,10 @@
 // Chat streaming: what the server adds on top of the model (issue 12's hot-path targets).
 //
 // The built server talks to a fake OpenAI-compatible model inside this process: every reply is
-// N tokens, each token its own `data:` chunk, written as fast as the socket takes them (or
-// trickled, one every `intervalMs`); N and the interval live in a mutable state object that
-// each phase sets. The same fake, asked directly by the same client code, is the baseline of
+// N tokens, each token its own `data:` chunk, written as fast as the socket takes them (the
+// burst), or each in its own write `trickleMs` apart as a model produces them (the trickled
+// parts), or one every `intervalMs` until told to end; N and the pace live in a mutable state
+// object that each phase sets. The same fake, asked directly by the same client code, is the baseline of
 // every figure, measured in the same run.
 //
 // On PostgreSQL (BENCH_DATABASE_URL, default the local server; a fresh database per run,
@@ -28,6 +29,16 @@
 //  4. a long chat: 10 000 messages inserted into one chat with SQL, then 60 sends there and 60
 //     in a new chat, interleaved (A B B A …); the ratio of their median added times to first
 //     token.
+// Then, trickled (issue 25; BENCH_CHAT_TRICKLE_MS, 5 ms between two tokens of a reply, `0`
+// skips it), in 10 new chats that each hold 700 messages (inserted with SQL) — the fake's
+// socket without Nagle, so that the server reads one token per read:
+//  T1. added time to first token: 100 sends one at a time (BENCH_CHAT_TRICKLE_SENDS) after 10
+//      warm-ups, each right after a request straight to the fake (its median is subtracted);
+//  T2. server CPU per token: the slope between 200 replies of 64 tokens and 60 of 1000, 10 at a
+//      time; the plain proxy's the same way (the floor of one read and one write per token);
+//  T3. server + PostgreSQL CPU per 64-token reply, over T2's 64-token replies.
+//  The CPU the server and PostgreSQL spend with nothing to do (measured for 10 s first) is
+//  taken off T2 and T3, since a trickled reply lasts long enough for it to count.
 // On PGlite (the default database; the users are inserted while the server is stopped, since
 // only one process can open PGlite):
 //  5. `/api/health` latency while 200 users each have a reply streaming, trickled by the fake
@@ -36,23 +47,24 @@
 //     fake ends the replies. The whole window with the 200 sends' start and end is shown too;
 //  6. memory per open stream: the server's resident memory before the 200 sends and once all
 //     200 are open, divided by 200 — an estimate (the garbage collector moves it).
-// BENCH_CHAT_ONLY=postgres|pglite runs one half; BENCH_CHAT_CPU_PROF=<dir> makes every server
-// write a CPU profile there on exit (bench/support/cpu-profile.mjs).
+// BENCH_CHAT_ONLY=postgres|pglite runs one half, `trickled` only T1–T3; BENCH_CHAT_CPU_PROF=<dir>
+// makes every server write a CPU profile there on exit (bench/support/cpu-profile.mjs; with
+// `trickled`, sampled from the start of T1 only).
 import http from 'node:http';
 import { execSync, fork } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { SignJWT } from 'jose';
+import { accessToken, insertSession, withScratchDatabase } from '../support/postgres.mjs';
+import { median, percentile } from '../support/stats.mjs';
 
 export const name = 'chat';
 export const description =
   'chat hot path: added time to first token, throughput vs the model, CPU per token, long chats, health under 200 streams';
 export const order = 70;
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DURATION_MS = Number(process.env.BENCH_DURATION_S ?? 10) * 1000;
 const TTFT_SENDS = 200;
 const TTFT_WARMUP = 20;
@@ -67,18 +79,31 @@ const OPEN_STREAMS = 200;
 const TRICKLE_MS = 50;
 const TRICKLE_S = 10;
 const HEALTH_EVERY_MS = 20;
-/** `postgres` or `pglite` runs only that half (for profiling: BENCH_CHAT_CPU_PROF=<dir>). */
+/**
+ * The trickled parts (issue 25): the delay between two tokens of one reply, in ms; `0` skips
+ * them. 5 ms is 200 tokens/s per stream, above the 20–100 of real models, and far longer than
+ * the server needs per token (≈ 10–30 µs with the wake-up), so it still reads one token per
+ * read — a longer delay changes no per-token figure — while 1 000-token replies take 5 s.
+ */
+const TRICKLE_TOKEN_MS = Number(process.env.BENCH_CHAT_TRICKLE_MS ?? 5);
+/** The chats of the trickled parts hold this many messages before the first send. */
+const HISTORY_MESSAGES = 700;
+/** Sends of the trickled time to first token (after TRICKLE_WARMUP), each paired with one to the fake. */
+const TRICKLE_SENDS = Number(process.env.BENCH_CHAT_TRICKLE_SENDS ?? 100);
+const TRICKLE_WARMUP = 10;
+/** 64-token replies whose CPU is measured in the trickled mode (/proc counts 10 ms ticks). */
+const TRICKLE_SHORT_REPLIES = 200;
+/** How long the server's and PostgreSQL's CPU with nothing to do is measured (their background). */
+const IDLE_MS = 10_000;
+/**
+ * `postgres` or `pglite` runs only that half; `trickled` only the trickled parts on PostgreSQL
+ * (for profiling: BENCH_CHAT_CPU_PROF=<dir>, then the profile covers those parts alone).
+ */
 const ONLY = process.env.BENCH_CHAT_ONLY;
 /** Redis for the variant with shared limits on Redis (parts 1–2 again); `none` skips it. */
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const percentile = (values, q) => {
-  const s = sorted(values);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-const median = (values) => percentile(values, 0.5);
 
 /** Runs `fn(item, worker)` over `items` with at most `limit` at a time (`worker` < `limit`). */
 async function pool(items, limit, fn) {
@@ -107,11 +132,12 @@ const END_CHUNKS = chunkOf({}, 'stop') + 'data: [DONE]\n\n';
 
 /**
  * An OpenAI-compatible `/chat/completions` that streams `state.tokens` tokens per reply, each in
- * its own write; with `state.intervalMs` > 0 it trickles one token every interval (one shared
- * ticker) until `endTrickles()`.
+ * its own write: at once (`state.trickleMs` 0, the burst), or one every `state.trickleMs` as a
+ * model produces them (then the end after the last token's delay); with `state.intervalMs` > 0
+ * it trickles one token every interval (one shared ticker) until `endTrickles()`.
  */
 function startFakeModel() {
-  const state = { tokens: SHORT_TOKENS, intervalMs: 0, requests: 0 };
+  const state = { tokens: SHORT_TOKENS, intervalMs: 0, trickleMs: 0, requests: 0 };
   const trickling = new Set();
   let ticker = null;
   const tick = () => {
@@ -130,10 +156,16 @@ function startFakeModel() {
         ticker ??= setInterval(tick, state.intervalMs);
         return;
       }
+      if (state.trickleMs > 0) {
+        trickle(res, state.tokens, state.trickleMs);
+        return;
+      }
       for (let i = 0; i < state.tokens; i++) res.write(TOKEN_CHUNKS[i % TOKEN_CHUNKS.length]);
       res.end(END_CHUNKS);
     });
   });
+  // Each write its own segment at once (no Nagle): a trickled token must reach the server alone.
+  server.on('connection', (socket) => socket.setNoDelay(true));
   server.keepAliveTimeout = 60_000;
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
@@ -157,6 +189,23 @@ function startFakeModel() {
   );
 }
 
+/**
+ * Writes `tokens` chunks to `res`, the first at once and each next one `delayMs` later, each its
+ * own `res.write` (its own timer, so never corked with another), then the finish and `[DONE]`.
+ */
+function trickle(res, tokens, delayMs) {
+  let sent = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    if (sent === tokens) res.end(END_CHUNKS);
+    else {
+      res.write(TOKEN_CHUNKS[sent++ % TOKEN_CHUNKS.length]);
+      setTimeout(next, delayMs);
+    }
+  };
+  next();
+}
+
 // ---------------------------------------------------------------------------------------------
 // The client: node:http with keep-alive, the same code for the server and for the fake
 
@@ -164,7 +213,9 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
 /**
  * POSTs `body` and reads the event stream to its end. Resolves with the time to the first
- * chunk containing `marker` and to the end; `onFirst` runs when the marker arrives.
+ * chunk containing `marker`, to the end, and how many times the marker came (`count`: the
+ * server's `delta` events, one per network read of the model's stream that brought text);
+ * `onFirst` runs when the marker arrives.
  */
 function streamPost(url, headers, body, marker, { onFirst, check } = {}) {
   return new Promise((resolve, reject) => {
@@ -180,6 +231,7 @@ function streamPost(url, headers, body, marker, { onFirst, check } = {}) {
       (res) => {
         let tail = '';
         let first = null;
+        let count = 0;
         res.setEncoding('utf8');
         res.on('data', (chunk) => {
           const text = tail + chunk;
@@ -187,6 +239,9 @@ function streamPost(url, headers, body, marker, { onFirst, check } = {}) {
             first = performance.now() - started;
             onFirst?.();
           }
+          // Only the markers that end in this chunk: those in the tail were counted before.
+          for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1))
+            if (at + marker.length > tail.length) count++;
           tail = text.slice(-400);
         });
         res.on('end', () => {
@@ -194,7 +249,7 @@ function streamPost(url, headers, body, marker, { onFirst, check } = {}) {
           if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode} ${tail}`));
           else if (first === null) reject(new Error(`${url}: no "${marker}" in the answer: ${tail}`));
           else if (check && !check(tail)) reject(new Error(`${url}: the reply did not finish: ${tail}`));
-          else resolve({ first, total });
+          else resolve({ first, total, count });
         });
         res.on('error', reject);
       },
@@ -244,32 +299,17 @@ async function api(baseUrl, pathname, token, body) {
  * `query(text, params)` runs one statement (PGlite or postgres-js).
  */
 async function insertUsers(query, secret, count) {
-  const key = new TextEncoder().encode(secret);
   const users = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
-    const sid = randomUUID();
     const suffix = id.slice(0, 8);
     await query(
       `insert into users (id, username, email, password_hash, name, age, is_email_confirmed)
        values ($1, $2, $3, '!bench', $4, 30, true)`,
       [id, `bench_${suffix}`, `bench_${suffix}@example.test`, `Bench ${i}`],
     );
-    const refresh = `rt.bench.${randomBytes(24).toString('base64url')}`;
-    await query(`insert into refresh_tokens (user_id, family_id, token_hash, expires_at) values ($1, $2, $3, $4)`, [
-      id,
-      sid,
-      createHash('sha256').update(refresh).digest('hex'),
-      new Date(Date.now() + 86_400_000).toISOString(),
-    ]);
-    const token = await new SignJWT({ role: 'user', sid })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(id)
-      .setIssuer('reverie')
-      .setAudience('access')
-      .setIssuedAt()
-      .setExpirationTime('2h')
-      .sign(key);
+    const sid = await insertSession(query, id);
+    const token = await accessToken(secret, id, { sid });
     users.push({ id, token, chats: [] });
   }
   return users;
@@ -284,7 +324,8 @@ async function openChats(baseUrl, users, each = 1) {
   });
 }
 
-function serverEnv(fake, secret) {
+/** With `profileFromSignal`, a profiled server samples from its first SIGWINCH on (not its start). */
+function serverEnv(fake, secret, { profileFromSignal = false } = {}) {
   return {
     JWT_SECRET: secret,
     LOG_LEVEL: 'warn',
@@ -298,6 +339,7 @@ function serverEnv(fake, secret) {
       ? {
           NODE_OPTIONS: `--import ${path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/cpu-profile.mjs')}`,
           BENCH_CPU_PROF_DIR: process.env.BENCH_CHAT_CPU_PROF,
+          ...(profileFromSignal ? { BENCH_CPU_PROF_FROM: 'signal' } : {}),
         }
       : {}),
   };
@@ -345,6 +387,22 @@ async function backendPids(sql, dbName) {
   return rows.map((row) => row.pid);
 }
 
+/** The CPU time (µs) of each backend serving a database, now. */
+async function backendCpu(sql, dbName) {
+  return new Map((await backendPids(sql, dbName)).map((pid) => [pid, cpuOfAll([pid])]));
+}
+
+/**
+ * The CPU time (µs) the backends serving a database spent since `before` (a `backendCpu`):
+ * those started since count whole, those that ended since count nothing more (their last
+ * moments are lost; subtracting their earlier total instead made whole figures negative).
+ */
+async function backendCpuSince(sql, dbName, before) {
+  let total = 0;
+  for (const [pid, micros] of await backendCpu(sql, dbName)) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** The plain proxy peer (bench/support/plain-proxy.mjs) in its own process, in front of the fake. */
 function startPlainProxy(fake) {
   const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/plain-proxy.mjs'), [], {
@@ -362,10 +420,12 @@ function startPlainProxy(fake) {
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL: parts 1–4
 
-async function onPostgres(startServer, log, url) {
+async function onPostgres(startServer, log, url, { burst, trickled }) {
   const fake = await startFakeModel();
   const secret = randomBytes(32).toString('hex');
-  const server = await startServer({ env: { ...serverEnv(fake, secret), DATABASE_URL: url } });
+  const server = await startServer({
+    env: { ...serverEnv(fake, secret, { profileFromSignal: !burst }), DATABASE_URL: url },
+  });
   const sql = postgres(url, { max: 2, onnotice: () => {} });
   const pid = server.child.pid;
   const dbName = new URL(url).pathname.slice(1);
@@ -377,193 +437,339 @@ async function onPostgres(startServer, log, url) {
       (await api(server.url, '/api/chat/create', users[0].token, { botID: await firstBot(server.url) })).id,
     );
     log(`PostgreSQL: ${users.length} users with a chat each`);
-
-    // 1. Added time to first token.
-    fake.state.tokens = SHORT_TOKENS;
-    const direct = [];
-    for (let i = 0; i < TTFT_SENDS + TTFT_WARMUP; i++) {
-      const { first } = await askFake(fake);
-      if (i >= TTFT_WARMUP) direct.push(first);
-    }
-    const through = [];
-    const ttftRequestsBefore = fake.state.requests;
-    for (let i = 0; i < TTFT_SENDS + TTFT_WARMUP; i++) {
-      const { first } = await send(server.url, users[0], users[0].chats[0]);
-      if (i >= TTFT_WARMUP) through.push(first);
-    }
-    // Each send's added time: its time to first token minus the fake's median one. (Subtracting
-    // the fake's p99 from the server's would let a hiccup of the machine in the fake's tail hide
-    // the server's.)
-    const ttftRequests = fake.state.requests - ttftRequestsBefore;
-    const directP50 = median(direct);
-    const added = through.map((ms) => ms - directP50);
-    log(
-      `PostgreSQL: first token p50/p99 through the server ${median(through).toFixed(2)}/${percentile(through, 0.99).toFixed(2)} ms, from the fake ${directP50.toFixed(2)}/${percentile(direct, 0.99).toFixed(2)} ms`,
-    );
-
-    // 2. Throughput, 50 concurrent streams of 64-token replies: the fake alone, then the server.
-    const loop = async (fn) => {
-      let done = 0;
-      const started = performance.now();
-      const deadline = started + DURATION_MS;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async (_, i) => {
-          while (performance.now() < deadline) {
-            await fn(i);
-            done++;
-          }
-        }),
-      );
-      return done / ((performance.now() - started) / 1000);
-    };
-    const fakeRate = await loop(() => askFake(fake));
-    // CPU time of the server and of the PostgreSQL backends over the server's run: per reply,
-    // less sensitive to what else runs on the machine than the rates.
-    let replies = 0;
-    const pidsBefore = await backendPids(sql, dbName);
-    const dbCpuBefore = cpuOfAll(pidsBefore);
-    const serverCpuBefore = cpuMicros(pid);
-    const serverRate = await loop(async (i) => {
-      await send(server.url, users[i], users[i].chats[0]);
-      replies++;
-    });
-    await sleep(100);
-    const serverCpuPerReply = (cpuMicros(pid) - serverCpuBefore) / replies;
-    const pidsAfter = await backendPids(sql, dbName);
-    const dbCpuPerReply =
-      (cpuOfAll(pidsAfter) -
-        cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
-        cpuOfAll(pidsBefore) -
-        dbCpuBefore) /
-      replies;
-    // The plain proxy peer, the same 50 clients (time to first token, 200 sends one by one; then throughput).
-    const proxyAsk = () =>
-      streamPost(`${proxy.url}/v1/chat/completions`, {}, FAKE_REQUEST, '"content"', {
-        check: (tail) => tail.includes('[DONE]'),
-      });
-    for (let i = 0; i < TTFT_WARMUP; i++) await proxyAsk();
-    const proxyFirst = [];
-    for (let i = 0; i < TTFT_SENDS; i++) proxyFirst.push((await proxyAsk()).first);
-    let proxied = 0;
-    const proxyCpuBefore = cpuMicros(proxy.pid);
-    const proxyRate = await loop(async () => {
-      await proxyAsk();
-      proxied++;
-    });
-    const proxyCpuPerReply = (cpuMicros(proxy.pid) - proxyCpuBefore) / proxied;
-    log(
-      `PostgreSQL: ${serverRate.toFixed(0)} replies/s through the server (CPU ${(serverCpuPerReply / 1000).toFixed(2)} ms per reply, PostgreSQL ${(dbCpuPerReply / 1000).toFixed(2)} ms), ${fakeRate.toFixed(0)} from the fake alone, ${proxyRate.toFixed(0)} through a plain proxy (CPU ${(proxyCpuPerReply / 1000).toFixed(2)} ms per reply)`,
-    );
-
-    // 2b. Parts 1 and 2 again through a second server on the same database whose limits count
-    // on Redis (what a cluster runs with), when Redis answers: informational.
-    const withRedis = await redisVariant(startServer, fake, secret, url, users, directP50, fakeRate, sql, dbName, log);
-
-    // 3. CPU per streamed token: K short replies, then K long ones.
-    const cpuFor = async (tokens, replies = CPU_REPLIES) => {
-      fake.state.tokens = tokens;
-      await sleep(300);
-      const before = cpuMicros(pid);
-      // Each worker sends as its own user: one live reply per chat.
-      await pool(Array.from({ length: replies }), CPU_CONCURRENCY, (_, worker) =>
-        send(server.url, users[worker], users[worker].chats[0]),
-      );
-      await sleep(300); // the saves after the final event
-      return cpuMicros(pid) - before;
-    };
-    await cpuFor(LONG_TOKENS, CPU_CONCURRENCY * 2); // warm-up: the long path's code gets compiled
-    const cpuShort = await cpuFor(SHORT_TOKENS);
-    const cpuLong = await cpuFor(LONG_TOKENS);
-    const perToken = (cpuLong - cpuShort) / (CPU_REPLIES * (LONG_TOKENS - SHORT_TOKENS));
-    const perReply = cpuShort / CPU_REPLIES - SHORT_TOKENS * perToken;
-    fake.state.tokens = SHORT_TOKENS;
-    log(`PostgreSQL: server CPU ${perToken.toFixed(1)} µs per token, ${(perReply / 1000).toFixed(2)} ms per reply`);
-
-    // 4. A send in a chat of 10 000 messages vs one in a new chat.
-    const [longChat, newChat] = users[0].chats;
-    for (let from = 0; from < LONG_CHAT_MESSAGES; from += 2000) {
-      await sql`
-        insert into messages (chat_id, user_id, role, kind, text, state, tokens, selected, created_at)
-        select ${longChat}::uuid, ${users[0].id}::uuid, case when g % 2 = 0 then 'user' else 'bot' end, 1,
-               'Message ' || g || ': ' || repeat('the moon was bright and she smiled softly. ', 3),
-               'done', 35, true, now() - interval '1 day' + g * interval '1 second'
-        from generate_series(${from + 1}::int, ${from + 2000}::int) g`;
-    }
-    await sql`analyze messages`;
-    for (let i = 0; i < 10; i++) {
-      await send(server.url, users[0], longChat);
-      await send(server.url, users[0], newChat);
-    }
-    const inLong = [];
-    const inNew = [];
-    const requestsBefore = fake.state.requests;
-    // Interleaved A B B A …, with a pause after each send, so that neither chat always follows
-    // the other (a send's background work, e.g. the long chat's memory summary, lands on the next).
-    for (let i = 0; i < LONG_CHAT_SENDS * 2; i++) {
-      const long = i % 4 === 0 || i % 4 === 3;
-      const { first } = await send(server.url, users[0], long ? longChat : newChat);
-      (long ? inLong : inNew).push(first - directP50);
-      await sleep(20);
-    }
-    // More model requests than sends: background work (memory summaries of the long chat).
-    const modelRequests = fake.state.requests - requestsBefore;
-
-    return [
-      {
-        label: 'PostgreSQL: added time to first token p50',
-        value: median(added),
-        unit: 'ms',
-        target: { max: 3 },
-        note: `through the server p50 ${median(through).toFixed(2)} ms, the fake alone p50 ${directP50.toFixed(2)} ms; ${ttftRequests} model requests for ${TTFT_SENDS + TTFT_WARMUP} sends`,
-      },
-      {
-        label: 'PostgreSQL: added time to first token p99',
-        value: percentile(added, 0.99),
-        unit: 'ms',
-        target: { max: 15 },
-        note: `through the server p99 ${percentile(through, 0.99).toFixed(2)} ms, the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms`,
-      },
-      {
-        label: `PostgreSQL: replies/s vs the fake, ${CONCURRENCY} streams`,
-        value: serverRate / fakeRate,
-        unit: '×',
-        target: { min: 0.4 },
-        note: `${serverRate.toFixed(0)} replies/s through the server, ${fakeRate.toFixed(0)} from the fake alone, ${SHORT_TOKENS} tokens each`,
-      },
-      {
-        label: `PostgreSQL: server CPU per reply, ${CONCURRENCY} streams`,
-        value: serverCpuPerReply / 1000,
-        unit: 'ms',
-        note: `the server process's CPU time over the throughput run ÷ ${replies} replies of ${SHORT_TOKENS} tokens; PostgreSQL's backends ${(dbCpuPerReply / 1000).toFixed(2)} ms per reply; a plain proxy ${(proxyCpuPerReply / 1000).toFixed(2)} ms`,
-      },
-      {
-        label: `plain proxy: replies/s vs the fake, ${CONCURRENCY} streams`,
-        value: proxyRate / fakeRate,
-        unit: '×',
-        note: `${proxyRate.toFixed(0)} replies/s (no database, no checks: bench/support/plain-proxy.mjs); its added time to first token p50 ${(median(proxyFirst) - directP50).toFixed(2)} ms, p99 ${(percentile(proxyFirst, 0.99) - directP50).toFixed(2)} ms`,
-      },
-      ...withRedis,
-      {
-        label: 'PostgreSQL: server CPU per streamed token',
-        value: perToken,
-        unit: 'µs',
-        target: { max: 10 },
-        note: `${CPU_REPLIES} replies of ${SHORT_TOKENS} tokens: ${(cpuShort / 1000).toFixed(0)} ms CPU, of ${LONG_TOKENS}: ${(cpuLong / 1000).toFixed(0)} ms; ≈ ${(perReply / 1000).toFixed(2)} ms per reply besides the tokens`,
-      },
-      {
-        label: 'PostgreSQL: 10 000-message chat vs new, added TTFT',
-        value: median(inLong) / median(inNew),
-        unit: '×',
-        target: { max: 1.2 },
-        note: `medians ${median(inLong).toFixed(2)} vs ${median(inNew).toFixed(2)} ms, ${LONG_CHAT_SENDS} sends each, interleaved A B B A; ${modelRequests} model requests for ${LONG_CHAT_SENDS * 2} sends`,
-      },
-    ];
+    const profileFromSignal = Boolean(process.env.BENCH_CHAT_CPU_PROF) && !burst;
+    const context = { startServer, log, url, fake, secret, server, sql, pid, dbName, proxy, users, profileFromSignal };
+    const results = [];
+    if (burst) results.push(...(await burstParts(context)));
+    if (trickled) results.push(...(await trickledParts(context)));
+    return results;
   } finally {
     proxy.stop();
     await sql.end().catch(() => {});
     await server.stop();
     await fake.close();
   }
+}
+
+/** Parts 1–4: the fake writes each reply at once. */
+async function burstParts({ startServer, log, url, fake, secret, server, sql, pid, dbName, proxy, users }) {
+  // 1. Added time to first token.
+  fake.state.tokens = SHORT_TOKENS;
+  const direct = [];
+  for (let i = 0; i < TTFT_SENDS + TTFT_WARMUP; i++) {
+    const { first } = await askFake(fake);
+    if (i >= TTFT_WARMUP) direct.push(first);
+  }
+  const through = [];
+  const ttftRequestsBefore = fake.state.requests;
+  for (let i = 0; i < TTFT_SENDS + TTFT_WARMUP; i++) {
+    const { first } = await send(server.url, users[0], users[0].chats[0]);
+    if (i >= TTFT_WARMUP) through.push(first);
+  }
+  // Each send's added time: its time to first token minus the fake's median one. (Subtracting
+  // the fake's p99 from the server's would let a hiccup of the machine in the fake's tail hide
+  // the server's.)
+  const ttftRequests = fake.state.requests - ttftRequestsBefore;
+  const directP50 = median(direct);
+  const added = through.map((ms) => ms - directP50);
+  log(
+    `PostgreSQL: first token p50/p99 through the server ${median(through).toFixed(2)}/${percentile(through, 0.99).toFixed(2)} ms, from the fake ${directP50.toFixed(2)}/${percentile(direct, 0.99).toFixed(2)} ms`,
+  );
+
+  // 2. Throughput, 50 concurrent streams of 64-token replies: the fake alone, then the server.
+  const loop = async (fn) => {
+    let done = 0;
+    const started = performance.now();
+    const deadline = started + DURATION_MS;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async (_, i) => {
+        while (performance.now() < deadline) {
+          await fn(i);
+          done++;
+        }
+      }),
+    );
+    return done / ((performance.now() - started) / 1000);
+  };
+  const fakeRate = await loop(() => askFake(fake));
+  // CPU time of the server and of the PostgreSQL backends over the server's run: per reply,
+  // less sensitive to what else runs on the machine than the rates.
+  let replies = 0;
+  const dbCpuBefore = await backendCpu(sql, dbName);
+  const serverCpuBefore = cpuMicros(pid);
+  const serverRate = await loop(async (i) => {
+    await send(server.url, users[i], users[i].chats[0]);
+    replies++;
+  });
+  await sleep(100);
+  const serverCpuPerReply = (cpuMicros(pid) - serverCpuBefore) / replies;
+  const dbCpuPerReply = (await backendCpuSince(sql, dbName, dbCpuBefore)) / replies;
+  // The plain proxy peer, the same 50 clients (time to first token, 200 sends one by one; then throughput).
+  const proxyAsk = () =>
+    streamPost(`${proxy.url}/v1/chat/completions`, {}, FAKE_REQUEST, '"content"', {
+      check: (tail) => tail.includes('[DONE]'),
+    });
+  for (let i = 0; i < TTFT_WARMUP; i++) await proxyAsk();
+  const proxyFirst = [];
+  for (let i = 0; i < TTFT_SENDS; i++) proxyFirst.push((await proxyAsk()).first);
+  let proxied = 0;
+  const proxyCpuBefore = cpuMicros(proxy.pid);
+  const proxyRate = await loop(async () => {
+    await proxyAsk();
+    proxied++;
+  });
+  const proxyCpuPerReply = (cpuMicros(proxy.pid) - proxyCpuBefore) / proxied;
+  log(
+    `PostgreSQL: ${serverRate.toFixed(0)} replies/s through the server (CPU ${(serverCpuPerReply / 1000).toFixed(2)} ms per reply, PostgreSQL ${(dbCpuPerReply / 1000).toFixed(2)} ms), ${fakeRate.toFixed(0)} from the fake alone, ${proxyRate.toFixed(0)} through a plain proxy (CPU ${(proxyCpuPerReply / 1000).toFixed(2)} ms per reply)`,
+  );
+
+  // 2b. Parts 1 and 2 again through a second server on the same database whose limits count
+  // on Redis (what a cluster runs with), when Redis answers: informational.
+  const withRedis = await redisVariant(startServer, fake, secret, url, users, directP50, fakeRate, sql, dbName, log);
+
+  // 3. CPU per streamed token: K short replies, then K long ones.
+  const cpuFor = async (tokens, replies = CPU_REPLIES) => {
+    fake.state.tokens = tokens;
+    await sleep(300);
+    const before = cpuMicros(pid);
+    // Each worker sends as its own user: one live reply per chat.
+    await pool(Array.from({ length: replies }), CPU_CONCURRENCY, (_, worker) =>
+      send(server.url, users[worker], users[worker].chats[0]),
+    );
+    await sleep(300); // the saves after the final event
+    return cpuMicros(pid) - before;
+  };
+  await cpuFor(LONG_TOKENS, CPU_CONCURRENCY * 2); // warm-up: the long path's code gets compiled
+  const cpuShort = await cpuFor(SHORT_TOKENS);
+  const cpuLong = await cpuFor(LONG_TOKENS);
+  const perToken = (cpuLong - cpuShort) / (CPU_REPLIES * (LONG_TOKENS - SHORT_TOKENS));
+  const perReply = cpuShort / CPU_REPLIES - SHORT_TOKENS * perToken;
+  fake.state.tokens = SHORT_TOKENS;
+  log(`PostgreSQL: server CPU ${perToken.toFixed(1)} µs per token, ${(perReply / 1000).toFixed(2)} ms per reply`);
+
+  // 4. A send in a chat of 10 000 messages vs one in a new chat.
+  const [longChat, newChat] = users[0].chats;
+  await insertHistory(sql, longChat, users[0].id, LONG_CHAT_MESSAGES);
+  await sql`analyze messages`;
+  for (let i = 0; i < 10; i++) {
+    await send(server.url, users[0], longChat);
+    await send(server.url, users[0], newChat);
+  }
+  const inLong = [];
+  const inNew = [];
+  const requestsBefore = fake.state.requests;
+  // Interleaved A B B A …, with a pause after each send, so that neither chat always follows
+  // the other (a send's background work, e.g. the long chat's memory summary, lands on the next).
+  for (let i = 0; i < LONG_CHAT_SENDS * 2; i++) {
+    const long = i % 4 === 0 || i % 4 === 3;
+    const { first } = await send(server.url, users[0], long ? longChat : newChat);
+    (long ? inLong : inNew).push(first - directP50);
+    await sleep(20);
+  }
+  // More model requests than sends: background work (memory summaries of the long chat).
+  const modelRequests = fake.state.requests - requestsBefore;
+
+  return [
+    {
+      label: 'PostgreSQL: added time to first token p50',
+      value: median(added),
+      unit: 'ms',
+      target: { max: 3 },
+      note: `through the server p50 ${median(through).toFixed(2)} ms, the fake alone p50 ${directP50.toFixed(2)} ms; ${ttftRequests} model requests for ${TTFT_SENDS + TTFT_WARMUP} sends`,
+    },
+    {
+      label: 'PostgreSQL: added time to first token p99',
+      value: percentile(added, 0.99),
+      unit: 'ms',
+      target: { max: 15 },
+      note: `through the server p99 ${percentile(through, 0.99).toFixed(2)} ms, the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms`,
+    },
+    {
+      label: `PostgreSQL: replies/s vs the fake, ${CONCURRENCY} streams`,
+      value: serverRate / fakeRate,
+      unit: '×',
+      target: { min: 0.4 },
+      note: `${serverRate.toFixed(0)} replies/s through the server, ${fakeRate.toFixed(0)} from the fake alone, ${SHORT_TOKENS} tokens each`,
+    },
+    {
+      label: `PostgreSQL: server CPU per reply, ${CONCURRENCY} streams`,
+      value: serverCpuPerReply / 1000,
+      unit: 'ms',
+      note: `the server process's CPU time over the throughput run ÷ ${replies} replies of ${SHORT_TOKENS} tokens; PostgreSQL's backends ${(dbCpuPerReply / 1000).toFixed(2)} ms per reply; a plain proxy ${(proxyCpuPerReply / 1000).toFixed(2)} ms`,
+    },
+    {
+      label: `plain proxy: replies/s vs the fake, ${CONCURRENCY} streams`,
+      value: proxyRate / fakeRate,
+      unit: '×',
+      note: `${proxyRate.toFixed(0)} replies/s (no database, no checks: bench/support/plain-proxy.mjs); its added time to first token p50 ${(median(proxyFirst) - directP50).toFixed(2)} ms, p99 ${(percentile(proxyFirst, 0.99) - directP50).toFixed(2)} ms`,
+    },
+    ...withRedis,
+    {
+      label: 'PostgreSQL: server CPU per streamed token',
+      value: perToken,
+      unit: 'µs',
+      target: { max: 10 },
+      note: `${CPU_REPLIES} replies of ${SHORT_TOKENS} tokens: ${(cpuShort / 1000).toFixed(0)} ms CPU, of ${LONG_TOKENS}: ${(cpuLong / 1000).toFixed(0)} ms; ≈ ${(perReply / 1000).toFixed(2)} ms per reply besides the tokens`,
+    },
+    {
+      label: 'PostgreSQL: 10 000-message chat vs new, added TTFT',
+      value: median(inLong) / median(inNew),
+      unit: '×',
+      target: { max: 1.2 },
+      note: `medians ${median(inLong).toFixed(2)} vs ${median(inNew).toFixed(2)} ms, ${LONG_CHAT_SENDS} sends each, interleaved A B B A; ${modelRequests} model requests for ${LONG_CHAT_SENDS * 2} sends`,
+    },
+  ];
+}
+
+/** Inserts `count` done messages into a chat (user and character in turn, a day old), with SQL. */
+async function insertHistory(sql, chatId, userId, count) {
+  for (let from = 0; from < count; from += 2000) {
+    await sql`
+      insert into messages (chat_id, user_id, role, kind, text, state, tokens, selected, created_at)
+      select ${chatId}::uuid, ${userId}::uuid, case when g % 2 = 0 then 'user' else 'bot' end, 1,
+             'Message ' || g || ': ' || repeat('the moon was bright and she smiled softly. ', 3),
+             'done', 35, true, now() - interval '1 day' + g * interval '1 second'
+      from generate_series(${from + 1}::int, ${Math.min(from + 2000, count)}::int) g`;
+  }
+}
+
+/**
+ * The trickled parts (issue 25): the fake writes each token in its own write, TRICKLE_TOKEN_MS
+ * apart, into chats that already hold HISTORY_MESSAGES messages (one new chat for each of
+ * CPU_CONCURRENCY users). The fake alone, trickled the same way, is the baseline: its time to
+ * first token is asked in turn with the server's sends; the plain proxy's CPU per token is the
+ * floor of one read and one write per token in Node.
+ */
+async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users, profileFromSignal }) {
+  const botID = await firstBot(server.url);
+  const chats = [];
+  for (const user of users.slice(0, CPU_CONCURRENCY)) {
+    const chatId = (await api(server.url, '/api/chat/create', user.token, { botID })).id;
+    await insertHistory(sql, chatId, user.id, HISTORY_MESSAGES);
+    chats.push({ user, chatId });
+  }
+  await sql`analyze messages`;
+  fake.state.trickleMs = TRICKLE_TOKEN_MS;
+  fake.state.tokens = SHORT_TOKENS;
+  log(`trickled: ${chats.length} chats of ${HISTORY_MESSAGES} messages, a token every ${TRICKLE_TOKEN_MS} ms`);
+  if (profileFromSignal) process.kill(pid, 'SIGWINCH'); // bench/support/cpu-profile.mjs starts sampling
+
+  /** CPU (µs) of the server, of the database's backends (and of the proxy) over `fn`. */
+  const cpuOver = async (fn) => {
+    await sleep(300);
+    const dbBefore = await backendCpu(sql, dbName);
+    const startedAt = performance.now();
+    const before = { server: cpuMicros(pid), proxy: cpuMicros(proxy.pid) };
+    const value = await fn();
+    await sleep(300); // the saves after the final event
+    const db = await backendCpuSince(sql, dbName, dbBefore);
+    const ms = performance.now() - startedAt;
+    return { value, ms, server: cpuMicros(pid) - before.server, db, proxy: cpuMicros(proxy.pid) - before.proxy };
+  };
+  // What the server and PostgreSQL spend with nothing to do (the job queue's polling, the live
+  // replies' sweeps, timers), per ms: a trickled reply lasts long enough for it to count (a
+  // 1 000-token reply 5 s), so it is taken off every figure below (the raw ones are in the notes).
+  const idle = await cpuOver(() => sleep(IDLE_MS));
+  const background = { server: idle.server / idle.ms, db: idle.db / idle.ms };
+  const net = (cpu) => ({
+    ...cpu,
+    server: cpu.server - background.server * cpu.ms,
+    db: cpu.db - background.db * cpu.ms,
+  });
+
+  // Time to first token, one send at a time in the first chat, each after one straight to the fake.
+  const [{ user: ttftUser, chatId: ttftChat }] = chats;
+  const direct = [];
+  const through = [];
+  const deltas = [];
+  const requestsBefore = fake.state.requests;
+  const sequential = await cpuOver(async () => {
+    for (let i = 0; i < TRICKLE_WARMUP + TRICKLE_SENDS; i++) {
+      const alone = await askFake(fake);
+      const reply = await send(server.url, ttftUser, ttftChat);
+      if (i < TRICKLE_WARMUP) continue;
+      direct.push(alone.first);
+      through.push(reply.first);
+      deltas.push(reply.count);
+    }
+  });
+  // The fake's own replies were asked in the same window: their requests are not the server's.
+  const ttftRequests = fake.state.requests - requestsBefore - (TRICKLE_WARMUP + TRICKLE_SENDS);
+  const directP50 = median(direct);
+  const added = through.map((ms) => ms - directP50);
+  const sequentialSends = TRICKLE_WARMUP + TRICKLE_SENDS;
+  log(
+    `trickled: first token p50 through the server ${median(through).toFixed(2)} ms, the fake alone ${directP50.toFixed(2)} ms; ${median(deltas)} delta events per ${SHORT_TOKENS}-token reply`,
+  );
+
+  // CPU per token: replies of 64 and of 1 000 tokens, 10 at a time, each worker in its own chat.
+  const repliesOf = async (tokens, replies) => {
+    fake.state.tokens = tokens;
+    const counts = [];
+    const cpu = await cpuOver(() =>
+      pool(Array.from({ length: replies }), chats.length, async (_, worker) =>
+        counts.push((await send(server.url, chats[worker].user, chats[worker].chatId)).count),
+      ),
+    );
+    return { ...cpu, replies, counts };
+  };
+  await repliesOf(LONG_TOKENS, chats.length); // warm-up: the long path's code gets compiled
+  const short = await repliesOf(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
+  const long = await repliesOf(LONG_TOKENS, CPU_REPLIES);
+  const slope = (a, b) => (b.server / b.replies - a.server / a.replies) / (LONG_TOKENS - SHORT_TOKENS);
+  const perToken = slope(net(short), net(long));
+  const shortNet = net(short);
+  const shortPerReply = (shortNet.server + shortNet.db) / short.replies;
+  const sequentialNet = net(sequential);
+
+  // The floor: the plain proxy (one read and one write a token, nothing else), the same replies.
+  const proxyReplies = async (tokens, replies) => {
+    fake.state.tokens = tokens;
+    const cpu = await cpuOver(() =>
+      pool(Array.from({ length: replies }), chats.length, () =>
+        streamPost(`${proxy.url}/v1/chat/completions`, {}, FAKE_REQUEST, '"content"', {
+          check: (tail) => tail.includes('[DONE]'),
+        }),
+      ),
+    );
+    return { ...cpu, server: cpu.proxy, replies };
+  };
+  const proxyShort = await proxyReplies(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
+  const proxyLong = await proxyReplies(LONG_TOKENS, CPU_REPLIES);
+  const proxyPerToken = slope(proxyShort, proxyLong);
+  fake.state.tokens = SHORT_TOKENS;
+  fake.state.trickleMs = 0;
+  log(
+    `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply; background ${(background.server * 1000).toFixed(0)} + ${(background.db * 1000).toFixed(0)} µs/s`,
+  );
+
+  const tag = `trickled ${TRICKLE_TOKEN_MS} ms/token, ${HISTORY_MESSAGES}-message chat`;
+  const ms = (micros) => `${(micros / 1000).toFixed(2)} ms`;
+  const perReply = (cpu, replies) => `server ${ms(cpu.server / replies)}, PostgreSQL ${ms(cpu.db / replies)}`;
+  const backgroundNote = `with the background taken off (server ${(background.server * 1000).toFixed(0)} µs and PostgreSQL ${(background.db * 1000).toFixed(0)} µs of CPU a second with nothing to do, over ${IDLE_MS / 1000} s)`;
+  return [
+    {
+      label: `PostgreSQL ${tag}: server CPU per streamed token`,
+      value: perToken,
+      unit: 'µs',
+      target: { max: 10 },
+      note: `slope of the server's CPU per reply between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(shortNet.server / short.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(net(long).server / long.replies)}), ${chats.length} at a time, ${backgroundNote}; raw ${slope(short, long).toFixed(1)} µs; delta events per reply (median) ${median(short.counts)} of ${SHORT_TOKENS}, ${median(long.counts)} of ${LONG_TOKENS}; the plain proxy ${proxyPerToken.toFixed(1)} µs per token`,
+    },
+    {
+      label: `PostgreSQL ${tag}: added time to first token p50`,
+      value: median(added),
+      unit: 'ms',
+      target: { max: 3 },
+      note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${sequentialSends} sends`,
+    },
+    {
+      label: `PostgreSQL ${tag}: server + PostgreSQL CPU per ${SHORT_TOKENS}-token reply`,
+      value: shortPerReply / 1000,
+      unit: 'ms',
+      target: { max: 1.5 },
+      note: `${TRICKLE_SHORT_REPLIES} replies, ${chats.length} at a time, ${backgroundNote}: ${perReply(shortNet, short.replies)}; raw ${perReply(short, short.replies)}; one at a time (the first-token sends) ${perReply(sequentialNet, sequentialSends)}; the plain proxy ${ms(proxyShort.proxy / TRICKLE_SHORT_REPLIES)}`,
+    },
+  ];
 }
 
 /** Whether Redis answers PING at `url` (a raw RESP exchange; no client library needed). */
@@ -610,9 +816,9 @@ async function redisVariant(startServer, fake, secret, url, users, directP50, fa
     const added = through.map((ms) => ms - directP50);
     let replies = 0;
     const redis = redisPids();
-    const pidsBefore = await backendPids(sql, dbName);
+    const dbBefore = await backendCpu(sql, dbName);
     const cpuBefore = cpuMicros(server.child.pid);
-    const dbBefore = cpuOfAll(pidsBefore) + cpuOfAll(redis);
+    const redisBefore = cpuOfAll(redis);
     const started = performance.now();
     const deadline = started + DURATION_MS;
     await Promise.all(
@@ -626,14 +832,7 @@ async function redisVariant(startServer, fake, secret, url, users, directP50, fa
     const rate = replies / ((performance.now() - started) / 1000);
     await sleep(100);
     const cpuPerReply = (cpuMicros(server.child.pid) - cpuBefore) / replies;
-    const pidsAfter = await backendPids(sql, dbName);
-    const dbPerReply =
-      (cpuOfAll(pidsAfter) -
-        cpuOfAll(pidsAfter.filter((p) => pidsBefore.includes(p))) +
-        cpuOfAll(pidsBefore) +
-        cpuOfAll(redis) -
-        dbBefore) /
-      replies;
+    const dbPerReply = ((await backendCpuSince(sql, dbName, dbBefore)) + cpuOfAll(redis) - redisBefore) / replies;
     log(
       `PostgreSQL + Redis: first token p50/p99 through the server ${median(through).toFixed(2)}/${percentile(through, 0.99).toFixed(2)} ms; ${rate.toFixed(0)} replies/s (CPU ${(cpuPerReply / 1000).toFixed(2)} ms per reply, PostgreSQL and Redis ${(dbPerReply / 1000).toFixed(2)} ms)`,
     );
@@ -795,27 +994,13 @@ async function onPglite(startServer, makeDataDir, log) {
 /** @param {{ startServer: Function, makeDataDir: Function, log: Function }} ctx */
 export async function run({ startServer, makeDataDir, log }) {
   const results = [];
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  let reachable = ONLY !== 'pglite';
-  if (reachable)
-    try {
-      await admin`select 1`;
-    } catch (error) {
-      reachable = false;
-      log(`PostgreSQL not reachable at ${ADMIN_URL} (${error.message}): parts 1–4 skipped; set BENCH_DATABASE_URL`);
-    }
-  if (reachable) {
-    const dbName = `reverie_bench_chat_${randomBytes(4).toString('hex')}`;
-    await admin.unsafe(`create database ${dbName}`);
-    try {
-      const url = new URL(ADMIN_URL);
-      url.pathname = `/${dbName}`;
-      results.push(...(await onPostgres(startServer, log, url.toString())));
-    } finally {
-      await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    }
+  if (ONLY !== 'pglite') {
+    const parts = { burst: ONLY !== 'trickled', trickled: TRICKLE_TOKEN_MS > 0 };
+    const figures = await withScratchDatabase('reverie_bench_chat', log, (url) =>
+      onPostgres(startServer, log, url, parts),
+    );
+    if (figures) results.push(...figures);
   }
-  await admin.end().catch(() => {});
-  if (ONLY !== 'postgres') results.push(...(await onPglite(startServer, makeDataDir, log)));
+  if (ONLY !== 'postgres' && ONLY !== 'trickled') results.push(...(await onPglite(startServer, makeDataDir, log)));
   return results;
 }

@@ -7,22 +7,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { insertFundedUser, ledgerMismatches, withScratchDatabase } from '../support/postgres.mjs';
+import { percentile } from '../support/stats.mjs';
 
 export const name = 'ledger';
 export const description = 'ledger debits per second, 100 concurrent users, PostgreSQL (invariant checked)';
 export const order = 60;
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const USERS = 100;
 const DURATION_MS = Number(process.env.BENCH_DURATION_S ?? 10) * 1000;
 const POOL = Number(process.env.BENCH_LEDGER_POOL ?? 20);
 const START_BALANCE = 1_000_000;
-
-function withDatabase(url, db) {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
-}
 
 async function migrate(sql, repoRoot) {
   const dir = path.join(repoRoot, 'apps/server/drizzle');
@@ -59,31 +54,16 @@ async function debit(sql, userId, amount) {
 
 /** @param {{ repoRoot: string, log: Function }} ctx */
 export async function run({ repoRoot, log }) {
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  try {
-    await admin`select 1`;
-  } catch (error) {
-    await admin.end().catch(() => {});
-    log(`PostgreSQL not reachable at ${ADMIN_URL} (${error.message}); set BENCH_DATABASE_URL`);
-    return [{ label: 'ledger debits per second', value: 0, unit: 'debits/s', note: 'skipped: no PostgreSQL' }];
-  }
-  const dbName = `reverie_bench_ledger_${randomBytes(4).toString('hex')}`;
-  await admin.unsafe(`create database ${dbName}`);
-  const sql = postgres(withDatabase(ADMIN_URL, dbName), { max: POOL, onnotice: () => {} });
+  const figures = await withScratchDatabase('reverie_bench_ledger', log, (url) => measure(url, repoRoot, log));
+  return figures ?? [{ label: 'ledger debits per second', value: 0, unit: 'debits/s', note: 'skipped: no PostgreSQL' }];
+}
+
+async function measure(url, repoRoot, log) {
+  const sql = postgres(url, { max: POOL, onnotice: () => {} });
   try {
     await migrate(sql, repoRoot);
     const ids = [];
-    for (let i = 0; i < USERS; i += 1) {
-      const [row] = await sql`
-        insert into users (username, email, password_hash, name)
-        values (${`bench${i}`}, ${`bench${i}@example.test`}, '!', ${`Bench ${i}`}) returning id`;
-      await sql.begin(async (tx) => {
-        await tx`insert into ledger_entries (user_id, amount, reason, idempotency_key)
-                 values (${row.id}, ${START_BALANCE}, 'adjustment', ${`bench-start:${row.id}`})`;
-        await tx`update users set num_tokens = num_tokens + ${START_BALANCE} where id = ${row.id}`;
-      });
-      ids.push(row.id);
-    }
+    for (let i = 0; i < USERS; i += 1) ids.push(await insertFundedUser(sql, i, START_BALANCE));
     // Warm-up.
     await Promise.all(ids.slice(0, POOL).map((id) => debit(sql, id, 1)));
 
@@ -104,22 +84,15 @@ export async function run({ repoRoot, log }) {
     const seconds = (performance.now() - started) / 1000;
     const perSecond = done / seconds;
 
-    const mismatches = await sql`
-      select u.id from users u
-      left join (select user_id, sum(amount) as total from ledger_entries group by user_id) l on l.user_id = u.id
-      where u.num_tokens <> coalesce(l.total, 0) or u.num_tokens < 0`;
+    const mismatches = await ledgerMismatches(sql);
     if (mismatches.length > 0) throw new Error(`ledger invariant broken for ${mismatches.length} users`);
-    latencies.sort((a, b) => a - b);
-    const p = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
     log(`${done} debits in ${seconds.toFixed(1)} s by ${USERS} users over ${POOL} connections; invariant holds`);
     return [
       { label: 'ledger debits per second', value: perSecond, unit: 'debits/s', target: { min: 1000 } },
-      { label: 'debit latency p50', value: p(0.5), unit: 'ms' },
-      { label: 'debit latency p99', value: p(0.99), unit: 'ms' },
+      { label: 'debit latency p50', value: percentile(latencies, 0.5), unit: 'ms' },
+      { label: 'debit latency p99', value: percentile(latencies, 0.99), unit: 'ms' },
     ];
   } finally {
     await sql.end();
-    await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
   }
 }

@@ -6,9 +6,9 @@
 // work runs on libuv's threads: the loop stays free to answer requests). The database, the
 // ledger and the job queue are not included (the `unblur` suite measures such statements).
 import os from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { serverSources } from '../support/server-sources.mjs';
+import { median } from '../support/stats.mjs';
 
 export const name = 'transform';
 export const description = 'style transform per style at 1024 px and 4 MP, transforms per minute (sharp engine)';
@@ -17,16 +17,9 @@ export const order = 72;
 const ROUNDS = Number(process.env.BENCH_TRANSFORM_ROUNDS ?? 2);
 const SUSTAIN_MS = Number(process.env.BENCH_DURATION_S ?? 30) * 1000;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-};
-
 /** @param {{ repoRoot: string, log: Function }} ctx */
 export async function run({ repoRoot, log }) {
-  const serverDir = path.join(repoRoot, 'apps/server');
-  const { tsImport } = await import('tsx/esm/api');
-  const load = (file) => tsImport(pathToFileURL(path.join(serverDir, file)).href, import.meta.url);
+  const load = await serverSources(repoRoot);
   const { renderStyle } = await load('src/modules/transforms/styles/index.ts');
   const { makeTestPhoto } = await load('test/fixtures/transform-photo.ts');
   const { TRANSFORM_STYLES } = await load('../../packages/shared/src/constants.ts');

@@ -7,25 +7,23 @@
 // and the ledger invariant must hold.
 import { randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
-import { SignJWT } from 'jose';
+import {
+  accessToken,
+  insertFundedUser,
+  insertSession,
+  ledgerMismatches,
+  withScratchDatabase,
+} from '../support/postgres.mjs';
+import { percentile } from '../support/stats.mjs';
 
 export const name = 'unblur';
 export const description = 'unblur requests per second (ledger debit + message update), PostgreSQL';
 export const order = 65;
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const USERS = 50;
 const PICTURES_PER_USER = 120;
 const DURATION_MS = Number(process.env.BENCH_DURATION_S ?? 10) * 1000;
 const START_BALANCE = 1_000_000;
-
-function withDatabase(url, db) {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
-}
-
-const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** Each user's worker unblurs its pictures in order until the deadline; answers latencies and counts. */
 async function drive(baseUrl, users, durationMs, pick) {
@@ -50,23 +48,16 @@ async function drive(baseUrl, users, durationMs, pick) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
   return { count: latencies.length, seconds, latencies, failures };
 }
 
 /** @param {{ startServer: Function, log: Function }} ctx */
 export async function run({ startServer, log }) {
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  try {
-    await admin`select 1`;
-  } catch (error) {
-    await admin.end().catch(() => {});
-    log(`PostgreSQL not reachable at ${ADMIN_URL} (${error.message}); set BENCH_DATABASE_URL`);
-    return [{ label: 'unblur requests per second', value: 0, unit: 'req/s', note: 'skipped: no PostgreSQL' }];
-  }
-  const dbName = `reverie_bench_unblur_${randomBytes(4).toString('hex')}`;
-  await admin.unsafe(`create database ${dbName}`);
-  const dbUrl = withDatabase(ADMIN_URL, dbName);
+  const figures = await withScratchDatabase('reverie_bench_unblur', log, (url) => measure(startServer, url, log));
+  return figures ?? [{ label: 'unblur requests per second', value: 0, unit: 'req/s', note: 'skipped: no PostgreSQL' }];
+}
+
+async function measure(startServer, dbUrl, log) {
   const secret = randomBytes(32).toString('hex');
   let server;
   const sql = postgres(dbUrl, { max: 4, onnotice: () => {} });
@@ -84,17 +75,9 @@ export async function run({ startServer, log }) {
     const [bot] = await sql`
       insert into bots (slug, name, age, visibility, review_state)
       values ('bench-bot', 'Bench', 25, 'public', 'approved') returning id`;
-    const key = new TextEncoder().encode(secret);
     const users = [];
     for (let u = 0; u < USERS; u += 1) {
-      const [user] = await sql`
-        insert into users (username, email, password_hash, name)
-        values (${`bench${u}`}, ${`bench${u}@example.test`}, '!', ${`Bench ${u}`}) returning id`;
-      await sql.begin(async (tx) => {
-        await tx`insert into ledger_entries (user_id, amount, reason, idempotency_key)
-                 values (${user.id}, ${START_BALANCE}, 'adjustment', ${`bench-start:${user.id}`})`;
-        await tx`update users set num_tokens = num_tokens + ${START_BALANCE} where id = ${user.id}`;
-      });
+      const user = { id: await insertFundedUser(sql, u, START_BALANCE) };
       const [chat] = await sql`insert into chats (user_id, bot_id) values (${user.id}, ${bot.id}) returning id`;
       const rows = Array.from({ length: PICTURES_PER_USER }, () => ({
         id: randomUUID(),
@@ -107,14 +90,8 @@ export async function run({ startServer, log }) {
         original_key: `originals/${user.id}/${randomBytes(16).toString('hex')}.webp`,
       }));
       await sql`insert into messages ${sql(rows)}`;
-      const token = await new SignJWT({ role: 'user' })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(user.id)
-        .setIssuer('reverie')
-        .setAudience('access')
-        .setIssuedAt()
-        .setExpirationTime('1h')
-        .sign(key);
+      const sid = await insertSession((text, params) => sql.unsafe(text, params), user.id);
+      const token = await accessToken(secret, user.id, { sid, expiresIn: '1h' });
       users.push({ id: user.id, token, pictures: rows.map((r) => r.id), unblurred: new Set() });
     }
 
@@ -136,10 +113,7 @@ export async function run({ startServer, log }) {
       if (Number(row.num_tokens) !== expected)
         throw new Error(`user ${user.id}: balance ${row.num_tokens}, expected ${expected}`);
     }
-    const mismatches = await sql`
-      select u.id from users u
-      left join (select user_id, sum(amount) as total from ledger_entries group by user_id) l on l.user_id = u.id
-      where u.num_tokens <> coalesce(l.total, 0) or u.num_tokens < 0`;
+    const mismatches = await ledgerMismatches(sql);
     if (mismatches.length > 0) throw new Error(`ledger invariant broken for ${mismatches.length} users`);
     log(
       `${first.count} first unblurs in ${first.seconds.toFixed(1)} s, ${repeat.count} repeats in ${repeat.seconds.toFixed(1)} s, ${USERS} concurrent users; each picture charged once, invariant holds`,
@@ -158,7 +132,5 @@ export async function run({ startServer, log }) {
   } finally {
     await server?.stop();
     await sql.end();
-    await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
   }
 }

@@ -3,8 +3,7 @@
 // (fvad in WebAssembly), on a minute of audio mixing espeak-ng speech, silence and low noise.
 // CPU is the process's user + system time (process.cpuUsage) around the frames, so threads
 // the native code may start count too. Sources loaded with tsx; no server is started.
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { serverSources } from '../support/server-sources.mjs';
 
 export const name = 'vad';
 export const description = 'VAD CPU per second of call audio: Silero (sherpa-onnx) and WebRTC (fvad)';
@@ -15,9 +14,7 @@ const SECONDS = Number(process.env.BENCH_VAD_SECONDS ?? 60);
 
 /** @param {{ repoRoot: string, log: Function }} ctx */
 export async function run({ repoRoot, log }) {
-  const serverDir = path.join(repoRoot, 'apps/server');
-  const { tsImport } = await import('tsx/esm/api');
-  const load = (file) => tsImport(pathToFileURL(path.join(serverDir, file)).href, import.meta.url);
+  const load = await serverSources(repoRoot);
   const { EspeakTtsProvider } = await load('src/providers/tts/espeak.ts');
   const { resample } = await load('src/lib/pcm.ts');
   const { SileroVad } = await load('src/providers/vad/silero.ts');

@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { serverSources } from '../support/server-sources.mjs';
+import { median } from '../support/stats.mjs';
 
 export const name = 'voice';
 export const description = 'voice job per sentence and real-time factor, espeak-ng (WASM) + MP3, 5 languages';
@@ -37,17 +38,9 @@ const SENTENCES = {
   ],
 };
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-};
-
 /** @param {{ repoRoot: string, log: Function }} ctx */
 export async function run({ repoRoot, log }) {
-  const serverDir = path.join(repoRoot, 'apps/server');
-  // tsx (a dev dependency of the server, hoisted to the root) runs the TypeScript sources.
-  const { tsImport } = await import('tsx/esm/api');
-  const load = (file) => tsImport(pathToFileURL(path.join(serverDir, file)).href, import.meta.url);
+  const load = await serverSources(repoRoot);
   const { AudioService } = await load('src/modules/audio/audio.service.ts');
   const { EspeakTtsProvider } = await load('src/providers/tts/espeak.ts');
   const { LocalMediaStorage } = await load('src/providers/storage/local-storage.ts');

@@ -1,9 +1,13 @@
-// Headless Chromium for the benchmarks that drive a browser: Debian's build (or CHROMIUM_PATH)
-// with the flags this machine needs (no background networking: the network is closed).
+// Headless Chromium for the benchmarks and the browser journeys (e2e/harness.ts): Debian's build
+// (or CHROMIUM_PATH) with the flags this machine needs (no background networking: the network
+// is closed).
 import { chromium } from 'playwright-core';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
+/** Where Chromium is: Debian's package, or CHROMIUM_PATH. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The flags Chromium needs here: headless, no sandbox (root in CI), no network chatter. */
+export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -16,5 +20,5 @@ const FLAGS = [
 
 /** Launches Chromium with the common flags and `extra` ones. */
 export function launchChromium(extra = []) {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, ...extra] });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...extra] });
 }

@@ -1,6 +1,9 @@
 // Preloaded into the server (`NODE_OPTIONS=--import …`, which may not carry --cpu-prof) by
 // suites that profile it: samples the CPU from start to exit and writes a .cpuprofile to
-// $BENCH_CPU_PROF_DIR (open it in Chrome DevTools or speedscope).
+// $BENCH_CPU_PROF_DIR (open it in Chrome DevTools or speedscope, or summarise it with
+// bench/support/profile-summary.mjs). With BENCH_CPU_PROF_FROM=signal the sampling starts at
+// the process's first SIGWINCH instead, so that start-up and set-up stay out of the profile
+// (not SIGUSR2: the server's close-with-grace shuts down on it; SIGWINCH is ignored by default).
 import fs from 'node:fs';
 import path from 'node:path';
 import inspector from 'node:inspector';
@@ -11,7 +14,8 @@ if (dir) {
   session.connect();
   session.post('Profiler.setSamplingInterval', { interval: 500 });
   session.post('Profiler.enable');
-  session.post('Profiler.start');
+  if (process.env.BENCH_CPU_PROF_FROM === 'signal') process.once('SIGWINCH', () => session.post('Profiler.start'));
+  else session.post('Profiler.start');
   // The server has no SIGTERM handler (the signal ends it at once, without an 'exit' event):
   // exit the same way, but through process.exit, so the profile gets written.
   process.once('SIGTERM', () => process.exit(143));

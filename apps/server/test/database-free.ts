@@ -8,6 +8,7 @@ export const DATABASE_FREE_TESTS = [
   'src/lib/group-commit.test.ts',
   'src/lib/i18n.test.ts',
   'src/modules/audio/language.test.ts',
+  'src/modules/bots/bot-pictures.test.ts',
   'src/modules/calls/call-session.test.ts',
   'src/modules/calls/sentences.test.ts',
   'src/modules/calls/turn-detector.test.ts',

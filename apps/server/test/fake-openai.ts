@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { wavFile } from '../src/lib/pcm.js';
-import { encodeMp3 } from '../src/modules/audio/mp3.js';
+import { encodeMp3 } from '../src/providers/tts/mp3.js';
 
 /**
  * A fake OpenAI-compatible server for tests and the browser journeys' global setup: real

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { rowsOf, type Database } from '../db/client.js';
+import type { Database } from '../db/client.js';
+import { deleteEndedBlocks, deleteKey, findBlockedSeconds, recordFailureRow } from './rate-limits.repository.js';
 
 /**
  * How failures of one key (e.g. log-ins of one account) are slowed down: the first
@@ -45,12 +45,7 @@ export class SharedLimiter {
 
   /** Seconds the key stays blocked (rounded up); 0 when it is not blocked. */
   async blockedFor(id: string): Promise<number> {
-    const rows = rowsOf<{ seconds: number | string | null }>(
-      await this.db.execute(sql`
-        select extract(epoch from (blocked_until - now()))::float8 as seconds
-        from rate_limits where key = ${this.key(id)} and blocked_until > now()`),
-    );
-    const seconds = Number(rows[0]?.seconds ?? 0);
+    const seconds = await findBlockedSeconds(this.db, this.key(id));
     return seconds > 0 ? Math.ceil(seconds) : 0;
   }
 
@@ -60,44 +55,19 @@ export class SharedLimiter {
     const base = policy.baseDelayS;
     const max = Math.max(base, policy.maxDelayS);
     const forget = Math.max(policy.forgetAfterS, max);
-    // `hits` after this failure: 1 when the previous window ended, else one more.
-    const hits = sql`(case when r.window_ends_at <= now() then 1 else r.hits + 1 end)`;
-    const delay = (count: typeof hits) =>
-      sql`least(${max}::float8, ${base}::float8 * power(2::float8, least(${count} - ${free}::int, ${MAX_DOUBLINGS}::int)))`;
-    const result = await this.db.execute(sql`
-      insert into rate_limits as r (key, hits, window_ends_at, blocked_until)
-      values (
-        ${this.key(id)}, 1, now() + make_interval(secs => ${forget}::float8),
-        case when ${free}::int <= 1 then now() + make_interval(secs => ${base}::float8) else null end
-      )
-      on conflict (key) do update set
-        hits = ${hits},
-        window_ends_at = now() + make_interval(secs => ${forget}::float8),
-        blocked_until = case
-          when ${hits} >= ${free}::int then now() + make_interval(secs => ${delay(hits)})
-          else r.blocked_until end
-      returning hits, greatest(0, extract(epoch from (coalesce(blocked_until, now()) - now())))::float8 as seconds`);
-    const row = rowsOf<{ hits: number; seconds: number | string }>(result)[0];
+    const row = await recordFailureRow(this.db, this.key(id), { free, base, max, forget, maxDoublings: MAX_DOUBLINGS });
     // Now and then, forget keys nobody failed on for a while (bounded table size).
     if (Math.random() < 0.02) await this.purge();
-    const seconds = Number(row?.seconds ?? 0);
-    return { failures: Number(row?.hits ?? 1), blockedForS: seconds > 0 ? Math.ceil(seconds) : 0 };
+    return { failures: row.hits, blockedForS: row.seconds > 0 ? Math.ceil(row.seconds) : 0 };
   }
 
   /** Forgets the key (a success). */
-  async reset(id: string): Promise<void> {
-    await this.db.execute(sql`delete from rate_limits where key = ${this.key(id)}`);
+  reset(id: string): Promise<void> {
+    return deleteKey(this.db, this.key(id));
   }
 
   /** Deletes this limiter's rows whose window and block are both over. */
-  async purge(): Promise<number> {
-    const rows = rowsOf<{ key: string }>(
-      await this.db.execute(sql`
-        delete from rate_limits
-        where key like ${`${this.prefix}:%`} and window_ends_at < now()
-          and (blocked_until is null or blocked_until < now())
-        returning key`),
-    );
-    return rows.length;
+  purge(): Promise<number> {
+    return deleteEndedBlocks(this.db, `${this.prefix}:`);
   }
 }

@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 import type { TokenSigner } from '../lib/tokens.js';
-import type { LiveSession } from '../modules/accounts/sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,6 +13,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     tokens: TokenSigner;
   }
+}
+
+/** What the plugin needs about a live session (the accounts module's session cache gives it). */
+export interface LiveSession {
+  role: 'user' | 'admin';
 }
 
 /** Tells whether a session is live (accounts `Sessions`: cached per process, invalidated by pub/sub). */

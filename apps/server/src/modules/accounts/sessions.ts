@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
+import type { LiveSession } from '../../plugins/auth.js';
 import type { PubSub } from '../../providers/pubsub/index.js';
 import * as repo from './accounts.repository.js';
 
@@ -15,11 +16,6 @@ export const SESSION_CACHE_TTL_MS = 20_000;
 export const SESSION_CACHE_MAX = 20_000;
 /** How long ending a session waits for pub/sub before answering anyway (the TTL covers the rest). */
 const PUBLISH_TIMEOUT_MS = 2_000;
-
-/** What the auth plugin needs about a live session. */
-export interface LiveSession {
-  role: 'user' | 'admin';
-}
 
 interface Entry {
   userId: string;

@@ -15,7 +15,7 @@ import {
   takeAudioError,
 } from './audio.repository.js';
 import { detectLanguage } from './language.js';
-import { encodeMp3, readMp3Info } from './mp3.js';
+import { encodeMp3, readMp3Info } from '../../providers/tts/mp3.js';
 import { isSpeakable, speechText } from './speech-text.js';
 
 interface Logger {

@@ -12,7 +12,7 @@ import { createBot, createChat, createMessage, createPremium, createUser } from 
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { hasAudio } from './audio.presenter.js';
 import { estimateVoiceProgress, expectedVoiceMs } from './audio.service.js';
-import { readMp3Info } from './mp3.js';
+import { readMp3Info } from '../../providers/tts/mp3.js';
 
 let t: TestApp;
 let storage: MediaStorage;

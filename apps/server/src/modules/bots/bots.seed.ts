@@ -1,13 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
 import { renderPicture } from './bot-pictures.js';
-import {
-  findBotsBySlugs,
-  insertBot,
-  insertGalleryPictures,
-  listGallery,
-  updateBotMedia,
-} from './bots.repository.js';
+import { findBotsBySlugs, insertBot, insertGalleryPictures, listGallery, updateBotMedia } from './bots.repository.js';
 import { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';
 
 export const GALLERY_SIZE = 3;

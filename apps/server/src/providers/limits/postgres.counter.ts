@@ -1,8 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { rowsOf, type Database } from '../../db/client.js';
-import { commitMode } from '../../db/commit-mode.js';
-import { executePrepared } from '../../db/prepared.js';
+import type { Database } from '../../db/client.js';
 import { GroupCommit } from '../../lib/group-commit.js';
+import { countWindowHits, deleteEndedWindows, findOpenWindow } from '../../lib/rate-limits.repository.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 interface Hit {
@@ -56,22 +54,9 @@ export class PostgresWindowCounter implements WindowCounter {
     const rows = [...totals]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, total]) => ({ key, by: total.by, secs: total.windowMs / 1000 }));
-    const result = await executePrepared(
-      this.db,
-      'limits_hit_many',
-      sql`
-      with ${commitMode(this.relaxedCommit)}
-      insert into rate_limits as r (key, hits, window_ends_at)
-      select v.key, v.by, now() + make_interval(secs => v.secs)
-      from json_to_recordset(${JSON.stringify(rows)}::json) as v(key text, by int, secs float8), commit_mode
-      on conflict (key) do update set
-        hits = case when r.window_ends_at <= now() then excluded.hits else r.hits + excluded.hits end,
-        window_ends_at = case when r.window_ends_at <= now() then excluded.window_ends_at else r.window_ends_at end
-      returning key, hits, greatest(0, extract(epoch from (window_ends_at - now())) * 1000)::float8 as ms`,
-    );
     const counted = new Map<string, { hits: number; ms: number }>();
-    for (const row of rowsOf<{ key: string; hits: number | string; ms: number | string }>(result))
-      counted.set(row.key, { hits: Number(row.hits), ms: Number(row.ms) });
+    for (const row of await countWindowHits(this.db, rows, this.relaxedCommit))
+      counted.set(row.key, { hits: row.hits, ms: row.ms });
     if (Math.random() * PURGE_EVERY < 1) void this.purge().catch(() => undefined);
     // The hits of a key before each one in the batch: its count is the total less those after it.
     const seen = new Map<string, number>();
@@ -88,24 +73,13 @@ export class PostgresWindowCounter implements WindowCounter {
   }
 
   async peek(key: string): Promise<WindowCount> {
-    const rows = rowsOf<{ hits: number | string; ms: number | string }>(
-      await this.db.execute(sql`
-        select hits, extract(epoch from (window_ends_at - now())) * 1000 as ms
-        from rate_limits where key = ${this.prefix + key} and window_ends_at > now()`),
-    );
-    const row = rows[0];
-    return row ? { count: Number(row.hits), ttlMs: Math.ceil(Number(row.ms)) } : { count: 0, ttlMs: 0 };
+    const row = await findOpenWindow(this.db, this.prefix + key);
+    return row ? { count: row.hits, ttlMs: Math.ceil(row.ms) } : { count: 0, ttlMs: 0 };
   }
 
   /** Deletes this counter's ended windows; answers how many. */
-  async purge(): Promise<number> {
-    const rows = rowsOf<{ key: string }>(
-      await this.db.execute(sql`
-        delete from rate_limits
-        where key like ${`${this.prefix}%`} and window_ends_at < now() and blocked_until is null
-        returning key`),
-    );
-    return rows.length;
+  purge(): Promise<number> {
+    return deleteEndedWindows(this.db, this.prefix);
   }
 
   /** Waits for the hits already asked for. */

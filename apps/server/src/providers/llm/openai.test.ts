@@ -132,6 +132,15 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
     expect(seen).toEqual(['a ', 'b ']);
   });
 
+  it('waits as long as the endpoint keeps sending, however long the whole answer takes', async () => {
+    // Each piece comes well within the idle timeout; the answer as a whole takes longer than it.
+    fake.setBehaviour({ mode: 'slow', text: 'one two three four five six seven', delayMs: 60 });
+    const quick = new OpenAiLlmProvider({ baseUrl: fake.url, models: provider.models(), idleTimeoutMs: 250 });
+    const started = performance.now();
+    expect((await collect(quick.generate(request()))).join('')).toBe('one two three four five six seven');
+    expect(performance.now() - started).toBeGreaterThan(250);
+  });
+
   it('fails with timeout when the endpoint goes silent', async () => {
     fake.setBehaviour({ mode: 'hang' });
     const quick = new OpenAiLlmProvider({ baseUrl: fake.url, models: provider.models(), idleTimeoutMs: 200 });

@@ -159,12 +159,15 @@ export class OpenAiLlmProvider implements LlmProvider {
     const controller = new AbortController();
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
+    // One timer for the whole answer, pushed back on every read: a trickled stream reads once per
+    // token, and a new timer per read was a timer list insertion and an object per token.
     const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, this.options.idleTimeoutMs);
+      if (timer) timer.refresh();
+      else
+        timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, this.options.idleTimeoutMs);
     };
     const onAbort = () => controller.abort();
     request.signal.addEventListener('abort', onAbort, { once: true });

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.js';
-import { mailOutbox } from '../../db/schema.js';
+import { insertOutboxMail } from './outbox.repository.js';
 import type { MailMessage, MailProvider } from './mail.provider.js';
 
 /** The embedded default: mail is kept in the database and shown at /dev/mailbox. */
@@ -9,14 +9,6 @@ export class OutboxMailProvider implements MailProvider {
   constructor(private readonly db: Database) {}
 
   async send(message: MailMessage): Promise<void> {
-    await this.db.insert(mailOutbox).values({
-      userId: message.userId,
-      toAddress: message.to,
-      kind: message.kind,
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
-      headers: message.headers,
-    });
+    await insertOutboxMail(this.db, message);
   }
 }

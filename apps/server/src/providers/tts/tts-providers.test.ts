@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeMp3, readMp3Info } from '../../modules/audio/mp3.js';
+import { encodeMp3, readMp3Info } from './mp3.js';
 import { testConfig } from '../../../test/helpers.js';
 import { ElevenLabsTtsProvider } from './elevenlabs.js';
 import { EspeakTtsProvider, espeakVoiceFor, splitForSpeech } from './espeak.js';

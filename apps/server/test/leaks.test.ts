@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getEdition } from '@reverie/shared';
-import { createLoggedApp } from '../../test/log-capture.js';
-import { createBot, createChat, createUser } from '../../test/factories.js';
-import { createTestDatabase } from '../../test/helpers.js';
-import { startFakeOpenAi, type FakeOpenAi } from '../../test/fake-openai.js';
-import { parseSse } from '../../test/scripted-llm.js';
-import { rowsOf } from '../db/client.js';
-import { mailOutbox, messages, users } from '../db/schema.js';
-import { renderEmail } from '../modules/accounts/accounts.emails.js';
-import { redactUrl, scrubText } from './redact.js';
-import { mailSafe } from './templates.js';
+import { createLoggedApp } from './log-capture.js';
+import { createBot, createChat, createUser } from './factories.js';
+import { createTestDatabase } from './helpers.js';
+import { startFakeOpenAi, type FakeOpenAi } from './fake-openai.js';
+import { parseSse } from './scripted-llm.js';
+import { rowsOf } from '../src/db/client.js';
+import { mailOutbox, messages, users } from '../src/db/schema.js';
+import { renderEmail } from '../src/modules/accounts/accounts.emails.js';
+import { redactUrl, scrubText } from '../src/lib/redact.js';
+import { mailSafe } from '../src/lib/templates.js';
 
 /** What must never appear in a log line or a user-facing error. */
 const EMAIL = 'leaky.person@example.test';

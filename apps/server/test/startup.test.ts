@@ -5,11 +5,11 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { getEdition } from '@reverie/shared';
-import { prepareServer } from '../runtime.js';
-import { testConfig } from '../../test/helpers.js';
-import { withDatabase } from '../../test/global-setup.js';
-import { readShippedBlogPosts } from '../modules/blog/index.js';
-import { OFFICIAL_CHARACTERS } from '../modules/bots/index.js';
+import { prepareServer } from '../src/runtime.js';
+import { testConfig } from './helpers.js';
+import { withDatabase } from './global-setup.js';
+import { readShippedBlogPosts } from '../src/modules/blog/index.js';
+import { OFFICIAL_CHARACTERS } from '../src/modules/bots/index.js';
 
 const target = inject('testDb');
 
@@ -52,7 +52,7 @@ describe.skipIf(target.kind !== 'postgres')('replicas starting together (Postgre
         expect(gallery!.n).toBe(OFFICIAL_CHARACTERS.length * 3);
         const [migrations] = await db`select count(*)::int as n from drizzle.__drizzle_migrations`;
         const journal = JSON.parse(
-          fs.readFileSync(path.join(import.meta.dirname, '../../drizzle/meta/_journal.json'), 'utf8'),
+          fs.readFileSync(path.join(import.meta.dirname, '../drizzle/meta/_journal.json'), 'utf8'),
         ) as { entries: unknown[] };
         expect(migrations!.n).toBe(journal.entries.length);
       } finally {

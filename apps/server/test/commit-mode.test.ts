@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/helpers.js';
-import { createBot, createChat } from '../../test/factories.js';
-import { insertMessages, saveReplies } from '../modules/chats/messages.repository.js';
-import { PostgresWindowCounter } from '../providers/limits/postgres.counter.js';
-import { rowsOf, type Database, type DatabaseHandle } from './client.js';
-import { users } from './schema.js';
-import { commitMode } from './commit-mode.js';
+import { createTestDatabase } from './helpers.js';
+import { createBot, createChat } from './factories.js';
+import { insertMessages, saveReplies } from '../src/modules/chats/messages.repository.js';
+import { PostgresWindowCounter } from '../src/providers/limits/postgres.counter.js';
+import { rowsOf, type Database, type DatabaseHandle } from '../src/db/client.js';
+import { users } from '../src/db/schema.js';
+import { commitMode } from '../src/db/commit-mode.js';
 
 let database: DatabaseHandle;
 

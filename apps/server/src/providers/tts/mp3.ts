@@ -1,4 +1,4 @@
-import { audioThread } from '../../providers/tts/audio-thread.js';
+import { audioThread } from './audio-thread.js';
 
 /**
  * Encodes mono 16-bit PCM as MP3 (LAME in pure JavaScript) at a constant bit rate, in the
