@@ -15,6 +15,7 @@ export const DATABASE_FREE_TESTS = [
   'src/modules/chats/function-length.test.ts',
   'src/modules/chats/memory.test.ts',
   'src/modules/chats/prompt.test.ts',
+  'src/modules/chats/runner.test.ts',
   'src/modules/chats/safety.test.ts',
   'src/modules/chats/send-plan.test.ts',
   'src/modules/chats/streaming.test.ts',
