@@ -48,6 +48,7 @@ export async function run({ repoRoot, log }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-bench-voice-'));
   const service = new AudioService({
     db: null, // synthesise() does not touch the database
+    billing: null, // nor check premium
     storage: new LocalMediaStorage(dir),
     urls: null,
     tts: new EspeakTtsProvider(),

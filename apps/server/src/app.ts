@@ -23,23 +23,15 @@ import { picturesModule } from './modules/pictures/index.js';
 import { systemModule } from './modules/system/index.js';
 import { transformsModule } from './modules/transforms/index.js';
 import { webModule } from './modules/web/index.js';
+import { accountsModule } from './modules/accounts/index.js';
+import { audioModule } from './modules/audio/index.js';
+import { billingModule } from './modules/billing/index.js';
+import { mediaModule } from './modules/media/index.js';
+import { takedownModule } from './modules/takedown/index.js';
 // issue 25: the modules below are being converted to their plugin (modules/<name>/index.ts).
-import { billingRoutes } from './modules/billing/billing.routes.js';
-import { cancelSubscription, getBillingProfile } from './modules/billing/billing.service.js';
-import { AppError } from './lib/errors.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
-import { takedownRoutes } from './modules/takedown/takedown.routes.js';
-import { scheduleWebhookDeliveryPruning } from './modules/billing/webhook-deliveries.pruning.js';
-import { TakedownService } from './modules/takedown/takedown.service.js';
 import { localAdminRoutes } from './modules/admin/local-admin.routes.js';
 import { newLocalAdminKey } from './modules/admin/local-admin.js';
-import type { TakedownService as TakedownServiceType } from './modules/takedown/takedown.service.js';
-import { mediaRoutes } from './modules/media/media.routes.js';
-import { accountsRoutes } from './modules/accounts/accounts.routes.js';
-import { AccountsService } from './modules/accounts/accounts.service.js';
-import { mailboxRoutes } from './modules/accounts/mailbox.routes.js';
-import { audioRoutes } from './modules/audio/audio.routes.js';
-import { AudioService } from './modules/audio/audio.service.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
 import { CallsService, type VadFactory } from './modules/calls/calls.service.js';
 import { createVad } from './providers/vad/index.js';
@@ -51,12 +43,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Voice calls (docs/calls.md); tests and the benchmark read `size`. */
     calls: CallsService;
-    /** Voice messages' service (tests and the benchmark wait for its jobs with `audio.idle()`). */
-    audio: AudioService;
-    /** Accounts; tests wait for mail sent after the answer with `accounts.idle()`. */
-    accounts: AccountsService;
-    /** Takedown requests (the acknowledgement is queued before the answer). */
-    takedown: TakedownServiceType;
     /**
      * The key `npm run admin:create|ban|unban` presents to `POST /api/local/admin`; server.ts
      * writes it to `DATA_DIR/local-admin.json` (0600) when it listens on PGlite.
@@ -116,12 +102,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(analyticsModule, core);
   await app.register(blogModule, core);
   await app.register(legalModule, core);
+  await app.register(billingModule, core);
   // issue 25: what follows moves into the modules' plugins.
   const { storage, urls: mediaUrls, jobs, pubsub, tts, stt, secret } = core;
-  const { sessions, payments, mail, edition } = core;
+  const { sessions, mail, edition } = core;
   const vad: VadFactory | null = deps.vad ?? (() => createVad(config, providerLog(app.log, 'vad')));
-  await app.register(mediaRoutes, { db: database.db, storage, urls: mediaUrls });
   await app.register(botsModule, core);
+  await app.register(mediaModule, { ...core, bots: app.bots });
   // Pictures in chat (issue 7): the chats module calls `app.pictures` (isPictureRequest, reply).
   await app.register(picturesModule, core);
   // The image style transform (issue 16, docs/transform.md): one durable job per paid transform.
@@ -138,21 +125,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     liveReplies: deps.liveReplies,
   });
   // Voice messages (issue 7, docs/voice.md): a durable background job per message, on any replica.
-  const audio = new AudioService({
-    db: database.db,
-    storage,
-    urls: mediaUrls,
-    tts,
-    log: app.log,
-    timeoutMs: config.TTS_TIMEOUT_S * 1000,
-    concurrency: config.TTS_CONCURRENCY,
-    mp3Kbps: config.TTS_MP3_KBPS,
-    jobs,
-    retries: config.TTS_RETRIES,
-    retryDelayS: config.TTS_RETRY_DELAY_S,
-  });
-  app.decorate('audio', audio);
-  await app.register(audioRoutes, { service: audio });
+  await app.register(audioModule, { ...core, billing: app.billing });
   // Voice calls (issue 14, docs/calls.md): a call is a conversation in a chat, said aloud;
   // its row in the database lets any replica resume or end it.
   const calls = new CallsService({
@@ -183,81 +156,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Calls end (server_shutdown) before the replies and the database close.
   app.addHook('preClose', async () => calls.close());
   await app.register(callsRoutes, { service: calls });
-  const accounts = new AccountsService({
-    db: database.db,
-    tokens: app.tokens,
-    sessions,
-    mail,
-    edition,
-    publicUrl: config.PUBLIC_URL,
-    secret,
-    log: app.log,
-    resetTtlMinutes: config.PASSWORD_RESET_TTL_MIN,
-    verificationTtlDays: config.VERIFICATION_TTL_DAYS,
-    loginDelays: {
-      freeFailures: config.LOGIN_FAILURES_BEFORE_DELAY,
-      baseDelayS: config.LOGIN_DELAY_BASE_S,
-      maxDelayS: config.LOGIN_DELAY_MAX_S,
-      forgetAfterS: Math.max(3600, config.LOGIN_DELAY_MAX_S * 2),
-    },
-    dataDir: config.dataDir,
-    storage,
-    beforeDelete: async (userId) => {
-      try {
-        await cancelSubscription(database.db, payments.byId, userId);
-      } catch (error) {
-        app.log.error({ err: error, userId }, 'could not cancel the subscription of an account being deleted');
-        throw new AppError('subscription_cancel_failed', {
-          status: 502,
-          detail: 'The subscription could not be cancelled. Nothing was deleted; please try again.',
-        });
-      }
-    },
-  });
-  // Password reset mails go out after the answer; they finish before the database closes.
-  app.addHook('preClose', async () => accounts.idle());
-  app.decorate('accounts', accounts);
-  await app.register(accountsRoutes, {
-    service: accounts,
-    ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,
-    accountPerMinute: config.AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE,
-    limits,
-    billingProfile: (userId) => getBillingProfile(database.db, userId),
-  });
-  if (!config.isProduction) await app.register(mailboxRoutes, { db: database.db });
-  await app.register(billingRoutes, {
-    db: database.db,
-    providers: payments,
-    publicUrl: config.PUBLIC_URL,
-    appName: edition.name,
-  });
-  // Webhook deliveries are kept WEBHOOK_DELIVERIES_RETENTION_DAYS: an hourly durable job, one
-  // per hour for the cluster (webhook-deliveries.pruning.ts).
-  const webhookPruning = scheduleWebhookDeliveryPruning({
-    db: database.db,
-    jobs,
-    retentionDays: config.WEBHOOK_DELIVERIES_RETENTION_DAYS,
-    log: app.log,
-  });
-  app.addHook('onReady', async () => {
-    await webhookPruning.scheduleNext().catch((error: unknown) => {
-      app.log.warn({ err: error }, 'could not schedule the pruning of webhook deliveries');
-    });
-  });
-  const takedown = new TakedownService({
-    db: database.db,
-    mail,
-    edition,
-    publicUrl: config.PUBLIC_URL,
-    log: app.log.child({ module: 'takedown' }),
-  });
-  app.decorate('takedown', takedown);
-  await app.register(takedownRoutes, {
-    service: takedown,
-    limits,
-    perIpPerHour: config.TAKEDOWN_PER_IP_PER_HOUR,
-    perEmailPerDay: config.TAKEDOWN_PER_EMAIL_PER_DAY,
-  });
+  await app.register(accountsModule, { ...core, billing: app.billing });
+  await app.register(takedownModule, core);
   // npm run admin:create/ban/unban through this server (docs/operations.md "The first administrator"):
   // only on the embedded database, which no second process may open. On PostgreSQL the command
   // writes to the shared database itself, so the route does not exist there.
@@ -276,7 +176,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       edition,
       publicUrl: config.PUBLIC_URL,
       log: app.log.child({ module: 'admin' }),
-      accounts,
+      accounts: app.accounts,
       bots: app.botsManage,
     },
   });

@@ -2,8 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Database } from '../src/db/client.js';
 import { rowsOf } from '../src/db/client.js';
-import { creditDesires } from '../src/modules/billing/billing.service.js';
-import { findLedgerMismatches } from '../src/modules/billing/ledger.repository.js';
+import { creditDesires, findLedgerMismatches } from '../src/modules/billing/index.js';
 
 /** The ledger invariant: every balance equals the sum of its ledger rows. */
 export async function expectLedgerMatchesBalances(db: Database): Promise<void> {

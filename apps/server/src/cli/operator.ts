@@ -4,11 +4,11 @@ import { pgliteLockHolder } from '../db/pglite-lock.js';
 import { translate } from '../lib/i18n.js';
 import {
   OPERATOR_EXIT_CODES,
-  runOperatorCommand,
+  OperatorCommands,
+  Sessions,
   type OperatorCommand,
   type OperatorOutcome,
-} from '../modules/accounts/admin-account.js';
-import { Sessions } from '../modules/accounts/sessions.js';
+} from '../modules/accounts/index.js';
 import { recordAudit } from '../modules/admin/audit.repository.js';
 import { LOCAL_ADMIN_KEY_HEADER, readLocalAdminKey } from '../modules/admin/local-admin.js';
 import { createPubSub } from '../providers/pubsub/index.js';
@@ -47,10 +47,12 @@ export async function runOperatorCli(config: Config, command: OperatorCommand): 
       pubsub,
       log: { warn: (...args: unknown[]) => console.warn(...args) },
     });
-    const { outcome, email } = await runOperatorCommand(
-      { db: database.db, sessions, audit: (entry) => recordAudit(database.db, null, entry) },
-      command,
-    );
+    const commands = new OperatorCommands({
+      db: database.db,
+      sessions,
+      audit: (entry) => recordAudit(database.db, null, entry),
+    });
+    const { outcome, email } = await commands.run(command);
     return { outcome, message: t(outcome, { email }), exitCode: OPERATOR_EXIT_CODES[outcome], via: 'database' };
   } finally {
     await pubsub.close();

@@ -13,7 +13,6 @@ import {
   PreferencesBodySchema,
   PreferencesSchema,
   ProfileSchema,
-  type ProfileBilling,
   ProfileUpdateBodySchema,
   RefreshBodySchema,
   RegisterBodySchema,
@@ -29,7 +28,7 @@ import { AppError } from '../../lib/errors.js';
 import { WindowLimiter, type WindowCounter } from '../../providers/limits/index.js';
 import { translate } from '../../lib/i18n.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
-import { presentPreferences, presentProfile, presentRegistered } from './accounts.presenter.js';
+import { presentPreferences, presentRegistered } from './accounts.presenter.js';
 import type { AccountsService } from './accounts.service.js';
 
 export interface AccountsRoutesOptions {
@@ -40,8 +39,6 @@ export interface AccountsRoutesOptions {
   accountPerMinute: number;
   /** The cluster's shared counters (providers/limits), for the per-account limits of mail-sending routes. */
   limits: WindowCounter;
-  /** The billing part of the profile (balance, premium, next claim). */
-  billingProfile?: (userId: string) => Promise<ProfileBilling>;
 }
 
 const rateLimited = (seconds: number) =>
@@ -57,8 +54,6 @@ const emailOf = (request: FastifyRequest) => {
 /** Sign-up, log-in, tokens, verification, password recovery, profile and deletion. */
 export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = async (app, options) => {
   const { service } = options;
-  const profileOf = async (user: Awaited<ReturnType<AccountsService['requireUser']>>) =>
-    presentProfile(user, await options.billingProfile?.(user.id));
   // Per IP, on every sensitive route (also /password/:token, outside /api).
   const perIp = { rateLimit: { max: options.ipPerMinute, timeWindow: 60_000, allowList: () => false } };
   // Per account, per minute. Log-in is keyed by account and IP (counted once for the cluster,
@@ -168,7 +163,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
         response: { 200: ProfileSchema, 401: ApiErrorSchema },
       },
     },
-    async (request) => profileOf(await service.requireUser(currentUserId(request))),
+    async (request) => service.presentProfile(await service.requireUser(currentUserId(request))),
   );
 
   app.patch(
@@ -182,7 +177,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
         response: { 200: ProfileSchema, ...errors },
       },
     },
-    async (request) => profileOf(await service.updateProfile(currentUserId(request), request.body)),
+    async (request) => service.presentProfile(await service.updateProfile(currentUserId(request), request.body)),
   );
 
   app.get(

@@ -1,4 +1,3 @@
-import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import {
@@ -7,11 +6,13 @@ import {
   type Edition,
   type Locale,
   type PreferencesBody,
+  type Profile,
   type ProfileUpdateBody,
   type RegisterBody,
   type TokenPair,
 } from '@reverie/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import type { MediaStorage } from '../../providers/storage/storage.js';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
@@ -19,10 +20,12 @@ import { mailSafe } from '../../lib/templates.js';
 import { SharedLimiter, type DelayPolicy } from '../../lib/shared-limiter.js';
 import type { TokenSigner } from '../../lib/tokens.js';
 import type { MailProvider } from '../../providers/mail/index.js';
+import type { BillingService } from '../billing/index.js';
 import { MARKETING_KINDS, renderEmail, type EmailKind } from './accounts.emails.js';
+import { presentProfile } from './accounts.presenter.js';
 import * as repo from './accounts.repository.js';
 import type { UserRow } from './accounts.repository.js';
-import { deleteUserData, type UserDataDeleter, type UserFileDeleter } from './user-data.js';
+import { UserDataDeletion, type UserDataDeleter, type UserFileDeleter } from './user-data.js';
 import type { Sessions } from './sessions.js';
 
 /** OWASP password storage cheat sheet: argon2id, m=19 MiB, t=2, p=1. */
@@ -56,17 +59,19 @@ export interface AccountsServiceDeps {
   deleters?: UserDataDeleter[];
   fileDeleters?: UserFileDeleter[];
   /**
-   * Runs before anything is deleted; a throw stops the deletion (the user keeps the account
-   * and can retry). Billing cancels a running subscription here so a deleted account is
-   * never charged again.
+   * The billing module: the profile's billing part, and a running subscription cancelled
+   * before an account is deleted (so a deleted account is never charged again).
    */
-  beforeDelete?: (userId: string) => Promise<void>;
+  billing?: AccountsBilling;
   /**
    * Failed log-ins of one account, from any address, counted by every replica in the
    * `rate_limits` table (docs/accounts.md "Log-in limits").
    */
   loginDelays?: DelayPolicy;
 }
+
+/** What accounts needs of the billing module. */
+export type AccountsBilling = Pick<BillingService, 'cancelSubscription' | 'getBillingProfile'>;
 
 /** Log-in delays when the settings give none: 5 free failures, then 30 s doubling up to 15 min. */
 export const DEFAULT_LOGIN_DELAYS: DelayPolicy = {
@@ -86,8 +91,10 @@ export class AccountsService {
   private readonly loginLimiter: SharedLimiter;
   /** Work that goes on after the answer (password reset mail); `idle()` waits for it. */
   private readonly background = new Set<Promise<void>>();
+  private readonly userData: UserDataDeletion;
 
   constructor(private readonly deps: AccountsServiceDeps) {
+    this.userData = new UserDataDeletion(deps);
     this.dummyHash = hash('not-a-real-password', ARGON2_OPTIONS);
     this.loginLimiter = new SharedLimiter(deps.db, 'login');
   }
@@ -239,6 +246,11 @@ export class AccountsService {
     return user;
   }
 
+  /** The Profile of API.md: the account with the billing part (balance, premium, next claim). */
+  async presentProfile(user: UserRow): Promise<Profile> {
+    return presentProfile(user, await this.deps.billing?.getBillingProfile(user.id));
+  }
+
   async updateProfile(userId: string, body: ProfileUpdateBody): Promise<UserRow> {
     await this.requireUser(userId);
     const user = await repo.updateUser(this.deps.db, userId, {
@@ -377,14 +389,26 @@ export class AccountsService {
    */
   async deleteAllData(userId: string, extra: UserDataDeleter[] = []): Promise<void> {
     const user = await this.requireUser(userId);
-    await this.deps.beforeDelete?.(user.id);
-    await deleteUserData(this.deps.db, user, {
-      dataDir: this.deps.dataDir,
-      storage: this.deps.storage,
-      deleters: [...extra, ...(this.deps.deleters ?? [])],
-      fileDeleters: this.deps.fileDeleters,
-    });
+    await this.cancelSubscriptionBeforeDelete(user.id);
+    await this.userData.delete(user, extra);
     await this.deps.sessions.endUserSessions(user.id);
+  }
+
+  /**
+   * A running subscription is cancelled before anything is deleted; if the provider refuses,
+   * nothing is deleted (502) and the user keeps the account and can retry.
+   */
+  private async cancelSubscriptionBeforeDelete(userId: string): Promise<void> {
+    if (!this.deps.billing) return;
+    try {
+      await this.deps.billing.cancelSubscription(userId);
+    } catch (error) {
+      this.deps.log.error({ err: error, userId }, 'could not cancel the subscription of an account being deleted');
+      throw new AppError('subscription_cancel_failed', {
+        status: 502,
+        detail: 'The subscription could not be cancelled. Nothing was deleted; please try again.',
+      });
+    }
   }
 
   private link(pathAndQuery: string): string {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import * as repo from './accounts.repository.js';
-import { promoteToAdmin } from './admin-account.js';
+import { OperatorCommands } from './admin-account.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -35,7 +35,10 @@ describe('admin:create on an existing account', () => {
   it('a new password revokes the refresh tokens and ends every session at once', async () => {
     const { user, email, pair } = await signedIn();
     expect((await profile(pair.access)).statusCode).toBe(200);
-    const result = await promoteToAdmin({ db: t.database.db, sessions: t.app.sessions }, user, 'a brand new password');
+    const result = await new OperatorCommands({ db: t.database.db, sessions: t.app.sessions }).promoteToAdmin(
+      user,
+      'a brand new password',
+    );
     expect(result).toEqual({ passwordChanged: true });
     expect((await profile(pair.access)).statusCode).toBe(401);
     expect((await refresh(pair.refresh)).statusCode).toBe(401);
@@ -50,7 +53,7 @@ describe('admin:create on an existing account', () => {
 
   it('without a password it only promotes: sessions go on', async () => {
     const { user, pair } = await signedIn();
-    expect(await promoteToAdmin({ db: t.database.db, sessions: t.app.sessions }, user)).toEqual({
+    expect(await new OperatorCommands({ db: t.database.db, sessions: t.app.sessions }).promoteToAdmin(user)).toEqual({
       passwordChanged: false,
     });
     expect((await profile(pair.access)).statusCode).toBe(200);

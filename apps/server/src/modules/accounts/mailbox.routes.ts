@@ -1,54 +1,24 @@
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '../../db/client.js';
-import { mailOutbox } from '../../db/schema.js';
-import { notFound } from '../../lib/errors.js';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { presentOutboxMail, renderMailboxPage } from './mailbox.presenter.js';
+import type { MailboxService } from './mailbox.service.js';
 
 /**
  * The local outbox (development only): `/dev/mailbox` lists the last 100 mails,
  * `/dev/mailbox/{id}` shows one as sent, `/dev/mailbox.json` answers them as JSON.
  */
-export const mailboxRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
-  const latest = () => db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(100);
+export const mailboxRoutes: FastifyPluginAsyncZod<{ service: MailboxService }> = async (app, { service }) => {
+  app.get('/dev/mailbox.json', { schema: { hide: true } }, async () => (await service.latest()).map(presentOutboxMail));
 
-  app.get('/dev/mailbox.json', { schema: { hide: true } }, async () =>
-    (await latest()).map((m) => ({
-      id: m.id,
-      to: m.toAddress,
-      kind: m.kind,
-      subject: m.subject,
-      text: m.text,
-      html: m.html,
-      headers: m.headers,
-      created_at: m.createdAt.toISOString(),
-    })),
+  app.get('/dev/mailbox', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', 'text/html; charset=utf-8').send(renderMailboxPage(await service.latest())),
   );
-
-  app.get('/dev/mailbox', { schema: { hide: true } }, async (_request, reply) => {
-    const rows = await latest();
-    const items = rows
-      .map(
-        (m) =>
-          `<tr><td>${m.createdAt.toISOString()}</td><td>${escapeHtml(m.toAddress)}</td><td>${escapeHtml(m.kind)}</td><td><a href="/dev/mailbox/${m.id}">${escapeHtml(m.subject)}</a></td></tr>`,
-      )
-      .join('');
-    return reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .send(
-        `<!doctype html><meta charset="utf-8"><title>Mailbox</title><body style="font-family:sans-serif"><h1>Local outbox</h1><table cellpadding="6"><tr><th>sent</th><th>to</th><th>kind</th><th>subject</th></tr>${items || '<tr><td colspan="4">No mail yet.</td></tr>'}</table></body>`,
-      );
-  });
 
   app.get(
     '/dev/mailbox/:id',
     { schema: { hide: true, params: z.object({ id: z.coerce.number().int() }) } },
     async (request, reply) => {
-      const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, request.params.id)).limit(1);
-      if (!mail) throw notFound();
+      const mail = await service.get(request.params.id);
       // The mail's own HTML, shown as the recipient would see it.
       return reply
         .header('content-type', 'text/html; charset=utf-8')

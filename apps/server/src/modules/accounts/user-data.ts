@@ -1,21 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { eq, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import {
-  analyticsEvents,
-  bots,
-  calls,
-  emailTokens,
-  mailOutbox,
-  refreshTokens,
-  supportReports,
-  users,
-} from '../../db/schema.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { deleteUserTransforms, userTransformPrefix } from '../transforms/index.js';
 import { characterFilePrefix } from '../bots/index.js';
 import type { UserRow } from './accounts.repository.js';
+import * as repo from './user-data.repository.js';
 
 /**
  * Deletes one table's rows of a user inside the deletion transaction. Modules that add
@@ -32,32 +22,14 @@ export type UserFileDeleter = (user: UserRow, dataDir: string) => Promise<void>;
 
 export const CORE_DELETERS: UserDataDeleter[] = [
   // Analytics identity: the events the user produced while signed in.
-  {
-    name: 'analytics_events',
-    delete: async (tx, u) => void (await tx.delete(analyticsEvents).where(eq(analyticsEvents.userId, u.id))),
-  },
-  {
-    name: 'support_reports',
-    delete: async (tx, u) => void (await tx.delete(supportReports).where(eq(supportReports.userId, u.id))),
-  },
-  {
-    name: 'mail_outbox',
-    delete: async (tx, u) =>
-      void (await tx
-        .delete(mailOutbox)
-        .where(or(eq(mailOutbox.userId, u.id), sql`lower(${mailOutbox.toAddress}) = lower(${u.email})`))),
-  },
-  {
-    name: 'email_tokens',
-    delete: async (tx, u) => void (await tx.delete(emailTokens).where(eq(emailTokens.userId, u.id))),
-  },
-  {
-    name: 'refresh_tokens',
-    delete: async (tx, u) => void (await tx.delete(refreshTokens).where(eq(refreshTokens.userId, u.id))),
-  },
+  { name: 'analytics_events', delete: (tx, u) => repo.deleteUserAnalyticsEvents(tx, u.id) },
+  { name: 'support_reports', delete: (tx, u) => repo.deleteUserSupportReports(tx, u.id) },
+  { name: 'mail_outbox', delete: (tx, u) => repo.deleteUserMail(tx, u.id, u.email) },
+  { name: 'email_tokens', delete: (tx, u) => repo.deleteUserEmailTokens(tx, u.id) },
+  { name: 'refresh_tokens', delete: (tx, u) => repo.deleteUserRefreshTokens(tx, u.id) },
   // Voice calls (issue 14): their rows, live or ended (a live call's socket then finds it gone and closes).
-  { name: 'calls', delete: async (tx, u) => void (await tx.delete(calls).where(eq(calls.userId, u.id))) },
-  { name: 'bots', delete: async (tx, u) => void (await tx.delete(bots).where(eq(bots.authorId, u.id))) },
+  { name: 'calls', delete: (tx, u) => repo.deleteUserCalls(tx, u.id) },
+  { name: 'bots', delete: (tx, u) => repo.deleteUserBots(tx, u.id) },
   // Style transforms (issue 16): their rows; their files are under transforms/<user id>/ (below).
   { name: 'image_transforms', delete: async (tx, u) => deleteUserTransforms(tx, u.id) },
 ];
@@ -104,30 +76,38 @@ export async function deleteChatMedia(
   for (const key of ownedChatMediaKeys(userId, rows)) await storage.delete(key);
 }
 
-/** Deletes every row of the user in one transaction, then the user's files. */
-export async function deleteUserData(
-  db: Database,
-  user: UserRow,
-  options: {
-    dataDir: string;
-    storage?: MediaStorage;
-    deleters?: UserDataDeleter[];
-    fileDeleters?: UserFileDeleter[];
-  },
-): Promise<void> {
-  const deleters = [...(options.deleters ?? []), ...CORE_DELETERS];
-  // The user's characters keep their pictures under bots/<id>/ in media storage.
-  const authored = await db.select({ id: bots.id }).from(bots).where(eq(bots.authorId, user.id));
-  await db.transaction(async (tx) => {
-    for (const deleter of deleters) await deleter.delete(tx as unknown as Database, user);
-    await tx.delete(users).where(eq(users.id, user.id));
-  });
-  for (const remove of [...CORE_FILE_DELETERS, ...(options.fileDeleters ?? [])]) await remove(user, options.dataDir);
-  if (options.storage) {
-    for (const bot of authored) await options.storage.deletePrefix(characterFilePrefix(bot.id));
-    // Pictures and voice files of the user's chats, and the pictures' private originals.
-    for (const prefix of userChatMediaPrefixes(user.id)) await options.storage.deletePrefix(prefix);
-    // Style transforms' originals and results.
-    await options.storage.deletePrefix(userTransformPrefix(user.id));
+export interface UserDataDeletionDeps {
+  db: Database;
+  dataDir: string;
+  /** Media storage, so the user's files go with the user. */
+  storage?: MediaStorage;
+  /** Per-table deleters other modules plug in (run inside the deletion transaction). */
+  deleters?: UserDataDeleter[];
+  fileDeleters?: UserFileDeleter[];
+}
+
+/** Delete all data: every row of the user in one transaction, then the user's files. */
+export class UserDataDeletion {
+  constructor(private readonly deps: UserDataDeletionDeps) {}
+
+  /** Deletes the user; `extra` deleters run first, inside the same transaction. */
+  async delete(user: UserRow, extra: UserDataDeleter[] = []): Promise<void> {
+    const { db, storage } = this.deps;
+    const deleters = [...extra, ...(this.deps.deleters ?? []), ...CORE_DELETERS];
+    // The user's characters keep their pictures under bots/<id>/ in media storage.
+    const authored = await repo.listAuthoredBotIds(db, user.id);
+    await db.transaction(async (tx) => {
+      for (const deleter of deleters) await deleter.delete(tx as unknown as Database, user);
+      await repo.deleteUserRow(tx as unknown as Database, user.id);
+    });
+    for (const remove of [...CORE_FILE_DELETERS, ...(this.deps.fileDeleters ?? [])])
+      await remove(user, this.deps.dataDir);
+    if (storage) {
+      for (const botId of authored) await storage.deletePrefix(characterFilePrefix(botId));
+      // Pictures and voice files of the user's chats, and the pictures' private originals.
+      for (const prefix of userChatMediaPrefixes(user.id)) await storage.deletePrefix(prefix);
+      // Style transforms' originals and results.
+      await storage.deletePrefix(userTransformPrefix(user.id));
+    }
   }
 }

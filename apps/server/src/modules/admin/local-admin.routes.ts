@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { ApiErrorSchema } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
-import { runOperatorCommand } from '../accounts/admin-account.js';
-import type { Sessions } from '../accounts/sessions.js';
+import { OperatorCommands, type Sessions } from '../accounts/index.js';
 import { recordAudit } from './audit.repository.js';
 import { LOCAL_ADMIN_KEY_HEADER, isLoopback, sameKey } from './local-admin.js';
 
@@ -47,6 +46,11 @@ export const localAdminRoutes: FastifyPluginAsyncZod<{
   sessions: Pick<Sessions, 'endUserSessions'>;
   key: string | null;
 }> = async (app, options) => {
+  const commands = new OperatorCommands({
+    db: options.db,
+    sessions: options.sessions,
+    audit: (entry) => recordAudit(options.db, null, entry),
+  });
   app.post(
     '/api/local/admin',
     {
@@ -65,14 +69,7 @@ export const localAdminRoutes: FastifyPluginAsyncZod<{
       // Both checks always run (no early answer tells which one failed).
       const keyOk = options.key !== null && sameKey(options.key, given);
       if (!local || !keyOk) throw new AppError('forbidden', { status: 403 });
-      return runOperatorCommand(
-        {
-          db: options.db,
-          sessions: options.sessions,
-          audit: (entry) => recordAudit(options.db, null, entry),
-        },
-        request.body,
-      );
+      return commands.run(request.body);
     },
   );
 };

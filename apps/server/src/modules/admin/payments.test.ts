@@ -5,7 +5,7 @@ import { payments } from '../../db/schema.js';
 import { signSandboxPayload } from '../../providers/payments/sandbox.js';
 import { createTestApp } from '../../../test/helpers.js';
 import { createUser } from '../../../test/factories.js';
-import { WEBHOOK_PRUNE_QUEUE } from '../billing/webhook-deliveries.pruning.js';
+import { WEBHOOK_PRUNE_QUEUE } from '../billing/index.js';
 import { balanceOf, grantDesires } from '../../../test/billing-helpers.js';
 
 const SANDBOX_SECRET = 'sandbox-secret-for-tests-0123456789';

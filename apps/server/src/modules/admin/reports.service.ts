@@ -8,7 +8,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
-import { ownedChatMediaKeys } from '../accounts/user-data.js';
+import { ownedChatMediaKeys } from '../accounts/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
 import * as repo from './reports.repository.js';

@@ -11,7 +11,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
-import { ownedChatMediaKeys } from '../accounts/user-data.js';
+import { ownedChatMediaKeys } from '../accounts/index.js';
 import { deleteTransform, transformOfMediaKey } from '../transforms/index.js';
 import { blurredKeyOf, characterFilePrefix, deleteCharacters, originalOfBlurredKey } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';

@@ -6,7 +6,7 @@ import type { MediaUrls } from '../../lib/media-urls.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import type { JobQueue } from '../../providers/jobs/index.js';
 import { TtsError, type TtsProvider } from '../../providers/tts/index.js';
-import { hasPremium } from '../billing/billing.service.js';
+import type { BillingService } from '../billing/index.js';
 import {
   claimAudioJob,
   findOwnedMessageForAudio,
@@ -35,6 +35,8 @@ export interface AudioServiceDeps {
   concurrency: number;
   /** MP3 bit rate for PCM from the provider. */
   mp3Kbps: number;
+  /** The billing module: voice messages are premium. */
+  billing: Pick<BillingService, 'hasPremium'>;
   /** The durable job queue (providers/jobs); null only where nothing is queued (the benchmark calls `synthesise`). */
   jobs: JobQueue | null;
   /** Attempts after the first (TTS_RETRIES). */
@@ -110,7 +112,7 @@ export class AudioService {
   /** `POST /api/audio/{id}`: the state of the message's voice, starting the job when needed. */
   async request(userId: string, messageId: string, requestLocale: string): Promise<AudioResponse> {
     const { db, urls } = this.deps;
-    if (!(await hasPremium(db, userId))) {
+    if (!(await this.deps.billing.hasPremium(userId))) {
       throw new AppError('premium_required', { status: 402 });
     }
     if (!UUID.test(messageId)) throw notFound();

@@ -8,7 +8,6 @@ import { createTestApp } from '../../../test/helpers.js';
 import { createUser } from '../../../test/factories.js';
 import { balanceOf, expectLedgerMatchesBalances } from '../../../test/billing-helpers.js';
 import { signNowPaymentsBody } from '../../providers/payments/nowpayments.js';
-import { getBillingProfile } from './billing.service.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret_0123456789';
 const IPN_SECRET = 'ipn-secret-0123456789';
@@ -239,7 +238,7 @@ describe('Stripe and NOWPayments providers', async () => {
     for (const e of [cancelling, activated, created, created, cancelling, activated]) {
       expect((await stripeWebhook(e)).statusCode).toBe(200);
     }
-    let profile = await getBillingProfile(db, user.id);
+    let profile = await app.billing.getBillingProfile(user.id);
     expect(profile.has_subscription).toBe(true);
     expect(profile.subscription).toMatchObject({ plan: 'monthly', status: 'cancelled', renews_at: null });
     expect(profile.num_tokens).toBe(100); // one activation grant, whatever the order
@@ -257,7 +256,7 @@ describe('Stripe and NOWPayments providers', async () => {
     const lateUpdate = event('evt_s2b', 'customer.subscription.updated', sub('active'), now - 15);
     expect((await stripeWebhook(deleted)).statusCode).toBe(200);
     expect((await stripeWebhook(lateUpdate)).statusCode).toBe(200);
-    profile = await getBillingProfile(db, user.id);
+    profile = await app.billing.getBillingProfile(user.id);
     expect(profile.has_subscription).toBe(false);
     expect(profile.subscription).toBeNull();
   });
@@ -280,7 +279,7 @@ describe('Stripe and NOWPayments providers', async () => {
     expect(res.json()).toMatchObject({ status: 'cancelled' });
     const call = fake.requests.findLast((r) => r.path === '/v1/subscriptions/sub_cancel_me')!;
     expect(call.form.get('cancel_at_period_end')).toBe('true');
-    const profile = await getBillingProfile(db, user.id);
+    const profile = await app.billing.getBillingProfile(user.id);
     expect(profile.has_subscription).toBe(true);
     expect(profile.subscription?.status).toBe('cancelled');
 
@@ -367,7 +366,7 @@ describe('Stripe and NOWPayments providers', async () => {
         later - 1,
       ),
     );
-    expect(await getBillingProfile(db, user.id)).toMatchObject({ has_subscription: false });
+    expect(await app.billing.getBillingProfile(user.id)).toMatchObject({ has_subscription: false });
     const revived = await stripeWebhook(
       event(
         'evt_dup_revived',
@@ -446,13 +445,13 @@ describe('Stripe and NOWPayments providers', async () => {
     expect(cancel.statusCode, cancel.body).toBe(502);
     expect(cancel.json().code).toBe('payment_error');
     // Nothing changed here: it still renews.
-    expect((await getBillingProfile(db, user.id)).subscription).toMatchObject({ status: 'active' });
+    expect((await app.billing.getBillingProfile(user.id)).subscription).toMatchObject({ status: 'active' });
 
     await stripeWebhook(event('evt_fail_2', 'customer.subscription.updated', object(true), now - 5));
     const resume = await app.inject({ method: 'POST', url: '/api/subscription/resume', headers: auth });
     expect(resume.statusCode, resume.body).toBe(502);
     expect(resume.json().code).toBe('payment_error');
-    expect((await getBillingProfile(db, user.id)).subscription).toMatchObject({ status: 'cancelled' });
+    expect((await app.billing.getBillingProfile(user.id)).subscription).toMatchObject({ status: 'cancelled' });
   });
 
   describe('NOWPayments', () => {
@@ -507,7 +506,7 @@ describe('Stripe and NOWPayments providers', async () => {
       });
       const paymentId = await paymentIdOf(user.id);
       await ipn({ payment_id: 778, payment_status: 'finished', order_id: paymentId });
-      const profile = await getBillingProfile(db, user.id);
+      const profile = await app.billing.getBillingProfile(user.id);
       expect(profile.has_subscription).toBe(true);
       expect(profile.subscription).toMatchObject({
         plan: 'monthly',

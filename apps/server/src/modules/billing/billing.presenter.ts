@@ -10,8 +10,14 @@ import {
   type Plans,
   type Profile,
 } from '@reverie/shared';
-import type { ProfileBilling, Subscription } from '@reverie/shared';
-import type { SubscriptionRow } from './billing.repository.js';
+import {
+  isSubscriptionPlan,
+  type PlanId,
+  type ProfileBilling,
+  type SandboxPayment,
+  type Subscription,
+} from '@reverie/shared';
+import type { PaymentRow, SubscriptionRow } from './billing.repository.js';
 
 export type BillingProfile = ProfileBilling;
 
@@ -61,5 +67,22 @@ export function presentPlans(enabled: { card: boolean; crypto: boolean }): Plans
       is_offer: PACK_CATALOGUE[id].discount_percent !== null,
     })),
     daily_claim: { amount: DAILY_CLAIM_AMOUNT, interval_hours: DAILY_CLAIM_INTERVAL_MS / 3_600_000 },
+  };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A sandbox checkout for its page: the plan, the price and, for a trial, the first charge. */
+export function presentSandboxPayment(payment: PaymentRow, now: Date): SandboxPayment {
+  const plan = payment.plan as PlanId;
+  const trialDays = isSubscriptionPlan(plan) ? SUBSCRIPTION_CATALOGUE[plan].trial_days : 0;
+  return {
+    id: payment.id,
+    plan,
+    amount_cents: payment.amountCents,
+    currency: payment.currency,
+    status: payment.status,
+    trial_days: trialDays,
+    first_charge_at: trialDays > 0 ? new Date(now.getTime() + trialDays * DAY_MS).toISOString() : null,
   };
 }

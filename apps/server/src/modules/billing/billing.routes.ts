@@ -13,33 +13,22 @@ import {
   SubscriptionSchema,
   WebhookAckSchema,
 } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { PaymentProviders } from '../../providers/payments/index.js';
 import type { PaymentEvent } from '../../providers/payments/types.js';
-import { presentPlans } from './billing.presenter.js';
-import {
-  cancelSubscription,
-  claimDailyDesires,
-  getSubscription,
-  handlePaymentEvent,
-  resumeSubscription,
-  startCheckout,
-} from './billing.service.js';
+import type { BillingService } from './billing.service.js';
 import { sandboxCheckoutRoutes } from './billing.sandbox-routes.js';
-import { recordWebhookDelivery, type WebhookDeliveryInput } from './webhook-deliveries.repository.js';
+import type { WebhookDeliveryInput } from './webhook-deliveries.repository.js';
 
 export interface BillingRoutesOptions {
-  db: Database;
+  service: BillingService;
   providers: PaymentProviders;
-  publicUrl: string;
-  appName: string;
 }
 
 /** Desires, premium and payments (API.md). */
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, options) => {
-  const { db, providers, publicUrl } = options;
+  const { service, providers } = options;
 
   app.get(
     '/api/billing/plans',
@@ -50,7 +39,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         response: { 200: PlansSchema },
       },
     },
-    async () => presentPlans({ card: providers.card !== null, crypto: providers.crypto !== null }),
+    async () => service.plans(),
   );
 
   app.post(
@@ -64,7 +53,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         response: { 200: ClaimDesiresResponseSchema, 401: ApiErrorSchema },
       },
     },
-    async (request) => claimDailyDesires(db, currentUserId(request)),
+    async (request) => service.claimDailyDesires(currentUserId(request)),
   );
 
   const checkoutRoute = (path: string, kind: 'card' | 'crypto', summary: string) =>
@@ -88,10 +77,9 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         },
       },
       async (request) => {
-        const { url } = await startCheckout(db, providers[kind], {
+        const { url } = await service.startCheckout(kind, {
           userId: currentUserId(request),
           plan: request.body.plan,
-          publicUrl,
           returnPath: request.body.return_path ?? null,
         });
         return { url };
@@ -110,7 +98,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         response: { 200: SubscriptionOrNullSchema, 401: ApiErrorSchema },
       },
     },
-    async (request) => getSubscription(db, providers.byId, currentUserId(request)),
+    async (request) => service.getSubscription(currentUserId(request)),
   );
 
   app.post(
@@ -124,7 +112,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         response: { 200: CancelSubscriptionResponseSchema, 401: ApiErrorSchema, 502: ApiErrorSchema },
       },
     },
-    async (request) => cancelSubscription(db, providers.byId, currentUserId(request), new Date(), request.log),
+    async (request) => service.cancelSubscription(currentUserId(request), new Date(), request.log),
   );
 
   app.post(
@@ -138,7 +126,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         response: { 200: SubscriptionSchema, 401: ApiErrorSchema, 409: ApiErrorSchema, 502: ApiErrorSchema },
       },
     },
-    async (request) => resumeSubscription(db, providers.byId, currentUserId(request), new Date(), request.log),
+    async (request) => service.resumeSubscription(currentUserId(request), new Date(), request.log),
   );
 
   // Webhooks: the signature covers the raw bytes, so this scope keeps the body as a Buffer.
@@ -170,7 +158,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       }
       if (reply.statusCode >= 500) delivery.outcome = 'failed';
       try {
-        await recordWebhookDelivery(db, { ...delivery, httpStatus: reply.statusCode });
+        await service.recordWebhookDelivery({ ...delivery, httpStatus: reply.statusCode });
       } catch (error) {
         request.log.error({ err: error, provider: delivery.provider }, 'could not record a webhook delivery');
       }
@@ -205,9 +193,9 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         delivery.type = event.type;
         delivery.paymentId = 'paymentId' in event ? event.paymentId : null;
         if (event.type === 'ignored') delivery.detail = event.reason;
-        let handled: Awaited<ReturnType<typeof handlePaymentEvent>>;
+        let handled: Awaited<ReturnType<BillingService['handlePaymentEvent']>>;
         try {
-          handled = await handlePaymentEvent(db, provider.id, event);
+          handled = await service.handlePaymentEvent(provider.id, event);
         } catch (error) {
           delivery.outcome = 'failed';
           delivery.detail = error instanceof AppError ? error.code : 'internal_error';
@@ -217,27 +205,13 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         delivery.outcome = duplicate ? 'duplicate' : event.type === 'ignored' ? 'ignored' : 'processed';
         if (refusedSubscriptionId) delivery.detail = 'duplicate_subscription_refused';
         request.log.info({ provider: provider.id, event: event.id, type: event.type, duplicate }, 'payment webhook');
-        if (refusedSubscriptionId) {
-          // A second subscription of one account: end it at the provider at once (its payment
-          // is flagged for refund, its later events are ignored); a failure is logged for the
-          // operator, the event stays handled.
-          request.log.warn(
-            { provider: provider.id, subscription: refusedSubscriptionId },
-            'duplicate subscription refused',
-          );
-          await provider.stopSubscription(refusedSubscriptionId).catch((error: unknown) => {
-            request.log.error(
-              { err: error, subscription: refusedSubscriptionId },
-              'could not stop a duplicate subscription',
-            );
-          });
-        }
+        if (refusedSubscriptionId) await service.stopRefusedSubscription(provider, refusedSubscriptionId, request.log);
         return { received: true, duplicate };
       },
     );
   });
 
   if (providers.byId.sandbox) {
-    await app.register(sandboxCheckoutRoutes, { db, provider: providers.byId.sandbox });
+    await app.register(sandboxCheckoutRoutes, { service, provider: providers.byId.sandbox });
   }
 };

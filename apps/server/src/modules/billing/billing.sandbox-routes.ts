@@ -1,14 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiErrorSchema,
-  isSubscriptionPlan,
   SandboxDecisionResponseSchema,
   SandboxPaymentParamsSchema,
   SandboxPaymentSchema,
-  SUBSCRIPTION_CATALOGUE,
-  type PlanId,
 } from '@reverie/shared';
-import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { PaymentProvider } from '../../providers/payments/index.js';
@@ -17,9 +13,7 @@ import {
   SandboxPaymentProvider,
   sandboxEventBody,
 } from '../../providers/payments/sandbox.js';
-import { findPayment } from './billing.repository.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import type { BillingService } from './billing.service.js';
 
 /**
  * The sandbox provider's checkout. Its page is a page of the web app
@@ -29,17 +23,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * POST /api/payments/webhook/sandbox, the same verified crediting path as real providers.
  */
 export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{
-  db: Database;
+  service: BillingService;
   provider: PaymentProvider;
-}> = async (app, { db, provider }) => {
+}> = async (app, { service, provider }) => {
   if (!(provider instanceof SandboxPaymentProvider)) throw new Error('sandbox routes need the sandbox provider');
-
-  const loadOwn = async (id: string, userId: string) => {
-    const payment = await findPayment(db, id);
-    if (!payment || payment.provider !== 'sandbox' || payment.userId !== userId)
-      throw new AppError('not_found', { status: 404 });
-    return payment;
-  };
 
   app.get(
     '/api/payments/sandbox/checkout/:id',
@@ -52,20 +39,7 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{
         response: { 200: SandboxPaymentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
       },
     },
-    async (request) => {
-      const payment = await loadOwn(request.params.id, currentUserId(request));
-      const plan = payment.plan as PlanId;
-      const trialDays = isSubscriptionPlan(plan) ? SUBSCRIPTION_CATALOGUE[plan].trial_days : 0;
-      return {
-        id: payment.id,
-        plan,
-        amount_cents: payment.amountCents,
-        currency: payment.currency,
-        status: payment.status,
-        trial_days: trialDays,
-        first_charge_at: trialDays > 0 ? new Date(Date.now() + trialDays * DAY_MS).toISOString() : null,
-      };
-    },
+    async (request) => service.getSandboxPayment(request.params.id, currentUserId(request)),
   );
 
   for (const verb of ['approve', 'decline'] as const) {
@@ -90,7 +64,7 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{
         },
       },
       async (request) => {
-        const payment = await loadOwn(request.params.id, currentUserId(request));
+        const payment = await service.findOwnSandboxPayment(request.params.id, currentUserId(request));
         if (payment.status !== 'pending') return { status: payment.status, refunded: payment.refundReason !== null };
         const body = sandboxEventBody(verb === 'approve' ? 'payment.succeeded' : 'payment.failed', payment.id);
         // Delivered through the public webhook route, exactly as a provider would.
@@ -104,8 +78,7 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{
           request.log.error({ status: delivered.statusCode }, 'sandbox webhook failed');
           throw new AppError('payment_error', { status: 502 });
         }
-        const settled = await findPayment(db, payment.id);
-        return { status: settled?.status ?? 'failed', refunded: Boolean(settled?.refundReason) };
+        return service.settledSandboxPayment(payment.id);
       },
     );
   }

@@ -6,13 +6,7 @@ import { createTestApp } from '../../../test/helpers.js';
 import { createUser } from '../../../test/factories.js';
 import { balanceOf, expectLedgerMatchesBalances, grantDesires } from '../../../test/billing-helpers.js';
 import { signSandboxPayload } from '../../providers/payments/sandbox.js';
-import {
-  claimDailyDesires,
-  debitDesires,
-  getBillingProfile,
-  grantDailyPremiumDesires,
-  handlePaymentEvent,
-} from './billing.service.js';
+import { debitDesires } from './index.js';
 
 const SANDBOX_SECRET = 'sandbox-secret-for-tests-0123456789';
 
@@ -37,7 +31,7 @@ describe('billing', async () => {
       is_email_confirmed: false,
       locale: 'en',
       role: 'user',
-      ...(await getBillingProfile(db, userId)),
+      ...(await app.billing.getBillingProfile(userId)),
     });
   };
 
@@ -107,9 +101,9 @@ describe('billing', async () => {
     it('allows the next claim after 24 h', async () => {
       const { user } = await createUser(app, db);
       const t0 = new Date('2026-01-01T10:00:00Z');
-      expect((await claimDailyDesires(db, user.id, t0)).claimed).toBe(true);
-      expect((await claimDailyDesires(db, user.id, new Date('2026-01-02T09:59:59Z'))).claimed).toBe(false);
-      const again = await claimDailyDesires(db, user.id, new Date('2026-01-02T10:00:00Z'));
+      expect((await app.billing.claimDailyDesires(user.id, t0)).claimed).toBe(true);
+      expect((await app.billing.claimDailyDesires(user.id, new Date('2026-01-02T09:59:59Z'))).claimed).toBe(false);
+      const again = await app.billing.claimDailyDesires(user.id, new Date('2026-01-02T10:00:00Z'));
       expect(again).toMatchObject({ claimed: true, num_tokens: 200, next_at: '2026-01-03T10:00:00.000Z' });
     });
 
@@ -299,18 +293,18 @@ describe('billing', async () => {
       expect(await balanceOf(db, user.id)).toBe(100);
       const tomorrow = new Date(Date.now() + 24 * 3600_000);
       const grants = await Promise.all(
-        Array.from({ length: 5 }, () => grantDailyPremiumDesires(db, user.id, tomorrow)),
+        Array.from({ length: 5 }, () => app.billing.grantDailyPremiumDesires(user.id, tomorrow)),
       );
       expect(grants.filter((g) => g.granted)).toHaveLength(1);
       expect(await balanceOf(db, user.id)).toBe(200);
       const dayAfter = new Date(Date.now() + 2 * 24 * 3600_000);
-      expect((await getBillingProfile(db, user.id, dayAfter)).num_tokens).toBe(300);
-      expect((await getBillingProfile(db, user.id, dayAfter)).num_tokens).toBe(300);
+      expect((await app.billing.getBillingProfile(user.id, dayAfter)).num_tokens).toBe(300);
+      expect((await app.billing.getBillingProfile(user.id, dayAfter)).num_tokens).toBe(300);
     });
 
     it('a non-premium user gets no daily premium desires', async () => {
       const { user } = await createUser(app, db);
-      expect(await grantDailyPremiumDesires(db, user.id, new Date())).toEqual({ granted: false, balance: 0 });
+      expect(await app.billing.grantDailyPremiumDesires(user.id, new Date())).toEqual({ granted: false, balance: 0 });
     });
 
     it('out-of-order subscription events end in the right state', async () => {
@@ -327,7 +321,7 @@ describe('billing', async () => {
       const t = (s: number) => new Date(Date.now() + s * 1000);
       const periodEnd = new Date(Date.now() + 30 * 24 * 3600_000);
       // Deleted (newest) arrives first, then the older "active" and "trialing" states.
-      await handlePaymentEvent(db, 'stripe', {
+      await app.billing.handlePaymentEvent('stripe', {
         ...base,
         id: 'evt_3',
         occurredAt: t(-10),
@@ -335,7 +329,7 @@ describe('billing', async () => {
         ended: true,
         currentPeriodEnd: t(-10),
       });
-      await handlePaymentEvent(db, 'stripe', {
+      await app.billing.handlePaymentEvent('stripe', {
         ...base,
         id: 'evt_2',
         occurredAt: t(-20),
@@ -343,7 +337,7 @@ describe('billing', async () => {
         ended: false,
         currentPeriodEnd: periodEnd,
       });
-      await handlePaymentEvent(db, 'stripe', {
+      await app.billing.handlePaymentEvent('stripe', {
         ...base,
         id: 'evt_1',
         occurredAt: t(-30),

@@ -75,6 +75,15 @@ export async function readBalance(db: Database, userId: string): Promise<number>
   return row?.numTokens ?? 0;
 }
 
+/** The id of the ledger row written under an idempotency key, or null. */
+export async function findLedgerEntryId(db: Database, idempotencyKey: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.idempotencyKey, idempotencyKey));
+  return row?.id ?? null;
+}
+
 /** Whether the user has a ledger row of this reason since the given time. */
 export async function hasLedgerEntrySince(
   db: Database,

@@ -1,13 +1,12 @@
-import type { Database } from '../../db/client.js';
 import type { JobQueue } from '../../providers/jobs/index.js';
 import { schedulePeriodicJob } from '../../providers/jobs/periodic.js';
-import { pruneWebhookDeliveries } from './webhook-deliveries.repository.js';
+import type { BillingService } from './billing.service.js';
 
 /** The durable job that deletes old webhook deliveries. */
 export const WEBHOOK_PRUNE_QUEUE = 'webhook-deliveries-prune';
 
 export interface WebhookPruningOptions {
-  db: Database;
+  service: Pick<BillingService, 'pruneWebhookDeliveries'>;
   jobs: JobQueue;
   /** WEBHOOK_DELIVERIES_RETENTION_DAYS. */
   retentionDays: number;
@@ -24,7 +23,7 @@ export function scheduleWebhookDeliveryPruning(options: WebhookPruningOptions): 
     everyS: 3600,
     run: async () => {
       const before = new Date(Date.now() - options.retentionDays * 86_400_000);
-      const deleted = await pruneWebhookDeliveries(options.db, before);
+      const deleted = await options.service.pruneWebhookDeliveries(before);
       if (deleted) options.log.info({ deleted }, 'old webhook deliveries deleted');
     },
   });

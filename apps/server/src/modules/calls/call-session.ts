@@ -11,7 +11,7 @@ import type { SttProvider } from '../../providers/stt/index.js';
 import { SttError } from '../../providers/stt/index.js';
 import type { TtsProvider } from '../../providers/tts/index.js';
 import type { VoiceActivityDetector } from '../../providers/vad/vad.js';
-import { detectLanguage } from '../audio/language.js';
+import { detectLanguage } from '../audio/index.js';
 import { SentenceChunker } from './sentences.js';
 import { Speaker } from './speaker.js';
 import { TurnDetector } from './turn-detector.js';

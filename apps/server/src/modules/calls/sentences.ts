@@ -1,4 +1,4 @@
-import { speechText } from '../audio/speech-text.js';
+import { speechText } from '../audio/index.js';
 
 /** Words the first piece needs before it may end at a clause break (a comma, a colon…). */
 const FIRST_CLAUSE_WORDS = 4;

@@ -5,6 +5,14 @@ import type { StreamEvent } from '@reverie/shared';
 /** How often an idle stream sends a comment so proxies keep it open. */
 const HEARTBEAT_MS = 15_000;
 
+/**
+ * A delta that comes less than this after the stream's last write waits for the rest of that
+ * time and goes out with whatever came meanwhile: a model streams one token per network write,
+ * and one SSE write per token would cost the server a system call and an event loop turn each
+ * (bench/README.md, issue 25). The first delta goes at once; readers see text every 25 ms.
+ */
+export const DELTA_BATCH_MS = 25;
+
 const GONE = Symbol('gone');
 const LATER = Symbol('later');
 
@@ -12,6 +20,7 @@ const LATER = Symbol('later');
 export type EventSource = AsyncIterator<StreamEvent> & { takeReady?(): StreamEvent[] };
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** One event in the text/event-stream format. */
 export function formatEvent(event: StreamEvent): string {
@@ -23,24 +32,19 @@ export function formatEvent(event: StreamEvent): string {
  * writer of the chat routes. It pulls the next event only when the socket took the previous
  * one (`write` → `drain`), so a slow client makes the source wait (an `EventQueue` merges the
  * pieces waiting meanwhile) instead of filling the process's memory; the events that arrive
- * within one turn of the event loop go out in one write (one system call, not one per token). The headers Fastify's
+ * within one turn of the event loop go out in one write, and deltas close behind a write wait
+ * for DELTA_BATCH_MS (one system call per batch, not one per token). The headers Fastify's
  * hooks set before the handler (CORS, security, request id) are carried over, since a
  * hijacked reply skips them. A client that goes away ends the iteration (`return`), which
  * detaches it from the reply; the reply itself goes on and is saved.
  */
-export async function pipeEvents(request: FastifyRequest, reply: FastifyReply, events: EventSource): Promise<void> {
-  reply.hijack();
-  const raw = reply.raw;
-  const headers: Record<string, string | number | string[]> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
-  raw.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store, no-transform',
-    connection: 'keep-alive',
-    // nginx and friends: do not buffer the stream.
-    'x-accel-buffering': 'no',
-  });
+export async function pipeEvents(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  events: EventSource,
+  { batchMs = DELTA_BATCH_MS }: { batchMs?: number } = {},
+): Promise<void> {
+  const raw = openStream(reply);
   let closed = false;
   const gone = new Promise<typeof GONE>((resolve) => {
     const done = () => {
@@ -58,6 +62,7 @@ export async function pipeEvents(request: FastifyRequest, reply: FastifyReply, e
     // The headers go out with the first event when it is ready at once (one write, not two);
     // a stream whose first event is not ready after a turn of the event loop sends them alone.
     let pending: Promise<IteratorResult<StreamEvent>> | null = events.next();
+    let lastWrite = -Infinity;
     if ((await Promise.race([pending, nextTurn().then(() => LATER)])) === LATER) raw.flushHeaders?.();
     while (!closed) {
       const next = await Promise.race([pending ?? events.next(), gone]);
@@ -66,11 +71,14 @@ export async function pipeEvents(request: FastifyRequest, reply: FastifyReply, e
       if (closed || raw.destroyed) break;
       let chunk = formatEvent(next.value);
       if (events.takeReady) {
-        // Whatever else arrives in this turn of the event loop (pieces of one network read of
-        // the model's stream, merged into one delta) goes out in the same write.
-        await nextTurn();
+        // Whatever else arrives in this turn of the event loop — or, for a delta that follows
+        // the last write closely, until DELTA_BATCH_MS after it — goes out in the same write.
+        const wait = next.value.event === 'delta' ? lastWrite + batchMs - performance.now() : 0;
+        await (wait > 0 ? Promise.race([sleep(wait), gone]) : nextTurn());
+        if (closed || raw.destroyed) break;
         for (const event of events.takeReady()) chunk += formatEvent(event);
       }
+      lastWrite = performance.now();
       if (!raw.write(chunk)) {
         await Promise.race([once(raw, 'drain').catch(() => undefined), gone]);
       }
@@ -80,4 +88,21 @@ export async function pipeEvents(request: FastifyRequest, reply: FastifyReply, e
     await events.return?.();
     if (!raw.writableEnded && !raw.destroyed) raw.end();
   }
+}
+
+/** Takes the reply over and writes the stream's headers, with those Fastify's hooks set. */
+function openStream(reply: FastifyReply) {
+  reply.hijack();
+  const raw = reply.raw;
+  const headers: Record<string, string | number | string[]> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
+  raw.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store, no-transform',
+    connection: 'keep-alive',
+    // nginx and friends: do not buffer the stream.
+    'x-accel-buffering': 'no',
+  });
+  return raw;
 }

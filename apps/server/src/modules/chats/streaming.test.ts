@@ -143,4 +143,26 @@ describe('pipeEvents', () => {
     expect(body.match(/event: delta/g)).toHaveLength(2);
     expect(body).toContain('"text":"abc"');
   });
+  it('writes the first delta at once and the deltas close behind a write together, not one write each', async () => {
+    const { pipeEvents } = await import('./sse.js');
+    const { request, reply, writes } = fakeReply();
+    const queue = new EventQueue();
+    const piping = pipeEvents(request, reply, queue, { batchMs: 40 });
+    const started = performance.now();
+    queue.push(delta('t0'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(writes.join('')).toContain('"text":"t0"'); // the first token is not held back
+    // A model's pace: one token every 2 ms for 100 ms.
+    for (let i = 1; i <= 50; i++) {
+      queue.push(delta(` t${i}`));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    queue.end();
+    await piping;
+    const body = writes.join('');
+    for (let i = 0; i <= 50; i++) expect(body).toContain(`t${i}`);
+    // Every write after the first carries the tokens of up to 40 ms: a handful of writes, not 51.
+    expect(writes.length).toBeLessThanOrEqual(Math.ceil((performance.now() - started) / 40) + 2);
+    expect(writes.length).toBeGreaterThan(1);
+  });
 });

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import {
   TAKEDOWN_DEADLINE_HOURS,
   TAKEDOWN_REFERENCE_ALPHABET,
@@ -13,6 +13,7 @@ import { AppError } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
 import { renderNoticeEmail } from '../../lib/notice-email.js';
 import type { MailProvider } from '../../providers/mail/mail.provider.js';
+import type { WindowLimiter } from '../../providers/limits/index.js';
 import { insertTakedownRequest } from './takedown.repository.js';
 
 export interface TakedownDeps {
@@ -22,6 +23,8 @@ export interface TakedownDeps {
   /** The site's address: links must be to it. */
   publicUrl: string;
   log: FastifyBaseLogger;
+  /** Requests (acknowledgements sent) per reporter e-mail, counted for the cluster; none: no limit. */
+  perEmail?: WindowLimiter;
 }
 
 /** `TD-` and 8 characters without look-alikes. */
@@ -42,6 +45,7 @@ export class TakedownService {
   constructor(private readonly deps: TakedownDeps) {}
 
   async create(body: TakedownBody, locale: Locale): Promise<{ reference: string }> {
+    await this.countReporter(body.email);
     const checked = takedownBodySchema(this.deps.publicUrl).safeParse(body);
     if (!checked.success) {
       const errors: Record<string, string[]> = {};
@@ -67,6 +71,15 @@ export class TakedownService {
     if (!row) throw new AppError('something_went_wrong', { status: 500 });
     await this.acknowledge(row.email, row.reference, locale, row.items.length);
     return { reference: row.reference };
+  }
+
+  /** It sends e-mail: counted per address of the recipient too (a hash, no address stored). */
+  private async countReporter(email: string): Promise<void> {
+    if (!this.deps.perEmail) return;
+    const id = createHash('sha256').update(email.toLowerCase()).digest('hex');
+    const wait = await this.deps.perEmail.take(id);
+    if (wait > 0)
+      throw new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(Math.max(1, wait)) } });
   }
 
   private async acknowledge(to: string, reference: string, locale: Locale, count: number): Promise<void> {

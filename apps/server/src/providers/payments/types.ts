@@ -21,7 +21,7 @@ export interface CheckoutInput {
 
 /**
  * A provider's webhook, verified and normalised. Only these events move money or premium,
- * through the one crediting path in billing.service.ts.
+ * through the one crediting path (`applyPaymentEvent` in modules/billing/payment-events.ts).
  */
 export type PaymentEvent =
   | { type: 'payment.succeeded'; id: string; paymentId: string; providerRef: string | null }
