@@ -68,7 +68,6 @@ export default tseslint.config(
   },
   {
     files: ['apps/web/src/features/**/*.{ts,tsx}'],
-    // issue 25: turned to error once the modules are converted
-    rules: { 'reverie/no-app-imports': 'warn' },
+    rules: { 'reverie/no-app-imports': 'error' },
   },
 );

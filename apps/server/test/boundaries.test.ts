@@ -18,7 +18,6 @@ const eslint = new ESLint({ cwd: root, ruleFilter });
 const WARNINGS_FOR_NOW = [
   'reverie/module-imports-through-index',
   'reverie/no-sql-outside-repositories',
-  'reverie/no-app-imports',
 ];
 
 async function lint(filePath: string, code: string) {

@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { sendJson, startFakeHttp } from './fake-http.js';
 
 /**
  * A fake ComfyUI HTTP API for the transform provider's tests: `POST /upload/image`
@@ -21,15 +20,10 @@ export async function startFakeComfyUi(): Promise<FakeComfyUi> {
   let lastUpload: Buffer | null = null;
   const polls = new Map<string, number>();
   const state: Omit<FakeComfyUi, 'url' | 'close'> = { uploads: [], prompts: [], mode: 'ok' };
-  const server = http.createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const url = new URL(request.url ?? '/', 'http://x');
-    const json = (status: number, value: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(value));
-    };
+  const server = await startFakeHttp(async (request, response) => {
+    const body = request.raw;
+    const url = new URL(request.url, 'http://x');
+    const json = (status: number, value: unknown) => sendJson(response, value, status);
     if (request.method === 'POST' && url.pathname === '/upload/image') {
       // The file part: from the first blank line after its headers to the closing boundary.
       const boundary = `--${/boundary=(.+)$/.exec(request.headers['content-type'] ?? '')?.[1]}`;
@@ -65,10 +59,6 @@ export async function startFakeComfyUi(): Promise<FakeComfyUi> {
     }
     json(404, { error: 'not found' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const fake = Object.assign(state, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  });
+  const fake = Object.assign(state, { url: server.url, close: server.close });
   return fake as FakeComfyUi;
 }

@@ -1,7 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { wavFile } from '../src/lib/pcm.js';
 import { encodeMp3 } from '../src/providers/tts/mp3.js';
+import { listenOnLoopback, readBody, sendJson } from './fake-http.js';
 
 /**
  * A fake OpenAI-compatible server for tests and the browser journeys' global setup: real
@@ -130,12 +130,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       timers.add(timer);
     });
 
-  const server = http.createServer((req, res) => {
+  const listener: http.RequestListener = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     if (req.method === 'GET' && url.pathname === '/v1/models') {
       const ids = options.models ?? ['fake-model'];
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
+      sendJson(res, { object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
       return;
     }
     if (req.method === 'POST' && url.pathname === '/v1/audio/transcriptions') {
@@ -147,39 +146,32 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       return;
     }
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}`, type: 'not_found' } }));
+      sendJson(res, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'not_found' } }, 404);
       return;
     }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-      } catch {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'the body is not JSON', type: 'invalid_request_error' } }));
-        return;
-      }
-      requests.push(body);
-      headers.push(req.headers);
-      void answer(body, res, { ...behaviour });
-    });
-  });
-
-  const readBody = (req: http.IncomingMessage) =>
-    new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => resolve(Buffer.concat(chunks)));
-      req.on('error', reject);
-    });
-
-  const fail = (res: http.ServerResponse, status: number, message: string) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error' } }));
+    void complete(req, res);
   };
+
+  const fail = (res: http.ServerResponse, status: number, message: string) =>
+    sendJson(res, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error' } }, status);
+
+  /** The JSON body of a request, or null after answering 400. */
+  async function readJson(req: http.IncomingMessage, res: http.ServerResponse) {
+    try {
+      return JSON.parse((await readBody(req)).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      fail(res, 400, 'the body is not JSON');
+      return null;
+    }
+  }
+
+  async function complete(req: http.IncomingMessage, res: http.ServerResponse) {
+    const body = await readJson(req, res);
+    if (!body) return;
+    requests.push(body);
+    headers.push(req.headers);
+    await answer(body, res, { ...behaviour });
+  }
 
   async function transcribe(req: http.IncomingMessage, res: http.ServerResponse) {
     const now = { ...sttBehaviour };
@@ -217,20 +209,13 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       fail(res, now.status, `fake failure ${now.status}`);
       return;
     }
-    const text = typeof now.text === 'function' ? now.text(index, wav.samples) : now.text;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ text }));
+    sendJson(res, { text: typeof now.text === 'function' ? now.text(index, wav.samples) : now.text });
   }
 
   async function speak(req: http.IncomingMessage, res: http.ServerResponse) {
     const now = { ...speechBehaviour };
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse((await readBody(req)).toString('utf8')) as Record<string, unknown>;
-    } catch {
-      fail(res, 400, 'the body is not JSON');
-      return;
-    }
+    const body = await readJson(req, res);
+    if (!body) return;
     speechRequests.push(body);
     if (typeof body.input !== 'string' || typeof body.voice !== 'string') {
       fail(res, 400, 'input and voice are required');
@@ -260,8 +245,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   async function answer(body: Record<string, unknown>, res: http.ServerResponse, now: FakeOpenAiBehaviour) {
     if (now.mode === 'fail') {
       const status = now.status ?? 500;
-      res.writeHead(status, { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '7' } : {}) });
-      res.end(JSON.stringify({ error: { message: now.text ?? `fake failure ${status}`, type: 'server_error' } }));
+      const error = { message: now.text ?? `fake failure ${status}`, type: 'server_error' };
+      sendJson(res, { error }, status, status === 429 ? { 'retry-after': '7' } : {});
       return;
     }
     const model = typeof body.model === 'string' ? body.model : 'fake-model';
@@ -271,16 +256,13 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       const text = now.text ?? `Echo: ${lastUserMessage(body)}`;
       if (now.mode === 'hang') return; // never answers; the client gives up
       if (now.mode === 'slow') await sleep(now.delayMs ?? 50);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id,
-          object: 'chat.completion',
-          created,
-          model,
-          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-        }),
-      );
+      sendJson(res, {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      });
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -302,10 +284,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     if (!res.destroyed) res.end('data: [DONE]\n\n');
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(listener, options.port ?? 0);
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${server.url}/v1`,
     requests,
     headers,
     setBehaviour(next) {
@@ -322,8 +303,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   };
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { FakeHttpServers, listenOnLoopback } from './fake-http.js';
 
 /** A request a model host received (HEAD probes are answered and not recorded). */
 export interface HostRequest {
@@ -17,7 +17,7 @@ export interface HostRequest {
  * folders made with `tempDir()`.
  */
 export class ModelHosts {
-  private readonly servers: http.Server[] = [];
+  private readonly servers = new FakeHttpServers();
   private readonly dirs: string[] = [];
 
   async start(
@@ -25,14 +25,13 @@ export class ModelHosts {
     prefix = '',
   ): Promise<{ url: string; requests: HostRequest[] }> {
     const requests: HostRequest[] = [];
-    const server = http.createServer((req, res) => {
+    const server = await listenOnLoopback((req, res) => {
       if (req.method === 'HEAD') return res.end();
       requests.push({ url: req.url!, range: req.headers.range });
       answer(req, res, requests);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.servers.push(server);
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`, requests };
+    this.servers.track(server);
+    return { url: `${server.url}${prefix}`, requests };
   }
 
   tempDir(prefix = 'reverie-models-'): string {
@@ -42,12 +41,7 @@ export class ModelHosts {
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all(
-      this.servers.splice(0).map((server) => {
-        server.closeAllConnections();
-        return new Promise((resolve) => server.close(resolve));
-      }),
-    );
+    await this.servers.closeAll();
     for (const dir of this.dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   }
 }

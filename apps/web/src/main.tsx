@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createAppRouter } from './app/router';
-import { AppProviders } from './app/providers';
+import { AppProviders } from './lib/providers';
 import { initI18n } from './lib/i18n';
 import './styles/app.css';
 

@@ -73,6 +73,8 @@ export type TransformStyle = (typeof TRANSFORM_STYLES)[number];
 export const TRANSFORM_MAX_SIDE = 1024;
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** A character card file (PNG or JSON) may carry a large picture; it is still bounded. */
+export const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
 export const USERNAME_MAX = 100;
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 255;

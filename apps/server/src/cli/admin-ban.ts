@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
-import { DatabaseLockedError } from '../db/pglite-lock.js';
 import { translate } from '../lib/i18n.js';
-import { runOperatorCli } from './operator.js';
+import { runOperatorFromCommandLine } from './operator.js';
 
 /**
  * `npm run admin:ban -- --email a@b.c [--reason …]` bans an account: it cannot log in (log-in
@@ -23,15 +21,6 @@ if (!values.email?.trim()) {
 }
 const email = values.email.trim();
 
-try {
-  const result = await runOperatorCli(
-    loadConfig(),
-    values.unban ? { action: 'unban', email } : { action: 'ban', email, reason: values.reason ?? null },
-  );
-  (result.exitCode === 0 ? console.log : console.error)(result.message);
-  process.exitCode = result.exitCode;
-} catch (error) {
-  if (!(error instanceof DatabaseLockedError)) throw error;
-  console.error(error.message);
-  process.exitCode = 1;
-}
+await runOperatorFromCommandLine(
+  values.unban ? { action: 'unban', email } : { action: 'ban', email, reason: values.reason ?? null },
+);

@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
-import { DatabaseLockedError } from '../db/pglite-lock.js';
 import { translate } from '../lib/i18n.js';
-import { runOperatorCli } from './operator.js';
+import { runOperatorFromCommandLine } from './operator.js';
 
 /**
  * `npm run admin:create -- --email a@b.c [--password …] [--name …]`: promotes an existing
@@ -22,17 +20,9 @@ if (!values.email?.trim()) {
   process.exit(2);
 }
 
-try {
-  const result = await runOperatorCli(loadConfig(), {
-    action: 'create',
-    email: values.email.trim(),
-    password: values.password,
-    name: values.name,
-  });
-  (result.exitCode === 0 ? console.log : console.error)(result.message);
-  process.exitCode = result.exitCode;
-} catch (error) {
-  if (!(error instanceof DatabaseLockedError)) throw error;
-  console.error(error.message);
-  process.exitCode = 1;
-}
+await runOperatorFromCommandLine({
+  action: 'create',
+  email: values.email.trim(),
+  password: values.password,
+  name: values.name,
+});

@@ -1,6 +1,6 @@
-import type { Config } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { runMigrations } from '../db/migrate.js';
-import { pgliteLockHolder } from '../db/pglite-lock.js';
+import { DatabaseLockedError, pgliteLockHolder } from '../db/pglite-lock.js';
 import { translate } from '../lib/i18n.js';
 import {
   OPERATOR_EXIT_CODES,
@@ -23,6 +23,22 @@ export interface OperatorResult {
   exitCode: number;
   /** Where it ran: in this process, or through the running server. */
   via: 'database' | 'server';
+}
+
+/**
+ * Runs a command for `npm run admin:…`: prints its line (errors on stderr) and sets the exit
+ * code; a PGlite directory another process holds (and no server to go through) is one line, exit code 1.
+ */
+export async function runOperatorFromCommandLine(command: OperatorCommand): Promise<void> {
+  try {
+    const result = await runOperatorCli(loadConfig(), command);
+    (result.exitCode === 0 ? console.log : console.error)(result.message);
+    process.exitCode = result.exitCode;
+  } catch (error) {
+    if (!(error instanceof DatabaseLockedError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  }
 }
 
 /**

@@ -70,3 +70,21 @@ export function decodeCursor<const P extends readonly CursorPart[]>(
     throw invalidCursor();
   return parsed as { [K in keyof P]: P[K] extends 'int' ? number : string };
 }
+
+/**
+ * One page of a keyset list read with a row more than `size`: the first `size` rows presented,
+ * and, when that extra row came, the cursor to the next page (the key of the page's last row).
+ */
+export function keysetPage<R, T>(
+  rows: R[],
+  size: number,
+  present: (row: R) => T,
+  keyOf: (last: R) => (string | number)[],
+): { results: T[]; next_param: string | null } {
+  const page = rows.slice(0, size);
+  const last = page.at(-1);
+  return {
+    results: page.map((row) => present(row)),
+    next_param: rows.length > size && last ? encodeCursor(keyOf(last)) : null,
+  };
+}

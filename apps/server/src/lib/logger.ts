@@ -40,3 +40,10 @@ export function loggerOptions(config: Config): LoggerOptions {
       : {}),
   };
 }
+
+/** What a service writes to the application's logger (pino's signature; tests pass small fakes). */
+export interface ServiceLog {
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}

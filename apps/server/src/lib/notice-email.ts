@@ -1,16 +1,10 @@
 import type { Edition, Locale } from '@reverie/shared';
+import { emailButton, renderEmailLayout, type EmailBlock, type RenderedEmail } from './email-layout.js';
+import { escapeHtml } from './html.js';
 import { hasTranslation, translate } from './i18n.js';
 import { mailSafe } from './templates.js';
 
-/** A rendered notice e-mail: subject, HTML and text bodies. */
-export interface NoticeEmail {
-  subject: string;
-  html: string;
-  text: string;
-}
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const NO_BLOCK: EmailBlock = { text: [], html: '' };
 
 /** Lines of a free text (an administrator's answer), each made mail-safe, empty lines kept. */
 const safeLines = (value: string) => value.split(/\r?\n/).map((line) => mailSafe(line));
@@ -32,7 +26,7 @@ export function renderNoticeEmail(options: {
   action?: { label: string; url: string };
   greetingKey?: string;
   footerKey?: string;
-}): NoticeEmail {
+}): RenderedEmail {
   const { kind, locale, edition } = options;
   const vars = Object.fromEntries(
     Object.entries({ app: edition.name, email: edition.supportEmail, ...options.vars }).map(([key, value]) => [
@@ -51,38 +45,29 @@ export function renderNoticeEmail(options: {
   const footer = t(options.footerKey ?? 'notice.footer');
   const quoteLabel = options.quoteLabel ? mailSafe(options.quoteLabel) : null;
   const action = options.action ?? null;
-  const support = t('common.support');
-  const c = edition.colors;
-
-  const text = [
+  const quoteBlock: EmailBlock = quote
+    ? {
+        text: [...(quoteLabel ? [`${quoteLabel}:`] : []), ...quote.map((line) => `> ${line}`), ''],
+        html: `<tr><td style="font-size:15px;line-height:1.6;color:#ffffff;padding:12px 16px;border-left:3px solid ${edition.colors.primary};background:rgba(255,255,255,.04)">${quoteLabel ? `<strong>${escapeHtml(quoteLabel)}:</strong><br>` : ''}${quote.map(escapeHtml).join('<br>')}</td></tr>`,
+      }
+    : NO_BLOCK;
+  const closingBlock: EmailBlock = closing
+    ? {
+        text: [closing, ''],
+        html: `<tr><td style="font-size:14px;line-height:1.6;color:#d9d3e6;padding-top:16px">${escapeHtml(closing)}</td></tr>`,
+      }
+    : NO_BLOCK;
+  return renderEmailLayout({
+    locale,
+    edition,
+    subject,
     greeting,
-    '',
     heading,
-    '',
     body,
-    '',
-    ...(quote ? [...(quoteLabel ? [`${quoteLabel}:`] : []), ...quote.map((line) => `> ${line}`), ''] : []),
-    ...(closing ? [closing, ''] : []),
-    ...(action ? [`${action.label}: ${action.url}`, ''] : []),
-    '—',
+    bodyPadding: '16px',
+    blocks: [quoteBlock, closingBlock, action ? emailButton(edition, action, 'padding:24px 0') : NO_BLOCK],
     footer,
-    support,
-  ].join('\n');
-
-  const e = escapeHtml;
-  const html = `<!doctype html>
-<html lang="${locale === 'ch' ? 'zh-CN' : locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(subject)}</title></head>
-<body style="margin:0;padding:0;background:${c.background};font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#f4f1fa">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${c.background};padding:24px 12px"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:${c.surface};border-radius:20px;padding:32px">
-<tr><td style="font-size:22px;font-weight:700;color:${c.primary};padding-bottom:24px">${e(edition.name)}</td></tr>
-<tr><td style="font-size:15px;line-height:1.6;color:#d9d3e6">${e(greeting)}</td></tr>
-<tr><td style="font-size:22px;font-weight:600;padding:12px 0;color:#ffffff">${e(heading)}</td></tr>
-<tr><td style="font-size:15px;line-height:1.6;color:#d9d3e6;padding-bottom:16px">${e(body)}</td></tr>
-${quote ? `<tr><td style="font-size:15px;line-height:1.6;color:#ffffff;padding:12px 16px;border-left:3px solid ${c.primary};background:rgba(255,255,255,.04)">${quoteLabel ? `<strong>${e(quoteLabel)}:</strong><br>` : ''}${quote.map(e).join('<br>')}</td></tr>` : ''}
-${closing ? `<tr><td style="font-size:14px;line-height:1.6;color:#d9d3e6;padding-top:16px">${e(closing)}</td></tr>` : ''}
-${action ? `<tr><td align="left" style="padding:24px 0"><a href="${e(action.url)}" style="display:inline-block;background:${c.primary};color:${c.onPrimary};text-decoration:none;font-weight:600;padding:12px 28px;border-radius:999px">${e(action.label)}</a></td></tr>` : ''}
-<tr><td style="border-top:1px solid rgba(255,255,255,.1);margin-top:16px;padding-top:16px;font-size:12px;line-height:1.5;color:#8f88a3">${e(footer)}<br>${e(support)}</td></tr>
-</table></td></tr></table></body></html>`;
-  return { subject, html, text };
+    support: t('common.support'),
+    footerMargin: true,
+  });
 }

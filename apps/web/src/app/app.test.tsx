@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTE_MIDDLEWARES, runMiddlewares } from './middleware';
-import { openModalName, safeNext } from './modals';
+import { openModalName, safeNext } from '../lib/modals';
 import { GLOBAL_MIDDLEWARE, routes } from './router';
 import { setTokens, clearSession, isAuthorized } from '../lib/session';
 

@@ -4,8 +4,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bot, fakeApi, json } from '../features/chat/test-helpers';
 import { initI18n } from '../lib/i18n';
 import { clearSession, isAuthorized } from '../lib/session';
-import { authModalName } from './modals';
-import { AppProviders } from './providers';
+import { authModalName } from '../lib/modals';
+import { AppProviders } from '../lib/providers';
 import { routes } from './router';
 import { testBot } from '../test/bot';
 

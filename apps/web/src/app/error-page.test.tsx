@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from './providers';
+import { AppProviders } from '../lib/providers';
 import { routes } from './router';
 import { AlertStack, showAlert } from '../components/ui/alerts';
 

@@ -5,7 +5,7 @@ import german from '@reverie/shared/locales/de.json';
 import { fakeApi, json } from '../features/chat/test-helpers';
 import { changeLocale, initI18n } from '../lib/i18n';
 import { clearSession, setTokens } from '../lib/session';
-import { AppProviders } from './providers';
+import { AppProviders } from '../lib/providers';
 import { routes } from './router';
 import { seedProfile, testQueryClient, testProfile } from '../test/profile';
 

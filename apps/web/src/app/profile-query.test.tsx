@@ -12,7 +12,7 @@ import { profileKeys } from '../lib/query-keys';
 import { clearSession, setTokens } from '../lib/session';
 import { loadedProfile, seedProfile, testQueryClient, testProfile } from '../test/profile';
 import { TopBar } from './layout/top-bar';
-import { AppProviders } from './providers';
+import { AppProviders } from '../lib/providers';
 
 const profile = testProfile;
 

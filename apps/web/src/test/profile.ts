@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Profile } from '@reverie/shared';
-import { createQueryClient } from '../app/providers';
+import { createQueryClient } from '../lib/providers';
 import { profileKeys } from '../lib/query-keys';
 
 /**

@@ -1,7 +1,5 @@
+import { escapeHtml } from '../../lib/html.js';
 import type { OutboxMailRow } from './mailbox.repository.js';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A mail of the outbox as `/dev/mailbox.json` answers it. */
 export function presentOutboxMail(m: OutboxMailRow) {

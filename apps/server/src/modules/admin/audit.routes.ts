@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminAuditPageSchema, AdminAuditQuerySchema, ApiErrorSchema } from '@reverie/shared';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, keysetPage } from '../../lib/cursor.js';
 import type { AdminDeps } from './admin-deps.js';
 import { listAudit } from './audit.repository.js';
 
@@ -26,10 +26,10 @@ export const auditRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (ap
         action: action || null,
         targetType: target_type && !target_id ? target_type : null,
       });
-      const page = rows.slice(0, size);
-      const last = page[page.length - 1];
-      return {
-        results: page.map((r) => ({
+      return keysetPage(
+        rows,
+        size,
+        (r) => ({
           id: Number(r.id),
           actor_id: r.actorId,
           actor_email: r.actorEmail,
@@ -40,9 +40,9 @@ export const auditRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async (ap
           after: r.after ?? null,
           reason: r.reason,
           created_at: r.createdAt.toISOString(),
-        })),
-        next_param: rows.length > size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
-      };
+        }),
+        (last) => [last.cursorAt, Number(last.id)],
+      );
     },
   );
 };

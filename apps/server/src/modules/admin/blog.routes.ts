@@ -11,10 +11,8 @@ import {
   ApiErrorSchema,
   IMAGE_MAX_BYTES,
 } from '@reverie/shared';
-import { AppError } from '../../lib/errors.js';
-import { translate } from '../../lib/i18n.js';
+import { readUpload } from '../../lib/forms.js';
 import { currentUserId } from '../../plugins/auth.js';
-import { readMultipart } from '../../lib/multipart.js';
 import type { AdminDeps } from './admin-deps.js';
 import { AdminBlogService } from './blog.service.js';
 
@@ -112,13 +110,7 @@ export const adminBlogRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> = async
       },
     },
     async (request) => {
-      if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
-      const form = await readMultipart(request, 'file', IMAGE_MAX_BYTES);
-      if (!form.file?.length)
-        throw new AppError('validation_error', {
-          status: 400,
-          errors: { file: [translate(request.locale, 'validation.required')] },
-        });
+      const form = await readUpload(request, 'file', IMAGE_MAX_BYTES);
       return service.setCover(currentUserId(request), request.params.id, form.file);
     },
   );

@@ -15,17 +15,14 @@ import {
   AdminVisibilitySchema,
   AdminVoicesSchema,
   ApiErrorSchema,
+  CARD_MAX_BYTES,
   IMAGE_MAX_BYTES,
 } from '@reverie/shared';
-import { AppError } from '../../lib/errors.js';
-import { translate } from '../../lib/i18n.js';
+import { readUpload, translatedFieldErrors } from '../../lib/forms.js';
 import { currentUserId } from '../../plugins/auth.js';
-import { readMultipart, translatedFieldErrors } from '../../lib/multipart.js';
 import { CardFieldsError } from '../bots/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { AdminCharactersService } from './characters.service.js';
-
-const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
 
 const errors = {
   400: ApiErrorSchema,
@@ -92,13 +89,7 @@ export const adminCharactersRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> =
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
-      const form = await readMultipart(request, 'file', CARD_MAX_BYTES);
-      if (!form.file?.length)
-        throw new AppError('validation_error', {
-          status: 400,
-          errors: { file: [translate(request.locale, 'validation.required')] },
-        });
+      const form = await readUpload(request, 'file', CARD_MAX_BYTES);
       const visibility = form.fields.visibility === 'public' ? 'public' : 'private';
       try {
         return reply.status(201).send(await service.importCard(currentUserId(request), form.file, visibility));
@@ -176,13 +167,7 @@ export const adminCharactersRoutes: FastifyPluginAsyncZod<{ deps: AdminDeps }> =
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
-      const form = await readMultipart(request, 'file', IMAGE_MAX_BYTES);
-      if (!form.file?.length)
-        throw new AppError('validation_error', {
-          status: 400,
-          errors: { file: [translate(request.locale, 'validation.required')] },
-        });
+      const form = await readUpload(request, 'file', IMAGE_MAX_BYTES);
       return reply.status(201).send(await service.addPicture(currentUserId(request), request.params.id, form.file));
     },
   );

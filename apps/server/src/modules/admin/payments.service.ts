@@ -1,6 +1,6 @@
 import type { AdminLedgerCheck, AdminPaymentPage, AdminWebhookPage } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, keysetPage } from '../../lib/cursor.js';
 import { findLedgerMismatches } from '../billing/index.js';
 import { listDeliveries } from './payments.repository.js';
 import { countUsers, emailsOf, listPayments } from './users.repository.js';
@@ -26,12 +26,7 @@ export async function listPaymentsPage(
     status: query.status,
     provider: query.provider,
   });
-  const page = rows.slice(0, query.size);
-  const last = page[page.length - 1];
-  return {
-    results: page.map(presentPayment),
-    next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
-  };
+  return keysetPage(rows, query.size, presentPayment, (last) => [last.cursorAt, last.id]);
 }
 
 export async function listWebhookDeliveries(
@@ -50,10 +45,10 @@ export async function listWebhookDeliveries(
     outcome: query.outcome,
     provider: query.provider,
   });
-  const page = rows.slice(0, query.size);
-  const last = page[page.length - 1];
-  return {
-    results: page.map((d) => ({
+  return keysetPage(
+    rows,
+    query.size,
+    (d) => ({
       id: Number(d.id),
       provider: d.provider,
       event_id: d.eventId,
@@ -63,9 +58,9 @@ export async function listWebhookDeliveries(
       detail: d.detail,
       payment_id: d.paymentId,
       received_at: iso(d.receivedAt),
-    })),
-    next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, Number(last.id)]) : null,
-  };
+    }),
+    (last) => [last.cursorAt, Number(last.id)],
+  );
 }
 
 /** Every balance against the sum of its ledger entries (the billing module's invariant). */

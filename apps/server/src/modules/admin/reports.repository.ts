@@ -83,48 +83,47 @@ export interface ContextRow {
   mediaKey: string | null;
 }
 
+const contextColumns = {
+  id: messages.id,
+  role: messages.role,
+  text: messages.text,
+  createdAt: messages.createdAt,
+  mediaKey: messages.mediaKey,
+};
+
+/** Up to `limit` messages next to one in its chat, in `(createdAt, id)` order, nearest first. */
+function neighbourMessages(
+  db: Database,
+  message: { chatId: string; id: string; createdAt: Date },
+  direction: 'before' | 'after',
+  limit: number,
+) {
+  const [beyond, order] = direction === 'before' ? [lt, desc] : [gt, asc];
+  return db
+    .select(contextColumns)
+    .from(messages)
+    .where(
+      and(
+        eq(messages.chatId, message.chatId),
+        or(
+          beyond(messages.createdAt, message.createdAt),
+          and(eq(messages.createdAt, message.createdAt), beyond(messages.id, message.id)),
+        ),
+      ),
+    )
+    .orderBy(order(messages.createdAt), order(messages.id))
+    .limit(limit);
+}
+
 /** Up to `around` messages before and after one, in its chat, in order (it included). */
 export async function messageContext(
   db: Database,
   message: { chatId: string; id: string; createdAt: Date },
   around: number,
 ): Promise<ContextRow[]> {
-  const columns = {
-    id: messages.id,
-    role: messages.role,
-    text: messages.text,
-    createdAt: messages.createdAt,
-    mediaKey: messages.mediaKey,
-  };
-  const before = await db
-    .select(columns)
-    .from(messages)
-    .where(
-      and(
-        eq(messages.chatId, message.chatId),
-        or(
-          lt(messages.createdAt, message.createdAt),
-          and(eq(messages.createdAt, message.createdAt), lt(messages.id, message.id)),
-        ),
-      ),
-    )
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(around);
-  const after = await db
-    .select(columns)
-    .from(messages)
-    .where(
-      and(
-        eq(messages.chatId, message.chatId),
-        or(
-          gt(messages.createdAt, message.createdAt),
-          and(eq(messages.createdAt, message.createdAt), gt(messages.id, message.id)),
-        ),
-      ),
-    )
-    .orderBy(asc(messages.createdAt), asc(messages.id))
-    .limit(around);
-  const [self] = await db.select(columns).from(messages).where(eq(messages.id, message.id));
+  const before = await neighbourMessages(db, message, 'before', around);
+  const after = await neighbourMessages(db, message, 'after', around);
+  const [self] = await db.select(contextColumns).from(messages).where(eq(messages.id, message.id));
   return [...before.reverse(), ...(self ? [self] : []), ...after];
 }
 

@@ -1,6 +1,7 @@
 import type { Edition, Locale } from '@reverie/shared';
 import { translate } from '../../lib/i18n.js';
-import { renderNoticeEmail, type NoticeEmail } from '../../lib/notice-email.js';
+import type { RenderedEmail } from '../../lib/email-layout.js';
+import { renderNoticeEmail } from '../../lib/notice-email.js';
 
 /**
  * The e-mail telling an author what an administrator decided about their character, in the
@@ -17,7 +18,7 @@ export function renderCharacterDecisionEmail(options: {
   character: string;
   reason: string;
   actionUrl: string;
-}): NoticeEmail {
+}): RenderedEmail {
   const { locale, kind } = options;
   return renderNoticeEmail({
     kind,

@@ -30,6 +30,30 @@ const sized = (key: string) => [key, ...PICTURE_WIDTHS.map((w) => `${key}.w${w}.
  */
 export const withVariants = (key: string): string[] => [...sized(key), ...sized(blurredKeyOf(key))];
 
+const takedownClosed = () => new AppError('takedown_closed', { status: 409, detail: 'This request is closed' });
+
+/**
+ * Closes an open request (409 `takedown_closed` when another administrator closed it first)
+ * and records the outcome in the audit log, in the caller's transaction.
+ */
+async function closeAudited(
+  tx: Database,
+  adminId: string,
+  request: { id: string; reference: string },
+  outcome: { status: 'removed' | 'rejected'; resolution: string | null; removed: Record<string, unknown> | null },
+): Promise<void> {
+  const closed = await repo.closeTakedown(tx, request.id, { ...outcome, handledBy: adminId });
+  if (!closed) throw takedownClosed();
+  await recordAudit(tx, adminId, {
+    action: outcome.status === 'removed' ? 'takedown.remove' : 'takedown.reject',
+    targetType: 'takedown',
+    targetId: request.id,
+    before: { status: 'open', reference: request.reference },
+    after: { status: outcome.status, ...outcome.removed },
+    reason: outcome.resolution,
+  });
+}
+
 /** What one removal takes down. */
 interface RemovalPlan {
   characters: string[];
@@ -151,8 +175,7 @@ export class AdminTakedownService {
       const tx = txn as unknown as Database;
       const row = await repo.lockTakedown(tx, id);
       if (!row) throw new AppError('not_found', { status: 404 });
-      if (row.status !== 'open')
-        throw new AppError('takedown_closed', { status: 409, detail: 'This request is closed' });
+      if (row.status !== 'open') throw takedownClosed();
       if (chosen.some((input) => !row.items.includes(input)))
         throw new AppError('validation_error', { status: 400, errors: { items: ['Not an item of this request'] } });
       const plan = await this.plan(tx, chosen);
@@ -172,21 +195,12 @@ export class AdminTakedownService {
         const gone = await deleteTransform(tx, transform.id, transform.userId);
         if (gone) for (const key of [gone.originalKey, gone.resultKey]) if (key) plan.files.add(key);
       }
-      const closed = await repo.closeTakedown(tx, id, {
-        status: 'removed',
-        resolution: note || null,
-        removed,
-        handledBy: adminId,
-      });
-      if (!closed) throw new AppError('takedown_closed', { status: 409, detail: 'This request is closed' });
-      await recordAudit(tx, adminId, {
-        action: 'takedown.remove',
-        targetType: 'takedown',
-        targetId: id,
-        before: { status: 'open', reference: row.reference },
-        after: { status: 'removed', ...removed },
-        reason: note || null,
-      });
+      await closeAudited(
+        tx,
+        adminId,
+        { id, reference: row.reference },
+        { status: 'removed', resolution: note || null, removed },
+      );
       return { row, plan, removed };
     });
 
@@ -204,24 +218,15 @@ export class AdminTakedownService {
 
   async reject(adminId: string, id: string, reason: string): Promise<AdminTakedownDetail> {
     const row = await this.require(id);
-    if (row.status !== 'open') throw new AppError('takedown_closed', { status: 409, detail: 'This request is closed' });
+    if (row.status !== 'open') throw takedownClosed();
     await this.deps.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
-      const closed = await repo.closeTakedown(tx, id, {
-        status: 'rejected',
-        resolution: reason,
-        removed: null,
-        handledBy: adminId,
-      });
-      if (!closed) throw new AppError('takedown_closed', { status: 409, detail: 'This request is closed' });
-      await recordAudit(tx, adminId, {
-        action: 'takedown.reject',
-        targetType: 'takedown',
-        targetId: id,
-        before: { status: 'open', reference: row.reference },
-        after: { status: 'rejected' },
-        reason,
-      });
+      await closeAudited(
+        tx,
+        adminId,
+        { id, reference: row.reference },
+        { status: 'rejected', resolution: reason, removed: null },
+      );
     });
     await this.tell(row, 'takedown_rejected', reason);
     return this.detail(id);

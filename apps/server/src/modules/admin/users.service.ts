@@ -1,6 +1,7 @@
 import type { AdminLedgerPage, AdminUserDetail, AdminUserList } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, keysetPage } from '../../lib/cursor.js';
+import type { AuditEntry } from '../../lib/audit-entry.js';
 import { AppError } from '../../lib/errors.js';
 import { banUser, endAllSessions, unbanUser } from '../accounts/index.js';
 import { adjustDesires } from '../billing/index.js';
@@ -53,108 +54,95 @@ export class AdminUsersService {
       afterId: after ? after[0] : null,
       userId: options.userId,
     });
-    const page = rows.slice(0, options.size);
-    const last = page[page.length - 1];
-    return {
-      results: page.map(presentLedgerEntry),
-      next_param: rows.length > options.size && last ? encodeCursor([Number(last.id)]) : null,
-    };
+    return keysetPage(rows, options.size, presentLedgerEntry, (last) => [Number(last.id)]);
   }
 
   /** Grants (amount > 0) or removes (amount < 0) desires: one ledger entry with the reason. */
   async adjustDesires(actorId: string, userId: string, amount: number, reason: string) {
-    return this.deps.db.transaction(async (tx) => {
-      const db = tx as unknown as Database;
-      const user = await repo.lockUser(db, userId);
-      if (!user) throw new AppError('not_found', { status: 404 });
+    return this.writeUser(actorId, userId, reason, async (db, user) => {
       const { balance, entryId } = await adjustDesires(db, { userId, amount, reason });
-      await recordAudit(db, actorId, {
-        action: amount > 0 ? 'user.grant_desires' : 'user.remove_desires',
-        targetType: 'user',
-        targetId: userId,
-        before: { balance: user.numTokens },
-        after: { balance, amount, ledger_entry: entryId },
-        reason,
-      });
-      return { balance, entry_id: entryId };
+      return {
+        audit: {
+          action: amount > 0 ? 'user.grant_desires' : 'user.remove_desires',
+          before: { balance: user.numTokens },
+          after: { balance, amount, ledger_entry: entryId },
+        },
+        result: { balance, entry_id: entryId },
+      };
     });
   }
 
   async ban(actorId: string, userId: string, reason: string): Promise<void> {
     if (actorId === userId) throw selfAction();
-    await this.deps.db.transaction(async (tx) => {
-      const db = tx as unknown as Database;
-      const user = await repo.lockUser(db, userId);
-      if (!user) throw new AppError('not_found', { status: 404 });
+    await this.writeUser(actorId, userId, reason, async (db, user) => {
       const banned = await banUser({ db, sessions: NO_SESSIONS }, userId, reason);
-      await recordAudit(db, actorId, {
-        action: 'user.ban',
-        targetType: 'user',
-        targetId: userId,
-        before: auditView(user),
-        after: auditView(banned),
-        reason,
-      });
+      return { audit: { action: 'user.ban', before: auditView(user), after: auditView(banned) }, result: undefined };
     });
     await this.deps.sessions.endUserSessions(userId);
   }
 
   async unban(actorId: string, userId: string, reason: string | null): Promise<void> {
-    await this.deps.db.transaction(async (tx) => {
-      const db = tx as unknown as Database;
-      const user = await repo.lockUser(db, userId);
-      if (!user) throw new AppError('not_found', { status: 404 });
+    await this.writeUser(actorId, userId, reason, async (db, user) => {
       const unbanned = await unbanUser({ db, sessions: NO_SESSIONS }, userId);
-      await recordAudit(db, actorId, {
-        action: 'user.unban',
-        targetType: 'user',
-        targetId: userId,
-        before: auditView(user),
-        after: auditView(unbanned),
-        reason,
-      });
+      return {
+        audit: { action: 'user.unban', before: auditView(user), after: auditView(unbanned) },
+        result: undefined,
+      };
     });
     await this.deps.sessions.endUserSessions(userId);
   }
 
   async endSessions(actorId: string, userId: string, reason: string | null): Promise<void> {
-    await this.deps.db.transaction(async (tx) => {
-      const db = tx as unknown as Database;
-      const user = await repo.lockUser(db, userId);
-      if (!user) throw new AppError('not_found', { status: 404 });
+    await this.writeUser(actorId, userId, reason, async (db) => {
       const before = (await repo.listSessions(db, userId)).filter((s) => s.live).length;
       await endAllSessions({ db, sessions: NO_SESSIONS }, userId);
-      await recordAudit(db, actorId, {
-        action: 'user.end_sessions',
-        targetType: 'user',
-        targetId: userId,
-        before: { live_sessions: before },
-        after: { live_sessions: 0 },
-        reason,
-      });
+      return {
+        audit: { action: 'user.end_sessions', before: { live_sessions: before }, after: { live_sessions: 0 } },
+        result: undefined,
+      };
     });
     await this.deps.sessions.endUserSessions(userId);
   }
 
   async setRole(actorId: string, userId: string, role: 'user' | 'admin', reason: string | null): Promise<void> {
     if (actorId === userId && role !== 'admin') throw selfAction();
-    await this.deps.db.transaction(async (tx) => {
-      const db = tx as unknown as Database;
-      const user = await repo.lockUser(db, userId);
-      if (!user) throw new AppError('not_found', { status: 404 });
-      if (user.role === role) return;
+    await this.writeUser(actorId, userId, reason, async (db, user) => {
+      if (user.role === role) return { audit: null, result: undefined };
       await repo.setRole(db, userId, role);
-      await recordAudit(db, actorId, {
-        action: role === 'admin' ? 'user.promote' : 'user.demote',
-        targetType: 'user',
-        targetId: userId,
-        before: { role: user.role },
-        after: { role },
-        reason,
-      });
+      return {
+        audit: {
+          action: role === 'admin' ? 'user.promote' : 'user.demote',
+          before: { role: user.role },
+          after: { role },
+        },
+        result: undefined,
+      };
     });
     // Sessions stay; every replica reads the new role on the next request.
     await this.deps.sessions.endUserSessions(userId);
+  }
+
+  /**
+   * One write on a user: in a transaction, the user's row locked (404 without one), `change`
+   * makes it and says what the audit log records (null: nothing changed, nothing recorded).
+   */
+  private writeUser<T>(
+    actorId: string,
+    userId: string,
+    reason: string | null,
+    change: (
+      db: Database,
+      user: repo.AdminUserRow,
+    ) => Promise<{ audit: Pick<AuditEntry, 'action' | 'before' | 'after'> | null; result: T }>,
+  ): Promise<T> {
+    return this.deps.db.transaction(async (tx) => {
+      const db = tx as unknown as Database;
+      const user = await repo.lockUser(db, userId);
+      if (!user) throw new AppError('not_found', { status: 404 });
+      const { audit, result } = await change(db, user);
+      if (audit) await recordAudit(db, actorId, { ...audit, targetType: 'user', targetId: userId, reason });
+      return result;
+    });
   }
 
   /** Deletes the account through the accounts module's delete-all-data path (subscription cancelled first). */

@@ -3,6 +3,7 @@ import { DEFAULT_LOCALE, MessageKind, toLocale, type AudioResponse, type Locale 
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
+import type { ServiceLog } from '../../lib/logger.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import type { JobQueue } from '../../providers/jobs/index.js';
 import { TtsError, type TtsProvider } from '../../providers/tts/index.js';
@@ -18,17 +19,12 @@ import { detectLanguage } from './language.js';
 import { encodeMp3, readMp3Info } from '../../providers/tts/mp3.js';
 import { isSpeakable, speechText } from './speech-text.js';
 
-interface Logger {
-  info(object: object, message?: string): void;
-  warn(object: object, message?: string): void;
-}
-
 export interface AudioServiceDeps {
   db: Database;
   storage: MediaStorage;
   urls: MediaUrls;
   tts: TtsProvider;
-  log: Logger;
+  log: Pick<ServiceLog, 'info' | 'warn'>;
   /** How long one voice message may take (then `error`). */
   timeoutMs: number;
   /** Voice messages synthesised at once. */

@@ -1,9 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client.js';
+import { sendJson, startFakeHttp } from '../../../test/fake-http.js';
 import { createTestApp } from '../../../test/helpers.js';
 import { createUser } from '../../../test/factories.js';
 import { balanceOf, expectLedgerMatchesBalances } from '../../../test/billing-helpers.js';
@@ -24,48 +23,39 @@ interface Recorded {
 async function startFakeProviders() {
   const requests: Recorded[] = [];
   let sessions = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const path = (req.url ?? '').split('?')[0]!;
-      const isJson = String(req.headers['content-type']).includes('json');
-      requests.push({
-        method: req.method ?? '',
-        path,
-        auth: req.headers.authorization ?? (req.headers['x-api-key'] as string | undefined),
-        form: new URLSearchParams(isJson ? '' : raw),
-        json: isJson && raw ? JSON.parse(raw) : null,
-      });
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_fake' });
-        res.end(JSON.stringify(body));
-      };
-      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
-        sessions += 1;
-        const id = `cs_test_${sessions}`;
-        return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/pay/${id}` });
-      }
-      const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
-      // A subscription id starting with sub_fail: Stripe answers 500 (an API failure).
-      if (sub && sub[1]!.startsWith('sub_fail')) {
-        return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
-      }
-      if (req.method === 'POST' && sub) {
-        return send(200, { id: sub[1], object: 'subscription', cancel_at_period_end: true, status: 'trialing' });
-      }
-      if (req.method === 'DELETE' && sub) {
-        return send(200, { id: sub[1], object: 'subscription', cancel_at_period_end: false, status: 'canceled' });
-      }
-      if (req.method === 'POST' && path === '/v1/invoice') {
-        return send(200, { id: 4242, invoice_url: 'https://nowpayments.test/payment/?iid=4242' });
-      }
-      send(404, { error: { type: 'invalid_request_error', message: `no route ${path}` } });
+  const fake = await startFakeHttp((req, res) => {
+    const path = req.url.split('?')[0]!;
+    const isJson = String(req.headers['content-type']).includes('json');
+    requests.push({
+      method: req.method,
+      path,
+      auth: req.headers.authorization ?? (req.headers['x-api-key'] as string | undefined),
+      form: new URLSearchParams(isJson ? '' : req.body),
+      json: isJson && req.body ? JSON.parse(req.body) : null,
     });
+    const send = (status: number, body: unknown) => sendJson(res, body, status, { 'request-id': 'req_fake' });
+    if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+      sessions += 1;
+      const id = `cs_test_${sessions}`;
+      return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/pay/${id}` });
+    }
+    const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
+    // A subscription id starting with sub_fail: Stripe answers 500 (an API failure).
+    if (sub && sub[1]!.startsWith('sub_fail')) {
+      return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+    }
+    if (req.method === 'POST' && sub) {
+      return send(200, { id: sub[1], object: 'subscription', cancel_at_period_end: true, status: 'trialing' });
+    }
+    if (req.method === 'DELETE' && sub) {
+      return send(200, { id: sub[1], object: 'subscription', cancel_at_period_end: false, status: 'canceled' });
+    }
+    if (req.method === 'POST' && path === '/v1/invoice') {
+      return send(200, { id: 4242, invoice_url: 'https://nowpayments.test/payment/?iid=4242' });
+    }
+    send(404, { error: { type: 'invalid_request_error', message: `no route ${path}` } });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { requests, port: (server.address() as AddressInfo).port, close: () => server.close() };
+  return { requests, port: fake.port, close: fake.close };
 }
 
 describe('Stripe and NOWPayments providers', async () => {

@@ -1,6 +1,6 @@
 import type { BlogList, BlogPost } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, keysetPage } from '../../lib/cursor.js';
 import { notFound } from '../../lib/errors.js';
 import { presentBlogPost, presentBlogPostSummary } from './blog.presenter.js';
 import { findPublishedPost, listPublishedPosts } from './blog.repository.js';
@@ -18,12 +18,7 @@ export class BlogService {
     const key = decodeCursor(cursor, ['iso', 'slug']);
     const after = key ? { publishedAt: new Date(key[0]), id: key[1] } : null;
     const rows = await listPublishedPosts(this.deps.db, { limit: size + 1, after });
-    const page = rows.slice(0, size);
-    const last = page.at(-1);
-    return {
-      results: page.map(presentBlogPostSummary),
-      next_param: rows.length > size && last ? encodeCursor([last.publishedAt.toISOString(), last.id]) : null,
-    };
+    return keysetPage(rows, size, presentBlogPostSummary, (last) => [last.publishedAt.toISOString(), last.id]);
   }
 
   /** A published post; 404 for a draft or an unknown id. */

@@ -26,28 +26,24 @@ export async function findPublicBotBySlug(db: Database, slug: string): Promise<B
   return row ?? null;
 }
 
-/** A character by slug if the viewer may see it (listed, or the viewer's own). */
-export async function findVisibleBotBySlug(
-  db: Database,
-  slug: string,
-  viewerId: string | null,
-): Promise<BotRow | null> {
+/** The character `match` finds if the viewer may see it (listed, or the viewer's own). */
+async function findVisibleBot(db: Database, match: SQL, viewerId: string | null): Promise<BotRow | null> {
   const [row] = await db
     .select()
     .from(bots)
-    .where(and(eq(bots.slug, slug), visibleTo(viewerId)))
+    .where(and(match, visibleTo(viewerId)))
     .limit(1);
   return row ?? null;
 }
 
+/** A character by slug if the viewer may see it (listed, or the viewer's own). */
+export function findVisibleBotBySlug(db: Database, slug: string, viewerId: string | null): Promise<BotRow | null> {
+  return findVisibleBot(db, eq(bots.slug, slug), viewerId);
+}
+
 /** A character by id if the viewer may see it (listed, or the viewer's own). */
-export async function findVisibleBotById(db: Database, id: string, viewerId: string | null): Promise<BotRow | null> {
-  const [row] = await db
-    .select()
-    .from(bots)
-    .where(and(eq(bots.id, id), visibleTo(viewerId)))
-    .limit(1);
-  return row ?? null;
+export function findVisibleBotById(db: Database, id: string, viewerId: string | null): Promise<BotRow | null> {
+  return findVisibleBot(db, eq(bots.id, id), viewerId);
 }
 
 export async function findBotById(db: Database, id: string): Promise<BotRow | null> {

@@ -12,18 +12,14 @@ import {
   BotMineQuerySchema,
   BotSlugParamsSchema,
   BotUpdateSchema,
+  CARD_MAX_BYTES,
   IMAGE_MAX_BYTES,
   type BotCreate,
 } from '@reverie/shared';
-import { AppError } from '../../lib/errors.js';
-import { translate } from '../../lib/i18n.js';
-import { readMultipart, translatedFieldErrors } from '../../lib/multipart.js';
+import { readMultipart, requiredFileError, translatedFieldErrors } from '../../lib/forms.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { CardFieldsError } from './card.js';
 import type { BotsService } from './bots.service.js';
-
-/** Card files may carry a large picture; they are still bounded. */
-const CARD_MAX_BYTES = 2 * IMAGE_MAX_BYTES;
 
 const errorResponses = {
   400: ApiErrorSchema,
@@ -135,12 +131,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async
         // Parsed by the JSON body parser, so already bounded in depth.
         file = Buffer.from(JSON.stringify(request.body), 'utf8');
       }
-      if (!file || !file.length) {
-        throw new AppError('validation_error', {
-          status: 400,
-          errors: { file: [translate(request.locale, 'validation.required')] },
-        });
-      }
+      if (!file || !file.length) throw requiredFileError(request, 'file');
       try {
         return reply.status(201).send(await service.importBotCard(userId, file, visibility));
       } catch (error) {

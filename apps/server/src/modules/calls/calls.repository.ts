@@ -114,16 +114,11 @@ export async function renewCall(
   owner: string,
   values: { leaseMs: number; secondsBilled: number },
 ): Promise<boolean> {
-  const rows = await db
-    .update(calls)
-    .set({
-      leaseUntil: fromNow(values.leaseMs),
-      lastSeenAt: sql`now()` as unknown as Date,
-      secondsBilled: values.secondsBilled,
-    })
-    .where(and(eq(calls.id, callId), eq(calls.owner, owner), isNull(calls.endedAt)))
-    .returning({ id: calls.id });
-  return rows.length > 0;
+  return updateLiveCall(db, callId, owner, {
+    leaseUntil: fromNow(values.leaseMs),
+    lastSeenAt: sql`now()` as unknown as Date,
+    secondsBilled: values.secondsBilled,
+  });
 }
 
 /** The socket dropped: the call waits for a resume (any replica) during the grace period. */
@@ -133,12 +128,7 @@ export async function releaseCall(
   owner: string,
   secondsBilled: number,
 ): Promise<boolean> {
-  const rows = await db
-    .update(calls)
-    .set({ owner: null, leaseUntil: sql`now()` as unknown as Date, secondsBilled })
-    .where(and(eq(calls.id, callId), eq(calls.owner, owner), isNull(calls.endedAt)))
-    .returning({ id: calls.id });
-  return rows.length > 0;
+  return updateLiveCall(db, callId, owner, { owner: null, leaseUntil: sql`now()` as unknown as Date, secondsBilled });
 }
 
 /** Ends the call held by `owner` (null: whoever holds it); false when it was not live (or not theirs). */
@@ -148,14 +138,24 @@ export async function endCall(
   owner: string | null,
   values: { reason: string; secondsBilled: number },
 ): Promise<boolean> {
+  return updateLiveCall(db, callId, owner, {
+    endedAt: sql`now()` as unknown as Date,
+    endReason: values.reason,
+    owner: null,
+    secondsBilled: sql`greatest(${calls.secondsBilled}, ${values.secondsBilled})` as unknown as number,
+  });
+}
+
+/** Updates a call that has not ended and that `owner` holds (null: whoever holds it); false when there is none. */
+async function updateLiveCall(
+  db: Database,
+  callId: string,
+  owner: string | null,
+  values: Partial<typeof calls.$inferInsert>,
+): Promise<boolean> {
   const rows = await db
     .update(calls)
-    .set({
-      endedAt: sql`now()` as unknown as Date,
-      endReason: values.reason,
-      owner: null,
-      secondsBilled: sql`greatest(${calls.secondsBilled}, ${values.secondsBilled})` as unknown as number,
-    })
+    .set(values)
     .where(and(eq(calls.id, callId), owner === null ? undefined : eq(calls.owner, owner), isNull(calls.endedAt)))
     .returning({ id: calls.id });
   return rows.length > 0;

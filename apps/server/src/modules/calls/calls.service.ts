@@ -12,7 +12,9 @@ import {
   type Locale,
 } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { violatedUniqueIndex } from '../../db/errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import type { ServiceLog } from '../../lib/logger.js';
 import type { PubSub } from '../../providers/pubsub/pubsub.provider.js';
 import type { SttProvider } from '../../providers/stt/index.js';
 import type { TtsProvider } from '../../providers/tts/index.js';
@@ -39,11 +41,6 @@ import { CallConnection, type CallSocket } from './call-connection.js';
 
 /** Makes the voice activity detector of one call (Silero or WebRTC VAD, providers/vad). */
 export type VadFactory = () => VoiceActivityDetector | Promise<VoiceActivityDetector>;
-
-interface Logger {
-  info(object: object, message?: string): void;
-  warn(object: object, message?: string): void;
-}
 
 export interface CallSettings {
   minutesPerDay: number;
@@ -76,7 +73,7 @@ export interface CallsDeps {
   /** The user's latest chat with a character (or a new one); 404 when it cannot be chatted with. */
   chatForSlug(userId: string, slug: string, locale: Locale): Promise<string>;
   pubsub: PubSub;
-  log: Logger;
+  log: Pick<ServiceLog, 'info' | 'warn'>;
   settings: CallSettings;
   /** Stage times of each turn (the benchmark). */
   onTimings?(timings: TurnTimings): void;
@@ -103,18 +100,6 @@ const newKey = () => randomBytes(32).toString('base64url');
 export function secondsUntilUtcMidnight(now = new Date()): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
-}
-
-/** The name of the unique index a failed insert violated; null when it was no unique violation. */
-function violatedUniqueIndex(error: unknown): string | null {
-  for (
-    let e = error as { code?: string; constraint_name?: string; constraint?: string; cause?: unknown } | undefined;
-    e;
-  ) {
-    if (e.code === '23505') return e.constraint_name ?? e.constraint ?? '';
-    e = e.cause as typeof e;
-  }
-  return null;
 }
 
 /**

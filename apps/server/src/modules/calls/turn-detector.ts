@@ -145,14 +145,8 @@ export class TurnDetector {
         this.turnMs = this.frameMs;
         return this.confirm();
       case 'candidate':
-        this.utterance.push(frame);
-        this.turnMs += this.frameMs;
-        if (speech) {
-          this.speechMs += this.frameMs;
-          this.silenceMs = 0;
-          return this.confirm();
-        }
-        this.silenceMs += this.frameMs;
+        this.add(frame, speech);
+        if (speech) return this.confirm();
         // Too short, then quiet: a noise. Its audio becomes the pre-roll of what may follow.
         if (this.silenceMs >= Math.min(this.endOfTurnMs, 300)) {
           this.phase = 'idle';
@@ -161,15 +155,20 @@ export class TurnDetector {
         }
         return null;
       case 'speaking':
-        this.utterance.push(frame);
-        this.turnMs += this.frameMs;
-        if (speech) {
-          this.speechMs += this.frameMs;
-          this.silenceMs = 0;
-        } else this.silenceMs += this.frameMs;
+        this.add(frame, speech);
         if (this.silenceMs >= this.endSilenceMs || this.turnMs >= this.maxTurnMs) return this.end();
         return null;
     }
+  }
+
+  /** A frame of a turn that has begun: kept, and counted as speech or as silence after it. */
+  private add(frame: Int16Array, speech: boolean): void {
+    this.utterance.push(frame);
+    this.turnMs += this.frameMs;
+    if (speech) {
+      this.speechMs += this.frameMs;
+      this.silenceMs = 0;
+    } else this.silenceMs += this.frameMs;
   }
 
   private confirm(): TurnEvent | null {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { translate } from '../../lib/i18n.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
+import type { ServiceLog } from '../../lib/logger.js';
 import type { ImageProvider } from '../../providers/images/index.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { debitDesires, hasPremium, readBalance } from '../billing/index.js';
@@ -29,17 +30,13 @@ export interface PictureReplyArgs {
   locale: string;
 }
 
-interface Logger {
-  warn(object: object, message?: string): void;
-}
-
 export interface PictureServiceDeps {
   db: Database;
   storage: MediaStorage;
   urls: MediaUrls;
   /** Null: the character's gallery only. */
   images: ImageProvider | null;
-  log: Logger;
+  log: Pick<ServiceLog, 'warn'>;
   /** How long a generated picture may take before the gallery is used instead. */
   imageTimeoutMs?: number;
 }

@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { TRANSFORM_MAX_SIDE, type TransformStyle } from '@reverie/shared';
 import { MAX_INPUT_PIXELS } from '../../lib/images.js';
-import { fillWorkflow, runComfyWorkflow, uploadComfyImage } from '../../providers/images/comfyui.js';
+import {
+  comfyHeaders,
+  fillWorkflow,
+  runComfyWorkflow,
+  SD15_CHECKPOINT,
+  sd15Sampler,
+  uploadComfyImage,
+} from '../../providers/images/comfyui.js';
 import { renderStyle, type StyledImage } from './styles/index.js';
 
 /**
@@ -51,25 +58,11 @@ export const TRANSFORM_NEGATIVE_PROMPT =
  */
 export const DEFAULT_TRANSFORM_WORKFLOW = JSON.stringify({
   '1': { class_type: 'LoadImage', inputs: { image: '{{image}}' } },
-  '2': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' } },
+  '2': SD15_CHECKPOINT,
   '3': { class_type: 'VAEEncode', inputs: { pixels: ['1', 0], vae: ['2', 2] } },
   '4': { class_type: 'CLIPTextEncode', inputs: { text: '{{prompt}}', clip: ['2', 1] } },
   '5': { class_type: 'CLIPTextEncode', inputs: { text: '{{negative_prompt}}', clip: ['2', 1] } },
-  '6': {
-    class_type: 'KSampler',
-    inputs: {
-      seed: '{{seed}}',
-      steps: 24,
-      cfg: 7,
-      sampler_name: 'euler_ancestral',
-      scheduler: 'normal',
-      denoise: 0.55,
-      model: ['2', 0],
-      positive: ['4', 0],
-      negative: ['5', 0],
-      latent_image: ['3', 0],
-    },
-  },
+  '6': sd15Sampler(0.55, { model: ['2', 0], positive: ['4', 0], negative: ['5', 0], latent_image: ['3', 0] }),
   '7': { class_type: 'VAEDecode', inputs: { samples: ['6', 0], vae: ['2', 2] } },
   '8': { class_type: 'SaveImage', inputs: { filename_prefix: 'reverie-transform', images: ['7', 0] } },
 });
@@ -78,20 +71,17 @@ export class ComfyUiTransformProvider implements TransformProvider {
   readonly name = 'comfyui' as const;
   private readonly base: string;
   private readonly template: string;
+  private readonly headers: (json?: boolean) => Record<string, string>;
 
   constructor(
     private readonly options: { baseUrl: string; apiKey?: string; workflowPath?: string; pollIntervalMs?: number },
   ) {
     this.base = options.baseUrl.replace(/\/+$/, '');
+    this.headers = comfyHeaders(options.apiKey);
     this.template = options.workflowPath ? fs.readFileSync(options.workflowPath, 'utf8') : DEFAULT_TRANSFORM_WORKFLOW;
     if (!this.template.includes('{{image}}')) throw new Error('The transform workflow has no {{image}} placeholder');
     fillWorkflow(this.template.replaceAll('{{image}}', 'x'), { prompt: '', negative: '', seed: 1 });
   }
-
-  private headers = (json = false): Record<string, string> => ({
-    ...(json ? { 'content-type': 'application/json' } : {}),
-    ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
-  });
 
   async transform(
     input: Buffer,
@@ -106,7 +96,7 @@ export class ComfyUiTransformProvider implements TransformProvider {
       .toBuffer();
     const name = await uploadComfyImage(
       this.base,
-      () => this.headers(),
+      this.headers,
       { data: png, contentType: 'image/png', filename: `reverie-${randomUUID()}.png` },
       signal,
     );

@@ -15,6 +15,7 @@ import {
   TransformVerifyBodySchema,
 } from '@reverie/shared';
 import { AppError } from '../../lib/errors.js';
+import { readMultipart } from '../../lib/forms.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { TransformsService } from './transforms.service.js';
 
@@ -28,31 +29,9 @@ const errors = {
 /** Reads the multipart form: the file `image` (≤ 5 MB, else 413) and the field `style`. */
 async function readImageForm(request: FastifyRequest): Promise<{ image: Buffer | null; style: string }> {
   if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
-  let image: Buffer | null = null;
-  let style = '';
-  try {
-    for await (const part of request.parts({
-      limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 200 },
-    })) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.fieldname === 'image') image = data;
-      } else if (part.fieldname === 'style') {
-        style = String(part.value ?? '');
-      }
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (
-      code === 'FST_REQ_FILE_TOO_LARGE' ||
-      code === 'FST_FILES_LIMIT' ||
-      code === 'FST_FIELDS_LIMIT' ||
-      code === 'FST_PARTS_LIMIT'
-    )
-      throw new AppError('payload_too_large', { status: 413 });
-    throw new AppError('bad_request', { status: 400, detail: 'The form could not be read' });
-  }
-  return { image, style };
+  const form = await readMultipart(request, 'image', IMAGE_MAX_BYTES, { fields: 5, fieldSize: 200 });
+  const style = form.fields.style ?? '';
+  return { image: form.file, style: Array.isArray(style) ? style.at(-1)! : style };
 }
 
 /** The image style transform (API.md "Image style transform", docs/transform.md). */

@@ -10,9 +10,11 @@ import {
   type TransformStyle,
 } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { violatedUniqueIndex } from '../../db/errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
+import type { ServiceLog } from '../../lib/logger.js';
 import type { JobQueue } from '../../providers/jobs/index.js';
 import { schedulePeriodicJob } from '../../providers/jobs/periodic.js';
 import type { WindowLimiter } from '../../providers/limits/index.js';
@@ -40,11 +42,6 @@ import {
   type TransformRow,
 } from './transforms.repository.js';
 
-interface Logger {
-  info(object: object, message: string): void;
-  warn(object: object, message: string): void;
-}
-
 /** What a transform asks of the bots module: the check of a photo that may be neither a minor's nor explicit. */
 export type TransformPictureCheck = Pick<BotsService, 'refuseUnsafePicture'>;
 
@@ -63,7 +60,7 @@ export interface TransformsDeps {
   /** Uploads and previews per user and hour (shared limits). */
   uploadLimiter: WindowLimiter;
   previewLimiter: WindowLimiter;
-  log: Logger;
+  log: Pick<ServiceLog, 'info' | 'warn'>;
   timeoutS: number;
   concurrency: number;
   retries: number;
@@ -215,7 +212,7 @@ export class TransformsService {
     try {
       claimed = await claimProcessing(db, id, userId);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('transform_in_progress', { status: 409 });
+      if (violatedUniqueIndex(error) !== null) throw new AppError('transform_in_progress', { status: 409 });
       throw error;
     }
     if (!claimed) {
@@ -352,11 +349,4 @@ export class TransformsService {
     await failTransform(db, row.id, code);
     this.deps.log.warn({ transformId: row.id, code }, 'transform failed for good; refunded');
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
 }

@@ -1,4 +1,5 @@
 import { isValidBotSlug, matchWebRoute, pageTitle, BLOG_ID_PATTERN, type Edition, type Locale } from '@reverie/shared';
+import { escapeHtml } from '../../lib/html.js';
 import { translate } from '../../lib/i18n.js';
 import { coverUrlOf, type BlogPostRow } from '../blog/index.js';
 import type { BotRow } from '../bots/index.js';
@@ -97,14 +98,6 @@ export async function resolvePageMeta(
   }
   return fallback;
 }
-
-const escapeHtml = (value: string) =>
-  value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 /** Writes the page's `<html>` attributes, title and meta tags into the built index.html. */
 export function renderIndexHtml(

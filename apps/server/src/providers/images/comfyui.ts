@@ -8,14 +8,24 @@ import {
   type ImageProvider,
 } from './image-provider.js';
 
+/** The Stable Diffusion 1.5 checkpoint the built-in workflows load. */
+export const SD15_CHECKPOINT = {
+  class_type: 'CheckpointLoaderSimple',
+  inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' },
+};
+
+/** A link to another node's output in a workflow: `[node id, output index]`. */
+type NodeLink = [string, number];
+
 /**
- * A text-to-image workflow in ComfyUI's API format for a Stable Diffusion 1.5 checkpoint;
- * `{{prompt}}`, `{{negative_prompt}}` and `{{seed}}` are filled per request. Replace it with
- * COMFYUI_WORKFLOW (export "Save (API format)" from ComfyUI and put `{{prompt}}` in the
- * positive text node).
+ * The sampler of the built-in workflows (24 steps, `{{seed}}`): `denoise` 1 draws from noise,
+ * less keeps that much of the input picture (img2img).
  */
-export const DEFAULT_COMFYUI_WORKFLOW = JSON.stringify({
-  '3': {
+export function sd15Sampler(
+  denoise: number,
+  links: { model: NodeLink; positive: NodeLink; negative: NodeLink; latent_image: NodeLink },
+) {
+  return {
     class_type: 'KSampler',
     inputs: {
       seed: '{{seed}}',
@@ -23,14 +33,29 @@ export const DEFAULT_COMFYUI_WORKFLOW = JSON.stringify({
       cfg: 7,
       sampler_name: 'euler_ancestral',
       scheduler: 'normal',
-      denoise: 1,
-      model: ['4', 0],
-      positive: ['6', 0],
-      negative: ['7', 0],
-      latent_image: ['5', 0],
+      denoise,
+      ...links,
     },
-  },
-  '4': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'v1-5-pruned-emaonly.safetensors' } },
+  };
+}
+
+/** The request headers of a ComfyUI server: the API key when there is one, the JSON type when asked. */
+export function comfyHeaders(apiKey: string | undefined): (json?: boolean) => Record<string, string> {
+  return (json = false) => ({
+    ...(json ? { 'content-type': 'application/json' } : {}),
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  });
+}
+
+/**
+ * A text-to-image workflow in ComfyUI's API format for a Stable Diffusion 1.5 checkpoint;
+ * `{{prompt}}`, `{{negative_prompt}}` and `{{seed}}` are filled per request. Replace it with
+ * COMFYUI_WORKFLOW (export "Save (API format)" from ComfyUI and put `{{prompt}}` in the
+ * positive text node).
+ */
+export const DEFAULT_COMFYUI_WORKFLOW = JSON.stringify({
+  '3': sd15Sampler(1, { model: ['4', 0], positive: ['6', 0], negative: ['7', 0], latent_image: ['5', 0] }),
+  '4': SD15_CHECKPOINT,
   '5': { class_type: 'EmptyLatentImage', inputs: { width: 512, height: 768, batch_size: 1 } },
   '6': { class_type: 'CLIPTextEncode', inputs: { text: '{{prompt}}', clip: ['4', 1] } },
   '7': { class_type: 'CLIPTextEncode', inputs: { text: '{{negative_prompt}}', clip: ['4', 1] } },
@@ -78,6 +103,7 @@ export class ComfyUiImageProvider implements ImageProvider {
   readonly name = 'comfyui';
   private readonly base: string;
   private readonly template: string;
+  private readonly headers: (json?: boolean) => Record<string, string>;
 
   constructor(
     private readonly options: {
@@ -89,16 +115,10 @@ export class ComfyUiImageProvider implements ImageProvider {
     },
   ) {
     this.base = options.baseUrl.replace(/\/+$/, '');
+    this.headers = comfyHeaders(options.apiKey);
     this.template = options.workflowPath ? fs.readFileSync(options.workflowPath, 'utf8') : DEFAULT_COMFYUI_WORKFLOW;
     // Fail at start, not at the first picture, when the workflow is unusable.
     fillWorkflow(this.template, { prompt: '', negative: '', seed: 1 });
-  }
-
-  private headers(json = false): Record<string, string> {
-    return {
-      ...(json ? { 'content-type': 'application/json' } : {}),
-      ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
-    };
   }
 
   async generate(look: CharacterLook, { signal }: { signal?: AbortSignal } = {}): Promise<GeneratedImage> {
@@ -107,7 +127,7 @@ export class ComfyUiImageProvider implements ImageProvider {
       negative: NEGATIVE_PROMPT,
       seed: randomInt(1, 2 ** 31),
     });
-    return runComfyWorkflow(this.base, this.headers.bind(this), workflow, {
+    return runComfyWorkflow(this.base, this.headers, workflow, {
       signal,
       pollIntervalMs: this.options.pollIntervalMs,
     });

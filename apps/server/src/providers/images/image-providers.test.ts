@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeHttpServers, sendJson } from '../../../test/fake-http.js';
 import { testConfig } from '../../../test/helpers.js';
 import { ComfyUiImageProvider, fillWorkflow } from './comfyui.js';
 import { buildImagePrompt } from './image-provider.js';
@@ -13,43 +12,8 @@ import { OpenAiImageProvider } from './openai-images.js';
 const LOOK = { name: 'Mia', age: 24, description: 'Red hair, green eyes, freckles.', tags: ['anime', 'gamer'] };
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de', 'hex');
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A fake HTTP service on a free port; `handle` answers each request. */
-async function fakeServer(handle: (req: Seen, res: http.ServerResponse) => void) {
-  const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const entry = {
-        method: req.method!,
-        url: req.url!,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      };
-      seen.push(entry);
-      handle(entry, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-const servers: http.Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
-});
-
-const json = (res: http.ServerResponse, body: unknown, status = 200) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
+const fakes = new FakeHttpServers();
+afterEach(() => fakes.closeAll());
 
 describe('image prompt', () => {
   it("describes the character's appearance as an adult", () => {
@@ -74,12 +38,12 @@ describe('image prompt', () => {
 describe('ComfyUI provider', () => {
   it('queues the workflow with the prompt, polls the history and downloads the picture', async () => {
     let polls = 0;
-    const comfy = await fakeServer((req, res) => {
-      if (req.method === 'POST' && req.url === '/prompt') return json(res, { prompt_id: 'job-1', number: 1 });
+    const comfy = await fakes.start((req, res) => {
+      if (req.method === 'POST' && req.url === '/prompt') return sendJson(res, { prompt_id: 'job-1', number: 1 });
       if (req.url === '/history/job-1') {
         polls += 1;
-        if (polls < 3) return json(res, {});
-        return json(res, {
+        if (polls < 3) return sendJson(res, {});
+        return sendJson(res, {
           'job-1': {
             status: { status_str: 'success', completed: true },
             outputs: { '9': { images: [{ filename: 'reverie_0001.png', subfolder: '', type: 'output' }] } },
@@ -90,7 +54,7 @@ describe('ComfyUI provider', () => {
         res.writeHead(200, { 'content-type': 'image/png' });
         return res.end(PNG);
       }
-      json(res, { error: 'unknown' }, 404);
+      sendJson(res, { error: 'unknown' }, 404);
     });
     const provider = new ComfyUiImageProvider({ baseUrl: comfy.url, pollIntervalMs: 10 });
     const image = await provider.generate(LOOK);
@@ -108,10 +72,10 @@ describe('ComfyUI provider', () => {
   it('reads a workflow file with the placeholder (COMFYUI_WORKFLOW)', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'comfy-')), 'workflow.json');
     fs.writeFileSync(file, JSON.stringify({ '1': { class_type: 'Custom', inputs: { text: 'portrait, {{prompt}}' } } }));
-    const comfy = await fakeServer((req, res) => {
-      if (req.url === '/prompt') return json(res, { prompt_id: 'p2' });
+    const comfy = await fakes.start((req, res) => {
+      if (req.url === '/prompt') return sendJson(res, { prompt_id: 'p2' });
       if (req.url === '/history/p2')
-        return json(res, { p2: { outputs: { '1': { images: [{ filename: 'a.png', type: 'output' }] } } } });
+        return sendJson(res, { p2: { outputs: { '1': { images: [{ filename: 'a.png', type: 'output' }] } } } });
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(PNG);
     });
@@ -125,9 +89,9 @@ describe('ComfyUI provider', () => {
   });
 
   it('fails when ComfyUI reports an error', async () => {
-    const comfy = await fakeServer((req, res) => {
-      if (req.url === '/prompt') return json(res, { prompt_id: 'bad' });
-      json(res, { bad: { status: { status_str: 'error', completed: false } } });
+    const comfy = await fakes.start((req, res) => {
+      if (req.url === '/prompt') return sendJson(res, { prompt_id: 'bad' });
+      sendJson(res, { bad: { status: { status_str: 'error', completed: false } } });
     });
     await expect(new ComfyUiImageProvider({ baseUrl: comfy.url, pollIntervalMs: 5 }).generate(LOOK)).rejects.toThrow(
       /error/,
@@ -137,10 +101,10 @@ describe('ComfyUI provider', () => {
 
 describe('OpenAI-compatible provider', () => {
   it('posts to /images/generations with the key and decodes b64_json', async () => {
-    const api = await fakeServer((req, res) => {
+    const api = await fakes.start((req, res) => {
       if (req.method === 'POST' && req.url === '/v1/images/generations')
-        return json(res, { created: 1, data: [{ b64_json: PNG.toString('base64') }] });
-      json(res, {}, 404);
+        return sendJson(res, { created: 1, data: [{ b64_json: PNG.toString('base64') }] });
+      sendJson(res, {}, 404);
     });
     const provider = createImageProvider(
       testConfig({
@@ -159,7 +123,7 @@ describe('OpenAI-compatible provider', () => {
   });
 
   it('fails on an error answer (the service then falls back to the gallery)', async () => {
-    const api = await fakeServer((_req, res) => json(res, { error: { message: 'busy' } }, 503));
+    const api = await fakes.start((_req, res) => sendJson(res, { error: { message: 'busy' } }, 503));
     await expect(new OpenAiImageProvider({ baseUrl: api.url, model: 'gpt-image-1' }).generate(LOOK)).rejects.toThrow(
       /503/,
     );

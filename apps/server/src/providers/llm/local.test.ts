@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTinyGguf } from '../../../../../scripts/make-tiny-gguf.mjs';
+import { freePort, listenOnLoopback } from '../../../test/fake-http.js';
 import { LlmError, type GenerateRequest } from './llm.js';
 import { LocalLlmProvider, modelName, type LocalLlmOptions } from './local.js';
 
@@ -177,10 +176,7 @@ describe('LocalLlmProvider when the model cannot be had', () => {
   });
 
   it('reports a model that cannot be downloaded (no internet)', async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await freePort();
     const uri = `http://127.0.0.1:${port}/models/tiny.gguf`;
     const { llm } = provider({ modelPath: undefined, modelUri: uri });
     await llm.warmUp();
@@ -193,7 +189,7 @@ describe('LocalLlmProvider when the model cannot be had', () => {
 
   it('pulls LLM_MODEL_URI into the models folder with progress in the log, then generates', async () => {
     const bytes = fs.readFileSync(modelFile);
-    const server = http.createServer((req, res) => {
+    const server = await listenOnLoopback((req, res) => {
       if (req.url !== '/models/pulled.gguf') {
         res.writeHead(404).end();
         return;
@@ -201,12 +197,10 @@ describe('LocalLlmProvider when the model cannot be had', () => {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length });
       res.end(req.method === 'HEAD' ? undefined : bytes);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
     const modelsDir = path.join(dir, 'pulled-models');
     const { llm, log } = provider({
       modelPath: undefined,
-      modelUri: `http://127.0.0.1:${port}/models/pulled.gguf`,
+      modelUri: `${server.url}/models/pulled.gguf`,
       modelsDir,
     });
     try {
@@ -217,8 +211,7 @@ describe('LocalLlmProvider when the model cannot be had', () => {
       expect((await text(llm.generate(request()))).length).toBeGreaterThan(0);
     } finally {
       await llm.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });

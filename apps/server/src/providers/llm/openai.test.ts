@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freePort, listenOnLoopback } from '../../../test/fake-http.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
 import { LlmError, type GenerateRequest } from './llm.js';
 import { OpenAiLlmProvider } from './openai.js';
@@ -149,10 +148,7 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
   });
 
   it('maps an unreachable endpoint to provider_error naming the cause', async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await freePort();
     const down = new OpenAiLlmProvider({
       baseUrl: `http://user:${KEY}@127.0.0.1:${port}/v1`,
       apiKey: KEY,
@@ -166,16 +162,14 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
   });
 
   it('maps a broken stream to provider_error', async () => {
-    const broken = http.createServer((_req, res) => {
+    const broken = await listenOnLoopback((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
       res.end('data: {not json\n\n');
     });
-    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
-    const { port } = broken.address() as AddressInfo;
     try {
       const p = new OpenAiLlmProvider({
-        baseUrl: `http://127.0.0.1:${port}/v1`,
+        baseUrl: `${broken.url}/v1`,
         models: provider.models(),
         idleTimeoutMs: 2000,
       });
@@ -183,25 +177,22 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
       expect(error.code).toBe('provider_error');
       expect(error.message).toContain('not JSON');
     } finally {
-      broken.closeAllConnections();
-      await new Promise<void>((resolve) => broken.close(() => resolve()));
+      await broken.close();
     }
   });
 
   it('keeps the connection for the next reply when an answer is complete, and closes it when stopped early', async () => {
     let connections = 0;
-    const endpoint = http.createServer((_req, res) => {
+    const endpoint = await listenOnLoopback((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
       // The end follows [DONE] in the same write, as OpenAI-compatible servers do.
       res.end('data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
     });
-    endpoint.on('connection', () => connections++);
-    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-    const { port } = endpoint.address() as AddressInfo;
+    endpoint.server.on('connection', () => connections++);
     try {
       const p = new OpenAiLlmProvider({
-        baseUrl: `http://127.0.0.1:${port}/v1`,
+        baseUrl: `${endpoint.url}/v1`,
         models: provider.models(),
         idleTimeoutMs: 2000,
       });
@@ -221,8 +212,7 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
       await collect(p.generate(request()));
       expect(connections).toBe(2);
     } finally {
-      endpoint.closeAllConnections();
-      await new Promise<void>((resolve) => endpoint.close(() => resolve()));
+      await endpoint.close();
     }
   });
 

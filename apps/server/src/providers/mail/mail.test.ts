@@ -1,8 +1,8 @@
-import net from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getEdition } from '@reverie/shared';
 import type { DatabaseHandle } from '../../db/client.js';
+import { freePort } from '../../../test/fake-http.js';
 import { createTestApp, createTestDatabase, testConfig } from '../../../test/helpers.js';
 import { createJobQueue, type JobQueue } from '../jobs/index.js';
 import { createMailProvider, type MailMessage } from './index.js';
@@ -44,14 +44,6 @@ function smtpServer(refuse = 0) {
     listen: (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 const message = (to: string): MailMessage => ({

@@ -1,6 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeHttp, type FakeHttp, type FakeRequest } from '../../../test/fake-http.js';
 import { testConfig } from '../../../test/helpers.js';
 import { createMediaStorage } from './index.js';
 import { LocalMediaStorage } from './local-storage.js';
@@ -13,92 +13,89 @@ import { S3MediaStorage } from './s3-storage.js';
 function fakeS3() {
   const objects = new Map<string, { data: Buffer; type: string }>();
   const log: string[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url!, 'http://s3.test');
-      const auth = req.headers.authorization ?? '';
-      if (
-        !/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-test-1\/s3\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/.test(
-          auth,
-        )
-      ) {
-        res.writeHead(403, { 'content-type': 'application/xml' });
-        return res.end('<Error><Code>AccessDenied</Code></Error>');
+  const handle = (req: FakeRequest, res: http.ServerResponse) => {
+    const url = new URL(req.url, 'http://s3.test');
+    const auth = req.headers.authorization ?? '';
+    if (
+      !/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-test-1\/s3\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/.test(
+        auth,
+      )
+    ) {
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      return res.end('<Error><Code>AccessDenied</Code></Error>');
+    }
+    // Path style: /bucket/key; virtual host: bucket.host/key.
+    const host = req.headers.host ?? '';
+    const parts = url.pathname.split('/').slice(1).map(decodeURIComponent);
+    const bucket = host.startsWith('media.') ? 'media' : parts.shift()!;
+    const key = parts.join('/');
+    const id = `${bucket}/${key}`;
+    log.push(`${req.method} ${id}`);
+    if (req.method === 'PUT') {
+      objects.set(id, { data: req.raw, type: String(req.headers['content-type']) });
+      res.writeHead(200, { etag: '"x"' });
+      return res.end();
+    }
+    if (req.method === 'GET' && key === '' && url.searchParams.get('list-type') === '2') {
+      const prefix = url.searchParams.get('prefix') ?? '';
+      const all = [...objects.keys()]
+        .filter((k) => k.startsWith(`${bucket}/${prefix}`))
+        .map((k) => k.slice(bucket.length + 1))
+        .sort();
+      const start = Number(url.searchParams.get('continuation-token') ?? 0);
+      const page = all.slice(start, start + 2);
+      const more = start + 2 < all.length;
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      return res.end(
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${prefix}</Prefix>` +
+          page.map((k) => `<Contents><Key>${k}</Key><Size>1</Size></Contents>`).join('') +
+          `<IsTruncated>${more}</IsTruncated>${more ? `<NextContinuationToken>${start + 2}</NextContinuationToken>` : ''}</ListBucketResult>`,
+      );
+    }
+    const object = objects.get(id);
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if (!object) {
+        res.writeHead(404, { 'content-type': 'application/xml' });
+        return res.end(req.method === 'GET' ? '<Error><Code>NoSuchKey</Code></Error>' : undefined);
       }
-      // Path style: /bucket/key; virtual host: bucket.host/key.
-      const host = req.headers.host ?? '';
-      const parts = url.pathname.split('/').slice(1).map(decodeURIComponent);
-      const bucket = host.startsWith('media.') ? 'media' : parts.shift()!;
-      const key = parts.join('/');
-      const id = `${bucket}/${key}`;
-      log.push(`${req.method} ${id}`);
-      if (req.method === 'PUT') {
-        objects.set(id, { data: Buffer.concat(chunks), type: String(req.headers['content-type']) });
-        res.writeHead(200, { etag: '"x"' });
-        return res.end();
+      const headers = {
+        'content-type': object.type,
+        etag: `"etag-${object.data.length}"`,
+        'last-modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+      };
+      const range = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ''));
+      if (req.method === 'GET' && range) {
+        const start = Number(range[1]);
+        const end = Math.min(Number(range[2]), object.data.length - 1);
+        res.writeHead(206, {
+          ...headers,
+          'content-range': `bytes ${start}-${end}/${object.data.length}`,
+          'content-length': end - start + 1,
+        });
+        return res.end(object.data.subarray(start, end + 1));
       }
-      if (req.method === 'GET' && key === '' && url.searchParams.get('list-type') === '2') {
-        const prefix = url.searchParams.get('prefix') ?? '';
-        const all = [...objects.keys()]
-          .filter((k) => k.startsWith(`${bucket}/${prefix}`))
-          .map((k) => k.slice(bucket.length + 1))
-          .sort();
-        const start = Number(url.searchParams.get('continuation-token') ?? 0);
-        const page = all.slice(start, start + 2);
-        const more = start + 2 < all.length;
-        res.writeHead(200, { 'content-type': 'application/xml' });
-        return res.end(
-          `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><Prefix>${prefix}</Prefix>` +
-            page.map((k) => `<Contents><Key>${k}</Key><Size>1</Size></Contents>`).join('') +
-            `<IsTruncated>${more}</IsTruncated>${more ? `<NextContinuationToken>${start + 2}</NextContinuationToken>` : ''}</ListBucketResult>`,
-        );
-      }
-      const object = objects.get(id);
-      if (req.method === 'GET' || req.method === 'HEAD') {
-        if (!object) {
-          res.writeHead(404, { 'content-type': 'application/xml' });
-          return res.end(req.method === 'GET' ? '<Error><Code>NoSuchKey</Code></Error>' : undefined);
-        }
-        const headers = {
-          'content-type': object.type,
-          etag: `"etag-${object.data.length}"`,
-          'last-modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
-        };
-        const range = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ''));
-        if (req.method === 'GET' && range) {
-          const start = Number(range[1]);
-          const end = Math.min(Number(range[2]), object.data.length - 1);
-          res.writeHead(206, {
-            ...headers,
-            'content-range': `bytes ${start}-${end}/${object.data.length}`,
-            'content-length': end - start + 1,
-          });
-          return res.end(object.data.subarray(start, end + 1));
-        }
-        res.writeHead(200, { ...headers, 'content-length': object.data.length });
-        return res.end(req.method === 'GET' ? object.data : undefined);
-      }
-      if (req.method === 'DELETE') {
-        objects.delete(id);
-        res.writeHead(204);
-        return res.end();
-      }
-      res.writeHead(405);
-      res.end();
-    });
-  });
-  return { server, objects, log };
+      res.writeHead(200, { ...headers, 'content-length': object.data.length });
+      return res.end(req.method === 'GET' ? object.data : undefined);
+    }
+    if (req.method === 'DELETE') {
+      objects.delete(id);
+      res.writeHead(204);
+      return res.end();
+    }
+    res.writeHead(405);
+    res.end();
+  };
+  return { handle, objects, log };
 }
 
 const s3 = fakeS3();
+let server: FakeHttp;
 let endpoint = '';
 beforeAll(async () => {
-  await new Promise<void>((resolve) => s3.server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(s3.server.address() as AddressInfo).port}`;
+  server = await startFakeHttp(s3.handle);
+  endpoint = server.url;
 });
-afterAll(() => new Promise((resolve) => s3.server.close(resolve)));
+afterAll(() => server.close());
 
 const storage = (overrides: Partial<ConstructorParameters<typeof S3MediaStorage>[0]> = {}) =>
   new S3MediaStorage({

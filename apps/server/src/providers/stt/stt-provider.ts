@@ -1,4 +1,5 @@
 import type { Locale } from '@reverie/shared';
+import { ProviderError } from '../provider-error.js';
 
 /** One utterance to recognise: mono 16-bit PCM (16 kHz in calls). */
 export interface TranscriptionRequest {
@@ -17,17 +18,9 @@ export interface Transcription {
 /** Why a recognition failed; stable codes (`stt_unavailable` reaches the user). */
 export type SttErrorCode = 'stt_unavailable' | 'provider_error' | 'timeout' | 'aborted';
 
-/** Every provider failure is one of these, never an untyped throw. */
-export class SttError extends Error {
-  constructor(
-    readonly code: SttErrorCode,
-    message: string,
-    readonly provider: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'SttError';
-  }
+/** Every provider failure is one of these. */
+export class SttError extends ProviderError<SttErrorCode> {
+  override name = 'SttError';
 }
 
 /** Whether calls can be understood now: a local model may still be downloading. */

@@ -54,13 +54,18 @@ async function speak({ id, pieces, voice, fallbackVoice }) {
     });
     await nextTurn(); // lets a cancel message in
   }
-  const samples = new Int16Array(total);
+  return { samples: joined(chunks, total, Int16Array) };
+}
+
+/** The pieces, one after the other, in one array of `Kind` (`total` elements long). */
+function joined(pieces, total, Kind) {
+  const out = new Kind(total);
   let offset = 0;
-  for (const chunk of chunks) {
-    samples.set(chunk, offset);
-    offset += chunk.length;
+  for (const piece of pieces) {
+    out.set(piece, offset);
+    offset += piece.length;
   }
-  return { samples };
+  return out;
 }
 
 /** Samples encoded between two looks at the message queue (≈ 2.6 s of speech at 22 050 Hz). */
@@ -82,13 +87,7 @@ async function mp3({ id, samples, sampleRate, kbps }) {
     await nextTurn();
   }
   keep(encoder.flush());
-  const data = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    data.set(part, offset);
-    offset += part.length;
-  }
-  return { data };
+  return { data: joined(parts, total, Uint8Array) };
 }
 
 parentPort.on('message', async (message) => {

@@ -1,4 +1,5 @@
 import type { Locale } from '@reverie/shared';
+import { ProviderError } from '../provider-error.js';
 
 /** What to say, with which voice, in which language (one of the interface languages). */
 export interface SpeechRequest {
@@ -21,17 +22,9 @@ export type Speech = { format: 'pcm16'; sampleRate: number; samples: Int16Array 
 /** Why a synthesis failed; stable codes that the audio job logs. */
 export type TtsErrorCode = 'provider_error' | 'timeout' | 'aborted' | 'unknown_voice' | 'empty_output';
 
-/** Every provider failure is one of these, never an untyped throw. */
-export class TtsError extends Error {
-  constructor(
-    readonly code: TtsErrorCode,
-    message: string,
-    readonly provider: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'TtsError';
-  }
+/** Every provider failure is one of these. */
+export class TtsError extends ProviderError<TtsErrorCode> {
+  override name = 'TtsError';
 }
 
 /** Text to speech: espeak-ng in process (the default), a local neural voice (Piper), an OpenAI-compatible endpoint or ElevenLabs. */

@@ -1,6 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeHttpServers, type FakeRequest } from '../../../test/fake-http.js';
 import { encodeMp3, readMp3Info } from './mp3.js';
 import { testConfig } from '../../../test/helpers.js';
 import { ElevenLabsTtsProvider } from './elevenlabs.js';
@@ -9,43 +9,8 @@ import { createTtsProvider } from './index.js';
 import { OpenAiSpeechProvider } from './openai-speech.js';
 import { isEspeakVoice, remoteVoiceFor, TtsError, voiceGender } from './tts-provider.js';
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A fake speech service on a free port of the loopback; `handle` answers each request. */
-async function fakeServer(handle: (req: Seen, res: http.ServerResponse) => void) {
-  const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const entry = {
-        method: req.method!,
-        url: req.url!,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      };
-      seen.push(entry);
-      handle(entry, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-const servers: http.Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      s.closeAllConnections();
-      return new Promise((resolve) => s.close(resolve));
-    }),
-  );
-});
+const fakes = new FakeHttpServers();
+afterEach(() => fakes.closeAll());
 
 /** Half a second of a tone as MP3, what a remote provider would answer. */
 async function toneMp3(): Promise<Buffer> {
@@ -53,7 +18,7 @@ async function toneMp3(): Promise<Buffer> {
   return encodeMp3(samples, 22_050, 32);
 }
 
-const mp3Answer = (data: Buffer) => (_req: Seen, res: http.ServerResponse) => {
+const mp3Answer = (data: Buffer) => (_req: FakeRequest, res: http.ServerResponse) => {
   res.writeHead(200, { 'content-type': 'audio/mpeg' });
   res.end(data);
 };
@@ -159,7 +124,7 @@ describe('espeak-ng (WebAssembly)', () => {
 describe('OpenAI-compatible /audio/speech', () => {
   it('asks for MP3 with the model, the voice and the text', async () => {
     const mp3 = await toneMp3();
-    const fake = await fakeServer(mp3Answer(mp3));
+    const fake = await fakes.start(mp3Answer(mp3));
     const provider = new OpenAiSpeechProvider({
       baseUrl: `${fake.url}/v1/`,
       apiKey: 'sk-test',
@@ -186,7 +151,7 @@ describe('OpenAI-compatible /audio/speech', () => {
   });
 
   it('turns an error answer into a TtsError with the status', async () => {
-    const fake = await fakeServer((_req, res) => {
+    const fake = await fakes.start((_req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' });
       res.end('{"error":{"message":"Incorrect API key"}}');
     });
@@ -202,7 +167,7 @@ describe('OpenAI-compatible /audio/speech', () => {
   });
 
   it('gives up with a timeout error when the endpoint hangs', async () => {
-    const fake = await fakeServer(() => undefined);
+    const fake = await fakes.start(() => undefined);
     const provider = new OpenAiSpeechProvider({
       baseUrl: fake.url,
       model: 'tts-1',
@@ -228,7 +193,7 @@ describe('OpenAI-compatible /audio/speech', () => {
 describe('ElevenLabs', () => {
   it('posts the text to /v1/text-to-speech/{voice_id} with xi-api-key', async () => {
     const mp3 = await toneMp3();
-    const fake = await fakeServer(mp3Answer(mp3));
+    const fake = await fakes.start(mp3Answer(mp3));
     const provider = new ElevenLabsTtsProvider({
       baseUrl: fake.url,
       apiKey: 'xi-test',
@@ -247,7 +212,7 @@ describe('ElevenLabs', () => {
   });
 
   it('reports an empty answer as empty_output', async () => {
-    const fake = await fakeServer(mp3Answer(Buffer.alloc(0)));
+    const fake = await fakes.start(mp3Answer(Buffer.alloc(0)));
     const provider = new ElevenLabsTtsProvider({
       baseUrl: fake.url,
       apiKey: 'k',
@@ -273,7 +238,7 @@ describe('settings', () => {
   });
 
   it('give OpenAI nova and onyx by sex unless the operator names voices', async () => {
-    const fake = await fakeServer(mp3Answer(await toneMp3()));
+    const fake = await fakes.start(mp3Answer(await toneMp3()));
     const voiceOf = async (env: Record<string, string>, voice: string) => {
       const provider = createTtsProvider(testConfig({ TTS_PROVIDER: 'openai', TTS_BASE_URL: fake.url, ...env }));
       await provider.synthesise({ text: 'Hi', voice, language: 'en' });
@@ -304,14 +269,14 @@ describe('raw PCM for calls (format: pcm16)', () => {
     const samples = new Int16Array(12_000).map((_, i) => Math.round(5000 * Math.sin(i / 7)));
     return { samples, bytes: Buffer.concat([Buffer.from(samples.buffer), Buffer.from([0x12])]) };
   };
-  const pcmAnswer = (data: Buffer) => (_req: Seen, res: http.ServerResponse) => {
+  const pcmAnswer = (data: Buffer) => (_req: FakeRequest, res: http.ServerResponse) => {
     res.writeHead(200, { 'content-type': 'audio/pcm' });
     res.end(data);
   };
 
   it('asks the OpenAI-compatible endpoint for `pcm` and answers 24 kHz samples', async () => {
     const { samples, bytes } = pcmBytes();
-    const fake = await fakeServer(pcmAnswer(bytes));
+    const fake = await fakes.start(pcmAnswer(bytes));
     const provider = new OpenAiSpeechProvider({
       baseUrl: fake.url,
       model: 'tts-1',
@@ -327,7 +292,7 @@ describe('raw PCM for calls (format: pcm16)', () => {
 
   it('asks ElevenLabs for pcm_24000', async () => {
     const { samples, bytes } = pcmBytes();
-    const fake = await fakeServer(pcmAnswer(bytes));
+    const fake = await fakes.start(pcmAnswer(bytes));
     const provider = new ElevenLabsTtsProvider({
       baseUrl: fake.url,
       apiKey: 'k',
@@ -340,7 +305,7 @@ describe('raw PCM for calls (format: pcm16)', () => {
   });
 
   it('reports an empty PCM answer as empty_output', async () => {
-    const fake = await fakeServer(pcmAnswer(Buffer.from([1])));
+    const fake = await fakes.start(pcmAnswer(Buffer.from([1])));
     const provider = new OpenAiSpeechProvider({
       baseUrl: fake.url,
       model: 'tts-1',

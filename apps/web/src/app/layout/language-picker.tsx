@@ -1,6 +1,7 @@
 import { Check, Globe } from 'lucide-react';
 import { LANGUAGE_PICKER_ORDER, LOCALE_HTML_LANG, LOCALE_NATIVE_NAMES, type Locale } from '@reverie/shared';
 import { Icon } from '../../components/ui/icon';
+import { LanguageChoice } from '../../components/ui/language-choice';
 import { useMenu } from '../../components/ui/use-menu';
 import { analytics } from '../../lib/analytics';
 import { changeLocale, currentLocale, useTranslation } from '../../lib/i18n';
@@ -16,20 +17,7 @@ export function LanguagePicker({ variant = 'icon' }: { variant?: 'icon' | 'list'
   const active = currentLocale();
   if (variant === 'list') {
     return (
-      <div role="group" aria-label={t('language.label')} className="grid grid-cols-2 gap-2">
-        {LANGUAGE_PICKER_ORDER.map((locale) => (
-          <button
-            key={locale}
-            type="button"
-            lang={LOCALE_HTML_LANG[locale]}
-            aria-pressed={locale === active}
-            onClick={() => void selectLocale(locale)}
-            className={`rounded-xl border px-3 py-2 text-left text-sm ${locale === active ? 'border-primary bg-primary/15' : 'border-white/10 hover:bg-white/5'}`}
-          >
-            {LOCALE_NATIVE_NAMES[locale]}
-          </button>
-        ))}
-      </div>
+      <LanguageChoice label={t('language.label')} value={active} onChange={(locale) => void selectLocale(locale)} />
     );
   }
   return <LanguageMenu active={active} label={t('language.choose')} />;

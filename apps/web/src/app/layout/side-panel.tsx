@@ -5,7 +5,7 @@ import { BookOpen, Plus, Wand2, X } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';
 import { useSession } from '../../lib/session';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 import { useRouteHandle } from '../route-meta';
 import { LanguagePicker } from './language-picker';
 import { NAV_ITEMS } from './nav-items';

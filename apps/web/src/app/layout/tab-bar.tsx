@@ -3,7 +3,7 @@ import { useTranslation } from '../../lib/i18n';
 import { LogIn } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { useSession } from '../../lib/session';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 import { useRouteHandle } from '../route-meta';
 import { NAV_ITEMS } from './nav-items';
 

@@ -7,7 +7,7 @@ import { useProfile } from '../../lib/profile';
 import { useSession } from '../../lib/session';
 import { currentLocale, useTranslation } from '../../lib/i18n';
 import { recordSubscribeClick } from '../../features/billing/api/record-subscribe-click';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 import { preloadPage } from '../router-preload';
 import { useRouteHandle } from '../route-meta';
 import { LanguagePicker } from './language-picker';

@@ -15,7 +15,7 @@ import { useChat } from '../../features/chat/api/get-chat';
 import { useChats } from '../../features/chat/api/get-chats';
 import { CallButton, CallPicker, CallProblem, CallView, type CallFailure } from '../../features/calls';
 import { useClientConfig } from '../../lib/client-config';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 
 /** `/api/config`'s `calls`: whether a call can start now (no speech recognition → why not). */
 function useCallsPreflight(): { ready: boolean; failure: CallFailure | null } {

@@ -15,7 +15,7 @@ import { ChatView, ChatViewSkeleton, GuestChatView } from '../../features/chat/c
 import { ChatPicture } from '../../features/media/components/chat-picture';
 import { VoiceButton } from '../../features/voice';
 import { ApiRequestError } from '../../lib/api-client';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 import { ErrorView } from './error-page';
 import { useNamedPageTitle } from '../route-meta';
 

@@ -6,7 +6,7 @@ import { Plus } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { useSession } from '../../lib/session';
 import { withChunkReload } from '../../lib/chunk-reload';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 import { CharacterGrid } from '../../features/characters/components/character-grid';
 
 // Members only: guests do not download the daily claim.

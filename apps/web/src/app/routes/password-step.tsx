@@ -1,26 +1,53 @@
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { useZodForm } from '../../lib/zod-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { EmailField, PasswordSetBodySchema, type PasswordSetBody } from '@reverie/shared';
 import { Modal } from '../../components/ui/modal';
 import { Skeleton } from '../../components/ui/page';
 import { requestPasswordReset, setNewPassword, validateResetToken } from '../../features/auth/api/password-reset';
-import { applyServerErrors, FormError, SubmitButton, TextField } from '../../features/auth/components/form';
+import {
+  applyServerErrors,
+  EmailInput,
+  FormError,
+  PasswordInput,
+  SubmitButton,
+} from '../../features/auth/components/form';
 import '../../features/auth/texts';
 
 const RequestSchema = z.object({ email: EmailField });
+
+/** How a step ended: the server's message (or an error) and where to go from there. */
+function StepOutcome({
+  testId,
+  note,
+  error,
+  children,
+}: {
+  testId: string;
+  note?: string;
+  error?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-4" data-testid={testId}>
+      {note && (
+        <p className="rounded-xl border border-emerald-400/30 bg-emerald-950/60 px-4 py-3 text-sm text-emerald-50">
+          {note}
+        </p>
+      )}
+      <FormError message={error} />
+      {children}
+    </div>
+  );
+}
 
 /** `/password`: ask for a reset link by e-mail. */
 function RequestStep() {
   const { t } = useTranslation();
   const [sent, setSent] = useState<string | null>(null);
-  const { register, handleSubmit, setError, formState } = useForm<{ email: string }>({
-    resolver: zodResolver(RequestSchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, setError, formState } = useZodForm<{ email: string }>(RequestSchema, {
     defaultValues: { email: '' },
   });
   const onSubmit = handleSubmit(async ({ email }) => {
@@ -32,26 +59,17 @@ function RequestStep() {
   });
   if (sent) {
     return (
-      <div className="flex flex-col gap-4" data-testid="reset-sent">
-        <p className="rounded-xl border border-emerald-400/30 bg-emerald-950/60 px-4 py-3 text-sm text-emerald-50">
-          {sent}
-        </p>
+      <StepOutcome testId="reset-sent" note={sent}>
         <Link to="/?login=1" className="text-center text-sm font-semibold text-primary hover:underline">
           {t('auth.back_to_login')}
         </Link>
-      </div>
+      </StepOutcome>
     );
   }
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="reset-request-form">
       <p className="text-sm text-muted">{t('auth.password_request_text')}</p>
-      <TextField
-        label={t('auth.email')}
-        type="email"
-        autoComplete="email"
-        error={formState.errors.email?.message}
-        {...register('email')}
-      />
+      <EmailInput error={formState.errors.email?.message} {...register('email')} />
       <FormError message={formState.errors.root?.server?.message} />
       <SubmitButton busy={formState.isSubmitting}>{t('auth.password_request_submit')}</SubmitButton>
       <Link to="/?login=1" className="text-center text-sm text-muted hover:text-fg hover:underline">
@@ -67,10 +85,7 @@ function SetStep({ token }: { token: string }) {
   const navigate = useNavigate();
   const [state, setState] = useState<'checking' | 'valid' | 'invalid' | 'done'>('checking');
   const [doneText, setDoneText] = useState('');
-  const { register, handleSubmit, setError, formState } = useForm<PasswordSetBody>({
-    resolver: zodResolver(PasswordSetBodySchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, setError, formState } = useZodForm<PasswordSetBody>(PasswordSetBodySchema, {
     defaultValues: { password: '', password_confirm: '' },
   });
   useEffect(() => {
@@ -94,20 +109,16 @@ function SetStep({ token }: { token: string }) {
   if (state === 'checking') return <Skeleton className="h-40" />;
   if (state === 'invalid') {
     return (
-      <div className="flex flex-col gap-4" data-testid="reset-invalid">
-        <FormError message={t('errors.invalid_token')} />
+      <StepOutcome testId="reset-invalid" error={t('errors.invalid_token')}>
         <Link to="/password" className="text-center text-sm font-semibold text-primary hover:underline">
           {t('auth.request_new_link')}
         </Link>
-      </div>
+      </StepOutcome>
     );
   }
   if (state === 'done') {
     return (
-      <div className="flex flex-col gap-4" data-testid="reset-done">
-        <p className="rounded-xl border border-emerald-400/30 bg-emerald-950/60 px-4 py-3 text-sm text-emerald-50">
-          {doneText}
-        </p>
+      <StepOutcome testId="reset-done" note={doneText}>
         <button
           type="button"
           onClick={() => navigate('/?login=1', { replace: true })}
@@ -115,23 +126,19 @@ function SetStep({ token }: { token: string }) {
         >
           {t('auth.login_submit')}
         </button>
-      </div>
+      </StepOutcome>
     );
   }
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="reset-set-form">
       <p className="text-sm text-muted">{t('auth.password_set_text')}</p>
-      <TextField
+      <PasswordInput
         label={t('auth.new_password')}
-        type="password"
-        autoComplete="new-password"
         error={formState.errors.password?.message}
         {...register('password')}
       />
-      <TextField
+      <PasswordInput
         label={t('auth.password_confirm')}
-        type="password"
-        autoComplete="new-password"
         error={formState.errors.password_confirm?.message}
         {...register('password_confirm')}
       />

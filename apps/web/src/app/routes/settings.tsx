@@ -1,18 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import {
-  ISSUE_TEXT_MAX,
-  LANGUAGE_PICKER_ORDER,
-  LOCALE_NATIVE_NAMES,
-  ProfileUpdateBodySchema,
-  type Locale,
-  type ProfileUpdateBody,
-} from '@reverie/shared';
+import { ISSUE_TEXT_MAX, ProfileUpdateBodySchema, type Locale, type ProfileUpdateBody } from '@reverie/shared';
 import { showAlert } from '../../components/ui/alerts';
+import { LanguageChoice } from '../../components/ui/language-choice';
 import { Modal } from '../../components/ui/modal';
 import { Page, Skeleton } from '../../components/ui/page';
 import { logout, requestVerification } from '../../features/auth';
@@ -26,8 +18,9 @@ import { setProfileData, useProfile } from '../../lib/profile';
 import { useSession } from '../../lib/session';
 import { ManageSubscription, MANAGE_SUBSCRIPTION_ID } from '../../features/billing/components/manage-subscription';
 import { currentLocale, useTranslation } from '../../lib/i18n';
+import { useZodForm } from '../../lib/zod-form';
 import { selectLocale } from '../layout/language-picker';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 import './settings-texts';
 import '../../features/auth/texts';
 
@@ -54,10 +47,7 @@ function ProfileForm() {
   const { t } = useTranslation();
   const { profile } = useProfile();
   const queryClient = useQueryClient();
-  const { register, handleSubmit, setError, formState } = useForm<ProfileUpdateBody>({
-    resolver: zodResolver(ProfileUpdateBodySchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, setError, formState } = useZodForm<ProfileUpdateBody>(ProfileUpdateBodySchema, {
     values: { name: profile?.name ?? '', age: profile?.age ?? null },
   });
   const onSubmit = handleSubmit(async (values) => {
@@ -103,10 +93,7 @@ const ReportSchema = z.object({ text: z.string().trim().min(1, 'required').max(I
 function ReportForm() {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const { register, handleSubmit, reset, watch, formState } = useForm<{ text: string }>({
-    resolver: zodResolver(ReportSchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, reset, watch, formState } = useZodForm<{ text: string }>(ReportSchema, {
     defaultValues: { text: '' },
   });
   const length = watch('text').length;
@@ -296,24 +283,12 @@ export function Component() {
         </Section>
 
         <Section title={t('settings.language_section')} testId="settings-language">
-          <div
-            role="group"
-            aria-label={t('settings.language_section')}
-            className="grid grid-cols-2 gap-2 sm:grid-cols-5"
-          >
-            {LANGUAGE_PICKER_ORDER.map((code) => (
-              <button
-                key={code}
-                type="button"
-                lang={code === 'ch' ? 'zh-CN' : code}
-                aria-pressed={code === locale}
-                onClick={() => void chooseLanguage(code)}
-                className={`rounded-xl border px-3 py-2 text-sm ${code === locale ? 'border-primary bg-primary/15' : 'border-white/10 hover:bg-white/5'}`}
-              >
-                {LOCALE_NATIVE_NAMES[code]}
-              </button>
-            ))}
-          </div>
+          <LanguageChoice
+            label={t('settings.language_section')}
+            value={locale}
+            onChange={(code) => void chooseLanguage(code)}
+            className="sm:grid-cols-5"
+          />
         </Section>
 
         <Section title={t('settings.subscription_section')} testId="settings-subscription">

@@ -8,7 +8,7 @@ import { useProfile } from '../../lib/profile';
 import { botKeys } from '../../lib/query-keys';
 import { currentReturnPath } from '../../lib/return-path';
 import { useSession } from '../../lib/session';
-import { useModal } from '../modals';
+import { useModal } from '../../lib/modals';
 import '../../features/transform/texts';
 
 /**

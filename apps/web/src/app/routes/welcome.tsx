@@ -1,14 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Check } from 'lucide-react';
-import {
-  INTEREST_TAGS,
-  LANGUAGE_PICKER_ORDER,
-  LOCALE_NATIVE_NAMES,
-  type InterestTag,
-  type Locale,
-} from '@reverie/shared';
-import { Icon } from '../../components/ui/icon';
+import { INTEREST_TAGS, type InterestTag, type Locale } from '@reverie/shared';
+import { LanguageChoice } from '../../components/ui/language-choice';
 import { Logo } from '../../components/ui/logo';
 import { Skeleton } from '../../components/ui/page';
 import { finishOnboarding } from '../../features/auth';
@@ -73,25 +66,13 @@ export function Component() {
           <section>
             <h1 className="text-2xl font-semibold">{t('onboarding.language_title')}</h1>
             <p className="mt-1 mb-5 text-muted">{t('onboarding.language_text')}</p>
-            <div
-              role="group"
-              aria-label={t('onboarding.language_title')}
-              className="grid grid-cols-2 gap-2 sm:grid-cols-3"
-            >
-              {LANGUAGE_PICKER_ORDER.map((code) => (
-                <button
-                  key={code}
-                  type="button"
-                  lang={code === 'ch' ? 'zh-CN' : code}
-                  aria-pressed={code === locale}
-                  onClick={() => void chooseLanguage(code)}
-                  className={`flex items-center justify-between rounded-xl border px-4 py-3 text-left ${code === locale ? 'border-primary bg-primary/15' : 'border-white/10 hover:bg-white/5'}`}
-                >
-                  {LOCALE_NATIVE_NAMES[code]}
-                  {code === locale && <Icon icon={Check} size="sm" className="text-primary" />}
-                </button>
-              ))}
-            </div>
+            <LanguageChoice
+              label={t('onboarding.language_title')}
+              value={locale}
+              onChange={(code) => void chooseLanguage(code)}
+              size="lg"
+              className="sm:grid-cols-3"
+            />
           </section>
         )}
 

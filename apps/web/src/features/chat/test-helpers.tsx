@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { Bot, Chat, Message } from '@reverie/shared';
 import { testQueryClient } from '../../test/profile';
-import { AppProviders } from '../../app/providers';
+import { AppProviders } from '../../lib/providers';
 import { AlertStack } from '../../components/ui/alerts';
 
 const encoder = new TextEncoder();

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Skeleton } from '../../../components/ui/page';
 
 /** Small pieces the Characters, Review and Blog sections share (the app's dark look). */
 export const inputClass =
@@ -41,6 +42,54 @@ export function Field({
   );
 }
 
+/**
+ * A labelled text input (`rows` 1, the default) or text area (more rows, or `rows` 0 for the
+ * browser's default height) with its hint and errors under it; `onChange` gets the text.
+ */
+export function TextField({
+  id,
+  label,
+  hint,
+  errors,
+  value,
+  onChange,
+  maxLength,
+  rows = 1,
+  disabled,
+  className = inputClass,
+  testId,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  errors?: string[];
+  value: string;
+  onChange: (value: string) => void;
+  maxLength: number;
+  rows?: number;
+  disabled?: boolean;
+  className?: string;
+  testId?: string;
+}) {
+  const control = {
+    id,
+    value,
+    maxLength,
+    disabled,
+    className,
+    'data-testid': testId,
+  };
+  return (
+    <Field label={label} htmlFor={id} hint={hint} errors={errors}>
+      {rows === 1 ? (
+        <input {...control} onChange={(event) => onChange(event.target.value)} />
+      ) : (
+        <textarea {...control} rows={rows || undefined} onChange={(event) => onChange(event.target.value)} />
+      )}
+    </Field>
+  );
+}
+
 /** A small coloured label (state of a character or a post). */
 export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'muted'; children: ReactNode }) {
   const colours = {
@@ -50,4 +99,41 @@ export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'muted
     muted: 'bg-white/10 text-muted',
   }[tone];
   return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${colours}`}>{children}</span>;
+}
+
+/**
+ * A content section's list (characters, the review queue, blog posts): a skeleton while it
+ * loads, the error, the empty text, or the items as `render` draws them (each its own `li`).
+ */
+export function ContentList<T>({
+  pending,
+  error,
+  items,
+  empty,
+  emptyTestId,
+  className = 'flex flex-col gap-2',
+  render,
+}: {
+  pending: boolean;
+  error: Error | null;
+  items: readonly T[] | undefined;
+  empty: string;
+  emptyTestId?: string;
+  className?: string;
+  render: (item: T) => ReactNode;
+}) {
+  if (pending) return <Skeleton className="h-48" />;
+  if (error)
+    return (
+      <p role="alert" className="text-red-300">
+        {error.message}
+      </p>
+    );
+  if (!items?.length)
+    return (
+      <p className={`${cardClass} text-muted`} data-testid={emptyTestId}>
+        {empty}
+      </p>
+    );
+  return <ul className={className}>{items.map(render)}</ul>;
 }

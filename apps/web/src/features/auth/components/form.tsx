@@ -63,29 +63,42 @@ export const TextField = forwardRef<HTMLInputElement, FieldProps>(function TextF
   );
 });
 
-export function SubmitButton({
-  children,
-  busy,
-  className = '',
-}: {
-  children: ReactNode;
-  busy?: boolean;
-  className?: string;
-}) {
+/** The e-mail field of the auth forms (log-in, sign-up, a reset link). */
+export const EmailInput = forwardRef<HTMLInputElement, Omit<FieldProps, 'label' | 'type'>>(
+  function EmailInput(props, ref) {
+    const { t } = useTranslation();
+    return <TextField ref={ref} label={t('auth.email')} type="email" autoComplete="email" {...props} />;
+  },
+);
+
+/**
+ * A password field with its show/hide button; a new password by default (sign-up, a reset),
+ * `autoComplete="current-password"` for log-in. `label` defaults to "Password".
+ */
+export const PasswordInput = forwardRef<HTMLInputElement, Omit<FieldProps, 'label' | 'type'> & { label?: string }>(
+  function PasswordInput({ label, autoComplete = 'new-password', ...props }, ref) {
+    const { t } = useTranslation();
+    return (
+      <TextField ref={ref} label={label ?? t('auth.password')} type="password" autoComplete={autoComplete} {...props} />
+    );
+  },
+);
+
+/** The line under log-in and sign-up that opens the other one ("No account? Create one"). */
+export function SwitchPrompt({ text, action, onClick }: { text: string; action: string; onClick: () => void }) {
   return (
-    <button
-      type="submit"
-      disabled={busy}
-      aria-busy={busy || undefined}
-      className={`w-full rounded-full bg-primary px-6 py-3 font-semibold text-on-primary shadow-lg shadow-primary/30 transition hover:brightness-110 disabled:opacity-60 ${className}`}
-    >
-      {children}
-    </button>
+    <p className="text-center text-sm text-muted">
+      {text}{' '}
+      <button type="button" onClick={onClick} className="font-semibold text-primary hover:underline">
+        {action}
+      </button>
+    </p>
   );
 }
 
-/** Forms of the auth flow show their error like every other form. */
+/** Forms of the auth flow show their error and their submit button like every other form. */
 export { FormError } from '../../../components/ui/form-error';
+export { SubmitButton } from '../../../components/ui/submit-button';
 
 /**
  * Passes the server's answer to the form (spec §7): each field error goes to its field,

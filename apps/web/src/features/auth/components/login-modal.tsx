@@ -1,23 +1,18 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from '../../../lib/i18n';
+import { useZodForm } from '../../../lib/zod-form';
 import { Link, useNavigate } from 'react-router';
 import { LoginBodySchema, type LoginBody } from '@reverie/shared';
-import type { ModalProps } from '../../../app/modals';
+import type { ModalProps } from '../../../lib/modals';
 import { Modal } from '../../../components/ui/modal';
 import { loginWithPassword } from '../auth-flow';
-import { applyServerErrors, FormError, SubmitButton, TextField } from './form';
+import { applyServerErrors, EmailInput, FormError, PasswordInput, SubmitButton, SwitchPrompt } from './form';
 import '../texts';
 
 /** `?login=1`: e-mail and password. */
 export default function LoginModal({ onClose, from, next, switchTo }: ModalProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { register, handleSubmit, setError, formState } = useForm<LoginBody>({
-    resolver: zodResolver(LoginBodySchema),
-    // Checked on submit, then again on every change: an error goes as soon as the field is right.
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, setError, formState } = useZodForm<LoginBody>(LoginBodySchema, {
     defaultValues: { email: '', password: '' },
   });
 
@@ -39,16 +34,8 @@ export default function LoginModal({ onClose, from, next, switchTo }: ModalProps
       description={t(from === 'chat' ? 'auth.login_subtitle_chat' : 'auth.login_subtitle')}
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
-        <TextField
-          label={t('auth.email')}
-          type="email"
-          autoComplete="email"
-          error={formState.errors.email?.message}
-          {...register('email')}
-        />
-        <TextField
-          label={t('auth.password')}
-          type="password"
+        <EmailInput error={formState.errors.email?.message} {...register('email')} />
+        <PasswordInput
           autoComplete="current-password"
           error={formState.errors.password?.message}
           {...register('password')}
@@ -60,16 +47,11 @@ export default function LoginModal({ onClose, from, next, switchTo }: ModalProps
         </div>
         <FormError message={formState.errors.root?.server?.message} />
         <SubmitButton busy={formState.isSubmitting}>{t('auth.login_submit')}</SubmitButton>
-        <p className="text-center text-sm text-muted">
-          {t('auth.no_account')}{' '}
-          <button
-            type="button"
-            onClick={() => switchTo('signup')}
-            className="font-semibold text-primary hover:underline"
-          >
-            {t('auth.create_account')}
-          </button>
-        </p>
+        <SwitchPrompt
+          text={t('auth.no_account')}
+          action={t('auth.create_account')}
+          onClick={() => switchTo('signup')}
+        />
       </form>
     </Modal>
   );

@@ -1,12 +1,20 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from '../../../lib/i18n';
+import { useZodForm } from '../../../lib/zod-form';
 import { useNavigate } from 'react-router';
 import { SignupFormSchema, type SignupForm } from '@reverie/shared';
-import type { ModalProps } from '../../../app/modals';
+import type { ModalProps } from '../../../lib/modals';
 import { Modal } from '../../../components/ui/modal';
 import { signUp } from '../auth-flow';
-import { applyServerErrors, FormError, SubmitButton, TextField, useErrorText } from './form';
+import {
+  applyServerErrors,
+  EmailInput,
+  FormError,
+  PasswordInput,
+  SubmitButton,
+  SwitchPrompt,
+  TextField,
+  useErrorText,
+} from './form';
 import '../texts';
 
 /** `?signup=1`: username, e-mail, password and the 18+ confirmation; then an automatic log-in. */
@@ -14,11 +22,7 @@ export default function SignupModal({ onClose, from, next, switchTo }: ModalProp
   const { t } = useTranslation();
   const errorText = useErrorText();
   const navigate = useNavigate();
-  const { register, handleSubmit, setError, formState } = useForm<SignupForm>({
-    resolver: zodResolver(SignupFormSchema),
-    // Checked on submit, then again on every change: an error goes as soon as the field is right.
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, setError, formState } = useZodForm<SignupForm>(SignupFormSchema, {
     defaultValues: { username: '', email: '', password: '', age_confirmed: false },
   });
 
@@ -54,20 +58,8 @@ export default function SignupModal({ onClose, from, next, switchTo }: ModalProp
           error={formState.errors.username?.message}
           {...register('username')}
         />
-        <TextField
-          label={t('auth.email')}
-          type="email"
-          autoComplete="email"
-          error={formState.errors.email?.message}
-          {...register('email')}
-        />
-        <TextField
-          label={t('auth.password')}
-          type="password"
-          autoComplete="new-password"
-          error={formState.errors.password?.message}
-          {...register('password')}
-        />
+        <EmailInput error={formState.errors.email?.message} {...register('email')} />
+        <PasswordInput error={formState.errors.password?.message} {...register('password')} />
         <div className="flex flex-col gap-1.5">
           <label className="flex items-start gap-3 text-sm leading-snug">
             <input
@@ -105,16 +97,7 @@ export default function SignupModal({ onClose, from, next, switchTo }: ModalProp
         </div>
         <FormError message={formState.errors.root?.server?.message} />
         <SubmitButton busy={formState.isSubmitting}>{t('auth.signup_submit')}</SubmitButton>
-        <p className="text-center text-sm text-muted">
-          {t('auth.have_account')}{' '}
-          <button
-            type="button"
-            onClick={() => switchTo('login')}
-            className="font-semibold text-primary hover:underline"
-          >
-            {t('auth.login_link')}
-          </button>
-        </p>
+        <SwitchPrompt text={t('auth.have_account')} action={t('auth.login_link')} onClick={() => switchTo('login')} />
       </form>
     </Modal>
   );

@@ -1,6 +1,6 @@
 import { Flame, Loader2 } from 'lucide-react';
 import { formatBalance, type PackId } from '@reverie/shared';
-import type { ModalProps } from '../../../app/modals';
+import type { ModalProps } from '../../../lib/modals';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { currentLocale, useTranslation } from '../../../lib/i18n';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Check, Crown, Gift, Loader2 } from 'lucide-react';
 import type { SubscriptionPlanId } from '@reverie/shared';
-import type { ModalProps } from '../../../app/modals';
+import type { ModalProps } from '../../../lib/modals';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { currentLocale, useTranslation } from '../../../lib/i18n';

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CallTokenResponse } from '@reverie/shared';
-import { AppProviders } from '../../../app/providers';
+import { AppProviders } from '../../../lib/providers';
 import { initI18n } from '../../../lib/i18n';
 import { storage } from '../../../lib/storage';
 import type { CallAudio } from '../audio/engine';

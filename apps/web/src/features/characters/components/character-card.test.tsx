@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '@reverie/shared';
-import { AppProviders } from '../../../app/providers';
+import { AppProviders } from '../../../lib/providers';
 import { initI18n } from '../../../lib/i18n';
 import { isBlurredPicture } from '../../../lib/media';
 import { clearSession, setTokens } from '../../../lib/session';

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Bot } from '@reverie/shared';
-import { AppProviders } from '../../../app/providers';
+import { AppProviders } from '../../../lib/providers';
 import { initI18n } from '../../../lib/i18n';
 import { resetInlineCatalogue } from '../api/inline-catalogue';
 import { CharacterCard } from './character-card';

@@ -1,8 +1,8 @@
 import { BOT_LIMITS } from '@reverie/shared';
-import { FormField, formInputClass } from '../../../components/ui/character-basics';
+import { useState } from 'react';
+import { FormField, formInputClass, type CharacterBasicsValue } from '../../../components/ui/character-basics';
 import { useTranslation } from '../../../lib/i18n';
 
-/** What the create and edit forms say when `checkCharacterBasics` finds a field wrong. */
 /** The labels of a character's name, age and description: the create form and the author's edit form. */
 export const basicsLabels = (t: (key: string) => string) => ({
   name: t('create_character.name'),
@@ -10,11 +10,30 @@ export const basicsLabels = (t: (key: string) => string) => ({
   description: t('create_character.description'),
 });
 
+/** What the create and edit forms say when `checkCharacterBasics` finds a field wrong. */
 export const basicsMessages = (t: (key: string) => string) => ({
   name: t('validation.name_required'),
   age: t('create_character.age_min'),
   description: t('validation.required'),
 });
+
+/**
+ * The name, age and description a create or edit form holds, and the props of its
+ * `CharacterBasics`: a change also tells `edited`, which drops that field's error.
+ */
+export function useBasicsInput(initial: CharacterBasicsValue, edited: (field: string) => void) {
+  const { t } = useTranslation();
+  const [basics, setBasics] = useState(initial);
+  const input = {
+    value: basics,
+    onChange: (field: keyof CharacterBasicsValue, value: string) => {
+      setBasics((current) => ({ ...current, [field]: value }));
+      edited(field);
+    },
+    labels: basicsLabels(t),
+  };
+  return { basics, input };
+}
 
 /** A character's greeting and scenario: the create form and the author's edit form. */
 export function CharacterStoryFields({

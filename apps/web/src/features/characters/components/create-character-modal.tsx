@@ -10,16 +10,13 @@ import {
   PERSONALITY_OPTIONS,
   type BotDetail,
 } from '@reverie/shared';
-import type { ModalProps } from '../../../app/modals';
-import {
-  CharacterBasics,
-  checkCharacterBasics,
-  type CharacterBasicsValue,
-} from '../../../components/ui/character-basics';
+import type { ModalProps } from '../../../lib/modals';
+import { CharacterBasics, checkCharacterBasics } from '../../../components/ui/character-basics';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { SegmentedControl } from '../../../components/ui/segmented-control';
 import { Icon } from '../../../components/ui/icon';
+import { FileButton } from '../../../components/ui/file-button';
 import { showAlert } from '../../../components/ui/alerts';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
@@ -27,7 +24,7 @@ import { useClientConfig } from '../../../lib/client-config';
 import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
 import { ChoicePicker } from './choice-picker';
-import { basicsLabels, basicsMessages, CharacterStoryFields } from './character-story-fields';
+import { basicsMessages, CharacterStoryFields, useBasicsInput } from './character-story-fields';
 import { VisibilityChoice } from './visibility-choice';
 import '../texts';
 
@@ -47,11 +44,6 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const [kind, setKind] = useState<Kind>('character');
   const [photo, setPhoto] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [basics, setBasics] = useState<CharacterBasicsValue>({
-    name: '',
-    age: String(MIN_CHARACTER_AGE + 7),
-    description: '',
-  });
   const [occupation, setOccupation] = useState({ picked: [] as string[], text: '' });
   const [personality, setPersonality] = useState({ picked: [] as string[], text: '' });
   const [greeting, setGreeting] = useState('');
@@ -62,11 +54,21 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const autoApprove = useClientConfig().data?.auto_approve_characters === true;
   /** Errors the server gave, per field; one goes as soon as its field is changed. */
   const [serverErrors, setServerErrors] = useState<Errors>({});
+  /** A field the user changes loses the server's error for it (the next submit checks again). */
+  const edited = (field: string) =>
+    setServerErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  const { basics, input: basicsInput } = useBasicsInput(
+    {
+      name: '',
+      age: String(MIN_CHARACTER_AGE + 7),
+      description: '',
+    },
+    edited,
+  );
   /** After the first submit the form's own checks run on every change. */
   const [submitted, setSubmitted] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const photoInput = useRef<HTMLInputElement>(null);
-  const cardInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!photo) return setPreview(null);
@@ -79,9 +81,6 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const checkFields = (): Errors => checkCharacterBasics(basics, basicsMessages(t));
   // An error shows from the first submit on, and goes as soon as the field is valid.
   const errors: Errors = { ...serverErrors, ...(submitted ? checkFields() : {}) };
-  /** A field the user changes loses the server's error for it (the next submit checks again). */
-  const edited = (field: string) =>
-    setServerErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
 
   const choosePhoto = (file: File | undefined) => {
     if (!file) return;
@@ -223,12 +222,7 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
         </div>
 
         <CharacterBasics
-          value={basics}
-          onChange={(field, value) => {
-            setBasics((current) => ({ ...current, [field]: value }));
-            edited(field);
-          }}
-          labels={basicsLabels(t)}
+          {...basicsInput}
           placeholders={{
             name: t('create_character.name_placeholder'),
             description: t('create_character.description_placeholder'),
@@ -313,31 +307,21 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
           <p className="text-sm font-medium">{t('create_character.import_title')}</p>
           <p className="text-xs text-muted">{t('create_character.import_hint')}</p>
         </div>
-        <button
-          type="button"
+        <FileButton
           disabled={busy}
-          onClick={() => cardInput.current?.click()}
           className="flex shrink-0 items-center gap-1.5 rounded-full border border-white/15 px-3 py-2 text-sm hover:border-primary"
+          accept="image/png,application/json,.json,.png"
+          label={t('create_character.import_button')}
+          onFile={(file) =>
+            importCard.mutate(file, {
+              onSuccess: (bot) => done(bot, t('create_character.imported', { name: bot.name })),
+              onError: failure,
+            })
+          }
         >
           <Icon icon={Upload} size="sm" />
           {t('create_character.import_button')}
-        </button>
-        <input
-          ref={cardInput}
-          type="file"
-          accept="image/png,application/json,.json,.png"
-          className="sr-only"
-          tabIndex={-1}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            if (file)
-              importCard.mutate(file, {
-                onSuccess: (bot) => done(bot, t('create_character.imported', { name: bot.name })),
-                onError: failure,
-              });
-            e.target.value = '';
-          }}
-        />
+        </FileButton>
       </div>
     </Modal>
   );

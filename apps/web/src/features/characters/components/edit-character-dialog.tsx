@@ -3,18 +3,14 @@ import '../texts';
 import { useState, type FormEvent } from 'react';
 import type { BotDetail } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
-import {
-  CharacterBasics,
-  checkCharacterBasics,
-  type CharacterBasicsValue,
-} from '../../../components/ui/character-basics';
+import { CharacterBasics, checkCharacterBasics } from '../../../components/ui/character-basics';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useClientConfig } from '../../../lib/client-config';
 import { useTranslation } from '../../../lib/i18n';
 import { useUpdateBot } from '../api/update-bot';
-import { basicsLabels, basicsMessages, CharacterStoryFields } from './character-story-fields';
+import { basicsMessages, CharacterStoryFields, useBasicsInput } from './character-story-fields';
 import { VisibilityChoice, type Visibility } from './visibility-choice';
 
 type Errors = Partial<Record<string, string>>;
@@ -74,11 +70,6 @@ export function EditCharacterDialog({
 }) {
   const { t } = useTranslation();
   const update = useUpdateBot(bot.slug);
-  const [basics, setBasics] = useState<CharacterBasicsValue>({
-    name: bot.name,
-    age: String(bot.age),
-    description: bot.description,
-  });
   const [greeting, setGreeting] = useState(bot.greeting);
   const [scenario, setScenario] = useState(bot.scenario);
   const [visibility, setVisibility] = useState<Visibility>(
@@ -89,6 +80,14 @@ export function EditCharacterDialog({
   /** A field the user changes loses its error (the next submit checks again). */
   const edited = (field: string) =>
     setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  const { basics, input: basicsInput } = useBasicsInput(
+    {
+      name: bot.name,
+      age: String(bot.age),
+      description: bot.description,
+    },
+    edited,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -126,15 +125,7 @@ export function EditCharacterDialog({
   return (
     <Modal open onClose={onClose} title={t('characters.review.edit_title', { name: bot.name })} size="lg">
       <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="edit-character-form">
-        <CharacterBasics
-          value={basics}
-          onChange={(field, value) => {
-            setBasics((current) => ({ ...current, [field]: value }));
-            edited(field);
-          }}
-          labels={basicsLabels(t)}
-          errors={errors}
-        />
+        <CharacterBasics {...basicsInput} errors={errors} />
         <CharacterStoryFields
           greeting={greeting}
           scenario={scenario}

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BotDetail } from '@reverie/shared';
-import { AppProviders } from '../../../app/providers';
+import { AppProviders } from '../../../lib/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
 import { testBot } from '../../../test/bot';

@@ -6,7 +6,7 @@ import { CHAT_TITLE_MAX, type Chat } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
-import { Skeleton } from '../../../components/ui/page';
+import { DialogListState } from './dialog-list-state';
 import { ApiRequestError } from '../../../lib/api-client';
 import { formatRelative } from '../../../lib/format';
 import { currentLocale, useTranslation } from '../../../lib/i18n';
@@ -223,55 +223,48 @@ export function ChatHistoryDialog({
       title={t('chat.history_title')}
       description={t('chat.history_text', { name: current.bot.name })}
     >
-      {chats.isPending ? (
-        <div className="flex flex-col gap-2">
-          <Skeleton className="h-14 w-full" />
-          <Skeleton className="h-14 w-full" />
-        </div>
-      ) : chats.isError ? (
-        <p role="alert" className="text-sm text-red-300">
-          {t('chat.load_failed')}
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-2" data-testid="chat-history" aria-label={t('chat.history_title')}>
-          {chats.data.map((chat) => {
-            const here = chat.id === current.id;
-            const when = chat.last_message?.created_at ?? chat.updated_at;
-            const { text } = chatPreview(chat, t);
-            return (
-              <li key={chat.id}>
-                <Link
-                  to={chatPath(chat)}
-                  onClick={onClose}
-                  aria-current={here ? 'page' : undefined}
-                  data-testid="chat-history-row"
-                  className={`flex items-center gap-3 rounded-xl border px-4 py-2.5 text-left text-sm ${
-                    here ? 'border-primary bg-primary/10' : 'border-white/10 hover:bg-white/5'
-                  }`}
-                >
-                  <span className="flex min-w-0 flex-1 flex-col gap-0.5">
-                    <span className="flex items-baseline justify-between gap-2">
-                      <span className="truncate font-semibold">{chat.title ?? chat.bot.name}</span>
-                      <time dateTime={when} className="shrink-0 text-xs text-muted">
-                        {formatRelative(when, locale, Date.now(), 'short')}
-                      </time>
+      <DialogListState query={chats}>
+        {(data) => (
+          <ul className="flex flex-col gap-2" data-testid="chat-history" aria-label={t('chat.history_title')}>
+            {data.map((chat) => {
+              const here = chat.id === current.id;
+              const when = chat.last_message?.created_at ?? chat.updated_at;
+              const { text } = chatPreview(chat, t);
+              return (
+                <li key={chat.id}>
+                  <Link
+                    to={chatPath(chat)}
+                    onClick={onClose}
+                    aria-current={here ? 'page' : undefined}
+                    data-testid="chat-history-row"
+                    className={`flex items-center gap-3 rounded-xl border px-4 py-2.5 text-left text-sm ${
+                      here ? 'border-primary bg-primary/10' : 'border-white/10 hover:bg-white/5'
+                    }`}
+                  >
+                    <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+                      <span className="flex items-baseline justify-between gap-2">
+                        <span className="truncate font-semibold">{chat.title ?? chat.bot.name}</span>
+                        <time dateTime={when} className="shrink-0 text-xs text-muted">
+                          {formatRelative(when, locale, Date.now(), 'short')}
+                        </time>
+                      </span>
+                      <span className="truncate text-muted">{text}</span>
                     </span>
-                    <span className="truncate text-muted">{text}</span>
-                  </span>
-                  {here && (
-                    <Icon
-                      icon={Check}
-                      size="md"
-                      className="shrink-0 text-primary"
-                      aria-label={t('chat.history_current')}
-                    />
-                  )}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                    {here && (
+                      <Icon
+                        icon={Check}
+                        size="md"
+                        className="shrink-0 text-primary"
+                        aria-label={t('chat.history_current')}
+                      />
+                    )}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </DialogListState>
     </Modal>
   );
 }

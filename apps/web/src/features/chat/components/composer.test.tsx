@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_TEXT_MAX } from '@reverie/shared';
-import { AppProviders } from '../../../app/providers';
+import { AppProviders } from '../../../lib/providers';
 import { initI18n } from '../../../lib/i18n';
 import { Composer } from './composer';
 

@@ -5,7 +5,7 @@ import type { ModelInfo } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
-import { Skeleton } from '../../../components/ui/page';
+import { DialogListState } from './dialog-list-state';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useModels } from '../api/get-models';
 import { useUpdateChat } from '../api/update-chat';
@@ -55,54 +55,47 @@ export function ModelDialog({
 
   return (
     <Modal open={open} onClose={onClose} title={t('chat.model_title')} description={t('chat.model_text')}>
-      {models.isPending ? (
-        <div className="flex flex-col gap-2">
-          <Skeleton className="h-14 w-full" />
-          <Skeleton className="h-14 w-full" />
-        </div>
-      ) : models.isError ? (
-        <p role="alert" className="text-sm text-red-300">
-          {t('chat.load_failed')}
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-2" data-testid="model-list">
-          {models.data.results.map((model) => {
-            const selected = model.id === current;
-            return (
-              <li key={model.id}>
-                <button
-                  type="button"
-                  aria-pressed={selected}
-                  disabled={update.isPending}
-                  onClick={() => void choose(model)}
-                  className={`flex w-full items-center gap-3 rounded-xl border px-4 py-3 text-left text-sm ${
-                    selected ? 'border-primary bg-primary/10' : 'border-white/10 hover:bg-white/5'
-                  }`}
-                >
-                  <span className="flex min-w-0 flex-1 flex-col">
-                    <span className="font-medium">
-                      {model.label}
-                      {model.id === models.data.default_id && (
-                        <span className="ml-2 text-xs font-normal text-muted">{t('chat.model_default')}</span>
-                      )}
+      <DialogListState query={models}>
+        {(data) => (
+          <ul className="flex flex-col gap-2" data-testid="model-list">
+            {data.results.map((model) => {
+              const selected = model.id === current;
+              return (
+                <li key={model.id}>
+                  <button
+                    type="button"
+                    aria-pressed={selected}
+                    disabled={update.isPending}
+                    onClick={() => void choose(model)}
+                    className={`flex w-full items-center gap-3 rounded-xl border px-4 py-3 text-left text-sm ${
+                      selected ? 'border-primary bg-primary/10' : 'border-white/10 hover:bg-white/5'
+                    }`}
+                  >
+                    <span className="flex min-w-0 flex-1 flex-col">
+                      <span className="font-medium">
+                        {model.label}
+                        {model.id === data.default_id && (
+                          <span className="ml-2 text-xs font-normal text-muted">{t('chat.model_default')}</span>
+                        )}
+                      </span>
+                      <span className="text-xs text-muted">
+                        {t('chat.model_context', { size: contextSize(model.context_size) })}
+                      </span>
                     </span>
-                    <span className="text-xs text-muted">
-                      {t('chat.model_context', { size: contextSize(model.context_size) })}
-                    </span>
-                  </span>
-                  {model.premium && (
-                    <span className="flex items-center gap-1 rounded-full bg-secondary/20 px-2 py-0.5 text-xs text-fg">
-                      <Icon icon={model.available ? Crown : Lock} size="sm" />
-                      {t('chat.model_premium')}
-                    </span>
-                  )}
-                  {selected && <Icon icon={Check} size="md" className="text-primary" />}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                    {model.premium && (
+                      <span className="flex items-center gap-1 rounded-full bg-secondary/20 px-2 py-0.5 text-xs text-fg">
+                        <Icon icon={model.available ? Crown : Lock} size="sm" />
+                        {t('chat.model_premium')}
+                      </span>
+                    )}
+                    {selected && <Icon icon={Check} size="md" className="text-primary" />}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </DialogListState>
     </Modal>
   );
 }

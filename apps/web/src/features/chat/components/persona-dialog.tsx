@@ -4,7 +4,7 @@ import { Check, UserRound } from 'lucide-react';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
-import { Skeleton } from '../../../components/ui/page';
+import { DialogListState } from './dialog-list-state';
 import { useMyPersonas } from '../api/get-personas';
 import { useUpdateChat } from '../api/update-chat';
 
@@ -47,60 +47,53 @@ export function PersonaDialog({
 
   return (
     <Modal open={open} onClose={onClose} title={t('chat.persona_title')} description={t('chat.persona_text')}>
-      {personas.isPending ? (
-        <div className="flex flex-col gap-2">
-          <Skeleton className="h-14 w-full" />
-          <Skeleton className="h-14 w-full" />
-        </div>
-      ) : personas.isError ? (
-        <p role="alert" className="text-sm text-red-300">
-          {t('chat.load_failed')}
-        </p>
-      ) : (
-        <div className="flex flex-col gap-3">
-          <ul className="flex flex-col gap-2" data-testid="persona-list">
-            {options.map((option) => {
-              const selected = option.id === personaId;
-              return (
-                <li key={option.id ?? 'none'}>
-                  <button
-                    type="button"
-                    aria-pressed={selected}
-                    disabled={update.isPending}
-                    onClick={() => void choose(option.id, option.name)}
-                    className={`flex w-full items-center gap-3 rounded-xl border px-4 py-2.5 text-left text-sm ${
-                      selected ? 'border-primary bg-primary/10' : 'border-white/10 hover:bg-white/5'
-                    }`}
-                  >
-                    {option.avatar ? (
-                      <img src={option.avatar} alt="" className="h-9 w-9 rounded-full object-cover" />
-                    ) : (
-                      <span className="flex h-9 w-9 items-center justify-center rounded-full bg-white/5 text-muted">
-                        <Icon icon={UserRound} size="md" />
-                      </span>
-                    )}
-                    <span className="flex-1 font-medium">{option.name}</span>
-                    {selected && <Icon icon={Check} size="md" className="text-primary" />}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-          {personas.data.length === 0 && <p className="text-sm text-muted">{t('chat.persona_empty')}</p>}
-          {onCreatePersona && (
-            <button
-              type="button"
-              onClick={() => {
-                onClose();
-                onCreatePersona();
-              }}
-              className="self-start rounded-full border border-white/15 px-4 py-2 text-sm hover:bg-white/5"
-            >
-              {t('chat.persona_create')}
-            </button>
-          )}
-        </div>
-      )}
+      <DialogListState query={personas}>
+        {(data) => (
+          <div className="flex flex-col gap-3">
+            <ul className="flex flex-col gap-2" data-testid="persona-list">
+              {options.map((option) => {
+                const selected = option.id === personaId;
+                return (
+                  <li key={option.id ?? 'none'}>
+                    <button
+                      type="button"
+                      aria-pressed={selected}
+                      disabled={update.isPending}
+                      onClick={() => void choose(option.id, option.name)}
+                      className={`flex w-full items-center gap-3 rounded-xl border px-4 py-2.5 text-left text-sm ${
+                        selected ? 'border-primary bg-primary/10' : 'border-white/10 hover:bg-white/5'
+                      }`}
+                    >
+                      {option.avatar ? (
+                        <img src={option.avatar} alt="" className="h-9 w-9 rounded-full object-cover" />
+                      ) : (
+                        <span className="flex h-9 w-9 items-center justify-center rounded-full bg-white/5 text-muted">
+                          <Icon icon={UserRound} size="md" />
+                        </span>
+                      )}
+                      <span className="flex-1 font-medium">{option.name}</span>
+                      {selected && <Icon icon={Check} size="md" className="text-primary" />}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+            {data.length === 0 && <p className="text-sm text-muted">{t('chat.persona_empty')}</p>}
+            {onCreatePersona && (
+              <button
+                type="button"
+                onClick={() => {
+                  onClose();
+                  onCreatePersona();
+                }}
+                className="self-start rounded-full border border-white/15 px-4 py-2 text-sm hover:bg-white/5"
+              >
+                {t('chat.persona_create')}
+              </button>
+            )}
+          </div>
+        )}
+      </DialogListState>
     </Modal>
   );
 }

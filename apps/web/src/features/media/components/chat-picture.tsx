@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Eye, Loader2 } from 'lucide-react';
 import { MessageKind, UNBLUR_COST, type Message } from '@reverie/shared';
-import { useModal } from '../../../app/modals';
+import { useModal } from '../../../lib/modals';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';

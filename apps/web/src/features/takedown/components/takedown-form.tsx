@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { CheckCircle2 } from 'lucide-react';
 import { parseTakedownItem, takedownBodySchema, type TakedownBody } from '@reverie/shared';
 import { FormError } from '../../../components/ui/form-error';
 import { Icon } from '../../../components/ui/icon';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useCreateTakedown } from '../api/create-takedown';
@@ -86,6 +87,32 @@ function FieldError({ id, text }: { id: string; text?: string }) {
   );
 }
 
+/** A field of the form: its label, the control, a hint and its error (`${id}-error`). */
+function Labelled({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {hint && <p className="text-xs text-muted">{hint}</p>}
+      <FieldError id={`${id}-error`} text={error} />
+    </div>
+  );
+}
+
 /**
  * The takedown request form (`/takedown`, TAKE IT DOWN Act): the content (links to this site
  * or message ids, one per line), the reporter's e-mail, a description and the good-faith
@@ -105,6 +132,15 @@ export function TakedownForm({ siteOrigin }: { siteOrigin: string }) {
     message && i18n.exists(`validation.${message}`) ? t(`validation.${message}`) : message;
   const set = <K extends keyof TakedownFormValues>(key: K, value: TakedownFormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
+  /** What each text field shares: id, name, value, change and error state. */
+  const bind = (name: 'email' | 'description' | 'signature') => ({
+    id: `takedown-${name}`,
+    name,
+    value: values[name],
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(name, e.target.value),
+    'aria-invalid': errors[name] ? true : undefined,
+    className: inputClass(Boolean(errors[name])),
+  });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -194,40 +230,18 @@ export function TakedownForm({ siteOrigin }: { siteOrigin: string }) {
         </div>
       </div>
 
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor="takedown-email" className="text-sm font-medium">
-          {t('takedown.email_label')}
-        </label>
-        <input
-          id="takedown-email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={values.email}
-          onChange={(e) => set('email', e.target.value)}
-          aria-invalid={errors.email ? true : undefined}
-          className={inputClass(Boolean(errors.email))}
-        />
-        <p className="text-xs text-muted">{t('takedown.email_hint')}</p>
-        <FieldError id="takedown-email-error" text={text(errors.email)} />
-      </div>
+      <Labelled
+        id="takedown-email"
+        label={t('takedown.email_label')}
+        hint={t('takedown.email_hint')}
+        error={text(errors.email)}
+      >
+        <input {...bind('email')} type="email" autoComplete="email" />
+      </Labelled>
 
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor="takedown-description" className="text-sm font-medium">
-          {t('takedown.description_label')}
-        </label>
-        <textarea
-          id="takedown-description"
-          name="description"
-          rows={5}
-          value={values.description}
-          onChange={(e) => set('description', e.target.value)}
-          placeholder={t('takedown.description_placeholder')}
-          aria-invalid={errors.description ? true : undefined}
-          className={inputClass(Boolean(errors.description))}
-        />
-        <FieldError id="takedown-description-error" text={text(errors.description)} />
-      </div>
+      <Labelled id="takedown-description" label={t('takedown.description_label')} error={text(errors.description)}>
+        <textarea {...bind('description')} rows={5} placeholder={t('takedown.description_placeholder')} />
+      </Labelled>
 
       <fieldset className="flex flex-col gap-3 rounded-xl border border-white/10 p-4">
         <legend className="px-1 text-sm font-medium">{t('takedown.statement_title')}</legend>
@@ -243,30 +257,15 @@ export function TakedownForm({ siteOrigin }: { siteOrigin: string }) {
           <span>{t('takedown.statement')}</span>
         </label>
         <FieldError id="takedown-statement-error" text={text(errors.statement)} />
-        <label htmlFor="takedown-signature" className="text-sm font-medium">
-          {t('takedown.signature_label')}
-        </label>
-        <input
-          id="takedown-signature"
-          name="signature"
-          autoComplete="name"
-          value={values.signature}
-          onChange={(e) => set('signature', e.target.value)}
-          aria-invalid={errors.signature ? true : undefined}
-          className={inputClass(Boolean(errors.signature))}
-        />
-        <FieldError id="takedown-signature-error" text={text(errors.signature)} />
+        <Labelled id="takedown-signature" label={t('takedown.signature_label')} error={text(errors.signature)}>
+          <input {...bind('signature')} autoComplete="name" />
+        </Labelled>
       </fieldset>
 
       <FormError message={errors.form} />
-      <button
-        type="submit"
-        disabled={mutation.isPending}
-        aria-busy={mutation.isPending || undefined}
-        className="w-full rounded-full bg-primary px-6 py-3 font-semibold text-on-primary shadow-lg shadow-primary/30 transition hover:brightness-110 disabled:opacity-60 sm:w-auto sm:self-start"
-      >
+      <SubmitButton busy={mutation.isPending} className="sm:w-auto sm:self-start">
         {mutation.isPending ? t('takedown.sending') : t('takedown.submit')}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { CharacterBasics, type CharacterBasicsValue } from '../../../components/ui/character-basics';
 import { Modal } from '../../../components/ui/modal';
+import { SubmitButton } from '../../../components/ui/submit-button';
 import { useTranslation } from '../../../lib/i18n';
 
 export interface PersonaFields {
@@ -46,13 +47,7 @@ export function PersonaDialog({
           }}
           required
         />
-        <button
-          type="submit"
-          disabled={busy}
-          className="w-full rounded-full bg-primary px-6 py-3 font-semibold text-on-primary shadow-lg shadow-primary/30 transition hover:brightness-110 disabled:opacity-60"
-        >
-          {t('transform.persona_save')}
-        </button>
+        <SubmitButton busy={busy}>{t('transform.persona_save')}</SubmitButton>
       </form>
     </Modal>
   );

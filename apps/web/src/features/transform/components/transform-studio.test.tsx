@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../../app/providers';
+import { AppProviders } from '../../../lib/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';

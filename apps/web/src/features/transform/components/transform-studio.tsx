@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Camera, ImagePlus, Loader2, ShieldCheck, Sparkles } from 'lucide-react';
 import { IMAGE_MAX_BYTES, TRANSFORM_COST, type TransformStyle } from '@reverie/shared';
@@ -35,6 +35,28 @@ export interface TransformStudioProps {
 
 type Phase = 'idle' | 'uploading' | 'checking' | 'starting' | 'processing' | 'ready' | 'failed' | 'refused';
 type PreviewState = 'idle' | 'loading' | 'ready' | 'failed';
+
+/** One numbered step of the studio: a section named by its heading. */
+function Step({
+  id,
+  title,
+  className = 'flex flex-col gap-3',
+  children,
+}: {
+  id: string;
+  title: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
 
 /** What the page may say about an API failure: its code's text when known, else a general one. */
 function problemText(error: unknown, t: (key: string) => string): string {
@@ -240,10 +262,7 @@ export function TransformStudio({
       ) : (
         <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
           {/* 1. The photo */}
-          <section aria-labelledby="transform-photo" className="flex flex-col gap-3">
-            <h2 id="transform-photo" className="text-lg font-semibold">
-              1. {t('transform.step_photo')}
-            </h2>
+          <Step id="transform-photo" title={`1. ${t('transform.step_photo')}`}>
             <div className="overflow-hidden rounded-2xl border border-dashed border-white/20 bg-surface">
               {photoUrl ? (
                 <img
@@ -293,14 +312,11 @@ export function TransformStudio({
               <Icon icon={ShieldCheck} size="sm" className="mt-0.5 shrink-0" />
               {t('transform.privacy')}
             </p>
-          </section>
+          </Step>
 
           <div className="flex flex-col gap-8">
             {/* 2. The style */}
-            <section aria-labelledby="transform-style" className="flex flex-col gap-3">
-              <h2 id="transform-style" className="text-lg font-semibold">
-                2. {t('transform.step_style')}
-              </h2>
+            <Step id="transform-style" title={`2. ${t('transform.step_style')}`}>
               {previewState === 'loading' && <p className="text-sm text-muted">{t('transform.previews_loading')}</p>}
               {previewState === 'failed' && phase !== 'refused' && (
                 <p className="text-sm text-muted">{t('transform.previews_failed')}</p>
@@ -312,16 +328,14 @@ export function TransformStudio({
                 loading={previewState === 'loading'}
                 disabled={busy}
               />
-            </section>
+            </Step>
 
             {/* 3. Rights, payment, progress */}
-            <section
-              aria-labelledby="transform-confirm"
+            <Step
+              id="transform-confirm"
+              title={`3. ${t('transform.step_confirm')}`}
               className="flex flex-col gap-4 rounded-2xl border border-white/10 bg-surface p-4 sm:p-6"
             >
-              <h2 id="transform-confirm" className="text-lg font-semibold">
-                3. {t('transform.step_confirm')}
-              </h2>
               <FormError message={phase === 'refused' ? t('transform.refused') : null} testId="transform-refused" />
               {phase === 'failed' && (
                 <p
@@ -375,7 +389,7 @@ export function TransformStudio({
                   {stepLabel}
                 </button>
               )}
-            </section>
+            </Step>
           </div>
         </div>
       )}

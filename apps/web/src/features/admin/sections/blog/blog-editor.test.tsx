@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AppProviders } from '../../../../app/providers';
+import { AppProviders } from '../../../../lib/providers';
 import { initI18n } from '../../../../lib/i18n';
 import { BlogEditor, slugOf } from './blog-editor';
 

@@ -1,8 +1,9 @@
 import '../../texts';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { BLOG_ID_PATTERN, BLOG_LIMITS, type AdminBlogPost, type Locale } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
+import { FileButton } from '../../../../components/ui/file-button';
 import { MarkdownBody } from '../../../../components/ui/markdown';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
@@ -10,7 +11,7 @@ import { useTranslation } from '../../../../lib/i18n';
 import { usePublishBlogPost } from '../../api/publish-blog-post';
 import { useSaveBlogPost } from '../../api/save-blog-post';
 import { useUploadBlogCover } from '../../api/upload-blog-cover';
-import { Badge, cardClass, Field, inputClass, primaryButton, secondaryButton } from '../../components/content-ui';
+import { Badge, cardClass, inputClass, primaryButton, secondaryButton, TextField } from '../../components/content-ui';
 
 /** A post's address from its title: lower-case Latin letters, digits and single hyphens. */
 export function slugOf(title: string): string {
@@ -34,7 +35,6 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
   const save = useSaveBlogPost();
   const publish = usePublishBlogPost();
   const cover = useUploadBlogCover();
-  const coverInput = useRef<HTMLInputElement>(null);
   const [current, setCurrent] = useState<AdminBlogPost | null>(post);
   const [id, setId] = useState(post?.id ?? '');
   const [idTouched, setIdTouched] = useState(Boolean(post));
@@ -150,47 +150,40 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label={t('admin.blog.title_field')} htmlFor="blog-title" errors={errors.title}>
-          <input
-            id="blog-title"
-            value={title}
-            maxLength={BLOG_LIMITS.title}
-            onChange={(event) => {
-              setTitle(event.target.value);
-              if (!idTouched) setId(slugOf(event.target.value));
-            }}
-            className={inputClass}
-          />
-        </Field>
-        <Field
+        <TextField
+          id="blog-title"
+          label={t('admin.blog.title_field')}
+          errors={errors.title}
+          value={title}
+          maxLength={BLOG_LIMITS.title}
+          onChange={(value) => {
+            setTitle(value);
+            if (!idTouched) setId(slugOf(value));
+          }}
+        />
+        <TextField
+          id="blog-id"
           label={t('admin.blog.id_field')}
-          htmlFor="blog-id"
           hint={isNew ? t('admin.blog.id_hint') : `/blog/${id}`}
           errors={errors.id}
-        >
-          <input
-            id="blog-id"
-            value={id}
-            disabled={!isNew}
-            maxLength={BLOG_LIMITS.id}
-            onChange={(event) => {
-              setIdTouched(true);
-              setId(event.target.value.toLowerCase());
-            }}
-            className={inputClass}
-          />
-        </Field>
-      </div>
-      <Field label={t('admin.blog.summary')} htmlFor="blog-summary" errors={errors.summary}>
-        <textarea
-          id="blog-summary"
-          value={summary}
-          maxLength={BLOG_LIMITS.summary}
-          rows={2}
-          onChange={(event) => setSummary(event.target.value)}
-          className={inputClass}
+          value={id}
+          disabled={!isNew}
+          maxLength={BLOG_LIMITS.id}
+          onChange={(value) => {
+            setIdTouched(true);
+            setId(value.toLowerCase());
+          }}
         />
-      </Field>
+      </div>
+      <TextField
+        id="blog-summary"
+        label={t('admin.blog.summary')}
+        errors={errors.summary}
+        value={summary}
+        maxLength={BLOG_LIMITS.summary}
+        rows={2}
+        onChange={setSummary}
+      />
 
       <div className={cardClass}>
         <div role="tablist" className="mb-3 inline-flex gap-1 rounded-full bg-bg p-1 lg:hidden">
@@ -216,21 +209,18 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
         </div>
         <div className="grid gap-4 lg:grid-cols-2">
           <div className={tab === 'write' ? '' : 'hidden lg:block'}>
-            <Field
+            <TextField
+              id="blog-body"
               label={t('admin.blog.body')}
-              htmlFor="blog-body"
               hint={t('admin.blog.body_hint')}
               errors={errors.body}
-            >
-              <textarea
-                id="blog-body"
-                value={body}
-                maxLength={BLOG_LIMITS.body}
-                onChange={(event) => setBody(event.target.value)}
-                className={`${inputClass} min-h-96 font-mono`}
-                data-testid="blog-body"
-              />
-            </Field>
+              value={body}
+              maxLength={BLOG_LIMITS.body}
+              rows={0}
+              onChange={setBody}
+              className={`${inputClass} min-h-96 font-mono`}
+              testId="blog-body"
+            />
           </div>
           <div className={tab === 'preview' ? '' : 'hidden lg:block'}>
             <p className="text-sm font-medium">{t('admin.blog.preview')}</p>
@@ -253,63 +243,40 @@ export function BlogEditor({ post }: { post: AdminBlogPost | null }) {
             </p>
           )}
           <div className="mt-2 flex flex-wrap gap-2">
-            <button
-              type="button"
+            <FileButton
               className={secondaryButton}
               disabled={!current || cover.isPending}
-              onClick={() => coverInput.current?.click()}
-            >
-              {t('admin.blog.upload_cover')}
-            </button>
+              accept="image/png,image/jpeg,image/webp"
+              label={t('admin.blog.upload_cover')}
+              onFile={uploadCover}
+            />
             {current?.cover_url && (
               <button type="button" className={secondaryButton} onClick={removeCover}>
                 {t('admin.blog.remove_cover')}
               </button>
             )}
           </div>
-          <input
-            ref={coverInput}
-            type="file"
-            accept="image/png,image/jpeg,image/webp"
-            className="sr-only"
-            tabIndex={-1}
-            aria-label={t('admin.blog.upload_cover')}
-            onChange={(event) => {
-              uploadCover(event.target.files?.[0]);
-              event.target.value = '';
-            }}
-          />
         </div>
         <div className="flex flex-col gap-3">
-          <Field
+          <TextField
+            id="blog-seo-title"
             label={t('admin.blog.seo_title')}
-            htmlFor="blog-seo-title"
             hint={t('admin.blog.seo_title_hint', { left: BLOG_LIMITS.seoTitle - seoTitle.length })}
             errors={errors.seo_title}
-          >
-            <input
-              id="blog-seo-title"
-              value={seoTitle}
-              maxLength={BLOG_LIMITS.seoTitle}
-              onChange={(event) => setSeoTitle(event.target.value)}
-              className={inputClass}
-            />
-          </Field>
-          <Field
+            value={seoTitle}
+            maxLength={BLOG_LIMITS.seoTitle}
+            onChange={setSeoTitle}
+          />
+          <TextField
+            id="blog-seo-description"
             label={t('admin.blog.seo_description')}
-            htmlFor="blog-seo-description"
             hint={t('admin.blog.seo_description_hint', { left: BLOG_LIMITS.seoDescription - seoDescription.length })}
             errors={errors.seo_description}
-          >
-            <textarea
-              id="blog-seo-description"
-              value={seoDescription}
-              maxLength={BLOG_LIMITS.seoDescription}
-              rows={3}
-              onChange={(event) => setSeoDescription(event.target.value)}
-              className={inputClass}
-            />
-          </Field>
+            value={seoDescription}
+            maxLength={BLOG_LIMITS.seoDescription}
+            rows={3}
+            onChange={setSeoDescription}
+          />
         </div>
       </div>
     </form>

@@ -6,7 +6,7 @@ import { formatDate } from '../../../../lib/format';
 import { useTranslation } from '../../../../lib/i18n';
 import { useAdminBlogPosts } from '../../api/get-admin-blog-posts';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
-import { Badge, cardClass, primaryButton } from '../../components/content-ui';
+import { Badge, cardClass, ContentList, primaryButton } from '../../components/content-ui';
 import type { AdminSectionProps } from '../../sections';
 import { BlogEditor } from './blog-editor';
 
@@ -38,37 +38,31 @@ export function BlogSection({ itemId }: AdminSectionProps) {
           {t('admin.blog.new')}
         </Link>
       </AdminSectionHeading>
-      {posts.isPending ? (
-        <Skeleton className="h-48" />
-      ) : posts.isError ? (
-        <p role="alert" className="text-red-300">
-          {posts.error.message}
-        </p>
-      ) : posts.data.length === 0 ? (
-        <p className={`${cardClass} text-muted`}>{t('admin.blog.empty')}</p>
-      ) : (
-        <ul className="flex flex-col gap-2">
-          {posts.data.map((post) => (
-            <li key={post.id}>
-              <Link
-                to={`/admin/blog/${post.id}`}
-                className={`${cardClass} flex flex-col gap-1 hover:border-primary/60 sm:flex-row sm:items-center sm:justify-between`}
-              >
-                <span className="min-w-0">
-                  <span className="block truncate font-medium">{post.title}</span>
-                  <span className="block truncate text-xs text-muted">/blog/{post.id}</span>
-                </span>
-                <span className="flex shrink-0 items-center gap-2 text-xs text-muted">
-                  <Badge tone={post.is_published ? 'ok' : 'muted'}>
-                    {t(post.is_published ? 'admin.blog.state_published' : 'admin.blog.state_draft')}
-                  </Badge>
-                  {formatDate(post.published_at ?? post.updated_at, locale)}
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ContentList
+        pending={posts.isPending}
+        error={posts.error}
+        items={posts.data}
+        empty={t('admin.blog.empty')}
+        render={(post) => (
+          <li key={post.id}>
+            <Link
+              to={`/admin/blog/${post.id}`}
+              className={`${cardClass} flex flex-col gap-1 hover:border-primary/60 sm:flex-row sm:items-center sm:justify-between`}
+            >
+              <span className="min-w-0">
+                <span className="block truncate font-medium">{post.title}</span>
+                <span className="block truncate text-xs text-muted">/blog/{post.id}</span>
+              </span>
+              <span className="flex shrink-0 items-center gap-2 text-xs text-muted">
+                <Badge tone={post.is_published ? 'ok' : 'muted'}>
+                  {t(post.is_published ? 'admin.blog.state_published' : 'admin.blog.state_draft')}
+                </Badge>
+                {formatDate(post.published_at ?? post.updated_at, locale)}
+              </span>
+            </Link>
+          </li>
+        )}
+      />
     </section>
   );
 }

@@ -1,7 +1,8 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { BOT_LIMITS, MIN_CHARACTER_AGE, type AdminCharacter, type AdminCharacterPatch } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
+import { FileButton } from '../../../../components/ui/file-button';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { useTranslation } from '../../../../lib/i18n';
 import { useChooseCharacterAvatar } from '../../api/choose-character-avatar';
@@ -11,7 +12,15 @@ import { useReorderCharacterPictures } from '../../api/reorder-character-picture
 import { useSaveAdminCharacter } from '../../api/save-admin-character';
 import { useUploadCharacterPicture } from '../../api/upload-character-picture';
 import { ConfirmAction } from '../../components/confirm-action';
-import { Badge, cardClass, Field, inputClass, primaryButton, secondaryButton } from '../../components/content-ui';
+import {
+  Badge,
+  cardClass,
+  Field,
+  inputClass,
+  primaryButton,
+  secondaryButton,
+  TextField,
+} from '../../components/content-ui';
 
 /** Lines of a textarea as a list (alternate greetings: blank lines between them). */
 const listOf = (text: string, separator: RegExp) =>
@@ -63,7 +72,6 @@ const textsOf = (c: AdminCharacter | null): Texts => ({
 /** The gallery: upload, order, the avatar, delete (saved characters only). */
 function Gallery({ character }: { character: AdminCharacter }) {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
   const upload = useUploadCharacterPicture();
   const remove = useDeleteCharacterPicture();
   const reorder = useReorderCharacterPictures();
@@ -81,28 +89,16 @@ function Gallery({ character }: { character: AdminCharacter }) {
     <div className={cardClass}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="font-semibold">{t('admin.characters.gallery')}</h3>
-        <button
-          type="button"
+        <FileButton
           className={secondaryButton}
           disabled={upload.isPending}
-          onClick={() => input.current?.click()}
-          data-testid="character-picture-upload"
+          testId="character-picture-upload"
+          accept="image/png,image/jpeg,image/webp"
+          label={t('admin.characters.add_picture')}
+          onFile={(file) => upload.mutate({ id: character.id, file }, { onError: fail })}
         >
           {upload.isPending ? t('admin.common.uploading') : t('admin.characters.add_picture')}
-        </button>
-        <input
-          ref={input}
-          type="file"
-          accept="image/png,image/jpeg,image/webp"
-          className="sr-only"
-          tabIndex={-1}
-          aria-label={t('admin.characters.add_picture')}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = '';
-            if (file) upload.mutate({ id: character.id, file }, { onError: fail });
-          }}
-        />
+        </FileButton>
       </div>
       <p className="mt-1 text-xs text-muted">{t('admin.characters.gallery_hint')}</p>
       {pictures.length === 0 ? (
@@ -230,27 +226,18 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
   };
 
   const text = (key: keyof Texts, rows: number, max: number, hint?: string, disabled = false) => (
-    <Field label={t(`admin.characters.fields.${key}`)} htmlFor={`character-${key}`} hint={hint} errors={errors[key]}>
-      {rows === 1 ? (
-        <input
-          id={`character-${key}`}
-          value={texts[key]}
-          onChange={set(key)}
-          maxLength={max}
-          disabled={disabled}
-          className={`${inputClass} disabled:opacity-60`}
-        />
-      ) : (
-        <textarea
-          id={`character-${key}`}
-          value={texts[key]}
-          onChange={set(key)}
-          maxLength={max}
-          rows={rows}
-          className={inputClass}
-        />
-      )}
-    </Field>
+    <TextField
+      id={`character-${key}`}
+      label={t(`admin.characters.fields.${key}`)}
+      hint={hint}
+      errors={errors[key]}
+      value={texts[key]}
+      onChange={(value) => setTexts((current) => ({ ...current, [key]: value }))}
+      maxLength={max}
+      rows={rows}
+      disabled={disabled}
+      className={rows === 1 ? `${inputClass} disabled:opacity-60` : inputClass}
+    />
   );
 
   return (

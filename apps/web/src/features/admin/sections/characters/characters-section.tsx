@@ -1,8 +1,9 @@
 import '../../texts';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminCharacter } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
+import { FileButton } from '../../../../components/ui/file-button';
 import { Skeleton } from '../../../../components/ui/page';
 import { SearchField } from '../../../../components/ui/search-field';
 import { SegmentedControl } from '../../../../components/ui/segmented-control';
@@ -16,12 +17,12 @@ import { useUnpublishCharacter } from '../../api/unpublish-character';
 import {
   Badge,
   cardClass,
+  ContentList,
   dangerButton,
-  Field,
-  inputClass,
   primaryButton,
   secondaryButton,
 } from '../../components/content-ui';
+import { ReasonForm } from '../../components/reason-form';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
 import type { AdminSectionProps } from '../../sections';
 import { CharacterEditor } from './character-editor';
@@ -30,47 +31,24 @@ import { CharacterEditor } from './character-editor';
 function UnpublishForm({ character, onDone }: { character: AdminCharacter; onDone: () => void }) {
   const { t } = useTranslation();
   const unpublish = useUnpublishCharacter();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!reason.trim()) return setError(t('admin.characters.reason_required'));
-    unpublish.mutate(
-      { id: character.id, reason: reason.trim() },
-      {
-        onSuccess: () => {
-          showAlert(t('admin.characters.unpublished', { name: character.name }), { type: 'success' });
-          onDone();
-        },
-        onError: (failure) => setError(failure.message),
-      },
-    );
-  };
   return (
-    <form onSubmit={submit} noValidate className="mt-3 flex flex-col gap-2">
-      <Field
-        label={t('admin.characters.unpublish_reason')}
-        htmlFor={`unpublish-${character.id}`}
-        errors={error ? [error] : undefined}
-      >
-        <textarea
-          id={`unpublish-${character.id}`}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          maxLength={1000}
-          rows={2}
-          className={inputClass}
-        />
-      </Field>
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className={dangerButton} disabled={unpublish.isPending}>
-          {t('admin.characters.unpublish')}
-        </button>
-        <button type="button" className={secondaryButton} onClick={onDone}>
-          {t('admin.common.cancel')}
-        </button>
-      </div>
-    </form>
+    <ReasonForm
+      id={`unpublish-${character.id}`}
+      testId="admin-unpublish"
+      className="mt-3 flex flex-col gap-3"
+      reasonLabel={t('admin.characters.unpublish_reason')}
+      requiredText={t('admin.characters.reason_required')}
+      maxLength={1000}
+      confirmLabel={t('admin.characters.unpublish')}
+      danger
+      errorText={(failure) => (failure instanceof Error ? failure.message : t('errors.something_went_wrong'))}
+      onConfirm={async (reason) => {
+        await unpublish.mutateAsync({ id: character.id, reason });
+        showAlert(t('admin.characters.unpublished', { name: character.name }), { type: 'success' });
+      }}
+      onDone={onDone}
+      onCancel={onDone}
+    />
   );
 }
 
@@ -145,7 +123,6 @@ function CharacterRow({ character }: { character: AdminCharacter }) {
 /** Import a Character Card (PNG or JSON) as an official character. */
 function ImportCard() {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
   const importCard = useImportAdminCard();
   const [visibility, setVisibility] = useState<'public' | 'private'>('private');
   return (
@@ -159,25 +136,12 @@ function ImportCard() {
         <option value="private">{t('admin.characters.private')}</option>
         <option value="public">{t('admin.characters.public')}</option>
       </select>
-      <button
-        type="button"
+      <FileButton
         className={secondaryButton}
         disabled={importCard.isPending}
-        onClick={() => input.current?.click()}
-      >
-        {importCard.isPending ? t('admin.common.uploading') : t('admin.characters.import')}
-      </button>
-      <input
-        ref={input}
-        type="file"
         accept="image/png,application/json,.json,.png"
-        className="sr-only"
-        tabIndex={-1}
-        aria-label={t('admin.characters.import')}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (!file) return;
+        label={t('admin.characters.import')}
+        onFile={(file) =>
           importCard.mutate(
             { file, visibility },
             {
@@ -191,9 +155,11 @@ function ImportCard() {
                   { type: 'error' },
                 ),
             },
-          );
-        }}
-      />
+          )
+        }
+      >
+        {importCard.isPending ? t('admin.common.uploading') : t('admin.characters.import')}
+      </FileButton>
     </div>
   );
 }
@@ -258,21 +224,13 @@ export function CharactersSection({ itemId }: AdminSectionProps) {
           className="flex-1"
         />
       </div>
-      {list.isPending ? (
-        <Skeleton className="h-48" />
-      ) : list.isError ? (
-        <p role="alert" className="text-red-300">
-          {list.error.message}
-        </p>
-      ) : list.data.results.length === 0 ? (
-        <p className={`${cardClass} text-muted`}>{t('admin.characters.empty')}</p>
-      ) : (
-        <ul className="flex flex-col gap-2">
-          {list.data.results.map((character) => (
-            <CharacterRow key={character.id} character={character} />
-          ))}
-        </ul>
-      )}
+      <ContentList
+        pending={list.isPending}
+        error={list.error}
+        items={list.data?.results}
+        empty={t('admin.characters.empty')}
+        render={(character) => <CharacterRow key={character.id} character={character} />}
+      />
     </section>
   );
 }

@@ -14,6 +14,7 @@ import { ledgerColumns, paymentColumns, UserLink } from '../../components/money-
 import { AdminCard, AdminError } from '../../components/admin-states';
 import { AdminSelect } from '../../components/admin-select';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
+import { AdminTabs } from '../../components/admin-tabs';
 import type { AdminSectionProps } from '../../sections';
 
 type Tab = 'payments' | 'webhooks' | 'ledger';
@@ -219,27 +220,13 @@ export function PaymentsSection(_props: AdminSectionProps) {
         title={t('admin.payments.title')}
         intro={t('admin.payments.intro')}
       />
-      <div
-        role="tablist"
-        aria-label={t('admin.payments.title')}
-        className="-mx-4 flex gap-1 overflow-x-auto px-4 sm:mx-0 sm:px-0"
-      >
-        {tabs.map((id) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            aria-selected={tab === id}
-            data-testid={`admin-tab-${id}`}
-            onClick={() => setTab(id)}
-            className={`shrink-0 rounded-xl px-3 py-2 text-sm transition ${
-              tab === id ? 'bg-white/10 font-medium text-white' : 'text-muted hover:bg-white/5 hover:text-white'
-            }`}
-          >
-            {t(`admin.payments.tabs.${id}`)}
-          </button>
-        ))}
-      </div>
+      <AdminTabs
+        tabs={tabs.map((id) => ({ id, label: t(`admin.payments.tabs.${id}`) }))}
+        value={tab}
+        onChange={setTab}
+        label={t('admin.payments.title')}
+        testIdPrefix="admin-tab-"
+      />
       <div role="tabpanel">
         {tab === 'payments' && <Payments />}
         {tab === 'webhooks' && <Webhooks />}

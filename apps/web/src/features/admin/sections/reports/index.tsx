@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { AdminTabs } from '../../components/admin-tabs';
 import type { AdminSectionProps } from '../../sections';
 import { useTranslation } from '../../../../lib/i18n';
 import { MessageReportDetailView, MessageReportList } from './message-reports';
@@ -15,23 +16,13 @@ export function ReportsSection({ itemId }: AdminSectionProps) {
   if (itemId?.startsWith('s')) return <SupportReportDetailView id={itemId.slice(1)} />;
   return (
     <div className="flex flex-col gap-4">
-      <div role="tablist" className="flex gap-2">
-        {(['messages', 'support'] as const).map((id) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            aria-selected={tab === id}
-            onClick={() => setTab(id)}
-            className={`rounded-full px-4 py-2 text-sm transition ${
-              tab === id ? 'bg-primary text-on-primary' : 'bg-white/5 text-muted hover:bg-white/10 hover:text-fg'
-            }`}
-            data-testid={`reports-tab-${id}`}
-          >
-            {t(`admin.reports.tab_${id}`)}
-          </button>
-        ))}
-      </div>
+      <AdminTabs
+        tabs={(['messages', 'support'] as const).map((id) => ({ id, label: t(`admin.reports.tab_${id}`) }))}
+        value={tab}
+        onChange={setTab}
+        label={t('admin.reports.title')}
+        testIdPrefix="reports-tab-"
+      />
       {tab === 'messages' ? <MessageReportList /> : <SupportReportList />}
     </div>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime } from '../../../../lib/format';
@@ -10,6 +10,8 @@ import { useMessageReport } from '../../api/get-message-report';
 import { useResolveMessageReport } from '../../api/resolve-message-report';
 import { useRemoveReportedMessage } from '../../api/remove-reported-message';
 import { ConfirmAction } from '../../components/confirm-action';
+import { actionButton, DetailPage } from '../../components/detail-page';
+import { actionPanelClass, NoteField } from '../../components/note-field';
 import { ReportList } from './report-list';
 
 /** A report's reason in the reader's language (a reason the texts do not know stays as sent). */
@@ -64,10 +66,12 @@ export function MessageReportDetailView({ id }: { id: number }) {
     }
   };
   return (
-    <div className="flex flex-col gap-5" data-testid="admin-message-report">
-      <Link to="/admin/reports" className="text-sm text-muted hover:text-fg">
-        ← {t('admin.reports.back')}
-      </Link>
+    <DetailPage
+      testId="admin-message-report"
+      back="/admin/reports"
+      backLabel={t('admin.reports.back')}
+      error={failed ? t('admin.reports.error') : null}
+    >
       <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4 sm:p-5">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
           <dt className="text-muted">{t('admin.reports.reason')}</dt>
@@ -120,23 +124,14 @@ export function MessageReportDetailView({ id }: { id: number }) {
         </div>
       )}
       {open && (
-        <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
-          <label htmlFor="report-note" className="text-sm font-medium">
-            {t('admin.reports.note_label')}
-          </label>
-          <textarea
-            id="report-note"
-            rows={3}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
-          />
+        <div className={actionPanelClass}>
+          <NoteField id="report-note" label={t('admin.reports.note_label')} value={note} onChange={setNote} />
           <div className="flex flex-col gap-2 sm:flex-row">
             <button
               type="button"
               disabled={resolve.isPending}
               onClick={() => run(() => resolve.mutateAsync(note))}
-              className="rounded-full bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary disabled:opacity-50"
+              className={actionButton.primary}
               data-testid="report-resolve"
             >
               {t('admin.reports.resolve')}
@@ -145,18 +140,13 @@ export function MessageReportDetailView({ id }: { id: number }) {
               type="button"
               disabled={remove.isPending}
               onClick={() => setConfirming(true)}
-              className="rounded-full bg-red-500 px-5 py-2.5 text-sm font-semibold text-white disabled:opacity-50"
+              className={actionButton.danger}
               data-testid="report-remove-message"
             >
               {t('admin.reports.remove_message')}
             </button>
           </div>
         </div>
-      )}
-      {failed && (
-        <p role="alert" className="text-sm text-red-300">
-          {t('admin.reports.error')}
-        </p>
       )}
       <ConfirmAction
         open={confirming}
@@ -171,6 +161,6 @@ export function MessageReportDetailView({ id }: { id: number }) {
         }}
         onClose={() => setConfirming(false)}
       />
-    </div>
+    </DetailPage>
   );
 }

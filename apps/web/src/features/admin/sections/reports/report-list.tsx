@@ -4,7 +4,7 @@ import type { Locale } from '@reverie/shared';
 import { Skeleton } from '../../../../components/ui/page';
 import { formatDateTime } from '../../../../lib/format';
 import { useTranslation } from '../../../../lib/i18n';
-import { StatusChips } from './status-chips';
+import { FilterChips } from '../../components/filter-chips';
 
 /** One row of a reports list: what it is, its text, who and where, when. */
 export interface ReportRow {
@@ -41,7 +41,12 @@ export function ReportList<S extends string, R>({
   const { data, isPending, isError } = useReports(status);
   return (
     <div className="flex flex-col gap-3" data-testid={testId}>
-      <StatusChips value={status} options={statuses} onChange={setStatus} />
+      <FilterChips
+        value={status}
+        options={statuses}
+        onChange={setStatus}
+        label={(option) => t(`admin.reports.filter_${option}`)}
+      />
       {isPending && <Skeleton className="h-40" />}
       {isError && <p className="text-red-300">{t('admin.reports.error')}</p>}
       {data?.items.length === 0 && <p className="text-muted">{t('admin.reports.empty')}</p>}

@@ -1,6 +1,5 @@
 import '../../texts';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import type { Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime } from '../../../../lib/format';
@@ -10,6 +9,8 @@ import { useSupportReports } from '../../api/get-support-reports';
 import { useSupportReport } from '../../api/get-support-report';
 import { useAnswerSupportReport } from '../../api/answer-support-report';
 import { useCloseSupportReport } from '../../api/close-support-report';
+import { actionButton, DetailPage } from '../../components/detail-page';
+import { actionPanelClass, NoteField } from '../../components/note-field';
 import { ReportList } from './report-list';
 
 /** Support reports (Settings → report an issue), oldest open first. */
@@ -62,10 +63,12 @@ export function SupportReportDetailView({ id }: { id: string }) {
   };
   const when = (iso: string) => formatDateTime(iso, locale);
   return (
-    <div className="flex flex-col gap-5" data-testid="admin-support-report">
-      <Link to="/admin/reports" className="text-sm text-muted hover:text-fg">
-        ← {t('admin.reports.back')}
-      </Link>
+    <DetailPage
+      testId="admin-support-report"
+      back="/admin/reports"
+      backLabel={t('admin.reports.back')}
+      error={failed ? t(failed) : null}
+    >
       <div className="flex flex-col gap-3 rounded-2xl border border-white/10 bg-surface p-4 sm:p-5">
         <h2 className="text-lg font-semibold">{data.subject || t('admin.reports.no_subject')}</h2>
         <p className="text-sm text-muted">
@@ -88,18 +91,15 @@ export function SupportReportDetailView({ id }: { id: string }) {
         </p>
       )}
       {data.status === 'open' && (
-        <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
+        <div className={actionPanelClass}>
           {data.email ? (
             <>
-              <label htmlFor="support-answer" className="text-sm font-medium">
-                {t('admin.reports.answer_label', { email: data.email })}
-              </label>
-              <textarea
+              <NoteField
                 id="support-answer"
+                label={t('admin.reports.answer_label', { email: data.email })}
                 rows={5}
                 value={text}
-                onChange={(e) => setText(e.target.value)}
-                className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
+                onChange={setText}
               />
               <label className="flex items-center gap-2 text-sm text-muted">
                 <input type="checkbox" checked={keepOpen} onChange={(e) => setKeepOpen(e.target.checked)} />
@@ -120,7 +120,7 @@ export function SupportReportDetailView({ id }: { id: string }) {
                     setText('');
                   })
                 }
-                className="rounded-full bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary disabled:opacity-50"
+                className={actionButton.primary}
                 data-testid="support-answer-send"
               >
                 {t('admin.reports.answer_send')}
@@ -130,7 +130,7 @@ export function SupportReportDetailView({ id }: { id: string }) {
               type="button"
               disabled={close.isPending}
               onClick={() => run(() => close.mutateAsync())}
-              className="rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold hover:bg-white/5 disabled:opacity-50"
+              className={actionButton.secondary}
               data-testid="support-close"
             >
               {t('admin.reports.close')}
@@ -138,11 +138,6 @@ export function SupportReportDetailView({ id }: { id: string }) {
           </div>
         </div>
       )}
-      {failed && (
-        <p role="alert" className="text-sm text-red-300">
-          {t(failed)}
-        </p>
-      )}
-    </div>
+    </DetailPage>
   );
 }

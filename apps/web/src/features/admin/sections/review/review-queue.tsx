@@ -1,23 +1,15 @@
 import '../../texts';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { AdminCharacter, Locale } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
-import { Skeleton } from '../../../../components/ui/page';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
 import { useTranslation } from '../../../../lib/i18n';
+import { ReasonForm } from '../../components/reason-form';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
 import { useDecideReview } from '../../api/decide-review';
 import { useReviewQueue } from '../../api/get-review-queue';
-import {
-  Badge,
-  cardClass,
-  dangerButton,
-  Field,
-  inputClass,
-  primaryButton,
-  secondaryButton,
-} from '../../components/content-ui';
+import { Badge, cardClass, ContentList, dangerButton, primaryButton } from '../../components/content-ui';
 
 /** A picture of a character under review; one the nudity check flagged stays blurred until clicked. */
 function ReviewPicture({ url, explicit, alt }: { url: string; explicit: boolean; alt: string }) {
@@ -44,57 +36,30 @@ function ReviewPicture({ url, explicit, alt }: { url: string; explicit: boolean;
 function RejectForm({ character, onDone }: { character: AdminCharacter; onDone: () => void }) {
   const { t } = useTranslation();
   const decide = useDecideReview();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!reason.trim()) return setError(t('admin.review.reason_required'));
-    setError(null);
-    decide.mutate(
-      { id: character.id, approve: false, reason: reason.trim() },
-      {
-        onSuccess: () => {
-          showAlert(t('admin.review.rejected', { name: character.name }), { type: 'success' });
-          onDone();
-        },
-        onError: (failure) =>
-          setError(
-            failure instanceof ApiRequestError
-              ? (failure.fieldErrors.reason?.[0] ?? failure.message)
-              : t('errors.something_went_wrong'),
-          ),
-      },
-    );
-  };
-  const fieldId = `reject-reason-${character.id}`;
   return (
-    <form onSubmit={submit} noValidate className="mt-3 flex flex-col gap-3" data-testid="review-reject-form">
-      <Field
-        label={t('admin.review.reason')}
-        htmlFor={fieldId}
-        hint={t('admin.review.reason_hint')}
-        errors={error ? [error] : undefined}
-      >
-        <textarea
-          id={fieldId}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          maxLength={1000}
-          rows={3}
-          className={`${inputClass} min-h-20`}
-          aria-invalid={Boolean(error)}
-          data-testid="review-reject-reason"
-        />
-      </Field>
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className={dangerButton} disabled={decide.isPending} data-testid="review-reject-confirm">
-          {t('admin.review.reject_confirm')}
-        </button>
-        <button type="button" className={secondaryButton} onClick={onDone}>
-          {t('admin.common.cancel')}
-        </button>
-      </div>
-    </form>
+    <ReasonForm
+      id={`reject-${character.id}`}
+      testId="review-reject"
+      formTestId="review-reject-form"
+      className="mt-3 flex flex-col gap-3"
+      reasonLabel={t('admin.review.reason')}
+      reasonHint={t('admin.review.reason_hint')}
+      requiredText={t('admin.review.reason_required')}
+      maxLength={1000}
+      confirmLabel={t('admin.review.reject_confirm')}
+      danger
+      errorText={(failure) =>
+        failure instanceof ApiRequestError
+          ? (failure.fieldErrors.reason?.[0] ?? failure.message)
+          : t('errors.something_went_wrong')
+      }
+      onConfirm={async (reason) => {
+        await decide.mutateAsync({ id: character.id, approve: false, reason });
+        showAlert(t('admin.review.rejected', { name: character.name }), { type: 'success' });
+      }}
+      onDone={onDone}
+      onCancel={onDone}
+    />
   );
 }
 
@@ -196,23 +161,15 @@ export function ReviewQueue() {
   return (
     <section aria-labelledby="admin-review-title" className="flex flex-col gap-4">
       <AdminSectionHeading id="admin-review-title" title={t('admin.review.title')} intro={t('admin.review.intro')} />
-      {queue.isPending ? (
-        <Skeleton className="h-48" />
-      ) : queue.isError ? (
-        <p role="alert" className="text-red-300">
-          {queue.error.message}
-        </p>
-      ) : queue.data.length === 0 ? (
-        <p className={`${cardClass} text-muted`} data-testid="review-empty">
-          {t('admin.review.empty')}
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-3">
-          {queue.data.map((character) => (
-            <ReviewCard key={character.id} character={character} />
-          ))}
-        </ul>
-      )}
+      <ContentList
+        pending={queue.isPending}
+        error={queue.error}
+        items={queue.data}
+        empty={t('admin.review.empty')}
+        emptyTestId="review-empty"
+        className="flex flex-col gap-3"
+        render={(character) => <ReviewCard key={character.id} character={character} />}
+      />
     </section>
   );
 }

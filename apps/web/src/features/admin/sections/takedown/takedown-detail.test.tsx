@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AdminTakedownDetail } from '@reverie/shared';
-import { AppProviders } from '../../../../app/providers';
+import { AppProviders } from '../../../../lib/providers';
 import { initI18n } from '../../../../lib/i18n';
 import { TakedownDetailView } from './takedown-detail';
 
@@ -66,7 +66,7 @@ describe('removing a takedown request’s items', () => {
       </AppProviders>,
     );
     fireEvent.click(await screen.findByTestId('takedown-remove'));
-    const dialog = await screen.findByTestId('takedown-remove-confirm');
+    const dialog = await screen.findByTestId('takedown-remove-confirm', {}, { timeout: 5000 });
     expect(posted).toHaveLength(0);
     fireEvent.click(within(dialog).getByTestId('takedown-remove-confirm-confirm'));
     await waitFor(() => expect(posted).toHaveLength(1));

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import type { AdminTakedownDetail, AdminTakedownItem, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime, formatNumber } from '../../../../lib/format';
@@ -9,6 +8,8 @@ import { useTakedown } from '../../api/get-takedown';
 import { useRemoveTakedown } from '../../api/remove-takedown';
 import { useRejectTakedown } from '../../api/reject-takedown';
 import { ConfirmAction } from '../../components/confirm-action';
+import { actionButton, DetailPage } from '../../components/detail-page';
+import { actionPanelClass, NoteField } from '../../components/note-field';
 import { TakedownClock } from './clock';
 
 function Picture({ url, alt }: { url: string; alt: string }) {
@@ -158,10 +159,12 @@ export function TakedownDetailView({ id }: { id: string }) {
   };
 
   return (
-    <div className="flex flex-col gap-5" data-testid="admin-takedown-detail">
-      <Link to="/admin/takedown" className="text-sm text-muted hover:text-fg">
-        ← {t('admin.takedown.back')}
-      </Link>
+    <DetailPage
+      testId="admin-takedown-detail"
+      back="/admin/takedown"
+      backLabel={t('admin.takedown.back')}
+      error={failed ? t('admin.takedown.error') : null}
+    >
       <div className="flex flex-col gap-3 rounded-2xl border border-white/10 bg-surface p-4 sm:p-5">
         <div className="flex flex-wrap items-center gap-3">
           <h2 className="font-mono text-xl font-semibold">{data.reference}</h2>
@@ -212,54 +215,36 @@ export function TakedownDetailView({ id }: { id: string }) {
 
       {open && (
         <div className="grid gap-4 lg:grid-cols-2">
-          <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
-            <label htmlFor="takedown-note" className="text-sm font-medium">
-              {t('admin.takedown.note_label')}
-            </label>
-            <textarea
-              id="takedown-note"
-              rows={3}
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-              className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
-            />
+          <div className={actionPanelClass}>
+            <NoteField id="takedown-note" label={t('admin.takedown.note_label')} value={note} onChange={setNote} />
             <button
               type="button"
               onClick={() => setConfirming(true)}
               disabled={remove.isPending || selected.size === 0}
-              className="rounded-full bg-red-500 px-5 py-2.5 text-sm font-semibold text-white transition hover:brightness-110 disabled:opacity-50"
+              className={actionButton.danger}
               data-testid="takedown-remove"
             >
               {t('admin.takedown.remove', { n: formatNumber(selected.size, locale) })}
             </button>
           </div>
-          <div className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface p-4">
-            <label htmlFor="takedown-reason" className="text-sm font-medium">
-              {t('admin.takedown.reject_reason')}
-            </label>
-            <textarea
+          <div className={actionPanelClass}>
+            <NoteField
               id="takedown-reason"
-              rows={3}
+              label={t('admin.takedown.reject_reason')}
               value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              className="rounded-xl border border-white/10 bg-bg/60 px-3 py-2 text-sm"
+              onChange={setReason}
             />
             <button
               type="button"
               onClick={onReject}
               disabled={reject.isPending || !reason.trim()}
-              className="rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold transition hover:bg-white/5 disabled:opacity-50"
+              className={actionButton.secondary}
               data-testid="takedown-reject"
             >
               {t('admin.takedown.reject')}
             </button>
           </div>
         </div>
-      )}
-      {failed && (
-        <p role="alert" className="text-sm text-red-300">
-          {t('admin.takedown.error')}
-        </p>
       )}
       <ConfirmAction
         open={confirming}
@@ -271,6 +256,6 @@ export function TakedownDetailView({ id }: { id: string }) {
         onConfirm={() => remove.mutateAsync({ items: [...selected], note })}
         onClose={() => setConfirming(false)}
       />
-    </div>
+    </DetailPage>
   );
 }

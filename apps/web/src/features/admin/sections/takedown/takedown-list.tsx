@@ -6,24 +6,10 @@ import { formatDateTime } from '../../../../lib/format';
 import { Skeleton } from '../../../../components/ui/page';
 import { useTakedowns } from '../../api/get-takedowns';
 import { AdminSectionHeading } from '../../components/admin-section-heading';
+import { FilterChips } from '../../components/filter-chips';
 import { TakedownClock } from './clock';
 
 const STATUSES = ['open', 'removed', 'rejected', 'all'] as const;
-
-function Chip({ active, onClick, children }: { active: boolean; onClick: () => void; children: React.ReactNode }) {
-  return (
-    <button
-      type="button"
-      aria-pressed={active}
-      onClick={onClick}
-      className={`rounded-full px-3 py-1.5 text-sm transition ${
-        active ? 'bg-primary text-on-primary' : 'bg-white/5 text-muted hover:bg-white/10 hover:text-fg'
-      }`}
-    >
-      {children}
-    </button>
-  );
-}
 
 /** The requests with their 48-hour clock: stacked cards on a phone, a table's rows on a desktop. */
 export function TakedownList() {
@@ -39,11 +25,13 @@ export function TakedownList() {
         intro={t('admin.takedown.intro')}
       />
       <div className="flex flex-wrap items-center gap-2">
-        {STATUSES.map((status) => (
-          <Chip key={status} active={query.status === status} onClick={() => setQuery((q) => ({ ...q, status }))}>
-            {t(`admin.takedown.filter_${status}`)}
-          </Chip>
-        ))}
+        <FilterChips
+          value={query.status}
+          options={STATUSES}
+          onChange={(status) => setQuery((q) => ({ ...q, status }))}
+          label={(status) => t(`admin.takedown.filter_${status}`)}
+          strong
+        />
         <label className="ml-auto flex items-center gap-2 text-sm text-muted">
           <span>{t('admin.takedown.order_label')}</span>
           <select

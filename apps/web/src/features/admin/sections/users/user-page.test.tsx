@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AdminUserDetail } from '@reverie/shared';
-import { AppProviders } from '../../../../app/providers';
+import { AppProviders } from '../../../../lib/providers';
 import { initI18n } from '../../../../lib/i18n';
 import { UsersSection } from '.';
 

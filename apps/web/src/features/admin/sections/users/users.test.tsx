@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AdminUserSummary } from '@reverie/shared';
-import { AppProviders } from '../../../../app/providers';
+import { AppProviders } from '../../../../lib/providers';
 import { initI18n } from '../../../../lib/i18n';
 import { DesiresDialog } from './desires-dialog';
 import { UsersSection } from '.';

@@ -4,20 +4,19 @@ import { AppError } from './errors.js';
 import { hasTranslation, translate } from './i18n.js';
 
 /**
- * Reads a multipart form (a character's photo or card, the admin console's uploads): text
- * fields (repeated names become arrays) and one file. Limits broken → 413; an unreadable form → 400.
+ * Reads a multipart form: text fields (repeated names become arrays) and the file `fileField`
+ * (one file at most). 413 past a limit, 400 for a form that cannot be read.
  */
 export async function readMultipart(
   request: FastifyRequest,
   fileField: string,
   maxBytes: number,
+  limits: { fields: number; fieldSize: number } = { fields: 40, fieldSize: 16 * 1024 },
 ): Promise<{ fields: Record<string, string | string[]>; file: Buffer | null }> {
   const fields: Record<string, string | string[]> = {};
   let file: Buffer | null = null;
   try {
-    for await (const part of request.parts({
-      limits: { fileSize: maxBytes, files: 1, fields: 40, fieldSize: 16 * 1024 },
-    })) {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1, ...limits } })) {
       if (part.type === 'file') {
         const data = await part.toBuffer();
         if (part.fieldname === fileField) file = data;
@@ -39,10 +38,27 @@ export async function readMultipart(
   return { fields, file };
 }
 
-/**
- * Field errors whose messages are `validation.*` keys, translated as the schema-validated
- * routes do (a multipart form is validated by hand, after it is read).
- */
+/** A missing file, as the schema-validated routes answer a missing field: 400 with `errors.{field}`. */
+export function requiredFileError(request: FastifyRequest, field: string): AppError {
+  return new AppError('validation_error', {
+    status: 400,
+    errors: { [field]: [translate(request.locale, 'validation.required')] },
+  });
+}
+
+/** An upload that must be a multipart form with a file in `fileField`: 415 for another body, 400 without the file. */
+export async function readUpload(
+  request: FastifyRequest,
+  fileField: string,
+  maxBytes: number,
+): Promise<{ fields: Record<string, string | string[]>; file: Buffer }> {
+  if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
+  const { fields, file } = await readMultipart(request, fileField, maxBytes);
+  if (!file?.length) throw requiredFileError(request, fileField);
+  return { fields, file };
+}
+
+/** Field errors whose messages are `validation.*` keys, translated as the schema-validated routes do. */
 export function translatedFieldErrors(locale: Locale, errors: Record<string, string[]>): AppError {
   const translated: Record<string, string[]> = {};
   for (const [field, keys] of Object.entries(errors)) {

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { bindProfileToSession } from '../lib/profile';
+import { bindProfileToSession } from './profile';
 
 /** The app's data cache (tests make their own, to seed it). */
 export function createQueryClient(): QueryClient {

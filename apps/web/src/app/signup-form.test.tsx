@@ -1,8 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../../../app/providers';
-import { routes } from '../../../app/router';
+import { AppProviders } from '../lib/providers';
+import { routes } from './router';
 
 /** The sign-up form runs the shared schema: a username with control characters is a translated field error. */
 describe('sign-up form input rules', () => {

@@ -2,9 +2,9 @@ import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '@reverie/shared';
-import { AppProviders } from '../../app/providers';
-import { routes } from '../../app/router';
-import { clearSession, getSession } from '../../lib/session';
+import { AppProviders } from '../lib/providers';
+import { routes } from './router';
+import { clearSession, getSession } from '../lib/session';
 
 /** The server: the session ended, so the profile and the refresh answer 401; the rest 404. */
 function endedSessionServer() {
@@ -36,7 +36,7 @@ describe('a session that ended on the server', () => {
     window.localStorage.setItem(STORAGE_KEYS.accessToken, 'ended.access.t');
     window.localStorage.setItem(STORAGE_KEYS.refreshToken, 'ended.refresh.t');
     // The session module read storage at import: start from the stored pair like a page load.
-    const { adoptTokens } = await import('../../lib/session');
+    const { adoptTokens } = await import('../lib/session');
     adoptTokens('ended.access.t', 'ended.refresh.t');
     const router = createMemoryRouter(routes, { initialEntries: ['/settings'] });
     render(

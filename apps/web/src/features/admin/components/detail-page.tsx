@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+
+/** The buttons of a detail page's action panels (a report's resolve and removal, a takedown's). */
+export const actionButton = {
+  primary:
+    'rounded-full bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary transition hover:brightness-110 disabled:opacity-50',
+  secondary:
+    'rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold transition hover:bg-white/5 disabled:opacity-50',
+  danger:
+    'rounded-full bg-red-500 px-5 py-2.5 text-sm font-semibold text-white transition hover:brightness-110 disabled:opacity-50',
+};
+
+/**
+ * One item's page in the console (a message report, a support report, a takedown request):
+ * the way back to its list, the item, and the last action's failure (`error`) under it.
+ */
+export function DetailPage({
+  testId,
+  back,
+  backLabel,
+  error,
+  children,
+}: {
+  testId: string;
+  back: string;
+  backLabel: string;
+  error?: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-5" data-testid={testId}>
+      <Link to={back} className="text-sm text-muted hover:text-fg">
+        ← {backLabel}
+      </Link>
+      {children}
+      {error && (
+        <p role="alert" className="text-sm text-red-300">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
