@@ -47,8 +47,7 @@ export default tseslint.config(
     files: ['apps/server/src/modules/**/*.ts'],
     rules: {
       'reverie/no-foreign-repository-imports': 'error',
-      // issue 25: turned to error once the modules are converted
-      'reverie/module-imports-through-index': 'warn',
+      'reverie/module-imports-through-index': 'error',
     },
   },
   {
@@ -63,8 +62,7 @@ export default tseslint.config(
   {
     // The rule itself lets repositories, db/ and tests through.
     files: ['apps/server/src/**/*.ts'],
-    // issue 25: turned to error once the modules are converted
-    rules: { 'reverie/no-sql-outside-repositories': 'warn' },
+    rules: { 'reverie/no-sql-outside-repositories': 'error' },
   },
   {
     files: ['apps/web/src/features/**/*.{ts,tsx}'],

@@ -11,15 +11,6 @@ const root = repoRoot();
 const ruleFilter = ({ ruleId }: { ruleId: string }) => ruleId.startsWith('reverie/');
 const eslint = new ESLint({ cwd: root, ruleFilter });
 
-/**
- * Rules that eslint.config.js turns on as warnings until the modules and features are converted
- * (issue 25): `npm run lint` reports them without failing. Empty this list when they become errors.
- */
-const WARNINGS_FOR_NOW = [
-  'reverie/module-imports-through-index',
-  'reverie/no-sql-outside-repositories',
-];
-
 async function lint(filePath: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath: `${root}/${filePath}` });
   return result!;
@@ -195,13 +186,12 @@ describe('boundary rules', () => {
     ];
     for (const [rule, file, code] of planted) {
       const result = await lint(file, code);
-      const expected = WARNINGS_FOR_NOW.includes(rule) ? 1 : 2;
       expect(
         result.messages.map((m) => [m.ruleId, m.severity]),
         rule,
-      ).toContainEqual([rule, expected]);
-      // `eslint .` exits with 1 when a file has an error; a warning alone is printed and passes.
-      expect(result.errorCount > 0, rule).toBe(expected === 2);
+      ).toContainEqual([rule, 2]);
+      // `eslint .` (npm run lint) exits with 1 when a file has an error.
+      expect(result.errorCount > 0, rule).toBe(true);
     }
   });
 

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers.js';
 import { createBot, createChat } from './factories.js';
-import { insertMessages, saveReplies } from '../src/modules/chats/chats.repository.js';
+import { insertMessages, saveReplies } from '../src/modules/chats/messages.repository.js';
 import { PostgresWindowCounter } from '../src/providers/limits/postgres.counter.js';
 import { rowsOf, type Database, type DatabaseHandle } from '../src/db/client.js';
 import { users } from '../src/db/schema.js';

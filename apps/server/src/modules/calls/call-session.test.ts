@@ -3,7 +3,7 @@ import type { CallServerMessage, Message, StreamEvent } from '@reverie/shared';
 import { SttError, type SttProvider, type TranscriptionRequest } from '../../providers/stt/index.js';
 import type { SpeechRequest, TtsProvider } from '../../providers/tts/index.js';
 import { EnergyVad } from '../../../test/call-audio.js';
-import { EventQueue } from '../chats/generations.js';
+import { EventQueue } from '../chats/index.js';
 import { CallSession, type CallReplies } from './call-session.js';
 
 /**

@@ -2,8 +2,9 @@ import type { Chat, Message } from '@reverie/shared';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { BotRow } from '../bots/index.js';
 import { hasAudio } from '../audio/index.js';
-import { presentBot } from '../bots/bots.presenter.js';
-import type { ChatRow, MessageRow, MessageWithAlts } from './chats.repository.js';
+import { presentBot } from '../bots/index.js';
+import type { ChatRow } from './chats.repository.js';
+import type { MessageRow, MessageWithAlts } from './messages.repository.js';
 
 /**
  * Rows → API shapes. A picture's `img_url` is a signed URL (an `<img>` carries no token);

@@ -25,13 +25,6 @@ import type { ChatsService } from './chats.service.js';
 import type { RepliesService } from './replies.service.js';
 import { pipeEvents } from './sse.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Sending and replies (tests wait on `app.replies.idle()` for background work). */
-    replies: RepliesService;
-  }
-}
-
 const errors = {
   400: ApiErrorSchema,
   401: ApiErrorSchema,
@@ -46,13 +39,25 @@ const STREAM_NOTE =
   'Answers `text/event-stream`: `user_message`, `system_message`, `bot_message` (streaming, then final), ' +
   '`delta` {message_id, text}, `image`, `status` {message_id, status: warming_up}, `error` {code, detail, message_id}. Errors before the stream opens are JSON.';
 
+/** The app as the route groups get it (zod schemas as the type provider). */
+type App = Parameters<FastifyPluginAsyncZod>[0];
+
 /** Chats and messages (API.md "Chats and messages", docs/chat.md). */
 export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies: RepliesService }> = async (
   app,
   { service, replies },
 ) => {
   app.addHook('onClose', async () => replies.close());
+  chatRoutes(app, service, replies);
+  openChatRoutes(app, service);
+  chatSettingsRoutes(app, service);
+  sendRoutes(app, replies);
+  streamRoutes(app, replies);
+  messageRoutes(app, service);
+};
 
+/** The user's chats: the list, one chat, deleting one. */
+function chatRoutes(app: App, service: ChatsService, replies: RepliesService): void {
   app.get(
     '/api/chats/available',
     {
@@ -103,7 +108,10 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
       return reply.code(204).send(null);
     },
   );
+}
 
+/** Opening a chat (new, or the latest with a character) and reading its history. */
+function openChatRoutes(app: App, service: ChatsService): void {
   app.post(
     '/api/chat/create',
     {
@@ -149,7 +157,10 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
     },
     async (request) => service.history(currentUserId(request), request.params.id, request.query.c, request.query.size),
   );
+}
 
+/** A chat's persona, model, title and memory; the model catalogue. */
+function chatSettingsRoutes(app: App, service: ChatsService): void {
   app.patch(
     '/api/chat/:id',
     {
@@ -205,7 +216,10 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
     },
     async (request) => service.setMemory(currentUserId(request), request.params.id, request.body.memory),
   );
+}
 
+/** Sending a message and regenerating a reply: the reply streams back. */
+function sendRoutes(app: App, replies: RepliesService): void {
   app.post(
     '/api/chat/:id/messages',
     {
@@ -247,7 +261,10 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
       await pipeEvents(request, reply, events);
     },
   );
+}
 
+/** Re-attaching to a reply and stopping the chat's live reply. */
+function streamRoutes(app: App, replies: RepliesService): void {
   app.get(
     '/api/chat/:id/stream/:message_id',
     {
@@ -287,7 +304,10 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
       return reply.code(204).send(null);
     },
   );
+}
 
+/** Showing another alternative of a reply (swipe) and reporting a message. */
+function messageRoutes(app: App, service: ChatsService): void {
   app.post(
     '/api/chat/:id/messages/:message_id/select',
     {
@@ -322,4 +342,4 @@ export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies
       return { ok: true as const };
     },
   );
-};
+}

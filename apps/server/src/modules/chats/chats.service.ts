@@ -8,31 +8,35 @@ import type { LlmProvider } from '../../providers/llm/llm.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { deleteChatMedia } from '../accounts/index.js';
 import { hasPremium } from '../billing/index.js';
-import { findBotById, findVisibleBotById, findVisibleBotBySlug, type BotRow } from '../bots/index.js';
+import type { BotRow, BotsService } from '../bots/index.js';
+import { findOwnPersona, findUserName, listChats } from './chat-context.repository.js';
 import {
   deleteChat,
   findLatestChatWithBot,
-  findMessage,
   findOwnedChat,
-  findOwnPersona,
-  findUserName,
-  hasLiveReply,
-  historyPage,
   insertChat,
-  insertReport,
-  lastMessages,
-  listChats,
-  selectAlternative,
   updateChat,
   type ChatRow,
-  type NewMessageRow,
 } from './chats.repository.js';
+import { hasLiveReply } from './live-replies.repository.js';
+import { insertReport } from './message-reports.repository.js';
+import {
+  findMessage,
+  historyPage,
+  lastMessages,
+  selectAlternative,
+  type NewMessageRow,
+} from './messages.repository.js';
 import { presentChat, presentMessage } from './chats.presenter.js';
 import { replaceNames } from './prompt.js';
 import { disclosureText } from './safety.js';
 
+/** What the chats read of the characters (the bots module's service). */
+export type ChatBots = Pick<BotsService, 'findBotById' | 'findVisibleBotById' | 'findVisibleBotBySlug'>;
+
 export interface ChatsDeps {
   db: Database;
+  bots: ChatBots;
   llm: LlmProvider;
   urls: MediaUrls;
   /** Where chat pictures and voice files live (removed with their chat). */
@@ -71,8 +75,8 @@ export class ChatsService {
   /** A character the user may chat with: visible to them and not a persona. */
   private async chatBot(userId: string, ref: { botID?: string; slug?: string }): Promise<BotRow> {
     let bot: BotRow | null = null;
-    if (ref.slug) bot = await findVisibleBotBySlug(this.deps.db, ref.slug, userId);
-    else if (ref.botID) bot = await findVisibleBotById(this.deps.db, ref.botID, userId).catch(() => null);
+    if (ref.slug) bot = await this.deps.bots.findVisibleBotBySlug(ref.slug, userId);
+    else if (ref.botID) bot = await this.deps.bots.findVisibleBotById(ref.botID, userId).catch(() => null);
     if (!bot || bot.kind !== 'character') throw notFound();
     return bot;
   }
@@ -127,7 +131,7 @@ export class ChatsService {
   /** One of the user's chats by its id (the web addresses chats by id). */
   async get(userId: string, chatId: string): Promise<Chat> {
     const chat = await this.ownedChat(userId, chatId);
-    const bot = await findBotById(this.deps.db, chat.botId);
+    const bot = await this.deps.bots.findBotById(chat.botId);
     if (!bot) throw notFound();
     const last = (await lastMessages(this.deps.db, [chat.id])).get(chat.id) ?? null;
     return presentChat(chat, bot, last, this.deps.urls);
@@ -186,7 +190,7 @@ export class ChatsService {
       values.modelId = body.model_id;
     }
     const updated = Object.keys(values).length ? await updateChat(this.deps.db, chat.id, values) : chat;
-    const bot = (await findBotById(this.deps.db, chat.botId))!;
+    const bot = (await this.deps.bots.findBotById(chat.botId))!;
     const last = (await lastMessages(this.deps.db, [chat.id])).get(chat.id) ?? null;
     return presentChat(updated, bot, last, this.deps.urls);
   }

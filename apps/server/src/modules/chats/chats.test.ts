@@ -722,7 +722,7 @@ describe('the prompt history', () => {
         tokens: 100,
       })),
     );
-    const { promptHistory } = await import('./chats.repository.js');
+    const { promptHistory } = await import('./chat-context.repository.js');
     const bounded = await promptHistory(t.database.db, chat.id, {
       throughSeq: null,
       afterSeq: 0,

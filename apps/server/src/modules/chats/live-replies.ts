@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { PubSub } from '../../providers/pubsub/pubsub.provider.js';
-import {
-  failExpiredReplies,
-  findLiveReply,
-  findMessage,
-  leaseAlive,
-  renewLeases,
-  type MessageRow,
-} from './chats.repository.js';
+import { failExpiredReplies, findLiveReply, leaseAlive, renewLeases } from './live-replies.repository.js';
+import { findMessage, type MessageRow } from './messages.repository.js';
 import { type EventQueue, Generation, type RemotePiece } from './generations.js';
 
 interface Logger {
@@ -35,6 +29,39 @@ type OwnerMessage = { t: 'sync'; id: string; from: number } | { t: 'stop'; id: s
 
 const ownerChannel = (owner: string) => `chat.owner.${owner}`;
 const replyChannel = (messageId: string) => `chat.reply.${messageId}`;
+
+/**
+ * A watched reply's text, rebuilt from pieces that may arrive twice, late or out of order
+ * (each says where in the text it starts).
+ */
+class WatchedText {
+  private readonly pending = new Map<number, string>();
+
+  constructor(private text: string) {}
+
+  get length(): number {
+    return this.text.length;
+  }
+
+  /** Places a piece starting at `at`; `onFresh` gets each part that extends the text. */
+  place(at: number, piece: string, onFresh: (fresh: string) => void): void {
+    this.pending.set(at, piece);
+    // Apply every piece that starts at or before the end of the text we have.
+    for (let progressed = true; progressed;) {
+      progressed = false;
+      for (const [start, part] of this.pending) {
+        if (start > this.text.length) continue;
+        this.pending.delete(start);
+        const fresh = part.slice(this.text.length - start);
+        if (fresh) {
+          this.text += fresh;
+          onFresh(fresh);
+        }
+        progressed = true;
+      }
+    }
+  }
+}
 
 /**
  * The live replies of the cluster (docs/chat.md "Live replies across replicas"). A reply being
@@ -189,26 +216,10 @@ export class LiveReplies {
     queue: EventQueue,
     finalEvents: (row: MessageRow) => Parameters<EventQueue['push']>[0][],
   ): Promise<void> {
-    let text = row.text;
-    const pending = new Map<number, string>();
+    const text = new WatchedText(row.text);
     let finished = false;
-    const place = (at: number, piece: string) => {
-      pending.set(at, piece);
-      // Apply every piece that starts at or before the end of the text we have.
-      for (let progressed = true; progressed;) {
-        progressed = false;
-        for (const [start, part] of pending) {
-          if (start > text.length) continue;
-          pending.delete(start);
-          const fresh = part.slice(text.length - start);
-          if (fresh) {
-            text += fresh;
-            queue.push({ event: 'delta', data: { message_id: row.id, text: fresh } });
-          }
-          progressed = true;
-        }
-      }
-    };
+    const place = (at: number, piece: string) =>
+      text.place(at, piece, (fresh) => queue.push({ event: 'delta', data: { message_id: row.id, text: fresh } }));
     const sync = () => {
       if (row.owner) this.publish(ownerChannel(row.owner), { t: 'sync', id: row.id, from: text.length });
     };

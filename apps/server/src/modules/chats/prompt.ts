@@ -293,20 +293,8 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
   if (!(budget >= MIN_PROMPT_BUDGET)) {
     throw new RangeError(`The prompt budget (${budget} tokens) is below ${MIN_PROMPT_BUDGET}`);
   }
-  const charName = input.character.name;
-  const names = (text: string) => replaceNames(text, charName, input.userName);
-  const cache = new Map<string, number>();
-  const count = async (text: string): Promise<number> => {
-    let tokens = cache.get(text);
-    if (tokens === undefined) {
-      tokens = Math.max(0, Math.ceil(await input.countTokens(text)));
-      if (cache.size > 2000) cache.clear();
-      cache.set(text, tokens);
-    }
-    return tokens;
-  };
-  const cost = async (text: string) => (await count(text)) + MESSAGE_OVERHEAD_TOKENS;
-
+  const names = (text: string) => replaceNames(text, input.character.name, input.userName);
+  const tokens = tokenCounter(input.countTokens);
   const conversation = input.history
     .map((message, index) => ({ message, index }))
     .filter(({ message }) => message.role !== 'system');
@@ -314,11 +302,48 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
     role: message.role === 'bot' ? 'assistant' : 'user',
     content: names(message.text),
   });
+  const texts = conversation.map(({ message }) => message.text);
+  const { parts, post } = await promptSections(input, texts, names, budget, tokens.count);
+  const newest = conversation.at(-1);
+  const draft: Draft = { parts, post, newestTurn: newest ? toTurn(newest.message) : null, shortened: false };
+  await fitFixedParts(draft, budget, tokens);
+  return keepHistory(draft, conversation, { historyLength: input.history.length, budget, tokens, toTurn });
+}
 
+/** Counts tokens through the model, each text once (the fitting asks for the same texts again). */
+interface Tokens {
+  count(text: string): Promise<number>;
+  /** A turn's tokens: its text's and MESSAGE_OVERHEAD_TOKENS. */
+  cost(text: string): Promise<number>;
+}
+
+function tokenCounter(countTokens: PromptInput['countTokens']): Tokens {
+  const cache = new Map<string, number>();
+  const count = async (text: string): Promise<number> => {
+    let tokens = cache.get(text);
+    if (tokens === undefined) {
+      tokens = Math.max(0, Math.ceil(await countTokens(text)));
+      if (cache.size > 2000) cache.clear();
+      cache.set(text, tokens);
+    }
+    return tokens;
+  };
+  return { count, cost: async (text) => (await count(text)) + MESSAGE_OVERHEAD_TOKENS };
+}
+
+/** The system prompt's sections in order, and the instructions that follow the history. */
+async function promptSections(
+  input: PromptInput,
+  conversation: string[],
+  names: (text: string) => string,
+  budget: number,
+  count: Tokens['count'],
+): Promise<{ parts: Section[]; post: Section | null }> {
   const card = input.character;
+  const charName = card.name;
   const lore = await selectLoreEntries(
     card.lorebook,
-    card.lorebook ? conversation.map(({ message }) => names(message.text)) : [],
+    card.lorebook ? conversation.map(names) : [],
     Math.floor(budget * LORE_BUDGET_SHARE),
     count,
   );
@@ -337,63 +362,88 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
     section('World information', names(lore.join('\n\n')), 1),
     section('Memory of the conversation so far', names(input.memory), 3),
   ];
-  const parts = sections.filter((s): s is Section => s !== null);
-  let post: Section | null = section('Instructions', names(card.postHistoryInstructions), 4);
+  return {
+    parts: sections.filter((s): s is Section => s !== null),
+    post: section('Instructions', names(card.postHistoryInstructions), 4),
+  };
+}
 
-  const newest = conversation.at(-1);
-  let newestTurn: ChatTurn | null = newest ? toTurn(newest.message) : null;
-  let shortened = false;
+/** The prompt as it is being fitted: the system sections, the instructions after the history, the newest message. */
+interface Draft {
+  parts: Section[];
+  post: Section | null;
+  newestTurn: ChatTurn | null;
+  /** The newest message was shortened to fit. */
+  shortened: boolean;
+}
 
-  const systemText = () => parts.map((p) => p.text).join('\n\n');
-  const fixedCost = async () => (await cost(systemText())) + (post ? await cost(post.text) : 0);
-  const newestCost = async () => (newestTurn ? await cost(newestTurn.content) : 0);
+const systemText = (draft: Draft) => draft.parts.map((p) => p.text).join('\n\n');
+
+/** Fits the fixed parts and the newest message into the budget (steps 1 and 2 of `buildPrompt`). */
+async function fitFixedParts(draft: Draft, budget: number, { count, cost }: Tokens): Promise<void> {
+  const fixedCost = async () => (await cost(systemText(draft))) + (draft.post ? await cost(draft.post.text) : 0);
+  const newestCost = async () => (draft.newestTurn ? await cost(draft.newestTurn.content) : 0);
 
   // 1. While the fixed parts and the newest message overflow, and the fixed parts take more
   //    than half of the budget, shorten or drop sections from the least important.
   let fixed = await fixedCost();
   let needed = fixed + (await newestCost()) - budget;
-  const order = [...parts, ...(post ? [post] : [])].filter((s) => s.drop !== null).sort((a, b) => a.drop! - b.drop!);
+  const order = [...draft.parts, ...(draft.post ? [draft.post] : [])]
+    .filter((s) => s.drop !== null)
+    .sort((a, b) => a.drop! - b.drop!);
   for (const victim of order) {
     if (needed <= 0 || fixed <= budget / 2) break;
     const own = await count(victim.text);
     const keepTokens = own - Math.min(needed, fixed - Math.floor(budget / 2)) - 2;
     const shorter = keepTokens > 16 ? await truncateToTokens(victim.text, keepTokens, count) : '';
     if (shorter) victim.text = shorter;
-    else if (victim === post) post = null;
-    else parts.splice(parts.indexOf(victim), 1);
+    else if (victim === draft.post) draft.post = null;
+    else draft.parts.splice(draft.parts.indexOf(victim), 1);
     fixed = await fixedCost();
     needed = fixed + (await newestCost()) - budget;
   }
 
   // 2. Shorten the newest message to what is left (at least a few tokens), then, as a last
   //    resort, the platform rules themselves.
-  if (newestTurn && needed > 0) {
-    const room = Math.max(budget - fixed - MESSAGE_OVERHEAD_TOKENS, Math.min(8, await count(newestTurn.content)));
-    newestTurn = { ...newestTurn, content: await truncateToTokens(newestTurn.content, room, count, 'end') };
-    shortened = true;
+  const newest = draft.newestTurn;
+  if (newest && needed > 0) {
+    const room = Math.max(budget - fixed - MESSAGE_OVERHEAD_TOKENS, Math.min(8, await count(newest.content)));
+    draft.newestTurn = { ...newest, content: await truncateToTokens(newest.content, room, count, 'end') };
+    draft.shortened = true;
     fixed = await fixedCost();
     needed = fixed + (await newestCost()) - budget;
   }
   if (needed > 0) {
-    const room = budget - (await newestCost()) - MESSAGE_OVERHEAD_TOKENS - (post ? await cost(post.text) : 0);
-    const rules = await truncateToTokens(systemText(), Math.max(0, room), count);
-    parts.splice(0, parts.length, { drop: null, text: rules });
-    if (!rules) parts.length = 0;
+    const room =
+      budget - (await newestCost()) - MESSAGE_OVERHEAD_TOKENS - (draft.post ? await cost(draft.post.text) : 0);
+    const rules = await truncateToTokens(systemText(draft), Math.max(0, room), count);
+    draft.parts.splice(0, draft.parts.length, { drop: null, text: rules });
+    if (!rules) draft.parts.length = 0;
   }
+}
 
-  // 3. As many older messages as fit, newest first, without gaps.
-  const head: ChatTurn[] = parts.length ? [{ role: 'system', content: systemText() }] : [];
-  const tail: ChatTurn[] = post ? [{ role: 'system', content: post.text }] : [];
+/** 3. As many older messages as fit, newest first, without gaps; the prompt as built. */
+async function keepHistory(
+  draft: Draft,
+  conversation: { message: PromptMessage; index: number }[],
+  options: { historyLength: number; budget: number; tokens: Tokens; toTurn: (message: PromptMessage) => ChatTurn },
+): Promise<BuiltPrompt> {
+  const { budget, tokens, toTurn } = options;
+  const head: ChatTurn[] = draft.parts.length ? [{ role: 'system', content: systemText(draft) }] : [];
+  const tail: ChatTurn[] = draft.post ? [{ role: 'system', content: draft.post.text }] : [];
+  const newestTurn = draft.newestTurn;
   let used = 0;
-  for (const turn of [...head, ...tail, ...(newestTurn ? [newestTurn] : [])]) used += await cost(turn.content);
+  for (const turn of [...head, ...tail, ...(newestTurn ? [newestTurn] : [])]) used += await tokens.cost(turn.content);
 
   const kept: ChatTurn[] = newestTurn ? [newestTurn] : [];
-  let firstIndex = newest ? newest.index : input.history.length;
+  const newest = conversation.at(-1);
+  let firstIndex = newest ? newest.index : options.historyLength;
   let leftOut = false;
   for (let i = conversation.length - 2; i >= 0; i--) {
     const { message, index } = conversation[i]!;
     const turn = toTurn(message);
-    const turnCost = message.tokens !== undefined ? message.tokens + MESSAGE_OVERHEAD_TOKENS : await cost(turn.content);
+    const turnCost =
+      message.tokens !== undefined ? message.tokens + MESSAGE_OVERHEAD_TOKENS : await tokens.cost(turn.content);
     if (used + turnCost > budget) {
       leftOut = true;
       break;
@@ -405,8 +455,8 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
 
   return {
     messages: [...head, ...kept, ...tail],
-    historyIncluded: input.history.length - firstIndex,
-    truncated: leftOut || shortened,
+    historyIncluded: options.historyLength - firstIndex,
+    truncated: leftOut || draft.shortened,
     tokens: used,
   };
 }

@@ -3,42 +3,34 @@ import type { Locale, Message, SendMessageBody, StreamEvent } from '@reverie/sha
 import { MessageKind } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { estimateTokens } from '../../providers/llm/llm.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
-import { findBotById } from '../bots/index.js';
+import {
+  findChatContext,
+  findUserName,
+  promptHistory,
+  type ChatContext,
+  type PromptRow,
+} from './chat-context.repository.js';
+import { type ChatRow } from './chats.repository.js';
+import { LIVE_REPLY_INDEX, hasLiveReply } from './live-replies.repository.js';
 import {
   cutSpokenReply,
   findByClientId,
-  findChatContext,
   findMessage,
   findSelectedReply,
-  findUserName,
   insertAlternative,
   insertMessages,
-  LIVE_REPLY_INDEX,
-  hasLiveReply,
-  promptHistory,
-  recordSafetyEvent,
-  type ChatRow,
   type MessageRow,
-  type NewMessage,
-  type PromptRow,
-} from './chats.repository.js';
+} from './messages.repository.js';
+import { recordSafetyEvent } from './safety-events.repository.js';
 import { presentMessage } from './chats.presenter.js';
-import { requireOwnedChat } from './chats.service.js';
+import { requireOwnedChat, type ChatBots } from './chats.service.js';
 import { EventQueue, type Generation } from './generations.js';
 import type { LiveReplies } from './live-replies.js';
-import type { GenerationContext, GenerationRunner } from './runner.js';
+import type { GenerationContext, GenerationRunner, ReplyRow } from './runner.js';
 import { errorEvent } from './runner.js';
+import { fairUseRefusal, planSend, screenMessage, type SendPlan } from './send-plan.js';
 import type { MemorySummaries } from './summaries.js';
-import {
-  crisisReply,
-  disclosureText,
-  needsDisclosure,
-  refusalText,
-  signalsCrisis,
-  violatesMinorsPolicy,
-} from './safety.js';
 
 /** What the replies need from the pictures module (issue 7), structurally. */
 export interface PictureReplier {
@@ -58,6 +50,7 @@ interface Logger {
 
 export interface RepliesDeps {
   db: Database;
+  bots: Pick<ChatBots, 'findBotById'>;
   urls: MediaUrls;
   pictures: PictureReplier | null;
   log: Logger;
@@ -89,24 +82,6 @@ function violatedUniqueIndex(error: unknown): string | null {
 
 const conflict = () => new AppError('generation_in_progress', { status: 409 });
 
-/** A promise settled from outside. */
-interface Settle<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-  reject(reason: unknown): void;
-}
-
-function settleLater<T>(): Settle<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
 /**
  * Sending, regenerating, stopping and attaching (docs/chat.md): every call answers the
  * events of its stream as an `EventQueue` the route pipes into the SSE writer. The reply is
@@ -114,8 +89,6 @@ function settleLater<T>(): Settle<T> {
  * replica is `LiveReplies`' business.
  */
 export class RepliesService {
-  private readonly background = new Set<Promise<unknown>>();
-
   constructor(private readonly deps: RepliesDeps) {}
 
   private now(): Date {
@@ -127,8 +100,8 @@ export class RepliesService {
   }
 
   private async takeRateLimit(userId: string, counted?: Promise<number>): Promise<void> {
-    const wait = await (counted ?? this.deps.limiter.take(userId));
-    if (wait > 0) throw new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(wait) } });
+    const refusal = fairUseRefusal(await (counted ?? this.deps.limiter.take(userId)));
+    if (refusal) throw refusal;
   }
 
   /**
@@ -183,9 +156,10 @@ export class RepliesService {
   }
 
   /** Starts generating the reply row just written (owned by this replica), streamed into `queue`. */
-  private start(generation: Generation, reply: Message, queue: EventQueue, context: GenerationContext): void {
+  private start(reply: Message, queue: EventQueue, context: GenerationContext, throughSeq: number): void {
+    const generation = this.deps.live.create(context.chat.id, context.chat.userId);
     this.attachGeneration(generation, reply, queue);
-    this.launch(generation, context);
+    this.deps.runner.start(generation, context, throughSeq);
   }
 
   /** The generation writes this reply row: it becomes stoppable and watchable, streamed into `queue`. */
@@ -193,13 +167,6 @@ export class RepliesService {
     generation.bind(reply);
     this.deps.live.register(generation);
     this.follow(generation, queue);
-  }
-
-  /** Runs the generation in the background (awaited by `idle` and `close`). */
-  private launch(generation: Generation, context: GenerationContext): void {
-    const run = this.deps.runner.run(generation, context);
-    this.background.add(run);
-    void run.finally(() => this.background.delete(run));
   }
 
   /**
@@ -218,9 +185,10 @@ export class RepliesService {
   }
 
   /**
-   * Sends a user message and answers its stream. `spoken` (voice calls, docs/calls.md): the
-   * message was said in a call, and every message it produces (notices, the reply) is saved
-   * as spoken too.
+   * Sends a user message and answers its stream: the text screened, the chat read, the send
+   * planned (`send-plan.ts`), then the plan carried out. `spoken` (voice calls, docs/calls.md):
+   * the message was said in a call, and every message it produces (notices, the reply) is
+   * saved as spoken too.
    */
   async send(
     userId: string,
@@ -229,150 +197,117 @@ export class RepliesService {
     locale: Locale,
     options: { spoken?: boolean } = {},
   ): Promise<EventQueue> {
-    const { db, live } = this.deps;
     const text = body.text.trim();
-    // What the text alone decides: refused by the minors guard, the crisis protocol, a picture.
-    const refused = violatesMinorsPolicy(text);
-    const crisis = !refused && signalsCrisis(text);
-    const picture = !refused && !crisis && this.deps.pictures?.isPictureRequest(text) === true;
-    const wantsReply = !refused && !crisis && !picture;
+    const screening = screenMessage(text, (t) => this.deps.pictures?.isPictureRequest(t) === true);
     // The fair-use limit is counted meanwhile (a round trip to Redis or PostgreSQL).
     const counted = this.deps.limiter.take(userId);
     counted.catch(() => undefined);
     // The chat and the prompt's history in one statement (the history only when the chat is
-    // the user's).
+    // the user's, and only when the model is to answer).
     const context = await findChatContext(
-      db,
+      this.deps.db,
       chatId,
       userId,
-      wantsReply ? { limit: PROMPT_HISTORY_LIMIT, budget: this.deps.historyBudget } : undefined,
+      screening.wantsReply ? { limit: PROMPT_HISTORY_LIMIT, budget: this.deps.historyBudget } : undefined,
     ).catch(() => null);
     if (!context) throw notFound();
-    const earlier = context.history;
-    const { chat, bot, userName } = context;
     await this.takeRateLimit(userId, counted);
-
-    const now = this.now();
-    const base = {
+    const plan = planSend(screening, {
+      text,
+      clientId: body.client_id,
       chatId,
       userId,
-      kind: MessageKind.Text,
-      state: 'done' as const,
-      ...(options.spoken ? { spoken: true } : {}),
-    };
-    const userMessageId = randomUUID();
-    const rows: NewMessage[] = [];
-    let safetyEvent: 'minors_input' | 'crisis' | null = null;
-    let disclose = false;
-    const liveReply = (): NewMessage => ({
-      ...base,
-      role: 'bot',
-      state: 'streaming',
-      text: '',
-      replyTo: userMessageId,
-      owner: live.instanceId,
-      leaseMs: live.leaseMs,
+      locale,
+      spoken: options.spoken === true,
+      now: this.now(),
+      userMessageId: randomUUID(),
+      chat: context.chat,
+      characterName: context.bot.name,
+      owner: this.deps.live,
     });
+    return this.carryOut(plan, context, locale);
+  }
 
-    if (refused) {
-      // The minors guard on input: the message is refused and its text is not kept.
-      safetyEvent = 'minors_input';
-      rows.push(
-        {
-          ...base,
-          id: userMessageId,
-          clientId: body.client_id,
-          role: 'user',
-          text: '',
-          state: 'failed',
-          errorCode: 'refused',
-        },
-        { ...base, role: 'system', text: refusalText(locale), notice: 'refusal' },
-      );
-    } else {
-      rows.push({ ...base, id: userMessageId, clientId: body.client_id, role: 'user', text });
-      disclose = needsDisclosure(chat.disclosedAt, chat.updatedAt, now);
-      if (disclose)
-        rows.push({ ...base, role: 'system', text: disclosureText(locale, bot.name), notice: 'ai_disclosure' });
-      if (crisis) {
-        // The crisis protocol: a fixed reply from the platform, never an improvised one.
-        safetyEvent = 'crisis';
-        rows.push({ ...base, role: 'system', text: crisisReply(locale), notice: 'crisis' });
-      } else if (!picture) rows.push(liveReply());
-    }
-
-    // The reply's generation starts while its rows are written: the model's request goes out
-    // now, and nothing of it is shown or saved before the rows exist (`written`). A refused
-    // insert (409, the same client_id again) cancels it.
-    let early: { generation: Generation; written: Settle<number> } | null = null;
-    if (earlier && rows.some((row) => row.role === 'bot')) {
-      // The history was read before the insert; the user's message as it will be saved; its seq is only known once written (nothing in
-      // the prompt reads it: the message is the last of the history).
-      const asked: PromptRow = {
-        id: userMessageId,
-        seq: Number.MAX_SAFE_INTEGER,
-        role: 'user',
-        text,
-        tokens: estimateTokens(text),
-      };
-      const written = settleLater<number>();
-      const generation = live.create(chatId, userId);
-      this.launch(generation, {
-        chat,
-        bot,
-        userName,
-        locale,
-        history: Promise.resolve([...earlier, asked]),
-        throughSeq: 0,
-        written: written.promise,
-      });
-      early = { generation, written };
-    }
-
-    // No reply of its own: still none while another one is being written.
-    if (!wantsReply && (await hasLiveReply(db, chatId)) && (await live.sweep({ chatId })) === 0) throw conflict();
+  /**
+   * Carries a send's plan out: the reply's generation starts while its rows are written (the
+   * model's request goes out now, and nothing of it is shown or saved before the rows exist);
+   * a refused insert (409, the same client_id again) cancels it.
+   */
+  private async carryOut(plan: SendPlan, context: ChatContext, locale: Locale): Promise<EventQueue> {
+    const early = plan.answer === 'model' && context.history ? this.startEarly(plan, context, locale) : null;
+    if (!plan.writesLiveReply) await this.refuseWhileLive(plan.chatId);
     let inserted: MessageRow[];
     try {
-      inserted = await this.insertLive(chatId, () =>
-        insertMessages(db, chatId, rows, disclose ? { disclosedAt: now } : {}, this.deps.relaxedCommit),
+      inserted = await this.insertLive(plan.chatId, () =>
+        insertMessages(this.deps.db, plan.chatId, plan.rows, plan.chatValues, this.deps.relaxedCommit),
       );
     } catch (error) {
-      early?.written.reject(error);
-      // The same client_id sent again (or twice at the same moment): the first one made it,
-      // and its reply may still be live (then either unique index may be the one reported).
-      if (
-        violatedUniqueIndex(error) === null &&
-        !(error instanceof AppError && error.code === 'generation_in_progress')
-      )
-        throw error;
-      const first = await findByClientId(db, chatId, body.client_id);
-      if (!first) throw error;
-      return this.replay(chatId, first, locale);
+      early?.row.refused();
+      return this.replayFirst(plan, error, locale);
     }
-    if (safetyEvent) {
-      await recordSafetyEvent(db, { userId, kind: safetyEvent, locale });
-      if (safetyEvent === 'minors_input')
-        this.deps.log.warn({ userId, chatId }, 'a message was refused by the minors guard');
-    }
+    await this.recordSafety(plan, locale);
     const user = inserted[0]!;
     const queue = new EventQueue([{ event: 'user_message', data: this.present(user) }]);
     for (const row of inserted.slice(1))
       if (row.role === 'system') queue.push({ event: 'system_message', data: this.present(row) });
-
-    let reply = inserted.find((r) => r.role === 'bot');
+    const reply = inserted.find((r) => r.role === 'bot');
     if (early && reply) {
       this.attachGeneration(early.generation, this.present(reply), queue);
-      early.written.resolve(user.seq);
+      early.row.written(user.seq);
       return queue;
     }
-    const history = promptHistory(db, chatId, {
-      throughSeq: user.seq,
-      afterSeq: chat.memoryThroughSeq,
-      limit: PROMPT_HISTORY_LIMIT,
-      budget: this.deps.historyBudget,
-    });
+    return this.answerLate(plan, context, { user, reply }, queue, locale);
+  }
 
-    if (picture) {
+  /** Starts the model's reply before its rows are written, on the history read with the chat. */
+  private startEarly(plan: SendPlan, context: ChatContext, locale: Locale): { generation: Generation; row: ReplyRow } {
+    const { chat, bot, userName } = context;
+    const generation = this.deps.live.create(plan.chatId, plan.userId);
+    const history = Promise.resolve([...context.history!, plan.asked]);
+    const row = this.deps.runner.startBeforeRow(generation, { chat, bot, userName, locale, history });
+    return { generation, row };
+  }
+
+  /** A send that writes no live reply is still refused while another one is being written. */
+  private async refuseWhileLive(chatId: string): Promise<void> {
+    const { db, live } = this.deps;
+    if ((await hasLiveReply(db, chatId)) && (await live.sweep({ chatId })) === 0) throw conflict();
+  }
+
+  /**
+   * A refused insert: the same client_id sent again (or twice at the same moment) replays the
+   * first, whose reply may still be live (then either unique index may be the one reported).
+   */
+  private async replayFirst(plan: SendPlan, error: unknown, locale: Locale): Promise<EventQueue> {
+    if (violatedUniqueIndex(error) === null && !(error instanceof AppError && error.code === 'generation_in_progress'))
+      throw error;
+    const first = await findByClientId(this.deps.db, plan.chatId, plan.clientId);
+    if (!first) throw error;
+    return this.replay(plan.chatId, first, locale);
+  }
+
+  private async recordSafety(plan: SendPlan, locale: Locale): Promise<void> {
+    if (!plan.safetyEvent) return;
+    await recordSafetyEvent(this.deps.db, { userId: plan.userId, kind: plan.safetyEvent, locale });
+    if (plan.safetyEvent === 'minors_input')
+      this.deps.log.warn({ userId: plan.userId, chatId: plan.chatId }, 'a message was refused by the minors guard');
+  }
+
+  /**
+   * The answer that starts once the rows are written: a picture (or, when none could be sent,
+   * the character in words), or a reply whose history is read now; none after a notice alone.
+   */
+  private async answerLate(
+    plan: SendPlan,
+    context: ChatContext,
+    written: { user: MessageRow; reply: MessageRow | undefined },
+    queue: EventQueue,
+    locale: Locale,
+  ): Promise<EventQueue> {
+    const { chat, bot, userName } = context;
+    const { user } = written;
+    let reply = written.reply;
+    if (plan.answer === 'picture') {
       const image = await this.pictureReply(chat, user, locale);
       if (image) {
         queue.push({ event: 'image', data: image });
@@ -380,23 +315,27 @@ export class RepliesService {
         return queue;
       }
       // No picture could be sent (no gallery, storage failure): the character answers in words.
-      [reply] = await this.insertLive(chatId, () =>
-        insertMessages(db, chatId, [liveReply()], {}, this.deps.relaxedCommit),
+      [reply] = await this.insertLive(plan.chatId, () =>
+        insertMessages(this.deps.db, plan.chatId, [plan.wordsInstead], {}, this.deps.relaxedCommit),
       );
     }
     if (!reply) {
       queue.end();
       return queue;
     }
-    this.start(live.create(chatId, userId), this.present(reply), queue, {
-      chat,
-      bot,
-      userName,
-      locale,
-      history,
-      throughSeq: user.seq,
-    });
+    const history = this.history(chat, user.seq);
+    this.start(this.present(reply), queue, { chat, bot, userName, locale, history }, user.seq);
     return queue;
+  }
+
+  /** The prompt's history of a reply answering the message `throughSeq`. */
+  private history(chat: ChatRow, throughSeq: number): Promise<PromptRow[]> {
+    return promptHistory(this.deps.db, chat.id, {
+      throughSeq,
+      afterSeq: chat.memoryThroughSeq,
+      limit: PROMPT_HISTORY_LIMIT,
+      budget: this.deps.historyBudget,
+    });
   }
 
   private async pictureReply(chat: ChatRow, user: MessageRow, locale: Locale): Promise<Message | null> {
@@ -428,27 +367,15 @@ export class RepliesService {
     await this.takeRateLimit(userId);
     const userMessage = await findMessage(db, chatId, target.replyTo);
     if (!userMessage) throw notFound();
-    const bot = (await findBotById(db, chat.botId))!;
+    const bot = (await this.deps.bots.findBotById(chat.botId))!;
     const reply = await this.insertLive(chatId, () =>
       insertAlternative(db, target, { owner: live.instanceId, leaseMs: live.leaseMs }),
     );
     const fresh = (await findMessage(db, chatId, reply.id))!;
-    const history = promptHistory(db, chatId, {
-      throughSeq: userMessage.seq,
-      afterSeq: chat.memoryThroughSeq,
-      limit: PROMPT_HISTORY_LIMIT,
-      budget: this.deps.historyBudget,
-    });
+    const history = this.history(chat, userMessage.seq);
     const userName = await findUserName(db, userId);
     const queue = new EventQueue();
-    this.start(live.create(chatId, userId), this.present(fresh), queue, {
-      chat,
-      bot,
-      userName,
-      locale,
-      history,
-      throughSeq: userMessage.seq,
-    });
+    this.start(this.present(fresh), queue, { chat, bot, userName, locale, history }, userMessage.seq);
     return queue;
   }
 
@@ -477,15 +404,13 @@ export class RepliesService {
 
   /** Waits until the replies started here and the summaries are done — for tests. */
   async idle(): Promise<void> {
-    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+    await this.deps.runner.idle();
     await this.deps.summaries.idle();
   }
 
   /** Ends this replica's live replies (shutdown) and waits until they are saved. */
   async close(): Promise<void> {
     await this.deps.live.close();
-    await Promise.allSettled([...this.background]);
-    // Every save asked for is written before the database closes.
-    await this.deps.runner.saves.close();
+    await this.deps.runner.close();
   }
 }

@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { messages, users } from '../../db/schema.js';
 import { createTestDatabase, openReplicaDatabase } from '../../../test/helpers.js';
 import { createBot, createChat, createMessage } from '../../../test/factories.js';
-import { liveReplyValues } from './chats.repository.js';
+import { liveReplyValues } from './live-replies.repository.js';
 import { ReplySaves } from './reply-saves.js';
 
 let database: DatabaseHandle;

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import { GroupCommit } from '../../lib/group-commit.js';
-import { saveReplies, type ReplySave } from './chats.repository.js';
+import { saveReplies, type ReplySave } from './messages.repository.js';
 
 /**
  * The saves of the replies this process generates — every 2 s while one streams, and the final

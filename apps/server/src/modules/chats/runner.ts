@@ -2,16 +2,12 @@ import type { Locale, Message } from '@reverie/shared';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Database } from '../../db/client.js';
 import { hasTranslation, translate } from '../../lib/i18n.js';
-import { LlmError, type LlmProvider, type ModelEntry } from '../../providers/llm/llm.js';
+import { LlmError, type ChatTurn, type LlmProvider, type ModelEntry } from '../../providers/llm/llm.js';
 import { hasPremium } from '../billing/index.js';
-import {
-  findOwnPersona,
-  recordSafetyEvent,
-  type ChatRow,
-  type MessageRow,
-  type PromptBot,
-  type PromptRow,
-} from './chats.repository.js';
+import { findOwnPersona, type PromptBot, type PromptRow } from './chat-context.repository.js';
+import { type ChatRow } from './chats.repository.js';
+import { type MessageRow } from './messages.repository.js';
+import { recordSafetyEvent } from './safety-events.repository.js';
 import type { Generation } from './generations.js';
 import { ReplySaves } from './reply-saves.js';
 import { buildPrompt, type PromptMessage } from './prompt.js';
@@ -59,15 +55,53 @@ export interface GenerationContext {
   locale: Locale;
   /** The shown messages up to the one answered, oldest first. */
   history: Promise<PromptRow[]>;
-  /** The seq of the message answered (when `written` is given, it gives the seq instead). */
-  throughSeq: number;
-  /**
-   * Given when the generation starts before its reply's row is written (the model's request
-   * goes out meanwhile): resolves with the answered message's seq once the row exists, rejects
-   * when it never will (then nothing is shown or saved). Nothing reaches a stream or the
-   * database before it resolves.
-   */
-  written?: Promise<number>;
+}
+
+/**
+ * The reply's row as its writer reports it to a generation started before it was written
+ * (the model's request goes out meanwhile): the runner creates it, the writer says `written`
+ * or `refused` once, and nothing reaches a stream or the database before `written`.
+ */
+export class ReplyRow {
+  private report: ((throughSeq: number | null) => void) | null = null;
+  private readonly reported: Promise<number | null>;
+
+  constructor(throughSeq?: number) {
+    this.reported =
+      throughSeq === undefined ? new Promise((resolve) => (this.report = resolve)) : Promise.resolve(throughSeq);
+  }
+
+  /** The row exists; `throughSeq` is the seq of the message it answers. */
+  written(throughSeq: number): void {
+    this.report?.(throughSeq);
+  }
+
+  /** The row will never exist (a second live reply, the same client_id again): no trace is left. */
+  refused(): void {
+    this.report?.(null);
+  }
+
+  /** The answered message's seq once the row exists; null when it never will. */
+  seq(): Promise<number | null> {
+    return this.reported;
+  }
+}
+
+/** What one run carries from step to step. */
+interface Run {
+  readonly generation: Generation;
+  readonly context: GenerationContext;
+  readonly row: ReplyRow;
+  readonly guard: StreamingMinorsGuard;
+  /** The minors guard stopped the reply while it streamed. */
+  refused: boolean;
+  /** Older messages were left out of the prompt (a memory summary follows a finished reply). */
+  truncated: boolean;
+  /** Where the memory summary folds up to (-1: through the answered message). */
+  foldBeforeSeq: number;
+  modelId: string;
+  pendingSave: Promise<unknown> | null;
+  lastSave: number;
 }
 
 /** How a generation ended, decided once from what happened. */
@@ -136,9 +170,13 @@ export class GenerationRunner {
   private readonly replies?: Counter<'state'>;
   /** Every save of the replies, grouped across replies into few statements. */
   readonly saves: ReplySaves;
+  private readonly saveEvery: number;
+  /** The generations running in this process (awaited by `idle` and `close`). */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly deps: RunnerDeps) {
     this.saves = deps.saves ?? new ReplySaves(deps.db, deps.relaxedCommit);
+    this.saveEvery = deps.saveEveryMs ?? 2000;
     if (deps.metrics) {
       this.firstToken = new Histogram({
         name: 'reverie_chat_first_token_seconds',
@@ -182,148 +220,213 @@ export class GenerationRunner {
     if (!status.ready) throw new LlmError(status.code, status.detail);
   }
 
-  async run(generation: Generation, context: GenerationContext): Promise<void> {
-    const { db, llm, log } = this.deps;
-    const { chat, bot, locale } = context;
-    const saveEvery = this.deps.saveEveryMs ?? 2000;
-    const guard = new StreamingMinorsGuard();
-    let outcome: Outcome = 'completed';
-    let refused = false;
-    let truncated = false;
-    let foldBeforeSeq = 0;
-    let modelId = '';
-    let pendingSave: Promise<unknown> | null = null;
-    let lastSave = Date.now();
-    // A model that goes silent is the provider's to notice (its one idle timeout): it throws
-    // an LlmError with the code `timeout`.
-    const decide = (error?: unknown): Outcome => {
-      if (refused) return 'refused';
-      if (generation.stopRequested) return 'stopped';
-      if (generation.controller.signal.aborted) return 'interrupted';
-      if (error !== undefined) return { error: error instanceof LlmError ? error.code : 'provider_error' };
-      return generation.text.trim() ? 'completed' : 'empty';
-    };
+  /** Runs a generation whose reply row exists, in the background (`idle` and `close` wait for it). */
+  start(generation: Generation, context: GenerationContext, throughSeq: number): void {
+    this.launch(generation, context, new ReplyRow(throughSeq));
+  }
 
-    // Whether the reply's row exists (at once, unless the generation started before it was
-    // written); false when it never will: the generation then ends without a trace.
-    let throughSeq = context.throughSeq;
-    const written = async (): Promise<boolean> => {
-      if (!context.written) return true;
-      try {
-        throughSeq = await context.written;
-        return true;
-      } catch {
-        generation.controller.abort(new Error('the reply was not written'));
-        generation.finish();
-        return false;
-      }
-    };
+  /**
+   * Starts a generation before its reply's row is written: the model's request goes out now.
+   * Answers the `ReplyRow` through which the writer tells it how the write went.
+   */
+  startBeforeRow(generation: Generation, context: GenerationContext): ReplyRow {
+    const row = new ReplyRow();
+    this.launch(generation, context, row);
+    return row;
+  }
 
+  private launch(generation: Generation, context: GenerationContext, row: ReplyRow): void {
+    const run = this.run({
+      generation,
+      context,
+      row,
+      guard: new StreamingMinorsGuard(),
+      refused: false,
+      truncated: false,
+      foldBeforeSeq: 0,
+      modelId: '',
+      pendingSave: null,
+      lastSave: Date.now(),
+    });
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** Waits until the generations started here have ended, those started meanwhile too (tests). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Waits for the generations (aborted by `LiveReplies.close`) and every save they asked for. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+    // Every save asked for is written before the database closes.
+    await this.saves.close();
+  }
+
+  private async run(run: Run): Promise<void> {
+    let outcome: Outcome | null;
     try {
-      // A model still loading says so on the stream, which needs the reply's row first.
-      if (!llm.status().ready && !(await written())) return;
-      await this.waitForModel(generation, generation.controller.signal);
-      const model = await this.modelFor(chat);
-      modelId = model.id;
-      const [persona, history] = await Promise.all([
-        chat.personaId ? findOwnPersona(db, chat.personaId, chat.userId) : null,
-        context.history,
-      ]);
-      const storedCounts = llm.estimatesTokens === true;
-      const prompt = await buildPrompt({
-        character: {
-          name: bot.name,
-          description: bot.description,
-          personality: [...bot.personality, bot.personalityText].filter(Boolean).join(', '),
-          scenario: bot.scenario,
-          exampleMessages: bot.exampleMessages,
-          systemPrompt: bot.systemPrompt,
-          postHistoryInstructions: bot.postHistoryInstructions,
-          lorebook: bot.characterBook,
-        },
-        userName: persona?.name ?? context.userName,
-        persona: persona ? { name: persona.name, description: persona.description } : null,
-        memory: chat.memory,
-        history: history.map((m): PromptMessage => ({
-          role: m.role,
-          text: m.text,
-          tokens: storedCounts ? m.tokens : undefined,
-        })),
-        locale,
-        contextSize: model.contextSize,
-        maxTokens: this.deps.maxTokens,
-        countTokens: (text) => llm.countTokens(model.id, text),
-      });
-      truncated = prompt.truncated;
-      // When older messages were left out, the summary folds them and the older half of what
-      // still fitted: the next replies then have room again instead of asking for a summary
-      // after every message.
-      const keep = Math.max(2, Math.ceil(prompt.historyIncluded / 2));
-      foldBeforeSeq = history[history.length - keep]?.seq ?? -1;
-
-      const signal = generation.controller.signal;
-      const pieces = llm.generate({
-        model: model.id,
-        messages: prompt.messages,
-        maxTokens: this.deps.maxTokens,
-        temperature: this.deps.temperature,
-        signal,
-      });
-      const stream = pieces[Symbol.asyncIterator]();
-      // The request is on its way; the reply's row must exist before its first piece is shown.
-      let step = stream.next();
-      step.catch(() => undefined); // awaited below; a failure meanwhile is not unhandled
-      if (!(await written())) return;
-      try {
-        for (let result = await step; !result.done; result = await step) {
-          const piece = result.value;
-          if (signal.aborted) break;
-          if (piece) {
-            if (!generation.text) this.firstToken?.observe((performance.now() - generation.startedAt) / 1000);
-            generation.append(piece);
-            // Such a reply is stopped at once; the whole reply is checked again at the end.
-            if (guard.violates(generation.text)) {
-              refused = true;
-              generation.controller.abort(new Error('refused by the minors guard'));
-              break;
-            }
-            const now = Date.now();
-            if (!pendingSave && now - lastSave >= saveEvery) {
-              lastSave = now;
-              pendingSave = this.saves
-                .progress(generation.messageId, generation.text, this.deps.leaseMs)
-                .catch((error: unknown) => log.warn({ err: error }, 'could not save a streaming reply'))
-                .finally(() => (pendingSave = null));
-            }
-          }
-          step = stream.next();
-        }
-      } finally {
-        // Ends the model's request when the loop left early (stop, the minors guard, an error).
-        void stream.return?.(undefined)?.catch(() => undefined);
-      }
-      outcome = decide();
+      outcome = await this.generate(run);
     } catch (error) {
-      outcome = decide(error);
+      outcome = this.decide(run, error);
       // The provider's text (endpoint, status, upstream body) goes to the log only; the
       // stream's `error` event carries the code and a generic text (streamErrorText).
       if (typeof outcome === 'object')
-        log.warn({ err: error, chatId: chat.id, model: modelId, code: outcome.error }, 'a reply failed');
+        this.deps.log.warn(
+          { err: error, chatId: run.context.chat.id, model: run.modelId, code: outcome.error },
+          'a reply failed',
+        );
     }
-
+    if (outcome === null) return;
     // A generation that failed before its row was written (the model unavailable) waits for it.
-    if (!(await written())) return;
+    const throughSeq = await this.rowWritten(run);
+    if (throughSeq === null) return;
+    const state = await this.saveFinal(run, outcome);
+    if (state === 'done' && run.truncated) this.requestSummary(run, throughSeq);
+  }
+
+  /**
+   * The answered message's seq once the reply's row exists (at once, unless the generation
+   * started before it was written); null when it never will: the generation then ends
+   * without a trace.
+   */
+  private async rowWritten(run: Run): Promise<number | null> {
+    const seq = await run.row.seq();
+    if (seq === null) {
+      run.generation.controller.abort(new Error('the reply was not written'));
+      run.generation.finish();
+    }
+    return seq;
+  }
+
+  /** Asks the model and streams its reply into the generation; null when its row never came to be. */
+  private async generate(run: Run): Promise<Outcome | null> {
+    const { generation } = run;
+    const { llm } = this.deps;
+    // A model still loading says so on the stream, which needs the reply's row first.
+    if (!llm.status().ready && (await this.rowWritten(run)) === null) return null;
+    await this.waitForModel(generation, generation.controller.signal);
+    const { model, messages } = await this.preparePrompt(run);
+    const pieces = llm.generate({
+      model,
+      messages,
+      maxTokens: this.deps.maxTokens,
+      temperature: this.deps.temperature,
+      signal: generation.controller.signal,
+    });
+    const stream = pieces[Symbol.asyncIterator]();
+    // The request is on its way; the reply's row must exist before its first piece is shown.
+    const first = stream.next();
+    first.catch(() => undefined); // awaited below; a failure meanwhile is not unhandled
+    if ((await this.rowWritten(run)) === null) return null;
+    await this.streamPieces(run, stream, first);
+    return this.decide(run);
+  }
+
+  /** The chat's model and the prompt for it (what was left out of it is noted for the memory). */
+  private async preparePrompt(run: Run): Promise<{ model: string; messages: ChatTurn[] }> {
+    const { db, llm } = this.deps;
+    const { chat, bot, locale, userName } = run.context;
+    const model = await this.modelFor(chat);
+    run.modelId = model.id;
+    const [persona, history] = await Promise.all([
+      chat.personaId ? findOwnPersona(db, chat.personaId, chat.userId) : null,
+      run.context.history,
+    ]);
+    const storedCounts = llm.estimatesTokens === true;
+    const prompt = await buildPrompt({
+      character: characterCard(bot),
+      userName: persona?.name ?? userName,
+      persona: persona ? { name: persona.name, description: persona.description } : null,
+      memory: chat.memory,
+      history: history.map((m): PromptMessage => ({
+        role: m.role,
+        text: m.text,
+        tokens: storedCounts ? m.tokens : undefined,
+      })),
+      locale,
+      contextSize: model.contextSize,
+      maxTokens: this.deps.maxTokens,
+      countTokens: (text) => llm.countTokens(model.id, text),
+    });
+    run.truncated = prompt.truncated;
+    // When older messages were left out, the summary folds them and the older half of what
+    // still fitted: the next replies then have room again instead of asking for a summary
+    // after every message.
+    const keep = Math.max(2, Math.ceil(prompt.historyIncluded / 2));
+    run.foldBeforeSeq = history[history.length - keep]?.seq ?? -1;
+    return { model: model.id, messages: prompt.messages };
+  }
+
+  /** Streams the model's pieces from `first` on, until the end, a stop, the minors guard or an error. */
+  private async streamPieces(run: Run, stream: AsyncIterator<string>, first: Promise<IteratorResult<string>>) {
+    const signal = run.generation.controller.signal;
+    let step = first;
+    try {
+      for (let result = await step; !result.done; result = await step) {
+        const piece = result.value;
+        if (signal.aborted) break;
+        if (piece && !this.takePiece(run, piece)) break;
+        step = stream.next();
+      }
+    } finally {
+      // Ends the model's request when the loop left early (stop, the minors guard, an error).
+      void stream.return?.(undefined)?.catch(() => undefined);
+    }
+  }
+
+  /** One piece of the reply: shown, checked, saved every 2 s; false when the minors guard stops the reply. */
+  private takePiece(run: Run, piece: string): boolean {
+    const { generation } = run;
+    if (!generation.text) this.firstToken?.observe((performance.now() - generation.startedAt) / 1000);
+    generation.append(piece);
+    // Such a reply is stopped at once; the whole reply is checked again at the end.
+    if (run.guard.violates(generation.text)) {
+      run.refused = true;
+      generation.controller.abort(new Error('refused by the minors guard'));
+      return false;
+    }
+    const now = Date.now();
+    if (!run.pendingSave && now - run.lastSave >= this.saveEvery) {
+      run.lastSave = now;
+      run.pendingSave = this.saves
+        .progress(generation.messageId, generation.text, this.deps.leaseMs)
+        .catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not save a streaming reply'))
+        .finally(() => (run.pendingSave = null));
+    }
+    return true;
+  }
+
+  /**
+   * How the generation ended, decided once from what happened. A model that goes silent is
+   * the provider's to notice (its one idle timeout): it throws an LlmError with the code `timeout`.
+   */
+  private decide(run: Run, error?: unknown): Outcome {
+    const { generation } = run;
+    if (run.refused) return 'refused';
+    if (generation.stopRequested) return 'stopped';
+    if (generation.controller.signal.aborted) return 'interrupted';
+    if (error !== undefined) return { error: error instanceof LlmError ? error.code : 'provider_error' };
+    return generation.text.trim() ? 'completed' : 'empty';
+  }
+
+  /** Saves the reply's final state and shows it; answers the state saved. */
+  private async saveFinal(run: Run, outcome: Outcome): Promise<ReturnType<typeof settle>['state']> {
+    const { generation } = run;
+    const { chat, locale } = run.context;
+    const { db, log } = this.deps;
     let text = generation.text;
     // The minors guard on output: such a reply is never shown or kept.
     if (outcome === 'refused' || (text && violatesMinorsPolicy(text))) {
       outcome = 'refused';
       text = refusalText(locale);
       await recordSafetyEvent(db, { userId: chat.userId, kind: 'minors_output', locale }).catch(() => undefined);
-      log.warn({ chatId: chat.id, model: modelId }, 'a reply was refused by the minors guard');
+      log.warn({ chatId: chat.id, model: run.modelId }, 'a reply was refused by the minors guard');
     }
     const { state, errorCode } = settle(outcome);
     try {
-      if (pendingSave) await pendingSave;
+      if (run.pendingSave) await run.pendingSave;
       this.replies?.inc({ state });
       await this.saves.final(generation.messageId, { text, state, errorCode });
       const final = { ...generation.snapshot(), text, state, error_code: errorCode };
@@ -335,13 +438,32 @@ export class GenerationRunner {
     } finally {
       generation.finish();
     }
-    if (state === 'done' && truncated && this.deps.onTruncated)
-      this.deps.onTruncated({
-        chatId: chat.id,
-        characterName: bot.name,
-        locale,
-        model: modelId,
-        beforeSeq: foldBeforeSeq < 0 ? throughSeq : foldBeforeSeq,
-      });
+    return state;
   }
+
+  /** A reply that left older messages out of the prompt asks for a memory summary. */
+  private requestSummary(run: Run, throughSeq: number): void {
+    const { chat, bot, locale } = run.context;
+    this.deps.onTruncated?.({
+      chatId: chat.id,
+      characterName: bot.name,
+      locale,
+      model: run.modelId,
+      beforeSeq: run.foldBeforeSeq < 0 ? throughSeq : run.foldBeforeSeq,
+    });
+  }
+}
+
+/** The prompt's character card from the character's fields. */
+function characterCard(bot: PromptBot) {
+  return {
+    name: bot.name,
+    description: bot.description,
+    personality: [...bot.personality, bot.personalityText].filter(Boolean).join(', '),
+    scenario: bot.scenario,
+    exampleMessages: bot.exampleMessages,
+    systemPrompt: bot.systemPrompt,
+    postHistoryInstructions: bot.postHistoryInstructions,
+    lorebook: bot.characterBook,
+  };
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { LlmProvider } from '../../providers/llm/llm.js';
-import { findChatById, findUserName, promptHistory, updateChat } from './chats.repository.js';
+import { findUserName, promptHistory } from './chat-context.repository.js';
+import { findChatById, updateChat } from './chats.repository.js';
 import { summarise } from './memory.js';
 import type { SummaryRequest } from './runner.js';
 

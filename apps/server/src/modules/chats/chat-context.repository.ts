@@ -1,0 +1,266 @@
+/**
+ * The chats module's read model (docs/ARCHITECTURE.md "Boundaries"): what a chat is shown and
+ * answered with, read across the tables of other modules in one statement — the chat with its
+ * character (`bots`) and the user's name (`users`), the prompt's history, the chats list with
+ * its characters, the user's persona. Reads only; the bots and accounts modules own those rows.
+ */
+import { and, desc, eq, exists, gt, ilike, lte, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { bots, chats, messages, users } from '../../db/schema.js';
+import type { ChatRow } from './chats.repository.js';
+import type { MessageRow } from './messages.repository.js';
+
+/** Per-turn tokens beyond the text (the prompt builder's MESSAGE_OVERHEAD_TOKENS). */
+const HISTORY_TURN_OVERHEAD = 4;
+
+type BotRow = typeof bots.$inferSelect;
+
+/** `%`, `_` and `\\` taken literally in an ILIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The user's chats, newest activity first, with their characters. `search` keeps the chats
+ * whose character name, title or a shown user or character message contains it (any case);
+ * `botId` keeps one character's chats.
+ */
+export async function listChats(
+  db: Database,
+  userId: string,
+  limit: number,
+  filter: { search?: string; botId?: string } = {},
+) {
+  const pattern = filter.search ? `%${likeLiteral(filter.search)}%` : null;
+  return db
+    .select({ chat: chats, bot: bots })
+    .from(chats)
+    .innerJoin(bots, eq(bots.id, chats.botId))
+    .where(
+      and(
+        eq(chats.userId, userId),
+        filter.botId ? eq(chats.botId, filter.botId) : undefined,
+        pattern
+          ? or(
+              ilike(bots.name, pattern),
+              ilike(chats.title, pattern),
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(messages)
+                  .where(
+                    and(
+                      eq(messages.chatId, chats.id),
+                      eq(messages.userId, userId),
+                      ne(messages.role, 'system'),
+                      eq(messages.selected, true),
+                      ilike(messages.text, pattern),
+                    ),
+                  ),
+              ),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(chats.updatedAt), desc(chats.id))
+    .limit(limit);
+}
+
+/**
+ * The shown messages the prompt is built from, oldest first: the newest up to and including
+ * `throughSeq` (null: all), after the memory summary's `afterSeq` — at most `limit`, and no
+ * more than cover `budget` tokens by the counts stored with each message (so a chat of ten
+ * thousand messages reads what one prompt can hold, like a new one).
+ */
+export type PromptRow = Pick<MessageRow, 'id' | 'seq' | 'role' | 'text' | 'tokens'>;
+
+export async function promptHistory(
+  db: Database,
+  chatId: string,
+  options: { throughSeq: number | null; afterSeq: number; limit: number; budget?: number },
+): Promise<PromptRow[]> {
+  const rows = await prepared(db).history.execute({
+    chatId,
+    afterSeq: options.afterSeq,
+    throughSeq: options.throughSeq ?? Number.MAX_SAFE_INTEGER,
+    limit: options.limit,
+    budget: options.budget ?? 2 ** 31 - 1,
+  });
+  return rows.reverse();
+}
+
+/** What a reply needs of its character (the prompt's card fields). */
+export type PromptBot = Pick<
+  BotRow,
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'personality'
+  | 'personalityText'
+  | 'scenario'
+  | 'exampleMessages'
+  | 'systemPrompt'
+  | 'postHistoryInstructions'
+  | 'characterBook'
+>;
+
+/**
+ * The statements of every reply, prepared once per database handle: drizzle then skips
+ * building their SQL on each call (its query building was the server's largest CPU cost
+ * under load).
+ */
+function prepareStatements(db: Database) {
+  const context = (history: SQL | null, name: string) =>
+    db
+      .select({
+        chat: chats,
+        bot: {
+          id: bots.id,
+          name: bots.name,
+          description: bots.description,
+          personality: bots.personality,
+          personalityText: bots.personalityText,
+          scenario: bots.scenario,
+          exampleMessages: bots.exampleMessages,
+          systemPrompt: bots.systemPrompt,
+          postHistoryInstructions: bots.postHistoryInstructions,
+          characterBook: bots.characterBook,
+        },
+        userName: users.name,
+        username: users.username,
+        history: (history ?? sql`null`) as SQL<PromptRow[] | string | null>,
+      })
+      .from(chats)
+      .innerJoin(bots, eq(bots.id, chats.botId))
+      .innerJoin(users, eq(users.id, chats.userId))
+      .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.userId, sql.placeholder('userId'))))
+      .prepare(name);
+  return {
+    chatContext: context(null, 'chats_context'),
+    // The chat and the prompt's history (after the memory, as far as the budget goes, oldest
+    // first) in one statement: the history of the chat only when it is the user's.
+    chatContextWithHistory: context(historyJson(db), 'chats_context_history'),
+    history: historyStatement(db),
+  };
+}
+
+/**
+ * The newest shown messages of a chat with the running total of their tokens, newest first:
+ * after `afterSeq`, through the `throughSeq` placeholder, at most the `limit` placeholder. A
+ * row is kept while what came before it still fits the `budget` placeholder (`fitsBudget`; so
+ * the oldest kept row may overflow it: the prompt builder cuts).
+ */
+function newestHistory(db: Database, chatId: SQLWrapper, afterSeq: SQLWrapper) {
+  return db
+    .select({
+      id: messages.id,
+      seq: messages.seq,
+      role: messages.role,
+      text: messages.text,
+      tokens: messages.tokens,
+      running: sql<number>`sum(${messages.tokens} + ${HISTORY_TURN_OVERHEAD}) over (order by ${messages.seq} desc)`
+        .mapWith(Number)
+        .as('running'),
+    })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.chatId, chatId),
+        eq(messages.selected, true),
+        gt(messages.seq, afterSeq),
+        lte(messages.seq, sql.placeholder('throughSeq')),
+      ),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(sql.placeholder('limit'))
+    .as('h');
+}
+
+const fitsBudget = (h: ReturnType<typeof newestHistory>) =>
+  sql`${h.running} - ${h.tokens} - ${HISTORY_TURN_OVERHEAD} < ${sql.placeholder('budget')}`;
+
+/** The prompt's history of a chat after `afterSeq`, newest first. */
+function historyStatement(db: Database) {
+  const h = newestHistory(db, sql.placeholder('chatId'), sql.placeholder('afterSeq'));
+  return db
+    .select({ id: h.id, seq: h.seq, role: h.role, text: h.text, tokens: h.tokens })
+    .from(h)
+    .where(fitsBudget(h))
+    .orderBy(desc(h.seq))
+    .prepare('chats_prompt_history');
+}
+
+/**
+ * The same history of the chat of the enclosing query after its memory, as a JSON array,
+ * oldest first: the chat and its history are then read in one statement.
+ */
+function historyJson(db: Database): SQL<PromptRow[] | string | null> {
+  const h = newestHistory(db, chats.id, chats.memoryThroughSeq);
+  return sql`(select coalesce(json_agg(json_build_object('id', ${h.id}, 'seq', ${h.seq}, 'role', ${h.role}, 'text', ${h.text}, 'tokens', ${h.tokens}) order by ${h.seq}), '[]'::json) from ${h} where ${fitsBudget(h)})`;
+}
+
+const preparedByDb = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
+
+function prepared(db: Database): ReturnType<typeof prepareStatements> {
+  let statements = preparedByDb.get(db);
+  if (!statements) {
+    statements = prepareStatements(db);
+    preparedByDb.set(db, statements);
+  }
+  return statements;
+}
+
+/** The chat as a send reads it: its character, the user's name and, when asked, the prompt's history. */
+export interface ChatContext {
+  chat: ChatRow;
+  bot: PromptBot;
+  userName: string;
+  history: PromptRow[] | null;
+}
+
+/**
+ * The user's chat with its character and the user's name, in one query; null if not theirs.
+ * With `history`, the same statement reads the prompt's history too (see `promptHistory`).
+ */
+export async function findChatContext(
+  db: Database,
+  chatId: string,
+  userId: string,
+  history?: { limit: number; budget?: number },
+): Promise<ChatContext | null> {
+  const statements = prepared(db);
+  const [row] = history
+    ? await statements.chatContextWithHistory.execute({
+        chatId,
+        userId,
+        throughSeq: Number.MAX_SAFE_INTEGER,
+        limit: history.limit,
+        budget: history.budget ?? 2 ** 31 - 1,
+      })
+    : await statements.chatContext.execute({ chatId, userId });
+  if (!row) return null;
+  return {
+    chat: row.chat,
+    bot: row.bot,
+    userName: row.userName || row.username || 'User',
+    history: row.history ? parseHistory(row.history) : null,
+  };
+}
+
+/** The history as JSON rows (a string from drivers that leave JSON unparsed). */
+function parseHistory(value: PromptRow[] | string): PromptRow[] {
+  const rows = typeof value === 'string' ? (JSON.parse(value) as PromptRow[]) : value;
+  return rows.map((row) => ({ ...row, seq: Number(row.seq), tokens: Number(row.tokens) }));
+}
+
+export async function findUserName(db: Database, userId: string): Promise<string> {
+  const [row] = await db.select({ name: users.name, username: users.username }).from(users).where(eq(users.id, userId));
+  return row?.name || row?.username || 'User';
+}
+
+/** The user's own persona (a bot of kind persona they wrote). */
+export async function findOwnPersona(db: Database, personaId: string, userId: string) {
+  const [row] = await db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.id, personaId), eq(bots.authorId, userId), eq(bots.kind, 'persona')));
+  return row ?? null;
+}

@@ -1,0 +1,335 @@
+/**
+ * The `messages` table: the history, a send's insert (one prepared statement), alternatives,
+ * the replies' saves (the group commit of `reply-saves.ts`) and a call's cut reply. The owner
+ * and lease of a live reply are `live-replies.repository.ts`'s.
+ */
+import { and, desc, eq, getTableColumns, inArray, lt, ne, sql } from 'drizzle-orm';
+import { rowsOf, type Database } from '../../db/client.js';
+import { commitMode } from '../../db/commit-mode.js';
+import { executePrepared } from '../../db/prepared.js';
+import { chats, messages } from '../../db/schema.js';
+import { estimateTokens } from '../../providers/llm/llm.js';
+import { liveReplyValues } from './live-replies.repository.js';
+
+export type MessageRow = typeof messages.$inferSelect;
+export type NewMessageRow = typeof messages.$inferInsert;
+/** A message with how many alternatives its reply group has (1 for messages without one). */
+export type MessageWithAlts = MessageRow & { altCount: number };
+
+/** How many replies answer the same user message (the swipe's "i/n"). */
+const altCount = sql<number>`case when "messages"."reply_to" is null then 1 else (
+  select count(*)::int from "messages" as m2
+  where m2.reply_to = "messages"."reply_to" and m2.chat_id = "messages"."chat_id"
+) end`.mapWith(Number);
+
+/**
+ * The newest real message of each chat, for previews: a shown user or character message
+ * (pictures included, by their caption) — never a platform notice (role system, kind 9999).
+ */
+export async function lastMessages(db: Database, chatIds: string[]): Promise<Map<string, MessageWithAlts>> {
+  if (chatIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([messages.chatId], { message: messages, altCount })
+    .from(messages)
+    .where(
+      and(
+        inArray(messages.chatId, chatIds),
+        eq(messages.selected, true),
+        ne(messages.role, 'system'),
+        ne(messages.kind, 9999),
+      ),
+    )
+    .orderBy(messages.chatId, desc(messages.seq));
+  return new Map(rows.map((r) => [r.message.chatId, { ...r.message, altCount: r.altCount }]));
+}
+
+/** One page of the history, newest first: only the shown alternative of each reply. */
+export async function historyPage(
+  db: Database,
+  chatId: string,
+  beforeSeq: number | null,
+  size: number,
+): Promise<MessageWithAlts[]> {
+  const rows = await db
+    .select({ message: messages, altCount })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.chatId, chatId),
+        eq(messages.selected, true),
+        beforeSeq === null ? undefined : lt(messages.seq, beforeSeq),
+      ),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(size);
+  return rows.map((r) => ({ ...r.message, altCount: r.altCount }));
+}
+
+export async function findMessage(db: Database, chatId: string, messageId: string): Promise<MessageWithAlts | null> {
+  const [row] = await db
+    .select({ message: messages, altCount })
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.chatId, chatId)));
+  return row ? { ...row.message, altCount: row.altCount } : null;
+}
+
+export async function findByClientId(db: Database, chatId: string, clientId: string): Promise<MessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), eq(messages.clientId, clientId)));
+  return row ?? null;
+}
+
+/** The reply the history shows for a user message (the selected alternative), if any. */
+export async function findSelectedReply(db: Database, chatId: string, replyTo: string): Promise<MessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), eq(messages.replyTo, replyTo), eq(messages.selected, true)))
+    .orderBy(desc(messages.seq))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The text with any lone UTF-16 surrogate replaced by U+FFFD — what the driver's UTF-8 encoding
+ * of a parameter does, but inside a JSON parameter an escaped lone surrogate would make
+ * PostgreSQL refuse the whole statement.
+ */
+const wellFormed = (text: string): string =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+/** A message a send writes; a live reply gives its owner and the length of its lease. */
+export type NewMessage = Pick<
+  NewMessageRow,
+  'id' | 'clientId' | 'role' | 'kind' | 'text' | 'state' | 'errorCode' | 'notice' | 'replyTo' | 'spoken' | 'owner'
+> & { chatId: string; userId: string; leaseMs?: number };
+
+const messageColumns = Object.entries(getTableColumns(messages));
+
+/** A `messages` row as the driver answers it (`returning *`: column names, driver values) → `MessageRow`. */
+function messageFromRaw(raw: Record<string, unknown>): MessageRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of messageColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as MessageRow;
+}
+
+/**
+ * Inserts messages in one statement (their `seq` follows the array) and marks the chat active
+ * (and, with `disclosedAt`, disclosed) at the same time; answers the rows in `seq` order.
+ * The statement's text never changes (the rows go in as one JSON parameter): nothing is built
+ * per send, and the driver reuses its prepared statement — building this insert through the
+ * query builder was the largest single cost of a send in the server's profile.
+ */
+export async function insertMessages(
+  db: Database,
+  chatId: string,
+  rows: NewMessage[],
+  chatValues: { disclosedAt?: Date } = {},
+  /** Commit without waiting for the disk (`db/commit-mode.ts`). */
+  relaxedCommit = false,
+): Promise<MessageRow[]> {
+  const values = rows.map((row, i) => ({
+    i,
+    id: row.id ?? null,
+    chat_id: row.chatId,
+    user_id: row.userId,
+    client_id: row.clientId ?? null,
+    role: row.role,
+    kind: row.kind ?? null,
+    text: wellFormed(row.text ?? ''),
+    state: row.state ?? null,
+    error_code: row.errorCode ?? null,
+    notice: row.notice ?? null,
+    reply_to: row.replyTo ?? null,
+    spoken: row.spoken ?? null,
+    tokens: estimateTokens(row.text ?? ''),
+    owner: row.owner ?? null,
+    lease_ms: row.leaseMs ?? null,
+  }));
+  // One statement writes the messages and the chat's activity time (which orders the chats
+  // list): a data-modifying CTE runs whether or not the insert reads it.
+  const result = await executePrepared(
+    db,
+    'chats_insert_messages',
+    sql`
+    with ${commitMode(relaxedCommit)}, touched as (
+      update chats set updated_at = ${new Date().toISOString()}::timestamptz,
+        disclosed_at = coalesce(${chatValues.disclosedAt?.toISOString() ?? null}::timestamptz, disclosed_at)
+      where id = ${chatId}::uuid
+      returning id)
+    insert into messages (id, chat_id, user_id, client_id, role, kind, text, state, error_code, notice, reply_to,
+      spoken, tokens, owner, lease_until)
+    select coalesce(v.id, gen_random_uuid()), v.chat_id, v.user_id, v.client_id, v.role, coalesce(v.kind, 1), v.text,
+      coalesce(v.state, 'done'), v.error_code, v.notice, v.reply_to, coalesce(v.spoken, false), v.tokens, v.owner,
+      case when v.lease_ms is null then null else now() + v.lease_ms * interval '1 millisecond' end
+    from json_to_recordset(${JSON.stringify(values)}::json) as v(i int, id uuid, chat_id uuid, user_id uuid,
+      client_id uuid, role text, kind smallint, text text, state text, error_code text, notice text, reply_to uuid,
+      spoken boolean, tokens int, owner text, lease_ms float8), commit_mode
+    order by v.i
+    returning *`,
+  );
+  return rowsOf<Record<string, unknown>>(result)
+    .map(messageFromRaw)
+    .sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Adds a new alternative answering `replyTo` (selected; the others are hidden) in the
+ * streaming state, or — for a failed reply — resets that reply in place.
+ */
+export async function insertAlternative(
+  db: Database,
+  target: MessageRow,
+  live: { owner: string; leaseMs: number },
+): Promise<MessageRow> {
+  return db.transaction(async (tx) => {
+    if (target.state === 'failed') {
+      const [row] = await tx
+        .update(messages)
+        .set({
+          text: '',
+          tokens: 0,
+          state: 'streaming',
+          errorCode: null,
+          updatedAt: new Date(),
+          ...liveReplyValues(live.owner, live.leaseMs),
+        })
+        .where(eq(messages.id, target.id))
+        .returning();
+      return row!;
+    }
+    const [last] = await tx
+      .select({ max: sql<number>`max(${messages.altIndex})`.mapWith(Number) })
+      .from(messages)
+      .where(and(eq(messages.chatId, target.chatId), eq(messages.replyTo, target.replyTo!)));
+    await tx
+      .update(messages)
+      .set({ selected: false })
+      .where(and(eq(messages.chatId, target.chatId), eq(messages.replyTo, target.replyTo!)));
+    const [row] = await tx
+      .insert(messages)
+      .values({
+        chatId: target.chatId,
+        userId: target.userId,
+        role: 'bot',
+        kind: 1,
+        text: '',
+        state: 'streaming',
+        replyTo: target.replyTo,
+        altIndex: (last?.max ?? 0) + 1,
+        selected: true,
+        ...liveReplyValues(live.owner, live.leaseMs),
+      })
+      .returning();
+    await tx.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, target.chatId));
+    return row!;
+  });
+}
+
+/** Shows the alternative `index` of a reply group; null when there is no such alternative. */
+export async function selectAlternative(
+  db: Database,
+  chatId: string,
+  replyTo: string,
+  index: number,
+): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const [chosen] = await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.chatId, chatId), eq(messages.replyTo, replyTo), eq(messages.altIndex, index)));
+    if (!chosen) return null;
+    await tx
+      .update(messages)
+      .set({ selected: sql`${messages.id} = ${chosen.id}` })
+      .where(and(eq(messages.chatId, chatId), eq(messages.replyTo, replyTo)));
+    return chosen.id;
+  });
+}
+
+/** One reply's save in a batch (`saveReplies`): a final one ends the live reply. */
+export interface ReplySave {
+  messageId: string;
+  text: string;
+  /** The final state (with its error code); absent for a save while it streams. */
+  state?: Exclude<MessageRow['state'], 'streaming'>;
+  errorCode?: string | null;
+  /** A save while streaming renews the lease for this long. */
+  leaseMs?: number;
+  updatedAt: Date;
+}
+
+/**
+ * Writes replies' saves — many at once, in ONE statement (the group commit of
+ * `reply-saves.ts`) — one row per reply, passed as one JSON parameter (the same on PostgreSQL
+ * and PGlite): the text and its token count; a final save also the state and error code and
+ * ends the live reply (no owner, no lease); a save while streaming renews the lease. Nothing is
+ * read back: the caller holds the rest of the row. A reply named twice keeps its last save.
+ */
+export async function saveReplies(db: Database, saves: ReplySave[], relaxedCommit = false): Promise<void> {
+  const byId = new Map<string, ReplySave>();
+  for (const save of saves) byId.set(save.messageId, save);
+  const rows = [...byId.values()].map((save) => ({
+    id: save.messageId,
+    text: wellFormed(save.text),
+    tokens: estimateTokens(save.text),
+    updated_at: save.updatedAt.toISOString(),
+    final: save.state !== undefined,
+    state: save.state ?? null,
+    error_code: save.errorCode ?? null,
+    lease_ms: save.state === undefined ? (save.leaseMs ?? null) : null,
+  }));
+  await executePrepared(
+    db,
+    'chats_save_replies',
+    sql`
+    with ${commitMode(relaxedCommit)}
+    update messages as m set
+      text = v.text,
+      tokens = v.tokens,
+      updated_at = v.updated_at,
+      state = case when v.final then v.state else m.state end,
+      error_code = case when v.final then v.error_code else m.error_code end,
+      owner = case when v.final then null else m.owner end,
+      lease_until = case
+        when v.final then null
+        when v.lease_ms is not null then now() + v.lease_ms * interval '1 millisecond'
+        else m.lease_until end
+    from json_to_recordset(${JSON.stringify(rows)}::json)
+      as v(id uuid, text text, tokens int, updated_at timestamptz, final boolean, state text, error_code text, lease_ms float8),
+      commit_mode
+    where m.id = v.id`,
+  );
+}
+
+/**
+ * Cuts a finished spoken reply to the words the user heard (a call's barge-in): `stopped`,
+ * never a text message, never a reply still streaming.
+ */
+export async function cutSpokenReply(
+  db: Database,
+  where: { userId: string; chatId: string; messageId: string },
+  text: string,
+): Promise<boolean> {
+  const which = and(
+    eq(messages.id, where.messageId),
+    eq(messages.chatId, where.chatId),
+    eq(messages.userId, where.userId),
+    eq(messages.role, 'bot'),
+    eq(messages.spoken, true),
+    inArray(messages.state, ['done', 'stopped']),
+  );
+  // Nothing of it was heard: it was never said, so it is no part of the conversation.
+  if (!text.trim()) return (await db.delete(messages).where(which).returning({ id: messages.id })).length > 0;
+  const rows = await db
+    .update(messages)
+    .set({ text, state: 'stopped', errorCode: null, tokens: estimateTokens(text), updatedAt: new Date() })
+    .where(which)
+    .returning({ id: messages.id });
+  return rows.length > 0;
+}
