@@ -20,6 +20,9 @@ describe('AdminTabs', () => {
     expect(screen.getByRole('tablist', { name: 'Money' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Payments' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByTestId('tab-ledger').getAttribute('aria-selected')).toBe('false');
+    // Underlined, not filled like the side menu and the filter chips around it.
+    expect(screen.getByTestId('tab-payments').className).toContain('border-primary');
+    expect(screen.getByTestId('tab-ledger').className).toContain('border-transparent');
     fireEvent.click(screen.getByTestId('tab-ledger'));
     expect(onChange).toHaveBeenCalledWith('ledger');
   });

@@ -1,6 +1,8 @@
 /**
  * A section's tabs (Payments: payments, webhooks, ledger; Reports: messages, support): one
  * tab list that scrolls sideways on a phone; each tab's test id is `${testIdPrefix}${id}`.
+ * The chosen tab is underlined rather than filled, so that the tabs do not look like the
+ * console's side menu above them or the filter chips under them (Reports has all three).
  */
 export function AdminTabs<T extends string>({
   tabs,
@@ -17,7 +19,11 @@ export function AdminTabs<T extends string>({
   testIdPrefix: string;
 }) {
   return (
-    <div role="tablist" aria-label={label} className="-mx-4 flex gap-1 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+    <div
+      role="tablist"
+      aria-label={label}
+      className="-mx-4 flex gap-1 overflow-x-auto px-4 shadow-[inset_0_-1px_0_rgb(255_255_255/0.1)] sm:mx-0 sm:px-0"
+    >
       {tabs.map((tab) => (
         <button
           key={tab.id}
@@ -26,8 +32,8 @@ export function AdminTabs<T extends string>({
           aria-selected={value === tab.id}
           data-testid={`${testIdPrefix}${tab.id}`}
           onClick={() => onChange(tab.id)}
-          className={`shrink-0 rounded-xl px-3 py-2 text-sm transition ${
-            value === tab.id ? 'bg-white/10 font-medium text-white' : 'text-muted hover:bg-white/5 hover:text-white'
+          className={`shrink-0 border-b-2 px-3 py-2.5 text-sm transition ${
+            value === tab.id ? 'border-primary font-medium text-fg' : 'border-transparent text-muted hover:text-fg'
           }`}
         >
           {tab.label}

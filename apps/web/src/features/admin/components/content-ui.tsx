@@ -28,7 +28,7 @@ export function Field({
 }) {
   return (
     <div>
-      <label htmlFor={htmlFor} className="text-sm font-medium">
+      <label htmlFor={htmlFor} className="block text-sm font-medium">
         {label}
       </label>
       {children}

@@ -1,14 +1,17 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
-/** The buttons of a detail page's action panels (a report's resolve and removal, a takedown's). */
+/**
+ * The buttons of a detail page's action panels (a report's resolve and removal, a takedown's).
+ * The filled ones carry a clear border so that they are as tall as the outlined one beside them.
+ */
 export const actionButton = {
   primary:
-    'rounded-full bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary transition hover:brightness-110 disabled:opacity-50',
+    'rounded-full border border-transparent bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary transition hover:brightness-110 disabled:opacity-50',
   secondary:
     'rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold transition hover:bg-white/5 disabled:opacity-50',
   danger:
-    'rounded-full bg-red-500 px-5 py-2.5 text-sm font-semibold text-white transition hover:brightness-110 disabled:opacity-50',
+    'rounded-full border border-transparent bg-red-500 px-5 py-2.5 text-sm font-semibold text-white transition hover:brightness-110 disabled:opacity-50',
 };
 
 /**

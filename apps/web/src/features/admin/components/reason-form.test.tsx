@@ -68,6 +68,25 @@ describe('ReasonForm', () => {
     fireEvent.click(screen.getByTestId('n-confirm'));
     await waitFor(() => expect(onConfirm).toHaveBeenCalledWith(''));
   });
+
+  it("in place, puts its confirm button first and styles both like a list item's buttons", () => {
+    const props = {
+      testId: 'r',
+      confirmLabel: 'Unpublish',
+      danger: true,
+      onConfirm: async () => undefined,
+      onDone: () => undefined,
+      onCancel: () => undefined,
+    };
+    const { unmount } = render(<ReasonForm {...props} inline />);
+    const inPlace = screen.getAllByRole('button').map((button) => button.textContent);
+    expect(inPlace).toEqual(['Unpublish', 'Cancel']);
+    expect(screen.getByTestId('r-confirm').className).toContain('rounded-full');
+    unmount();
+    render(<ReasonForm {...props} />);
+    expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancel', 'Unpublish']);
+    expect(screen.getByTestId('r-confirm').className).toContain('rounded-xl');
+  });
 });
 
 describe('NoteField', () => {

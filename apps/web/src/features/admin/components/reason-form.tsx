@@ -2,6 +2,7 @@ import '../texts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { ApiRequestError } from '../../../lib/api-client';
+import { dangerButton, primaryButton, secondaryButton } from './content-ui';
 
 /** What a failed admin write says: the server's translated detail, or a generic text. */
 export function actionErrorText(error: unknown, fallback: string): string {
@@ -14,7 +15,8 @@ export function actionErrorText(error: unknown, fallback: string): string {
  * `onConfirm(reason)` gets the trimmed reason and runs the write; while it runs the buttons
  * wait, a failure shows `errorText(failure)` under the field and keeps the form, success calls
  * `onDone`. Extra fields go in `children`; `disabled` holds the confirm button while they are
- * invalid. `ConfirmAction` shows it in a dialog; unpublish and reject show it in place.
+ * invalid. `ConfirmAction` shows it in a dialog; unpublish and reject show it in place
+ * (`inline`): there its buttons look like the list item's own, the confirm one first.
  * Element ids are `${id}-reason`, `${id}-reason-error`; test ids `${testId}-reason`, `-confirm`, `-error`.
  */
 export function ReasonForm({
@@ -36,6 +38,7 @@ export function ReasonForm({
   formTestId = testId,
   id = testId,
   className = 'flex flex-col gap-4',
+  inline = false,
 }: {
   confirmLabel: string;
   danger?: boolean;
@@ -58,6 +61,8 @@ export function ReasonForm({
   formTestId?: string;
   id?: string;
   className?: string;
+  /** Shown in place under a list item rather than in a dialog. */
+  inline?: boolean;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -87,6 +92,20 @@ export function ReasonForm({
       setBusy(false);
     }
   };
+
+  const dialogConfirmClass = `rounded-xl px-4 py-2.5 text-sm font-semibold transition disabled:opacity-50 ${
+    danger ? 'bg-red-500 text-white hover:bg-red-400' : 'bg-primary text-on-primary hover:opacity-90'
+  }`;
+  const confirm = (
+    <button
+      type="submit"
+      disabled={busy || disabled}
+      data-testid={`${testId}-confirm`}
+      className={inline ? (danger ? dangerButton : primaryButton) : dialogConfirmClass}
+    >
+      {busy ? t('admin.common.working') : confirmLabel}
+    </button>
+  );
 
   return (
     <form onSubmit={submit} className={className} data-testid={formTestId} noValidate>
@@ -124,25 +143,19 @@ export function ReasonForm({
           {error}
         </p>
       )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <div className={inline ? 'flex flex-wrap gap-2' : 'flex flex-col-reverse gap-2 sm:flex-row sm:justify-end'}>
+        {inline && confirm}
         <button
           type="button"
           onClick={onCancel}
           disabled={busy}
-          className="rounded-xl border border-white/10 px-4 py-2.5 text-sm hover:bg-white/5"
+          className={
+            inline ? secondaryButton : 'rounded-xl border border-white/10 px-4 py-2.5 text-sm hover:bg-white/5'
+          }
         >
           {t('admin.common.cancel')}
         </button>
-        <button
-          type="submit"
-          disabled={busy || disabled}
-          data-testid={`${testId}-confirm`}
-          className={`rounded-xl px-4 py-2.5 text-sm font-semibold transition disabled:opacity-50 ${
-            danger ? 'bg-red-500 text-white hover:bg-red-400' : 'bg-primary text-on-primary hover:opacity-90'
-          }`}
-        >
-          {busy ? t('admin.common.working') : confirmLabel}
-        </button>
+        {!inline && confirm}
       </div>
     </form>
   );

@@ -35,6 +35,7 @@ function UnpublishForm({ character, onDone }: { character: AdminCharacter; onDon
     <ReasonForm
       id={`unpublish-${character.id}`}
       testId="admin-unpublish"
+      inline
       className="mt-3 flex flex-col gap-3"
       reasonLabel={t('admin.characters.unpublish_reason')}
       requiredText={t('admin.characters.reason_required')}

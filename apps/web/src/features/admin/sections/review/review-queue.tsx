@@ -40,6 +40,7 @@ function RejectForm({ character, onDone }: { character: AdminCharacter; onDone: 
     <ReasonForm
       id={`reject-${character.id}`}
       testId="review-reject"
+      inline
       formTestId="review-reject-form"
       className="mt-3 flex flex-col gap-3"
       reasonLabel={t('admin.review.reason')}
