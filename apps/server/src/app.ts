@@ -15,7 +15,7 @@ import { securityPlugin } from './plugins/security.js';
 import { serverVersion } from './lib/version.js';
 import { BatchedWindowCounter, sharedRateLimitStore } from './providers/limits/index.js';
 import { analyticsModule } from './modules/analytics/index.js';
-import { blogModule } from './modules/blog/index.js';
+import { blogModule, consolePosts } from './modules/blog/index.js';
 import { botsModule } from './modules/bots/index.js';
 import { legalModule } from './modules/legal/index.js';
 import { chatsModule } from './modules/chats/index.js';
@@ -31,8 +31,6 @@ import { takedownModule } from './modules/takedown/index.js';
 import { adminModule } from './modules/admin/index.js';
 import { callsModule } from './modules/calls/index.js';
 import { requireOwnedChat } from './modules/chats/index.js';
-// issue 25, transitional: the admin console's views of accounts, billing, blog and transforms.
-import { adminViews } from './admin-views.js';
 
 export type { AppDependencies } from './core.js';
 
@@ -126,7 +124,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...core,
     localAdminKey: deps.localAdminKey,
     bots: app.botsManage,
-    ...adminViews({ db: core.db, sessions: core.sessions, accounts: app.accounts }),
+    accounts: app.accountsConsole,
+    billing: app.billingConsole,
+    blog: consolePosts,
+    transforms: app.transformsConsole,
   });
   // Last: its not-found handler serves the web app's pages.
   await app.register(webModule, { ...core, bots: app.bots, webDistDir: deps.webDistDir ?? null });

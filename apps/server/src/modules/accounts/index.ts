@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
 import { accountsRoutes } from './accounts.routes.js';
+import { AccountsConsole } from './accounts.console.js';
 import { AccountsService, type AccountsBilling } from './accounts.service.js';
 import { mailboxRoutes } from './mailbox.routes.js';
 import { MailboxService } from './mailbox.service.js';
@@ -17,6 +18,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Accounts; tests wait for mail sent after the answer with `accounts.idle()`. */
     accounts: AccountsService;
+    /** What the admin console does with accounts (bans, sessions, deletion, operator commands). */
+    accountsConsole: AccountsConsole;
   }
 }
 
@@ -51,6 +54,7 @@ export const accountsModule = fp<AccountsModuleDeps>(
     // Password reset mails go out after the answer; they finish before the database closes.
     app.addHook('preClose', async () => accounts.idle());
     app.decorate('accounts', accounts);
+    app.decorate('accountsConsole', new AccountsConsole({ db: deps.db, sessions: deps.sessions, accounts }));
     await app.register(accountsRoutes, {
       service: accounts,
       ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,

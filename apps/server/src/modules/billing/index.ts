@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
 import { billingRoutes } from './billing.routes.js';
+import { BillingConsole } from './billing.console.js';
 import { BillingService } from './billing.service.js';
 import { scheduleWebhookDeliveryPruning } from './webhook-deliveries.pruning.js';
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Desires, premium and payments; other modules are given it (or a part of it) in app.ts. */
     billing: BillingService;
+    /** What the admin console does with desires (adjustments, the ledger check). */
+    billingConsole: BillingConsole;
   }
 }
 
@@ -22,6 +25,7 @@ export const billingModule = fp<BillingModuleDeps>(
     const { config, jobs, log } = deps;
     const service = new BillingService({ db: deps.db, payments: deps.payments, publicUrl: config.PUBLIC_URL });
     app.decorate('billing', service);
+    app.decorate('billingConsole', new BillingConsole({ db: deps.db }));
     await app.register(billingRoutes, { service, providers: deps.payments });
     // Webhook deliveries are kept WEBHOOK_DELIVERIES_RETENTION_DAYS: an hourly durable job, one
     // per hour for the cluster (webhook-deliveries.pruning.ts).

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
 import { blogRoutes } from './blog.routes.js';
 import { BlogService } from './blog.service.js';
+import { deletePost, findPostForUpdate, insertPost, listAllPosts, updatePost } from './blog.repository.js';
 
 export type BlogModuleDeps = Pick<Core, 'db'>;
 
@@ -30,5 +31,7 @@ export {
   type NewBlogPost,
 } from './blog.repository.js';
 export { coverUrlOf } from './blog.presenter.js';
+/** The admin console's posts: these functions, each given the console's transaction. */
+export const consolePosts = { listAllPosts, findPostForUpdate, insertPost, updatePost, deletePost };
 /** The shipped posts (content/blog) and their seed. */
 export { readShippedBlogPosts, seedBlogPosts } from './blog.seed.js';

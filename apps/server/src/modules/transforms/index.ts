@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
 import { WindowLimiter } from '../../providers/limits/index.js';
 import { createTransformProvider, type TransformProvider } from './transform-provider.js';
+import { TransformsConsole } from './transforms.console.js';
 import { transformRoutes } from './transforms.routes.js';
 import { TransformsService, type TransformPictureCheck } from './transforms.service.js';
 
@@ -16,6 +17,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The image style transform (docs/transform.md); tests wait for its jobs with `transforms.idle()`. */
     transforms: TransformsService;
+    /** What the admin console's takedowns do with transforms. */
+    transformsConsole: TransformsConsole;
   }
 }
 
@@ -44,6 +47,7 @@ export const transformsModule = fp<TransformsModuleDeps>(
       retryDelayS: config.TRANSFORM_RETRY_DELAY_S,
     });
     app.decorate('transforms', service);
+    app.decorate('transformsConsole', new TransformsConsole());
     // Abandoned uploads (unjudged or unpaid) are swept by a periodic durable job, once for the cluster.
     app.addHook('onReady', async () => {
       await service.start().catch((error: unknown) => {
