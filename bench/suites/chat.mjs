@@ -417,6 +417,32 @@ function startPlainProxy(fake) {
   });
 }
 
+/**
+ * The read floor (bench/support/read-floor.mjs) in its own process: `read(tokens, replies,
+ * concurrency)` has it read that many trickled replies from the fake and resolves when done.
+ */
+function startReadFloor(fake) {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/read-floor.mjs'), [], {
+    env: { ...process.env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', () =>
+      resolve({
+        pid: child.pid,
+        read: (tokens, replies, concurrency) =>
+          new Promise((done, failed) => {
+            fake.state.tokens = tokens;
+            child.once('message', (answer) => (answer.error ? failed(new Error(answer.error)) : done(answer)));
+            child.send({ url: `${fake.url}/chat/completions`, body: FAKE_REQUEST, replies, concurrency });
+          }),
+        stop: () => child.kill('SIGTERM'),
+      }),
+    );
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL: parts 1–4
 
@@ -737,10 +763,31 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   const proxyShort = await proxyReplies(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
   const proxyLong = await proxyReplies(LONG_TOKENS, CPU_REPLIES);
   const proxyPerToken = slope(proxyShort, proxyLong);
+
+  // The read floor: a process that only reads the same trickled replies (the server's HTTP
+  // client, one token per read, the SSE lines parsed) and writes nothing anywhere.
+  const reader = await startReadFloor(fake);
+  let floorShort;
+  let floorLong;
+  try {
+    const floorReplies = async (tokens, replies) => {
+      await sleep(300);
+      const before = cpuMicros(reader.pid);
+      await reader.read(tokens, replies, chats.length);
+      await sleep(100);
+      return { server: cpuMicros(reader.pid) - before, replies };
+    };
+    await floorReplies(LONG_TOKENS, chats.length); // warm-up
+    floorShort = await floorReplies(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
+    floorLong = await floorReplies(LONG_TOKENS, CPU_REPLIES);
+  } finally {
+    reader.stop();
+  }
+  const floorPerToken = slope(floorShort, floorLong);
   fake.state.tokens = SHORT_TOKENS;
   fake.state.trickleMs = 0;
   log(
-    `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply; background ${(background.server * 1000).toFixed(0)} + ${(background.db * 1000).toFixed(0)} µs/s`,
+    `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs, read floor ${floorPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply; background ${(background.server * 1000).toFixed(0)} + ${(background.db * 1000).toFixed(0)} µs/s`,
   );
 
   const tag = `trickled ${TRICKLE_TOKEN_MS} ms/token, ${HISTORY_MESSAGES}-message chat`;
@@ -754,6 +801,12 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       unit: 'µs',
       target: { max: 10 },
       note: `slope of the server's CPU per reply between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(shortNet.server / short.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(net(long).server / long.replies)}), ${chats.length} at a time, ${backgroundNote}; raw ${slope(short, long).toFixed(1)} µs; delta events per reply (median) ${median(short.counts)} of ${SHORT_TOKENS}, ${median(long.counts)} of ${LONG_TOKENS}; the plain proxy ${proxyPerToken.toFixed(1)} µs per token`,
+    },
+    {
+      label: `${tag}: read floor, CPU per token of a process that only reads the model`,
+      value: floorPerToken,
+      unit: 'µs',
+      note: `bench/support/read-floor.mjs: node:http with keep-alive as providers/llm/openai.ts, one token per read, the SSE lines split and each data line's JSON parsed, nothing written; slope between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(floorShort.server / floorShort.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(floorLong.server / floorLong.replies)}), ${chats.length} at a time; the plain proxy (one read and one write per token) ${proxyPerToken.toFixed(1)} µs per token`,
     },
     {
       label: `PostgreSQL ${tag}: added time to first token p50`,
