@@ -183,11 +183,15 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
 
   it('keeps the connection for the next reply when an answer is complete, and closes it when stopped early', async () => {
     let connections = 0;
+    let answers = 0;
     const endpoint = await listenOnLoopback((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
-      // The end follows [DONE] in the same write, as OpenAI-compatible servers do.
-      res.end('data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+      // The end follows [DONE] in the same write, as OpenAI-compatible servers do; the fourth
+      // answer (the one stopped) is still streaming when its caller stops.
+      const end = () => res.end('data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+      if (++answers === 4) setTimeout(end, 200);
+      else end();
     });
     endpoint.server.on('connection', () => connections++);
     try {
