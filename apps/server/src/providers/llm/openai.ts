@@ -162,15 +162,22 @@ export class OpenAiLlmProvider implements LlmProvider {
     const controller = new AbortController();
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
-    // One timer for the whole answer, pushed back on every read: a trickled stream reads once per
-    // token, and a new timer per read was a timer list insertion and an object per token.
+    let lastBytes = 0;
+    // One timer for the whole answer; a read only notes its time, and the timer, when it fires
+    // early, waits for the rest: a trickled stream reads once per token, and refreshing the
+    // timer on each read moved it in Node's timer lists once per token.
+    const idleMs = this.options.idleTimeoutMs;
+    const check = () => {
+      const quiet = performance.now() - lastBytes;
+      if (quiet < idleMs) timer = setTimeout(check, idleMs - quiet);
+      else {
+        timedOut = true;
+        controller.abort();
+      }
+    };
     const arm = () => {
-      if (timer) timer.refresh();
-      else
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, this.options.idleTimeoutMs);
+      lastBytes = performance.now();
+      timer ??= setTimeout(check, idleMs);
     };
     const onAbort = () => controller.abort();
     request.signal.addEventListener('abort', onAbort, { once: true });
