@@ -88,6 +88,8 @@ const HEALTH_EVERY_MS = 20;
 const TRICKLE_TOKEN_MS = Number(process.env.BENCH_CHAT_TRICKLE_MS ?? 5);
 /** The chats of the trickled parts hold this many messages before the first send. */
 const HISTORY_MESSAGES = 700;
+/** 64-token replies the plain proxy and the read floor serve one at a time (as T1's sends). */
+const ALONE_REPLIES = 20;
 /** Sends of the trickled time to first token (after TRICKLE_WARMUP), each paired with one to the fake. */
 const TRICKLE_SENDS = Number(process.env.BENCH_CHAT_TRICKLE_SENDS ?? 100);
 const TRICKLE_WARMUP = 10;
@@ -749,10 +751,10 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   const sequentialNet = net(sequential);
 
   // The floor: the plain proxy (one read and one write a token, nothing else), the same replies.
-  const proxyReplies = async (tokens, replies) => {
+  const proxyReplies = async (tokens, replies, concurrency = chats.length) => {
     fake.state.tokens = tokens;
     const cpu = await cpuOver(() =>
-      pool(Array.from({ length: replies }), chats.length, () =>
+      pool(Array.from({ length: replies }), concurrency, () =>
         streamPost(`${proxy.url}/v1/chat/completions`, {}, FAKE_REQUEST, '"content"', {
           check: (tail) => tail.includes('[DONE]'),
         }),
@@ -763,23 +765,27 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   const proxyShort = await proxyReplies(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
   const proxyLong = await proxyReplies(LONG_TOKENS, CPU_REPLIES);
   const proxyPerToken = slope(proxyShort, proxyLong);
+  // One at a time, as T1's sends: every token then wakes an idle process.
+  const proxyAlone = await proxyReplies(SHORT_TOKENS, ALONE_REPLIES, 1);
 
   // The read floor: a process that only reads the same trickled replies (the server's HTTP
   // client, one token per read, the SSE lines parsed) and writes nothing anywhere.
   const reader = await startReadFloor(fake);
   let floorShort;
   let floorLong;
+  let floorAlone;
   try {
-    const floorReplies = async (tokens, replies) => {
+    const floorReplies = async (tokens, replies, concurrency = chats.length) => {
       await sleep(300);
       const before = cpuMicros(reader.pid);
-      await reader.read(tokens, replies, chats.length);
+      await reader.read(tokens, replies, concurrency);
       await sleep(100);
       return { server: cpuMicros(reader.pid) - before, replies };
     };
     await floorReplies(LONG_TOKENS, chats.length); // warm-up
     floorShort = await floorReplies(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
     floorLong = await floorReplies(LONG_TOKENS, CPU_REPLIES);
+    floorAlone = await floorReplies(SHORT_TOKENS, ALONE_REPLIES, 1);
   } finally {
     reader.stop();
   }
@@ -806,7 +812,7 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       label: `${tag}: read floor, CPU per token of a process that only reads the model`,
       value: floorPerToken,
       unit: 'µs',
-      note: `bench/support/read-floor.mjs: node:http with keep-alive as providers/llm/openai.ts, one token per read, the SSE lines split and each data line's JSON parsed, nothing written; slope between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(floorShort.server / floorShort.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(floorLong.server / floorLong.replies)}), ${chats.length} at a time; the plain proxy (one read and one write per token) ${proxyPerToken.toFixed(1)} µs per token`,
+      note: `bench/support/read-floor.mjs: node:http with keep-alive as providers/llm/openai.ts, one token per read, the SSE lines split and each data line's JSON parsed, nothing written; one at a time ${ms(floorAlone.server / floorAlone.replies)} per ${SHORT_TOKENS}-token reply; slope between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(floorShort.server / floorShort.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(floorLong.server / floorLong.replies)}), ${chats.length} at a time; the plain proxy (one read and one write per token) ${proxyPerToken.toFixed(1)} µs per token`,
     },
     {
       label: `PostgreSQL ${tag}: added time to first token p50`,
@@ -820,7 +826,7 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       value: shortPerReply / 1000,
       unit: 'ms',
       target: { max: 1.5 },
-      note: `${TRICKLE_SHORT_REPLIES} replies, ${chats.length} at a time, ${backgroundNote}: ${perReply(shortNet, short.replies)}; raw ${perReply(short, short.replies)}; one at a time (the first-token sends) ${perReply(sequentialNet, sequentialSends)}; the plain proxy ${ms(proxyShort.proxy / TRICKLE_SHORT_REPLIES)}`,
+      note: `${TRICKLE_SHORT_REPLIES} replies, ${chats.length} at a time, ${backgroundNote}: ${perReply(shortNet, short.replies)}; raw ${perReply(short, short.replies)}; one at a time (the first-token sends) ${perReply(sequentialNet, sequentialSends)}; the plain proxy ${ms(proxyShort.proxy / TRICKLE_SHORT_REPLIES)}, one at a time ${ms(proxyAlone.proxy / ALONE_REPLIES)}; the read floor ${ms(floorShort.server / floorShort.replies)}, one at a time ${ms(floorAlone.server / floorAlone.replies)}`,
     },
   ];
 }

@@ -286,7 +286,8 @@ export class OpenAiLlmProvider implements LlmProvider {
         if (streamError) throw streamError;
         // The pieces of one network read go on as one: the reply's text is the same, and each
         // piece costs a turn of the generator and of everything that consumes it.
-        if (pieces.length) yield pieces.splice(0).join('');
+        if (pieces.length === 1) yield pieces.pop()!;
+        else if (pieces.length) yield pieces.splice(0).join('');
       }
       if (!done && !finished) throw this.badStream('a stream that ended before the reply was complete');
       complete = true;
