@@ -35,7 +35,9 @@
 //  T1. added time to first token: 100 sends one at a time (BENCH_CHAT_TRICKLE_SENDS) after 10
 //      warm-ups, each right after a request straight to the fake (its median is subtracted);
 //  T2. server CPU per token: the slope between 200 replies of 64 tokens and 60 of 1000, 10 at a
-//      time; the plain proxy's the same way (the floor of one read and one write per token);
+//      time; the plain proxy's the same way (the floor of one read and one write per token),
+//      and the read floor's (bench/support/read-floor.mjs: a process that only reads the
+//      fake's streams, the least any Node server spends per token); both also one at a time;
 //  T3. server + PostgreSQL CPU per 64-token reply, over T2's 64-token replies.
 //  The CPU the server and PostgreSQL spend with nothing to do (measured for 10 s first) is
 //  taken off T2 and T3, since a trickled reply lasts long enough for it to count.
