@@ -35,7 +35,9 @@
 //  T1. added time to first token: 100 sends one at a time (BENCH_CHAT_TRICKLE_SENDS) after 10
 //      warm-ups, each right after a request straight to the fake (its median is subtracted);
 //  T2. server CPU per token: the slope between 200 replies of 64 tokens and 60 of 1000, 10 at a
-//      time; the plain proxy's the same way (the floor of one read and one write per token);
+//      time; the plain proxy's the same way (the floor of one read and one write per token),
+//      and the read floor's (bench/support/read-floor.mjs: a process that only reads the
+//      fake's streams, the least any Node server spends per token); both also one at a time;
 //  T3. server + PostgreSQL CPU per 64-token reply, over T2's 64-token replies.
 //  The CPU the server and PostgreSQL spend with nothing to do (measured for 10 s first) is
 //  taken off T2 and T3, since a trickled reply lasts long enough for it to count.
@@ -88,6 +90,8 @@ const HEALTH_EVERY_MS = 20;
 const TRICKLE_TOKEN_MS = Number(process.env.BENCH_CHAT_TRICKLE_MS ?? 5);
 /** The chats of the trickled parts hold this many messages before the first send. */
 const HISTORY_MESSAGES = 700;
+/** 64-token replies the plain proxy and the read floor serve one at a time (as T1's sends). */
+const ALONE_REPLIES = 20;
 /** Sends of the trickled time to first token (after TRICKLE_WARMUP), each paired with one to the fake. */
 const TRICKLE_SENDS = Number(process.env.BENCH_CHAT_TRICKLE_SENDS ?? 100);
 const TRICKLE_WARMUP = 10;
@@ -417,6 +421,32 @@ function startPlainProxy(fake) {
   });
 }
 
+/**
+ * The read floor (bench/support/read-floor.mjs) in its own process: `read(tokens, replies,
+ * concurrency)` has it read that many trickled replies from the fake and resolves when done.
+ */
+function startReadFloor(fake) {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/read-floor.mjs'), [], {
+    env: { ...process.env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', () =>
+      resolve({
+        pid: child.pid,
+        read: (tokens, replies, concurrency) =>
+          new Promise((done, failed) => {
+            fake.state.tokens = tokens;
+            child.once('message', (answer) => (answer.error ? failed(new Error(answer.error)) : done(answer)));
+            child.send({ url: `${fake.url}/chat/completions`, body: FAKE_REQUEST, replies, concurrency });
+          }),
+        stop: () => child.kill('SIGTERM'),
+      }),
+    );
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL: parts 1–4
 
@@ -723,10 +753,10 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   const sequentialNet = net(sequential);
 
   // The floor: the plain proxy (one read and one write a token, nothing else), the same replies.
-  const proxyReplies = async (tokens, replies) => {
+  const proxyReplies = async (tokens, replies, concurrency = chats.length) => {
     fake.state.tokens = tokens;
     const cpu = await cpuOver(() =>
-      pool(Array.from({ length: replies }), chats.length, () =>
+      pool(Array.from({ length: replies }), concurrency, () =>
         streamPost(`${proxy.url}/v1/chat/completions`, {}, FAKE_REQUEST, '"content"', {
           check: (tail) => tail.includes('[DONE]'),
         }),
@@ -737,10 +767,35 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   const proxyShort = await proxyReplies(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
   const proxyLong = await proxyReplies(LONG_TOKENS, CPU_REPLIES);
   const proxyPerToken = slope(proxyShort, proxyLong);
+  // One at a time, as T1's sends: every token then wakes an idle process.
+  const proxyAlone = await proxyReplies(SHORT_TOKENS, ALONE_REPLIES, 1);
+
+  // The read floor: a process that only reads the same trickled replies (the server's HTTP
+  // client, one token per read, the SSE lines parsed) and writes nothing anywhere.
+  const reader = await startReadFloor(fake);
+  let floorShort;
+  let floorLong;
+  let floorAlone;
+  try {
+    const floorReplies = async (tokens, replies, concurrency = chats.length) => {
+      await sleep(300);
+      const before = cpuMicros(reader.pid);
+      await reader.read(tokens, replies, concurrency);
+      await sleep(100);
+      return { server: cpuMicros(reader.pid) - before, replies };
+    };
+    await floorReplies(LONG_TOKENS, chats.length); // warm-up
+    floorShort = await floorReplies(SHORT_TOKENS, TRICKLE_SHORT_REPLIES);
+    floorLong = await floorReplies(LONG_TOKENS, CPU_REPLIES);
+    floorAlone = await floorReplies(SHORT_TOKENS, ALONE_REPLIES, 1);
+  } finally {
+    reader.stop();
+  }
+  const floorPerToken = slope(floorShort, floorLong);
   fake.state.tokens = SHORT_TOKENS;
   fake.state.trickleMs = 0;
   log(
-    `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply; background ${(background.server * 1000).toFixed(0)} + ${(background.db * 1000).toFixed(0)} µs/s`,
+    `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs, read floor ${floorPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply; background ${(background.server * 1000).toFixed(0)} + ${(background.db * 1000).toFixed(0)} µs/s`,
   );
 
   const tag = `trickled ${TRICKLE_TOKEN_MS} ms/token, ${HISTORY_MESSAGES}-message chat`;
@@ -756,6 +811,12 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       note: `slope of the server's CPU per reply between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(shortNet.server / short.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(net(long).server / long.replies)}), ${chats.length} at a time, ${backgroundNote}; raw ${slope(short, long).toFixed(1)} µs; delta events per reply (median) ${median(short.counts)} of ${SHORT_TOKENS}, ${median(long.counts)} of ${LONG_TOKENS}; the plain proxy ${proxyPerToken.toFixed(1)} µs per token`,
     },
     {
+      label: `${tag}: read floor, CPU per token of a process that only reads the model`,
+      value: floorPerToken,
+      unit: 'µs',
+      note: `bench/support/read-floor.mjs: node:http with keep-alive as providers/llm/openai.ts, one token per read, the SSE lines split and each data line's JSON parsed, nothing written; one at a time ${ms(floorAlone.server / floorAlone.replies)} per ${SHORT_TOKENS}-token reply; slope between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(floorShort.server / floorShort.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(floorLong.server / floorLong.replies)}), ${chats.length} at a time; the plain proxy (one read and one write per token) ${proxyPerToken.toFixed(1)} µs per token`,
+    },
+    {
       label: `PostgreSQL ${tag}: added time to first token p50`,
       value: median(added),
       unit: 'ms',
@@ -767,7 +828,7 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       value: shortPerReply / 1000,
       unit: 'ms',
       target: { max: 1.5 },
-      note: `${TRICKLE_SHORT_REPLIES} replies, ${chats.length} at a time, ${backgroundNote}: ${perReply(shortNet, short.replies)}; raw ${perReply(short, short.replies)}; one at a time (the first-token sends) ${perReply(sequentialNet, sequentialSends)}; the plain proxy ${ms(proxyShort.proxy / TRICKLE_SHORT_REPLIES)}`,
+      note: `${TRICKLE_SHORT_REPLIES} replies, ${chats.length} at a time, ${backgroundNote}: ${perReply(shortNet, short.replies)}; raw ${perReply(short, short.replies)}; one at a time (the first-token sends) ${perReply(sequentialNet, sequentialSends)}; the plain proxy ${ms(proxyShort.proxy / TRICKLE_SHORT_REPLIES)}, one at a time ${ms(proxyAlone.proxy / ALONE_REPLIES)}; the read floor ${ms(floorShort.server / floorShort.replies)}, one at a time ${ms(floorAlone.server / floorAlone.replies)}`,
     },
   ];
 }

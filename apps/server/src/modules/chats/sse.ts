@@ -6,10 +6,11 @@ import type { StreamEvent } from '@reverie/shared';
 const HEARTBEAT_MS = 15_000;
 
 /**
- * A delta that comes less than this after the stream's last write waits for the rest of that
- * time and goes out with whatever came meanwhile: a model streams one token per network write,
- * and one SSE write per token would cost the server a system call and an event loop turn each
- * (bench/README.md, issue 25). The first delta goes at once; readers see text every 25 ms.
+ * A delta that comes less than this after the stream's last delta was written waits for the
+ * rest of that time and goes out with whatever came meanwhile: a model streams one token per
+ * network write, and one SSE write per token would cost the server a system call and an event
+ * loop turn each (bench/README.md, issue 25). The first delta goes at once (also right after
+ * the user's message was written); readers see text every 25 ms.
  */
 export const DELTA_BATCH_MS = 25;
 
@@ -62,23 +63,27 @@ export async function pipeEvents(
     // The headers go out with the first event when it is ready at once (one write, not two);
     // a stream whose first event is not ready after a turn of the event loop sends them alone.
     let pending: Promise<IteratorResult<StreamEvent>> | null = events.next();
-    let lastWrite = -Infinity;
+    let lastDelta = -Infinity;
     if ((await Promise.race([pending, nextTurn().then(() => LATER)])) === LATER) raw.flushHeaders?.();
     while (!closed) {
       const next = await Promise.race([pending ?? events.next(), gone]);
       pending = null;
       if (next === GONE || next.done) break;
       if (closed || raw.destroyed) break;
-      let chunk = formatEvent(next.value);
+      let batch = [next.value];
       if (events.takeReady) {
         // Whatever else arrives in this turn of the event loop — or, for a delta that follows
-        // the last write closely, until DELTA_BATCH_MS after it — goes out in the same write.
-        const wait = next.value.event === 'delta' ? lastWrite + batchMs - performance.now() : 0;
+        // the last delta closely, until DELTA_BATCH_MS after it — goes out in the same write.
+        const wait = next.value.event === 'delta' ? lastDelta + batchMs - performance.now() : 0;
         await (wait > 0 ? Promise.race([sleep(wait), gone]) : nextTurn());
         if (closed || raw.destroyed) break;
-        for (const event of events.takeReady()) chunk += formatEvent(event);
+        batch = mergeDeltas(batch.concat(events.takeReady()));
       }
-      lastWrite = performance.now();
+      let chunk = '';
+      for (const event of batch) {
+        chunk += formatEvent(event);
+        if (event.event === 'delta') lastDelta = performance.now();
+      }
       if (!raw.write(chunk)) {
         await Promise.race([once(raw, 'drain').catch(() => undefined), gone]);
       }
@@ -88,6 +93,21 @@ export async function pipeEvents(
     await events.return?.();
     if (!raw.writableEnded && !raw.destroyed) raw.end();
   }
+}
+
+/** The events with each run of deltas of one message joined into one delta (one event to format and read). */
+export function mergeDeltas(events: StreamEvent[]): StreamEvent[] {
+  const merged: StreamEvent[] = [];
+  for (const event of events) {
+    const last = merged[merged.length - 1];
+    if (event.event === 'delta' && last?.event === 'delta' && last.data.message_id === event.data.message_id)
+      merged[merged.length - 1] = {
+        event: 'delta',
+        data: { message_id: last.data.message_id, text: last.data.text + event.data.text },
+      };
+    else merged.push(event);
+  }
+  return merged;
 }
 
 /** Takes the reply over and writes the stream's headers, with those Fastify's hooks set. */

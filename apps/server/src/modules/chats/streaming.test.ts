@@ -143,6 +143,27 @@ describe('pipeEvents', () => {
     expect(body.match(/event: delta/g)).toHaveLength(2);
     expect(body).toContain('"text":"abc"');
   });
+  it("writes the first delta at once even right after the user's message, and a batch's deltas as one event", async () => {
+    const { pipeEvents } = await import('./sse.js');
+    const { request, reply, writes } = fakeReply();
+    const queue = new EventQueue([{ event: 'user_message', data: { id: 'u1' } } as never]);
+    const piping = pipeEvents(request, reply, queue, { batchMs: 200 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(writes).toHaveLength(1);
+    queue.push(delta('first'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(writes.join('')).toContain('"text":"first"'); // not held for 200 ms behind the user's message
+    for (const piece of [' a', ' b', ' c']) {
+      queue.push(delta(piece));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    queue.end();
+    await piping;
+    expect(writes).toHaveLength(3);
+    expect(writes[2]!.match(/event: delta/g)).toHaveLength(1);
+    expect(writes[2]).toContain('"text":" a b c"');
+  });
+
   it('writes the first delta at once and the deltas close behind a write together, not one write each', async () => {
     const { pipeEvents } = await import('./sse.js');
     const { request, reply, writes } = fakeReply();

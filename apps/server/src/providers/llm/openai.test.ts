@@ -147,6 +147,44 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
     expect(error.code).toBe('timeout');
   });
 
+  it('fails with timeout when the endpoint goes silent in the middle of an answer', async () => {
+    // Pieces within the timeout push it back; the silence after them still ends the answer.
+    const endpoint = await listenOnLoopback((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      const next = () => {
+        if (sent++ < 4) {
+          res.write(`data: {"choices":[{"delta":{"content":"p${sent} "}}]}\n\n`);
+          setTimeout(next, 80);
+        }
+      };
+      next();
+    });
+    try {
+      const quick = new OpenAiLlmProvider({
+        baseUrl: `${endpoint.url}/v1`,
+        models: provider.models(),
+        idleTimeoutMs: 200,
+      });
+      const seen: string[] = [];
+      const started = performance.now();
+      const error = (await failure(
+        (async function* () {
+          for await (const piece of quick.generate(request())) {
+            seen.push(piece);
+            yield piece;
+          }
+        })(),
+      )) as LlmError;
+      expect(error.code).toBe('timeout');
+      expect(seen.join('')).toBe('p1 p2 p3 p4 ');
+      // The last piece came at ≈ 240 ms: the timeout counts from it, not from the first.
+      expect(performance.now() - started).toBeGreaterThan(420);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
   it('maps an unreachable endpoint to provider_error naming the cause', async () => {
     const port = await freePort();
     const down = new OpenAiLlmProvider({
@@ -183,11 +221,15 @@ describe('OpenAiLlmProvider against a fake OpenAI-compatible server', () => {
 
   it('keeps the connection for the next reply when an answer is complete, and closes it when stopped early', async () => {
     let connections = 0;
+    let answers = 0;
     const endpoint = await listenOnLoopback((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
-      // The end follows [DONE] in the same write, as OpenAI-compatible servers do.
-      res.end('data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+      // The end follows [DONE] in the same write, as OpenAI-compatible servers do; the fourth
+      // answer (the one stopped) is still streaming when its caller stops.
+      const end = () => res.end('data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+      if (++answers === 4) setTimeout(end, 200);
+      else end();
     });
     endpoint.server.on('connection', () => connections++);
     try {

@@ -2,6 +2,7 @@ import http, { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } fr
 import https from 'node:https';
 import { TextDecoder } from 'node:util';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ChunkReader } from './chunk-reader.js';
 import { estimateTokens, LlmError, type GenerateRequest, type LlmProvider, type ModelEntry } from './llm.js';
 
 export interface OpenAiLlmOptions {
@@ -76,6 +77,8 @@ const DRAIN_MS = 5_000;
  * keeps the connection for the next request; an answer that does not end soon is closed.
  */
 function drainToPool(body: IncomingMessage): void {
+  // What a reader still listens for would keep what follows (and pause the body when full).
+  body.removeAllListeners('data');
   const giveUp = setTimeout(() => body.destroy(), DRAIN_MS);
   giveUp.unref();
   body.once('close', () => clearTimeout(giveUp));
@@ -159,15 +162,22 @@ export class OpenAiLlmProvider implements LlmProvider {
     const controller = new AbortController();
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
-    // One timer for the whole answer, pushed back on every read: a trickled stream reads once per
-    // token, and a new timer per read was a timer list insertion and an object per token.
+    let lastBytes = 0;
+    // One timer for the whole answer; a read only notes its time, and the timer, when it fires
+    // early, waits for the rest: a trickled stream reads once per token, and refreshing the
+    // timer on each read moved it in Node's timer lists once per token.
+    const idleMs = this.options.idleTimeoutMs;
+    const check = () => {
+      const quiet = performance.now() - lastBytes;
+      if (quiet < idleMs) timer = setTimeout(check, idleMs - quiet);
+      else {
+        timedOut = true;
+        controller.abort();
+      }
+    };
     const arm = () => {
-      if (timer) timer.refresh();
-      else
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, this.options.idleTimeoutMs);
+      lastBytes = performance.now();
+      timer ??= setTimeout(check, idleMs);
     };
     const onAbort = () => controller.abort();
     request.signal.addEventListener('abort', onAbort, { once: true });
@@ -221,7 +231,7 @@ export class OpenAiLlmProvider implements LlmProvider {
       if (answer.statusCode < 200 || answer.statusCode >= 300) throw await this.httpError(answer);
 
       const type = headerOf(answer.headers, 'content-type') ?? '';
-      const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      const chunks = new ChunkReader(body);
       const decoder = new TextDecoder();
       if (type.includes('application/json')) {
         // The endpoint ignored `stream: true` and answered the whole completion at once.
@@ -264,19 +274,20 @@ export class OpenAiLlmProvider implements LlmProvider {
         },
       });
       while (!done) {
-        let read: IteratorResult<Buffer>;
+        let read: Buffer | null;
         try {
           read = await chunks.next();
         } catch (error) {
           return fail(error);
         }
         arm();
-        if (read.done) break;
-        parser.feed(decoder.decode(read.value, { stream: true }));
+        if (read === null) break;
+        parser.feed(decoder.decode(read, { stream: true }));
         if (streamError) throw streamError;
         // The pieces of one network read go on as one: the reply's text is the same, and each
         // piece costs a turn of the generator and of everything that consumes it.
-        if (pieces.length) yield pieces.splice(0).join('');
+        if (pieces.length === 1) yield pieces.pop()!;
+        else if (pieces.length) yield pieces.splice(0).join('');
       }
       if (!done && !finished) throw this.badStream('a stream that ended before the reply was complete');
       complete = true;
@@ -351,13 +362,13 @@ function parseJson(text: string): CompletionChunk | undefined {
   }
 }
 
-async function readAll(chunks: AsyncIterator<Buffer>, decoder: TextDecoder, onBytes: () => void): Promise<string> {
+async function readAll(chunks: ChunkReader, decoder: TextDecoder, onBytes: () => void): Promise<string> {
   let text = '';
   for (;;) {
-    const { done, value } = await chunks.next();
-    if (done) return text + decoder.decode();
+    const chunk = await chunks.next();
+    if (chunk === null) return text + decoder.decode();
     onBytes();
-    text += decoder.decode(value, { stream: true });
+    text += decoder.decode(chunk, { stream: true });
   }
 }
 
