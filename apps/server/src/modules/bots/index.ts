@@ -60,17 +60,3 @@ export { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characte
 /** The offline-drawn pictures and the voice fitting (command-line tools). */
 export { renderPicture } from './bot-pictures.js';
 export { fitCharacterVoices } from './character-voice.js';
-
-/**
- * issue 25, transitional: the reads and writes other modules still make with their own `db`
- * (chats, calls, the media route, the console's takedown). Each has its method on `BotsService`
- * or `BotsManageService`; remove these once those modules take the services through their deps.
- */
-export {
-  deleteCharacters,
-  findBotById,
-  findBotWithPicture,
-  findVisibleBotById,
-  findVisibleBotBySlug,
-} from './bots.repository.js';
-export { storeBlurredCopy } from './explicit-pictures.js';
