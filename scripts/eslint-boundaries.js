@@ -170,46 +170,28 @@ function mayHoldSql(file) {
   );
 }
 
-/** Whether an import or re-export brings values (not only types) into the file. */
-function bringsValues(node) {
-  if (node.importKind === 'type' || node.exportKind === 'type') return false;
-  const specifiers = node.specifiers ?? [];
-  if (node.type === 'ImportDeclaration' && specifiers.length > 0)
-    return specifiers.some((s) => s.type !== 'ImportSpecifier' || s.importKind !== 'type');
-  if (node.type === 'ExportNamedDeclaration' && specifiers.length > 0)
-    return specifiers.some((s) => s.exportKind !== 'type');
-  return true;
-}
-
 const noSqlOutsideRepositories = {
   meta: {
     type: 'problem',
     docs: {
       description:
-        'Only repositories (*.repository.ts) and db/ hold SQL: elsewhere in apps/server/src (tests aside) no value import from drizzle-orm, db/schema or db/prepared; type-only imports are fine.',
+        'Only repositories (*.repository.ts) and db/ hold SQL and know the tables: elsewhere in apps/server/src (tests aside) no import of drizzle-orm, db/schema or db/prepared, types included.',
     },
     messages: {
       sqlOutside:
-        "'{{source}}' builds SQL, which lives in a *.repository.ts (or db/). Call a repository function here; 'import type' is fine for types.",
+        "'{{source}}' is the database's own (SQL, tables, their types), which lives in a *.repository.ts (or db/). Call a repository function here, and take a row's type from the module's repository or index.ts.",
     },
     schema: [],
   },
   create(context) {
     const file = ownPath(context);
     if (mayHoldSql(file)) return {};
-    const check = (node, sourceNode) => {
-      const source = sourceNode?.type === 'Literal' ? sourceNode.value : null;
+    return onImports((node, source) => {
       if (typeof source !== 'string') return;
       const target = importedPath(context, source);
-      const isSql = SQL_PACKAGE.test(source) || (target !== null && SQL_FILES.test(target));
-      if (isSql && bringsValues(node)) context.report({ node: sourceNode, messageId: 'sqlOutside', data: { source } });
-    };
-    return {
-      ImportDeclaration: (node) => check(node, node.source),
-      ExportAllDeclaration: (node) => check(node, node.source),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source),
-      ImportExpression: (node) => check(node, node.source),
-    };
+      if (SQL_PACKAGE.test(source) || (target !== null && SQL_FILES.test(target)))
+        context.report({ node, messageId: 'sqlOutside', data: { source } });
+    });
   },
 };
 

@@ -102,6 +102,9 @@ export type PromptBot = Pick<
   | 'characterBook'
 >;
 
+/** A character's embedded lorebook as the card stores it (the prompt reads its entries). */
+export type CharacterBook = NonNullable<PromptBot['characterBook']>;
+
 /**
  * The statements of every reply, prepared once per database handle: drizzle then skips
  * building their SQL on each call (its query building was the server's largest CPU cost

@@ -5,7 +5,7 @@
  * card's post-history instructions. Pure: the caller passes the model's token counter.
  */
 import type { Locale } from '@reverie/shared';
-import type { CharacterBook } from '../../db/schema.js';
+import type { CharacterBook } from './chat-context.repository.js';
 import type { ChatTurn } from '../../providers/llm/llm.js';
 
 export interface PromptCharacter {
