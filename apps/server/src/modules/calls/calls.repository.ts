@@ -154,7 +154,8 @@ export async function endCall(
     endedAt: sql`now()` as unknown as Date,
     endReason: values.reason,
     owner: null,
-    secondsBilled: sql`case when ${unrecognised} then 0 else greatest(${calls.secondsBilled}, ${values.secondsBilled}::int) end` as unknown as number,
+    secondsBilled:
+      sql`case when ${unrecognised} then 0 else greatest(${calls.secondsBilled}, ${values.secondsBilled}::int) end` as unknown as number,
   });
 }
 

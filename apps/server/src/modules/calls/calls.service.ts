@@ -159,9 +159,9 @@ export class CallsService {
    */
   async availability(mode: 'cached' | 'fresh' = 'cached'): Promise<CallsAvailability> {
     if (this.deps.vad === null) return { available: false, reason: 'stt_unavailable' };
-    const stt = await this.deps.stt.availability(mode).catch(
-      (error: unknown) => ({ ok: false, reason: 'stt_unavailable', detail: String(error) }) as const,
-    );
+    const stt = await this.deps.stt
+      .availability(mode)
+      .catch((error: unknown) => ({ ok: false, reason: 'stt_unavailable', detail: String(error) }) as const);
     if (stt.ok) return { available: true, reason: null };
     if (this.lastRefusal !== stt.detail) {
       this.lastRefusal = stt.detail;

@@ -30,7 +30,8 @@ export async function probeHttp(url: string, timeoutMs = PROBE_TIMEOUT_MS): Prom
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     const name = (error as { name?: string }).name;
-    const why = name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (cause ?? (error as Error).message);
+    const why =
+      name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (cause ?? (error as Error).message);
     return `cannot reach ${new URL(url).origin} (${why})`;
   }
 }

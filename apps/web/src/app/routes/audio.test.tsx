@@ -123,9 +123,7 @@ describe('/audio', () => {
 
   it('409 stt_unavailable with the reason: explains that reason (not "already in a call")', async () => {
     signIn();
-    memberApi(() =>
-      json({ detail: 'x', code: 'stt_unavailable', errors: { reason: ['stt_model_unavailable'] } }, 409),
-    );
+    memberApi(() => json({ detail: 'x', code: 'stt_unavailable', errors: { reason: ['stt_model_unavailable'] } }, 409));
     open('/audio?chat=c1');
     const problem = await screen.findByTestId('call-problem');
     expect(problem.getAttribute('data-failure')).toBe('stt_model_unavailable');
