@@ -322,7 +322,7 @@ describe('a voice call', () => {
   it('a call in which recognition never worked counts no minute; one in which it did counts them all', async () => {
     const s = await server({ env: UNPACED });
     const { auth, bot } = await premiumUser(s);
-    fake.setStt({ status: 503 });
+    fake.setStt({ text: '', status: 503 });
     const failing = await call(s, auth, bot.slug);
     await failing.client.stream(concat(hello, silence(700)), 4);
     expect(await failing.client.waitFor('notice')).toMatchObject({ code: 'stt_failed' });

@@ -95,7 +95,7 @@ describe('daily claim', () => {
 });
 
 describe('the free claim before the shop', () => {
-  const modalProps = (from: string, onClose = () => undefined) => ({
+  const modalProps = (from: string, onClose: () => void = () => undefined) => ({
     onClose,
     from,
     next: null,
@@ -123,8 +123,8 @@ describe('the free claim before the shop', () => {
     };
     let ran = 0;
     let closed = 0;
-    waitForDesires({ from: 'unblur', cost: 3, run: () => (ran += 1) });
-    renderWith(<DesiresModal {...modalProps('unblur', () => (closed += 1))} />);
+    waitForDesires({ from: 'unblur', cost: 3, run: () => void (ran += 1) });
+    renderWith(<DesiresModal {...modalProps('unblur', () => void (closed += 1))} />);
     const offer = await screen.findByTestId('claim-offer');
     expect(offer.textContent).toContain('the picture unblurs right away');
     // Offered before the packs.
