@@ -573,8 +573,13 @@ export const calls = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     endReason: text('end_reason'),
-    /** Seconds counted so far (connect to end), written at least every 10 s. */
+    /** Seconds counted so far (connect to end), written at least every 10 s; 0 while `recognition` is `failed`. */
     secondsBilled: integer('seconds_billed').notNull().default(0),
+    /**
+     * Speech recognition in the call: null (not tried yet), `failed` (tried, never worked: the
+     * call counts no minute), `worked` (an utterance was understood at least once).
+     */
+    recognition: text('recognition', { enum: ['failed', 'worked'] }),
     /** The user's language when the call started (recognition's hint, spoken notices). */
     locale: text('locale').notNull().default('en'),
     /** SHA-256 of the resume key (hex); the key itself is only given to the client. */

@@ -45,6 +45,8 @@ export interface CallStore {
   renew(seconds: number): Promise<boolean>;
   /** The socket dropped: resumable for the grace period. */
   release(seconds: number): Promise<boolean>;
+  /** Recognition worked (the call's seconds count) or failed (while it never worked, the call counts none). */
+  recognition(outcome: 'failed' | 'worked'): Promise<void>;
   end(reason: CallEndReason, seconds: number): Promise<boolean>;
   sweepLater(): void;
 }
@@ -98,6 +100,10 @@ export class CallConnection {
       ttsTimeoutMs: settings.ttsTimeoutMs,
       log: options.log,
       onTimings: options.onTimings,
+      onRecognition: (outcome) =>
+        void options.store.recognition(outcome).catch((error: unknown) => {
+          options.log.warn({ err: error, outcome }, 'could not record the recognition of a call');
+        }),
     });
   }
 

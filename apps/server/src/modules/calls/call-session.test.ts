@@ -27,6 +27,9 @@ class FakeStt implements SttProvider {
   status() {
     return { state: 'ready' as const };
   }
+  async availability() {
+    return { ok: true as const };
+  }
   async prepare() {}
   async transcribe(request: TranscriptionRequest) {
     this.requests.push(request);

@@ -69,6 +69,11 @@ export interface CallSessionOptions {
   ttsTimeoutMs: number;
   log: { warn(object: object, message?: string): void };
   onTimings?(timings: TurnTimings): void;
+  /**
+   * What recognition did: `worked` the first time an utterance is understood, `failed` on a
+   * failure while it never has (a call in which it never worked counts no minute).
+   */
+  onRecognition?(outcome: 'failed' | 'worked'): void;
 }
 
 interface Turn {
@@ -126,6 +131,8 @@ export class CallSession {
    */
   private speculation: { pcm: Int16Array; controller: AbortController; result: Promise<string> } | null = null;
   private listeningTimer: NodeJS.Timeout | undefined;
+  /** What this connection told `onRecognition` last (once `worked`, nothing more). */
+  private recognition: 'failed' | 'worked' | null = null;
 
   constructor(private readonly options: CallSessionOptions) {
     this.detector = new TurnDetector(options.vad, {
@@ -285,6 +292,12 @@ export class CallSession {
     this.previous = turn.done;
   }
 
+  private recognised(outcome: 'failed' | 'worked'): void {
+    if (this.recognition === 'worked' || this.recognition === outcome) return;
+    this.recognition = outcome;
+    this.options.onRecognition?.(outcome);
+  }
+
   private async runTurn(turn: Turn): Promise<void> {
     const { stt, replies, userId, chatId, locale } = this.options;
     const signal = turn.controller.signal;
@@ -299,10 +312,12 @@ export class CallSession {
       if (signal.aborted) return;
       const code = error instanceof SttError ? error.code : 'provider_error';
       this.options.log.warn({ err: error, code }, 'speech recognition failed in a call');
+      this.recognised('failed');
       this.send({ type: 'notice', code: 'stt_failed', detail: 'The words could not be understood.' });
       return;
     }
     turn.timings.sttMs = performance.now() - sttStarted;
+    this.recognised('worked');
     if (signal.aborted) return;
     text = text.trim();
     if (!text) return;

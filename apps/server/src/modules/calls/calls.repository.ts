@@ -5,6 +5,14 @@ import { calls } from '../../db/schema.js';
 /** The unique index that allows one live call per user (a second is a conflict, 409). */
 export const LIVE_CALL_INDEX = 'calls_live_idx';
 
+/**
+ * The seconds a call counts: none once recognition was tried and has never worked in it (a
+ * call in which nothing the user said could be understood costs no minute), else the seconds
+ * so far (a call nobody has spoken in yet counts, as the line is held).
+ */
+const unrecognised = sql`${calls.recognition} = 'failed'`;
+const billable = (seconds: number) => sql`case when ${unrecognised} then 0 else ${seconds}::int end`;
+
 /** `now() + ms` on the database's clock (replicas' clocks may differ). */
 const fromNow = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'` as unknown as Date;
 
@@ -117,7 +125,7 @@ export async function renewCall(
   return updateLiveCall(db, callId, owner, {
     leaseUntil: fromNow(values.leaseMs),
     lastSeenAt: sql`now()` as unknown as Date,
-    secondsBilled: values.secondsBilled,
+    secondsBilled: billable(values.secondsBilled) as unknown as number,
   });
 }
 
@@ -128,7 +136,11 @@ export async function releaseCall(
   owner: string,
   secondsBilled: number,
 ): Promise<boolean> {
-  return updateLiveCall(db, callId, owner, { owner: null, leaseUntil: sql`now()` as unknown as Date, secondsBilled });
+  return updateLiveCall(db, callId, owner, {
+    owner: null,
+    leaseUntil: sql`now()` as unknown as Date,
+    secondsBilled: billable(secondsBilled) as unknown as number,
+  });
 }
 
 /** Ends the call held by `owner` (null: whoever holds it); false when it was not live (or not theirs). */
@@ -142,8 +154,31 @@ export async function endCall(
     endedAt: sql`now()` as unknown as Date,
     endReason: values.reason,
     owner: null,
-    secondsBilled: sql`greatest(${calls.secondsBilled}, ${values.secondsBilled})` as unknown as number,
+    secondsBilled:
+      sql`case when ${unrecognised} then 0 else greatest(${calls.secondsBilled}, ${values.secondsBilled}::int) end` as unknown as number,
   });
+}
+
+/**
+ * What recognition did in a call, from any replica: `worked` (an utterance was understood,
+ * even as nothing) always wins and the call's seconds count, all of them; `failed` is kept
+ * only while it never worked, and the call counts no second (`billable`).
+ */
+export async function recordRecognition(db: Database, callId: string, outcome: 'failed' | 'worked'): Promise<void> {
+  await db
+    .update(calls)
+    .set({
+      recognition: outcome,
+      ...(outcome === 'failed' ? { secondsBilled: 0 } : {}),
+    })
+    .where(
+      and(
+        eq(calls.id, callId),
+        outcome === 'worked'
+          ? or(isNull(calls.recognition), eq(calls.recognition, 'failed'))
+          : isNull(calls.recognition),
+      ),
+    );
 }
 
 /** Updates a call that has not ended and that `owner` holds (null: whoever holds it); false when there is none. */

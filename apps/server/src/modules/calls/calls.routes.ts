@@ -22,7 +22,7 @@ export const callsRoutes: FastifyPluginAsyncZod<{ service: CallsService }> = asy
       schema: {
         tags: ['voice'],
         summary:
-          'A short-lived token for a voice call with a character (premium): 402 premium_required, 409 call_in_progress, 429 call_minutes_exhausted, 503 stt_unavailable',
+          'A short-lived token for a voice call with a character (premium): 402 premium_required, 409 call_in_progress, 409 stt_unavailable (errors.reason: why recognition cannot run), 429 call_minutes_exhausted',
         body: CallTokenBodySchema,
         response: {
           200: CallTokenResponseSchema,

@@ -9,6 +9,7 @@ import {
   type CallEndReason,
   type CallTokenBody,
   type CallTokenResponse,
+  type ClientConfig,
   type Locale,
 } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
@@ -29,6 +30,7 @@ import {
   findCall,
   insertCall,
   LIVE_CALL_INDEX,
+  recordRecognition,
   releaseCall,
   renewCall,
   resumeKeyKnown,
@@ -36,6 +38,9 @@ import {
   type ClaimedCall,
 } from './calls.repository.js';
 import { CallConnection, type CallSocket } from './call-connection.js';
+
+/** `/api/config`'s `calls`: whether a call can start, and the reason code when not. */
+export type CallsAvailability = ClientConfig['calls'];
 
 /** Makes the voice activity detector of one call (Silero or WebRTC VAD, providers/vad). */
 export type VadFactory = () => VoiceActivityDetector | Promise<VoiceActivityDetector>;
@@ -123,6 +128,8 @@ export class CallsService {
   private sweepTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private connectionCount = 0;
+  /** The last reason logged for refusing calls (logged once per change, not per request). */
+  private lastRefusal: string | null = null;
 
   constructor(private readonly deps: CallsDeps) {
     this.key = new TextEncoder().encode(`${deps.secret}:calls`);
@@ -144,10 +151,23 @@ export class CallsService {
     return this.settings.resumeGraceS * 1000;
   }
 
-  /** Whether a call can start now, and why not (GET /api/config). */
-  availability(): { available: boolean; reason: 'stt_unavailable' | null } {
-    const ok = this.deps.vad !== null && this.deps.stt.status().state !== 'unavailable';
-    return { available: ok, reason: ok ? null : 'stt_unavailable' };
+  /**
+   * Whether a call can start now, and why not (GET /api/config, the token): voice activity
+   * detection in this build, and speech recognition able to run — its model present or
+   * pullable, or its remote provider answering (`SttProvider.availability`, probes kept a
+   * while and shared by concurrent requests).
+   */
+  async availability(mode: 'cached' | 'fresh' = 'cached'): Promise<CallsAvailability> {
+    if (this.deps.vad === null) return { available: false, reason: 'stt_unavailable' };
+    const stt = await this.deps.stt
+      .availability(mode)
+      .catch((error: unknown) => ({ ok: false, reason: 'stt_unavailable', detail: String(error) }) as const);
+    if (stt.ok) return { available: true, reason: null };
+    if (this.lastRefusal !== stt.detail) {
+      this.lastRefusal = stt.detail;
+      this.deps.log.warn({ reason: stt.reason, detail: stt.detail }, 'calls are unavailable');
+    }
+    return { available: false, reason: stt.reason };
   }
 
   /** Starts the sweep of calls nobody resumed. */
@@ -184,7 +204,12 @@ export class CallsService {
     const { db } = this.deps;
     const locale = toLocale(requestLocale) ?? DEFAULT_LOCALE;
     if (!(await hasPremium(db, userId))) throw new AppError('premium_required', { status: 402 });
-    if (!this.availability().available) throw new AppError('stt_unavailable', { status: 503 });
+    const availability = await this.availability('fresh');
+    if (!availability.available)
+      throw new AppError('stt_unavailable', {
+        status: 409,
+        errors: { reason: [availability.reason ?? 'stt_unavailable'] },
+      });
     // A local model not loaded yet starts loading now (the first turn waits for it).
     if (this.deps.stt.status().state !== 'ready') void this.deps.stt.prepare().catch(() => undefined);
     const left = await this.secondsLeft(userId);
@@ -316,6 +341,7 @@ export class CallsService {
         renew: (seconds) =>
           renewCall(db, admission.call.id, admission.owner, { leaseMs: s.leaseMs, secondsBilled: seconds }),
         release: (seconds) => releaseCall(db, admission.call.id, admission.owner, seconds),
+        recognition: (outcome) => recordRecognition(db, admission.call.id, outcome),
         end: (reason: CallEndReason, seconds) =>
           endCall(db, admission.call.id, admission.owner, { reason, secondsBilled: seconds }),
         // A dropped call that nobody resumes ends once its grace period is over.

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
@@ -108,6 +110,17 @@ async function waitFor<T>(what: string, check: () => Promise<T | null | undefine
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-calls-'));
 
 const callRow = async (s: Server, id: string) => (await s.database.db.select().from(calls).where(eq(calls.id, id)))[0]!;
 
@@ -270,19 +283,68 @@ describe('a voice call', () => {
     expect(user.id).toBeTruthy();
   }, 30_000);
 
-  it('503 stt_unavailable, and /api/config says why, when there is no speech recognition', async () => {
+  it('409 stt_unavailable, and /api/config says why, when there is no speech recognition', async () => {
     const s = await server({ env: { STT_PROVIDER: 'none' } });
     const config = await s.app.inject({ method: 'GET', url: '/api/config' });
-    expect(config.json()).toMatchObject({ calls: { available: false, reason: 'stt_unavailable' } });
+    expect(config.json()).toMatchObject({ calls: { available: false, reason: 'stt_disabled' } });
     const { auth, bot } = await premiumUser(s);
     const res = await token(s, auth, { slug: bot.slug });
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ code: 'stt_unavailable' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'stt_unavailable', errors: { reason: ['stt_disabled'] } });
     const ok = await server();
     expect((await ok.app.inject({ method: 'GET', url: '/api/config' })).json()).toMatchObject({
       calls: { available: true, reason: null },
     });
   });
+
+  it('the default local recognition with no model and no way to pull it: calls unavailable before any call starts', async () => {
+    const dead = await closedPort();
+    const s = await server({
+      env: { STT_PROVIDER: 'local', STT_LOCAL_MODEL_URL: `http://127.0.0.1:${dead}/whisper`, DATA_DIR: tempDir() },
+    });
+    const started = Date.now();
+    const config = await s.app.inject({ method: 'GET', url: '/api/config' });
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(config.json()).toMatchObject({ calls: { available: false, reason: 'stt_model_unavailable' } });
+    const { auth, bot } = await premiumUser(s);
+    const res = await token(s, auth, { slug: bot.slug });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'stt_unavailable', errors: { reason: ['stt_model_unavailable'] } });
+    // No call row, no chat: nothing was admitted.
+    expect(await s.database.db.select().from(calls)).toHaveLength(0);
+    // A remote provider that does not answer: the same, with its own reason.
+    const remote = await server({ env: { STT_BASE_URL: `http://127.0.0.1:${dead}/v1` } });
+    expect((await remote.app.inject({ method: 'GET', url: '/api/config' })).json()).toMatchObject({
+      calls: { available: false, reason: 'stt_provider_unreachable' },
+    });
+  });
+
+  it('a call in which recognition never worked counts no minute; one in which it did counts them all', async () => {
+    const s = await server({ env: UNPACED });
+    const { auth, bot } = await premiumUser(s);
+    fake.setStt({ text: '', status: 503 });
+    const failing = await call(s, auth, bot.slug);
+    await failing.client.stream(concat(hello, silence(700)), 4);
+    expect(await failing.client.waitFor('notice')).toMatchObject({ code: 'stt_failed' });
+    await failing.client.waitFor('time', (m) => m.elapsed_s >= 2, { timeoutMs: 6000 });
+    failing.client.json({ type: 'hangup' });
+    await failing.client.closed;
+    const unheard = await callRow(s, failing.body.call_id);
+    expect(unheard).toMatchObject({ recognition: 'failed', secondsBilled: 0, endReason: 'hangup' });
+
+    fake.setStt({ text: 'How are you?' });
+    const heard = await call(s, auth, bot.slug);
+    // The failed call took nothing from today's minutes.
+    expect(heard.ready.seconds_left).toBeGreaterThan(120 * 60 - 2);
+    await heard.client.stream(concat(hello, silence(700)), 4);
+    await heard.client.waitFor('caption', (m) => m.role === 'user');
+    await heard.client.waitFor('time', (m) => m.elapsed_s >= 2, { timeoutMs: 6000 });
+    heard.client.json({ type: 'hangup' });
+    await heard.client.closed;
+    const row = await callRow(s, heard.body.call_id);
+    expect(row.recognition).toBe('worked');
+    expect(row.secondsBilled).toBeGreaterThanOrEqual(2);
+  }, 40_000);
 
   it('a bad or expired token closes the socket with 4001 before anything starts; an ended call with 4004', async () => {
     const s = await server();

@@ -7,7 +7,7 @@ import { SystemService } from './system.service.js';
 
 export type SystemModuleDeps = Pick<Core, 'config' | 'database' | 'edition' | 'moderation'> & {
   /** Whether a voice call can start now (the calls module, registered later: asked per request). */
-  callsAvailability: () => ClientConfig['calls'];
+  callsAvailability: () => Promise<ClientConfig['calls']>;
 };
 
 /** The system module: `GET /api/health`, `GET /api/ready`, `GET /api/config`. */

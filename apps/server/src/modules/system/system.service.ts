@@ -9,8 +9,8 @@ export interface SystemServiceDeps {
   database: DatabaseHandle;
   edition: Edition;
   version: string;
-  /** Whether a voice call can start now, and why not (modules/calls). */
-  callsAvailability: () => ClientConfig['calls'];
+  /** Whether a voice call can start now, and why not (modules/calls; its probes are kept a while). */
+  callsAvailability: () => Promise<ClientConfig['calls']>;
   /** Public custom characters are published at once (MODERATION_AUTO_APPROVE with a provider that can). */
   autoApproveCharacters: boolean;
 }
@@ -31,14 +31,14 @@ export class SystemService {
     return { status: ready ? 'ready' : 'not_ready', checks: { database: databaseOk, migrations: migrationsOk } };
   }
 
-  clientConfig(): ClientConfig {
+  async clientConfig(): Promise<ClientConfig> {
     const { config, edition } = this.deps;
     return {
       edition: edition.id,
       community_url: config.COMMUNITY_URL === 'none' ? null : (config.COMMUNITY_URL ?? edition.communityUrl),
       support_email: edition.supportEmail,
       rewardful_key: config.REWARDFUL_API_KEY ?? null,
-      calls: this.deps.callsAvailability(),
+      calls: await this.deps.callsAvailability(),
       auto_approve_characters: this.deps.autoApproveCharacters,
     };
   }

@@ -27,7 +27,7 @@ describe('system routes', async () => {
       community_url: 'https://chat.example/amoura',
       support_email: 'support@amoura.app',
       rewardful_key: null,
-      calls: { available: false, reason: 'stt_unavailable' },
+      calls: { available: false, reason: 'stt_disabled' },
       // MODERATION_AUTO_APPROVE is off (and the rules judge cannot auto-approve).
       auto_approve_characters: false,
     });

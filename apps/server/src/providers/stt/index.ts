@@ -1,14 +1,16 @@
 import type { Config } from '../../config.js';
 import { createLocalSttProvider, type LocalSttOptions } from './local.js';
 import { OpenAiSttProvider } from './openai.js';
+import type { SttAvailability } from './availability.js';
 import { SttError, type SttProvider, type SttStatus } from './stt-provider.js';
 
 export * from './stt-provider.js';
+export type { SttAvailability, SttUnavailableReason } from './availability.js';
 export { OpenAiSttProvider } from './openai.js';
 
 /**
- * No speech recognition: calls cannot start (`GET /api/config` says why, the token answers
- * 503 `stt_unavailable`).
+ * No speech recognition: calls cannot start (`GET /api/config` says why — `stt_disabled` —,
+ * the token answers 409 `stt_unavailable`).
  */
 export class UnavailableSttProvider implements SttProvider {
   readonly name = 'none';
@@ -16,6 +18,10 @@ export class UnavailableSttProvider implements SttProvider {
 
   status(): SttStatus {
     return { state: 'unavailable', reason: this.reason };
+  }
+
+  availability(): Promise<SttAvailability> {
+    return Promise.resolve({ ok: false, reason: 'stt_disabled', detail: this.reason });
   }
 
   prepare(): Promise<void> {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/helpers.js';
 import { ModelHosts } from '../../../test/model-host.js';
 import { createLocalSttProvider, LocalSttProvider, whisperFiles } from './local.js';
+import { CachedCheck } from './availability.js';
 import { SttError } from './stt-provider.js';
 
 /**
@@ -119,5 +120,63 @@ describe('LocalSttProvider', () => {
     const failure = await stt.transcribe(utterance).catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: 'stt_unavailable', message: expect.stringMatching(/still loading/) });
     await stt.close();
+  });
+
+  it('knows before a call whether it can run: files present, or a host that answers, probed once a minute', async () => {
+    const model = await host((_url, res) => {
+      res.writeHead(404);
+      res.end();
+    });
+    const { stt, dir } = provider(model.url);
+    // Missing files, a host that answers (any status below 500): pullable.
+    expect(await stt.availability()).toEqual({ ok: true });
+    expect(await stt.availability('fresh')).toEqual({ ok: true });
+    expect(model.gets).toEqual([]); // a HEAD of the host only (not recorded): nothing is downloaded
+    // Files in place: no network needed at all.
+    const other = provider('http://127.0.0.1:9/none');
+    for (const file of whisperFiles('whisper-tiny')) fs.writeFileSync(`${other.dir}/${file.name}`, 'x');
+    expect(await other.stt.availability()).toEqual({ ok: true });
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('no model and a host that cannot be reached: unavailable at once, with the reason, nothing pulled', async () => {
+    const { stt, dir } = provider('http://127.0.0.1:9/whisper');
+    const started = Date.now();
+    const [first, second] = await Promise.all([stt.availability(), stt.availability()]);
+    expect(Date.now() - started).toBeLessThan(3500);
+    expect(first).toMatchObject({ ok: false, reason: 'stt_model_unavailable' });
+    expect(first.ok === false && first.detail).toMatch(/whisper-tiny.*cannot be downloaded.*127\.0\.0\.1:9/);
+    expect(second).toEqual(first);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(stt.status()).toEqual({ state: 'loading', progress: null });
+  });
+});
+
+describe('CachedCheck', () => {
+  it('probes once for concurrent callers, keeps the answer, answers an aged one at once while refreshing', async () => {
+    let clock = 0;
+    let runs = 0;
+    let answer = 'a';
+    const check = new CachedCheck(
+      async () => {
+        runs += 1;
+        return answer;
+      },
+      () => 1000,
+      () => clock,
+    );
+    expect(await Promise.all([check.get(), check.get('fresh')])).toEqual(['a', 'a']);
+    expect(runs).toBe(1);
+    clock = 500;
+    expect(await check.get('fresh')).toBe('a');
+    expect(runs).toBe(1);
+    clock = 1500;
+    answer = 'b';
+    expect(await check.get()).toBe('a'); // aged: answered at once, refreshed behind
+    expect(await check.get()).toBe('b');
+    expect(runs).toBe(2);
+    clock = 3000;
+    answer = 'c';
+    expect(await check.get('fresh')).toBe('c'); // fresh waits for the new probe
   });
 });

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { Config } from '../../config.js';
 import { resample } from '../../lib/pcm.js';
-import { pullFiles, progressLogger, type ModelFile, type PullLog } from '../models/pull.js';
+import { pulled, pullFiles, progressLogger, type ModelFile, type PullLog } from '../models/pull.js';
 import { loadSherpaOnnx, pcm16ToFloat, SerialQueue, type SherpaOfflineRecognizer } from '../models/sherpa.js';
+import { CachedCheck, PROBE_FAILED_TTL_MS, PROBE_OK_TTL_MS, probeHttp, type SttAvailability } from './availability.js';
 import { SttError, type SttProvider, type SttStatus, type TranscriptionRequest } from './stt-provider.js';
 
 /** The Whisper models sherpa-onnx publishes (int8, multilingual: en, zh, es, de, ru and more). */
@@ -63,8 +64,18 @@ export class LocalSttProvider implements SttProvider {
   private loading: Promise<void> | null = null;
   private readonly queue = new SerialQueue();
   private readonly closing = new AbortController();
+  private readonly files: ModelFile[];
+  /** Can the model's host be reached (for a model not pulled yet)? Kept a while, one probe at a time. */
+  private readonly hostReachable: CachedCheck<string | null>;
 
-  constructor(private readonly options: LocalSttOptions) {}
+  constructor(private readonly options: LocalSttOptions) {
+    this.files = whisperFiles(options.model, options.baseUrl);
+    const host = new URL(this.files[0]!.url).origin;
+    this.hostReachable = new CachedCheck(
+      () => probeHttp(`${host}/`),
+      (why) => (why === null ? PROBE_OK_TTL_MS : PROBE_FAILED_TTL_MS),
+    );
+  }
 
   status(): SttStatus {
     switch (this.state.kind) {
@@ -77,6 +88,28 @@ export class LocalSttProvider implements SttProvider {
       case 'failed':
         return { state: 'unavailable', reason: this.state.reason };
     }
+  }
+
+  /**
+   * Ready, loading, or its files on disk: yes. A load that failed (files that are not a
+   * model) within the last five minutes: no. Files missing: only when their host answers
+   * (a HEAD, 3 s at most, kept a minute — 20 s when it failed).
+   */
+  async availability(mode: 'cached' | 'fresh' = 'cached'): Promise<SttAvailability> {
+    const { model, dir } = this.options;
+    if (this.state.kind === 'ready' || this.state.kind === 'loading') return { ok: true };
+    if (this.state.kind === 'failed' && Date.now() - this.state.at < RETRY_AFTER_MS)
+      return { ok: false, reason: 'stt_model_unavailable', detail: this.state.reason };
+    if (pulled(dir, this.files)) return { ok: true };
+    const why = await this.hostReachable.get(mode);
+    if (why === null) return { ok: true };
+    return {
+      ok: false,
+      reason: 'stt_model_unavailable',
+      detail:
+        `the speech recognition model ${model} is not in ${dir} and cannot be downloaded: ${why}. ` +
+        'Place the files there by hand, or use STT_PROVIDER=openai (docs/voice.md)',
+    };
   }
 
   prepare(): Promise<void> {
@@ -148,7 +181,7 @@ export class LocalSttProvider implements SttProvider {
 
   private async load(): Promise<void> {
     const { model, dir, log } = this.options;
-    const files = whisperFiles(model, this.options.baseUrl);
+    const files = this.files;
     this.state = { kind: 'loading', progress: null };
     const logProgress = progressLogger(log, `the speech recognition model ${model}`);
     let paths: string[];

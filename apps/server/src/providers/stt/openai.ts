@@ -1,5 +1,6 @@
 import type { Locale } from '@reverie/shared';
 import { wavFile } from '../../lib/pcm.js';
+import { CachedCheck, PROBE_FAILED_TTL_MS, PROBE_OK_TTL_MS, probeHttp, type SttAvailability } from './availability.js';
 import {
   SttError,
   type SttProvider,
@@ -26,13 +27,26 @@ export interface OpenAiSttOptions {
 export class OpenAiSttProvider implements SttProvider {
   readonly name = 'openai';
   private readonly base: string;
+  /** Does the endpoint answer at all (a HEAD of the transcription route; any status below 500)? */
+  private readonly answering: CachedCheck<string | null>;
 
   constructor(private readonly options: OpenAiSttOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
+    this.answering = new CachedCheck(
+      () => probeHttp(`${this.base}/audio/transcriptions`),
+      (why) => (why === null ? PROBE_OK_TTL_MS : PROBE_FAILED_TTL_MS),
+    );
   }
 
   status(): SttStatus {
     return { state: 'ready' };
+  }
+
+  async availability(mode: 'cached' | 'fresh' = 'cached'): Promise<SttAvailability> {
+    const why = await this.answering.get(mode);
+    return why === null
+      ? { ok: true }
+      : { ok: false, reason: 'stt_provider_unreachable', detail: `the speech recognition provider: ${why}` };
   }
 
   async prepare(): Promise<void> {}

@@ -1,5 +1,6 @@
 import type { Locale } from '@reverie/shared';
 import { ProviderError } from '../provider-error.js';
+import type { SttAvailability } from './availability.js';
 
 /** One utterance to recognise: mono 16-bit PCM (16 kHz in calls). */
 export interface TranscriptionRequest {
@@ -31,6 +32,13 @@ export type SttStatus =
 export interface SttProvider {
   readonly name: string;
   status(): SttStatus;
+  /**
+   * Whether recognition can run, asked before a call is admitted: a model present or
+   * pullable (its host answers), a remote provider answering. Cheap: probes are kept a while
+   * (`availability.ts`), concurrent callers share one. `fresh` (the call token) waits for a
+   * new probe when the kept answer has aged; `cached` (`/api/config`) answers the kept one.
+   */
+  availability(mode?: 'cached' | 'fresh'): Promise<SttAvailability>;
   /** Starts loading (pulling) what the provider needs; resolves when it is ready, rejects with `stt_unavailable`. */
   prepare(): Promise<void>;
   transcribe(request: TranscriptionRequest): Promise<Transcription>;

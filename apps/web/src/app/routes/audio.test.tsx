@@ -121,6 +121,30 @@ describe('/audio', () => {
     expect(problem.textContent).toContain(`You can call again at ${at}.`);
   });
 
+  it('409 stt_unavailable with the reason: explains that reason (not "already in a call")', async () => {
+    signIn();
+    memberApi(() => json({ detail: 'x', code: 'stt_unavailable', errors: { reason: ['stt_model_unavailable'] } }, 409));
+    open('/audio?chat=c1');
+    const problem = await screen.findByTestId('call-problem');
+    expect(problem.getAttribute('data-failure')).toBe('stt_model_unavailable');
+    expect(problem.textContent).toContain("The speech recognition model isn't on this server");
+  });
+
+  it.each([
+    ['stt_model_unavailable', "can't be downloaded"],
+    ['stt_provider_unreachable', "The speech recognition service isn't answering"],
+    ['stt_disabled', "Speech recognition isn't set up here"],
+  ] as const)('the server says calls are unavailable (%s): the reason, before any token', async (reason, text) => {
+    signIn();
+    const calls = memberApi(() => json({}, 500), { available: false, reason });
+    open('/audio?chat=c1');
+    const problem = await screen.findByTestId('call-problem');
+    expect(problem.getAttribute('data-failure')).toBe(reason);
+    expect(problem.textContent).toContain(text);
+    expect(problem.textContent).toContain('Aiko');
+    expect(calls.some((c) => c.path === '/api/audio_chat/token')).toBe(false);
+  });
+
   it('does not ask for a token when the server says calls are unavailable', async () => {
     signIn();
     const calls = memberApi(() => json({}, 500), { available: false, reason: 'stt_unavailable' });

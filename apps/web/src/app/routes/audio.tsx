@@ -13,14 +13,22 @@ import { useProfile } from '../../lib/profile';
 import { useBot } from '../../features/characters/api/get-bot';
 import { useChat } from '../../features/chat/api/get-chat';
 import { useChats } from '../../features/chat/api/get-chats';
-import { CallButton, CallPicker, CallProblem, CallView, type CallFailure } from '../../features/calls';
+import {
+  CallButton,
+  CallPicker,
+  CallProblem,
+  CallView,
+  unavailableFailure,
+  type CallFailure,
+} from '../../features/calls';
 import { useClientConfig } from '../../lib/client-config';
 import { useModal } from '../../lib/modals';
 
-/** `/api/config`'s `calls`: whether a call can start now (no speech recognition → why not). */
+/** `/api/config`'s `calls`: whether a call can start now (speech recognition unable to run → why not). */
 function useCallsPreflight(): { ready: boolean; failure: CallFailure | null } {
   const config = useClientConfig();
-  return { ready: !config.isPending, failure: config.data?.calls.available === false ? 'stt_unavailable' : null };
+  const calls = config.data?.calls;
+  return { ready: !config.isPending, failure: calls?.available === false ? unavailableFailure(calls.reason) : null };
 }
 
 /** The browser has seen a tap on this page, so a call's audio may start without another one. */

@@ -14,6 +14,10 @@ export type CallFailure =
   | 'call_in_progress'
   | 'call_minutes_exhausted'
   | 'stt_unavailable'
+  /** Calls unavailable, by the server's reason (`/api/config`'s `calls.reason`, or the token's 409). */
+  | 'stt_disabled'
+  | 'stt_model_unavailable'
+  | 'stt_provider_unreachable'
   | 'not_found'
   | 'mic_denied'
   | 'mic_missing'

@@ -8,6 +8,9 @@ import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
 import { formatCountdown, formatPrice } from '../format';
 import { DailyClaim } from './daily-claim';
+import DesiresModal from './desires-modal';
+import { formatClaimCountdown } from '../use-daily-claim';
+import { peekWaitingAction, waitForDesires } from '../../../lib/waiting-action';
 import PurchaseReturn from './purchase-return';
 import { currentReturnPath, purchaseReturnUrl, safeReturnPath } from '../return-path';
 import { seedProfile, loadedProfile, testQueryClient } from '../../../test/profile';
@@ -69,6 +72,17 @@ describe('daily claim', () => {
     expect(await screen.findByText('+100 desires added to your balance')).toBeTruthy();
   });
 
+  it('never shows more than the claim period (24:00:08 with a client clock behind the server)', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile({ next_claim_at: new Date(Date.now() + 24 * 3600_000 + 8000).toISOString() }));
+    renderWith(<DailyClaim />);
+    expect((await screen.findByTestId('claim-countdown')).textContent).toBe('Next claim in 23:59:59');
+    expect(formatClaimCountdown(24 * 3600_000 + 8000)).toBe('23:59:59');
+    expect(formatClaimCountdown(24 * 3600_000)).toBe('23:59:59');
+    expect(formatClaimCountdown(1)).toBe('00:00:01');
+    expect(formatClaimCountdown(-5)).toBe('00:00:00');
+  });
+
   it('shows the countdown instead of the button while waiting, and nothing to guests', async () => {
     setTokens('a.b.c', 'd.e.f');
     seedProfile(profile({ next_claim_at: new Date(Date.now() + 3600_000).toISOString() }));
@@ -77,6 +91,62 @@ describe('daily claim', () => {
     expect(screen.queryByTestId('claim-button')).toBeNull();
     act(() => clearSession());
     await waitFor(() => expect(screen.queryByTestId('daily-claim')).toBeNull());
+  });
+});
+
+describe('the free claim before the shop', () => {
+  const modalProps = (from: string, onClose: () => void = () => undefined) => ({
+    onClose,
+    from,
+    next: null,
+    switchTo: () => undefined,
+    requireAuth: () => undefined,
+  });
+
+  it('a zero balance with a claim available: the claim first, one tap, then the waiting unblur runs', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile({ num_tokens: 0, next_claim_at: null }));
+    const nextAt = new Date(Date.now() + 24 * 3600_000).toISOString();
+    const calls: string[] = [];
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input instanceof Request ? input.url : input), 'http://x').pathname;
+      calls.push(`${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${url}`);
+      if (url === '/api/profile/claim_desires') return json({ claimed: true, next_at: nextAt, num_tokens: 100 });
+      return json({
+        packs: [],
+        plans: [],
+        currency: 'usd',
+        payments_enabled: true,
+        card_enabled: true,
+        crypto_enabled: false,
+      });
+    };
+    let ran = 0;
+    let closed = 0;
+    waitForDesires({ from: 'unblur', cost: 3, run: () => void (ran += 1) });
+    renderWith(<DesiresModal {...modalProps('unblur', () => void (closed += 1))} />);
+    const offer = await screen.findByTestId('claim-offer');
+    expect(offer.textContent).toContain('the picture unblurs right away');
+    // Offered before the packs.
+    expect(
+      offer.compareDocumentPosition(screen.getByText('More desires')) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    fireEvent.click(screen.getByTestId('claim-offer-button'));
+    await waitFor(() => expect(ran).toBe(1));
+    expect(closed).toBe(1);
+    expect(calls.filter((c) => c === 'POST /api/profile/claim_desires')).toHaveLength(1);
+    expect(loadedProfile()?.num_tokens).toBe(100);
+    expect(peekWaitingAction('unblur')).toBeNull();
+  });
+
+  it('no claim available: the shop says when the next free desires come, never more than 23:59:59', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    // A client clock 8 s behind the server's.
+    seedProfile(profile({ num_tokens: 0, next_claim_at: new Date(Date.now() + 24 * 3600_000 + 8000).toISOString() }));
+    globalThis.fetch = async () => json({ packs: [], plans: [], currency: 'usd' });
+    renderWith(<DesiresModal {...modalProps('counter')} />);
+    expect((await screen.findByTestId('claim-offer-next')).textContent).toBe('Free desires again in 23:59:59');
+    expect(screen.queryByTestId('claim-offer')).toBeNull();
   });
 });
 

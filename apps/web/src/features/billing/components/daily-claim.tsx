@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Gift, Loader2, Timer } from 'lucide-react';
 import { DAILY_CLAIM_AMOUNT } from '@reverie/shared';
@@ -9,18 +9,7 @@ import { Modal } from '../../../components/ui/modal';
 import { setProfileData, useProfile } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 import { claimDesires } from '../api/claim-desires';
-import { formatCountdown } from '../format';
-
-/** Re-renders every second while a countdown is shown. */
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
-}
+import { formatClaimCountdown, useNow } from '../use-daily-claim';
 
 /**
  * The daily claim (spec §4): a button, a confirmation, then the balance rises by 100 at
@@ -48,7 +37,7 @@ export function DailyClaim() {
       setProfileData(queryClient, (p) => ({ ...p, num_tokens: result.num_tokens, next_claim_at: result.next_at }));
       if (result.claimed) showAlert(t('claim.claimed', { count: DAILY_CLAIM_AMOUNT }));
       else
-        showAlert(t('claim.already', { time: formatCountdown(new Date(result.next_at).getTime() - Date.now()) }), {
+        showAlert(t('claim.already', { time: formatClaimCountdown(new Date(result.next_at).getTime() - Date.now()) }), {
           type: 'info',
         });
     } catch {
@@ -71,7 +60,7 @@ export function DailyClaim() {
       {remaining > 0 ? (
         <span className="flex items-center gap-2 text-sm text-muted tabular-nums" data-testid="claim-countdown">
           <Icon icon={Timer} size="sm" />
-          {t('claim.next_in', { time: formatCountdown(remaining) })}
+          {t('claim.next_in', { time: formatClaimCountdown(remaining) })}
         </span>
       ) : (
         <button

@@ -9,11 +9,17 @@ import { useSession } from '../../../lib/session';
 import { usePlans } from '../api/get-plans';
 import { formatPrice } from '../format';
 import { PaymentMethodPicker, PaymentsOffNote, usePaymentMethod } from './payment-method-picker';
+import { dropWaitingAction } from '../../../lib/waiting-action';
+import { ClaimOffer } from './claim-offer';
 import { useCheckout } from './use-checkout';
 import '../texts';
 
-/** Buy desires (`?pw=1&from=counter`): the 60% offer first, then the other packs. */
-export default function DesiresModal({ onClose, requireAuth }: ModalProps) {
+/**
+ * Buy desires (`?pw=1&from=counter`): the free daily claim first while it is available (one
+ * tap; an action waiting for desires then goes on by itself), then the 60% offer, then the
+ * other packs.
+ */
+export default function DesiresModal({ onClose, requireAuth, from }: ModalProps) {
   const { t } = useTranslation();
   const locale = currentLocale();
   const { isAuthorized } = useSession();
@@ -26,9 +32,14 @@ export default function DesiresModal({ onClose, requireAuth }: ModalProps) {
   const offer = plans?.packs.find((p) => p.is_offer);
   const others = plans?.packs.filter((p) => !p.is_offer) ?? [];
   const busy = (id: PackId) => checkout.pending === id;
+  // Closed without claiming: the action that waited for desires is not run by a later claim.
+  const close = () => {
+    dropWaitingAction();
+    onClose();
+  };
 
   return (
-    <Modal open onClose={onClose} title={t('billing.desires_title')} description={t('billing.desires_subtitle')}>
+    <Modal open onClose={close} title={t('billing.desires_title')} description={t('billing.desires_subtitle')}>
       <div className="space-y-5" data-testid="desires-modal">
         <div className="flex items-center justify-between rounded-xl bg-bg/60 px-4 py-2.5 text-sm">
           <span className="text-muted">{t('billing.balance')}</span>
@@ -37,6 +48,7 @@ export default function DesiresModal({ onClose, requireAuth }: ModalProps) {
             {formatBalance(profile?.num_tokens ?? 0, locale)}
           </span>
         </div>
+        {isAuthorized && profile && <ClaimOffer from={from} onDone={onClose} />}
         {!enabled && <PaymentsOffNote />}
         {offer && (
           <div className="relative overflow-hidden rounded-2xl border border-primary/60 bg-gradient-to-br from-primary/25 to-secondary/20 p-5">

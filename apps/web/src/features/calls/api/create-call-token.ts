@@ -6,7 +6,7 @@ import { requestRaw } from '../../../lib/api-raw';
  * POST /api/audio_chat/token: a short-lived token for one call in one chat (`chat_id`, or
  * `slug` for the latest chat with the character). Errors arrive as ApiRequestError: 401
  * guest, 402 `premium_required`, 409 `call_in_progress`, 429 `call_minutes_exhausted`
- * (with Retry-After), 503 `stt_unavailable`, 404. (Through requestRaw, which keeps Retry-After.)
+ * (with Retry-After), 409 `stt_unavailable` (`errors.reason`: why), 404. (Through requestRaw, which keeps Retry-After.)
  */
 export async function createCallToken(body: CallTokenBody): Promise<CallTokenResponse> {
   const response = await requestRaw('/api/audio_chat/token', {

@@ -40,8 +40,18 @@ export interface UseCallOptions {
   preflight?: CallFailure | null;
 }
 
+/** The server's reason calls are unavailable (`calls.reason`), as the failure the screen explains. */
+export function unavailableFailure(reason: string | null | undefined): CallFailure {
+  return reason === 'stt_disabled' || reason === 'stt_model_unavailable' || reason === 'stt_provider_unreachable'
+    ? reason
+    : 'stt_unavailable';
+}
+
 function failureOf(error: unknown): { failure: CallFailure; retryAfterS: number | null } | 'auth' {
   if (!(error instanceof ApiRequestError)) return { failure: 'unreachable', retryAfterS: null };
+  // 409 stt_unavailable (with the reason) before 409 call_in_progress; 503 from older servers.
+  if (error.data?.code === 'stt_unavailable')
+    return { failure: unavailableFailure(error.data.errors?.reason?.[0]), retryAfterS: null };
   switch (error.status) {
     case 401:
       return 'auth';

@@ -17,6 +17,7 @@ import {
 import { BlurredPictureHint } from '../../../components/ui/blurred-picture-hint';
 import { Icon } from '../../../components/ui/icon';
 import { MenuButton, type MenuItem } from '../../../components/ui/menu-button';
+import { useClientConfig } from '../../../lib/client-config';
 
 /** An entry of the chat's menu. */
 export type ChatMenuItem = MenuItem;
@@ -48,6 +49,9 @@ export const CHAT_MENU_ICONS = {
 /** The chat's top bar: back, the character's avatar and name, call and the menu. */
 export function ChatHeader({ name, title, avatarUrl, onBack, callHref, menu }: ChatHeaderProps) {
   const { t } = useTranslation();
+  // Calls the server cannot take: the button says so (the call page explains why and what to do).
+  const callsOff = useClientConfig().data?.calls.available === false;
+  const callLabel = callsOff ? t('chat.call_unavailable') : t('chat.call', { name });
   return (
     <header className="sticky top-0 z-30 border-b border-white/10 bg-bg/90 pt-[env(safe-area-inset-top)] backdrop-blur">
       <div className="mx-auto flex h-14 w-full max-w-3xl items-center gap-1 px-1.5 sm:px-3">
@@ -86,10 +90,11 @@ export function ChatHeader({ name, title, avatarUrl, onBack, callHref, menu }: C
         </div>
         <Link
           to={callHref}
-          aria-label={t('chat.call', { name })}
-          title={t('chat.call', { name })}
+          aria-label={callLabel}
+          title={callLabel}
           data-testid="chat-call"
-          className="rounded-full p-2.5 text-muted hover:bg-white/10 hover:text-fg"
+          data-unavailable={callsOff || undefined}
+          className={`rounded-full p-2.5 text-muted hover:bg-white/10 hover:text-fg ${callsOff ? 'opacity-50' : ''}`}
         >
           <Icon icon={Phone} size="md" />
         </Link>

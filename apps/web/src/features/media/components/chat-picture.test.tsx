@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppProviders } from '../../../lib/providers';
@@ -6,6 +6,7 @@ import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
 import { ChatPicture } from './chat-picture';
+import { takeWaitingAction } from '../../../lib/waiting-action';
 import { seedProfile, loadedProfile, testQueryClient, testProfile } from '../../../test/profile';
 
 const profile = testProfile;
@@ -92,6 +93,28 @@ describe('ChatPicture', () => {
     expect(new URLSearchParams(router.state.location.search).get('from')).toBe('unblur');
     expect(loadedProfile()?.num_tokens).toBe(2);
     expect(screen.getByTestId('chat-picture-blurred')).toBeTruthy();
+  });
+
+  it('402: waits for desires; once the shop’s daily claim covers it, the picture unblurs with no second tap', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile({ num_tokens: 0 }));
+    let asked = 0;
+    mockFetch(() => {
+      asked += 1;
+      return asked === 1
+        ? json({ detail: 'not enough desires', code: 'insufficient_desires' }, 402)
+        : json({ img_url: '/api/media/originals/u1/o.webp', num_tokens: 97 });
+    });
+    const router = renderPicture(blurred);
+    fireEvent.click(screen.getByTestId('unblur-button'));
+    await waitFor(() => expect(router.state.location.search).toContain('pw=1'));
+    const waiting = takeWaitingAction('unblur');
+    expect(waiting).toMatchObject({ from: 'unblur', cost: 3 });
+    // The claim (in the modal) credited 100: the modal runs the action.
+    act(() => waiting!.run());
+    await screen.findByTestId('chat-picture');
+    expect(asked).toBe(2);
+    await waitFor(() => expect(loadedProfile()?.num_tokens).toBe(97));
   });
 
   it('says "Unblur" to premium users and keeps their balance', async () => {

@@ -10,6 +10,7 @@ import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
 import { mediaSrc } from '../../../lib/media';
 import { readProfile, setProfileData, useProfile } from '../../../lib/profile';
+import { waitForDesires } from '../../../lib/waiting-action';
 import { useUnblurImage } from '../api/unblur-image';
 import '../texts';
 
@@ -23,7 +24,8 @@ export interface ChatPictureProps {
 /**
  * A character's picture in chat. A blurred one (kind 3) shows the preview with "Unblur for 3
  * desires" ("Unblur" for premium): the balance drops by 3 at once (never below 0), the
- * original replaces the preview, and a 402 opens the buy-desires modal (`?pw=1&from=unblur`).
+ * original replaces the preview, and a 402 opens the buy-desires modal (`?pw=1&from=unblur`),
+ * which offers the daily claim first and, once claimed, unblurs the picture by itself.
  * A clear picture opens full-size on click.
  */
 export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
@@ -49,8 +51,11 @@ export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
       onUnblurred?.(message.id, result.img_url);
     } catch (error) {
       if (before !== undefined) setProfileData(queryClient, (p) => ({ ...p, num_tokens: before }));
-      if (error instanceof ApiRequestError && error.status === 402) modal.open('pw', { from: 'unblur' });
-      else showAlert(t('pictures.unblur_failed'), { type: 'error' });
+      if (error instanceof ApiRequestError && error.status === 402) {
+        // The buy-desires modal offers the free daily claim first; claimed, the picture unblurs.
+        waitForDesires({ from: 'unblur', cost: UNBLUR_COST, run: () => void onUnblur() });
+        modal.open('pw', { from: 'unblur' });
+      } else showAlert(t('pictures.unblur_failed'), { type: 'error' });
     }
   };
 

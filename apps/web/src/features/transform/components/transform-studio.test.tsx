@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../../lib/providers';
@@ -6,6 +6,7 @@ import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
 import { loadedProfile, seedProfile, testProfile, testQueryClient } from '../../../test/profile';
+import { peekWaitingAction, takeWaitingAction } from '../../../lib/waiting-action';
 import { TransformStudio } from './transform-studio';
 
 const json = (body: unknown, status = 200) =>
@@ -55,7 +56,11 @@ beforeAll(async () => {
   URL.createObjectURL = () => 'blob:photo';
   URL.revokeObjectURL = () => undefined;
 });
-afterEach(() => clearSession());
+afterEach(() => {
+  clearSession();
+  window.sessionStorage.clear();
+  takeWaitingAction('transform');
+});
 
 describe('TransformStudio', () => {
   it('asks a guest to sign up or log in instead of choosing a file', () => {
@@ -146,5 +151,56 @@ describe('TransformStudio', () => {
   it('shows premium as free', () => {
     renderStudio({ isPremium: true });
     expect(screen.getByTestId('transform-pay').textContent).toContain('Transform for free with Premium');
+  });
+
+  it('402: the photo, the style and the rights tick survive the trip to the shop and a reload', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(testProfile({ num_tokens: 0 }));
+    const stored = {
+      id,
+      state: 'verified',
+      style: 'comic',
+      result_url: null,
+      original_url: '/api/media/transforms/u/x.webp?sig=1',
+      charged: 0,
+      error: null,
+      created_at: new Date().toISOString(),
+    };
+    const calls = mockApi({
+      'POST /api/image_transform/preview': () => json({ previews: [] }),
+      'POST /api/image_transform': () => json({ id, state: 'uploaded' }, 201),
+      'POST /api/image_transform/verify': () => json({ id, state: 'verified' }),
+      'POST /api/image_transform/payment': (n) =>
+        n === 1
+          ? json({ detail: 'Not enough desires', code: 'insufficient_desires' }, 402)
+          : json({ id, state: 'processing', num_tokens: 345 }),
+      [`GET /api/image_transform/${id}/`]: () => json(stored),
+      'GET /api/media/transforms/u/x.webp': () =>
+        new Response(new Uint8Array([1, 2, 3]), { headers: { 'content-type': 'image/webp' } }),
+    });
+    const handlers = renderStudio();
+    choose(photo());
+    fireEvent.click(screen.getByTestId('style-comic'));
+    fireEvent.click(screen.getByTestId('transform-rights'));
+    await waitFor(() => expect(calls).toContain('POST /api/image_transform/preview'));
+    fireEvent.click(screen.getByTestId('transform-pay'));
+    await waitFor(() => expect(handlers.onNeedDesires).toHaveBeenCalledTimes(1));
+    // The daily claim in the shop may run it again at once.
+    expect(peekWaitingAction('transform')).toMatchObject({ cost: 5 });
+    expect(JSON.parse(window.sessionStorage.getItem('transform-draft')!)).toEqual({ style: 'comic', rights: true, id });
+
+    // The checkout page and back (or a reload): a new page, the same tab.
+    cleanup();
+    renderStudio();
+    expect(await screen.findByTestId('transform-photo')).toBeTruthy();
+    expect(screen.getByTestId('style-comic').getAttribute('aria-checked')).toBe('true');
+    expect((screen.getByTestId('transform-rights') as HTMLInputElement).checked).toBe(true);
+    await waitFor(() => expect((screen.getByTestId('transform-pay') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('transform-pay'));
+    await screen.findByTestId('transform-processing');
+    // Paid without uploading the photo again.
+    expect(calls.filter((c) => c === 'POST /api/image_transform')).toHaveLength(1);
+    expect(calls.filter((c) => c === 'POST /api/image_transform/payment')).toHaveLength(2);
+    await waitFor(() => expect(window.sessionStorage.getItem('transform-draft')).toBeNull());
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { Camera, ImagePlus, Loader2, ShieldCheck, Sparkles } from 'lucide-react';
 import { IMAGE_MAX_BYTES, TRANSFORM_COST, type TransformStyle } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
@@ -8,7 +9,9 @@ import { Icon } from '../../../components/ui/icon';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { refetchProfile, setProfileData } from '../../../lib/profile';
-import { useTransform } from '../api/get-transform';
+import { waitForDesires } from '../../../lib/waiting-action';
+import { getTransform, useTransform } from '../api/get-transform';
+import { clearTransformDraft, readTransformDraft, writeTransformDraft } from '../draft';
 import { transformKeys } from '../api/keys';
 import { payTransform } from '../api/pay-transform';
 import { previewTransform } from '../api/preview-transform';
@@ -83,12 +86,15 @@ export function TransformStudio({
   const client = useQueryClient();
   const fileInput = useRef<HTMLInputElement>(null);
   const cameraInput = useRef<HTMLInputElement>(null);
+  // What the user did before a checkout or a reload (`draft.ts`): style, rights, the unpaid upload.
+  const [draft] = useState(() => (isAuthorized ? readTransformDraft() : null));
+  const [restoring, setRestoring] = useState(Boolean(draft?.id));
   const [photo, setPhoto] = useState<File | null>(null);
   const [photoUrl, setPhotoUrl] = useState<string | null>(null);
-  const [style, setStyle] = useState<TransformStyle>('anime');
+  const [style, setStyle] = useState<TransformStyle>(draft?.style ?? 'anime');
   const [previews, setPreviews] = useState<Partial<Record<TransformStyle, string>>>({});
   const [previewState, setPreviewState] = useState<PreviewState>('idle');
-  const [rights, setRights] = useState(false);
+  const [rights, setRights] = useState(draft?.rights ?? false);
   const [rightsError, setRightsError] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
   /** A transform uploaded and verified but not paid (402): paying again does not upload again. */
@@ -97,6 +103,8 @@ export function TransformStudio({
   const [personaOpen, setPersonaOpen] = useState(false);
   const [canCapture, setCanCapture] = useState(false);
   const watched = useTransform(watchId);
+  const [params] = useSearchParams();
+  const shopOpen = params.get('pw') === '1';
 
   useEffect(() => setCanCapture(window.matchMedia?.('(pointer: coarse)').matches ?? false), []);
 
@@ -106,6 +114,77 @@ export function TransformStudio({
     setPhotoUrl(url);
     return () => URL.revokeObjectURL(url);
   }, [photo]);
+
+  const loadPreviews = async (file: File) => {
+    setPreviews({});
+    setPreviewState('loading');
+    try {
+      const answer = await previewTransform(file);
+      setPreviews(Object.fromEntries(answer.previews.map((p) => [p.style, p.data_url])));
+      setPreviewState('ready');
+    } catch (error) {
+      setPreviewState('failed');
+      if (error instanceof ApiRequestError && error.status === 422) setPhase('refused');
+      else if (error instanceof ApiRequestError && (error.status === 413 || error.status === 415))
+        showAlert(problemText(error, t), { type: 'error' });
+    }
+  };
+
+  // Back from a checkout, or reloaded: the photo is the unpaid upload the server keeps.
+  useEffect(() => {
+    const id = draft?.id;
+    if (!id) return;
+    let cancelled = false;
+    void (async () => {
+      try {
+        const stored = await getTransform(id);
+        if ((stored.state !== 'uploaded' && stored.state !== 'verified') || !stored.original_url)
+          throw new Error('not waiting for payment');
+        const blob = await (await fetch(mediaSrc(stored.original_url))).blob();
+        if (cancelled) return;
+        const file = new File([blob], 'photo.webp', { type: blob.type || 'image/webp' });
+        setPhoto(file);
+        if (stored.state === 'verified') setPending({ id, style: stored.style, photo: file });
+        void loadPreviews(file);
+      } catch {
+        // Gone (paid elsewhere, swept after an hour, another account): only the choices stay.
+      } finally {
+        if (!cancelled) setRestoring(false);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Kept while a photo waits to be transformed; forgotten once it is paid or put away.
+  const keepDraft = photo !== null && phase !== 'processing' && phase !== 'ready' && phase !== 'refused';
+  useEffect(() => {
+    if (restoring || !isAuthorized) return;
+    if (keepDraft) writeTransformDraft({ style, rights, id: pending?.id ?? null });
+    else clearTransformDraft();
+  }, [restoring, isAuthorized, keepDraft, style, rights, pending]);
+
+  // The shop opened over a chosen photo (the balance counter): the photo goes to the server now,
+  // as an unpaid upload, so that it is still here after the checkout.
+  useEffect(() => {
+    if (!shopOpen || !isAuthorized || !photo || !rights || pending || phase !== 'idle' || restoring) return;
+    let cancelled = false;
+    void (async () => {
+      try {
+        const id = (await uploadTransform(photo, style)).id;
+        await verifyTransform(id);
+        if (!cancelled) setPending({ id, style, photo });
+      } catch {
+        // Paying later uploads it again.
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [shopOpen, isAuthorized, photo, rights, pending, phase, restoring, style]);
 
   // The job's end: the result, or a failure (refunded: the balance is read again).
   const watchedState = watched.data?.state;
@@ -138,18 +217,7 @@ export function TransformStudio({
     setPending(null);
     setWatchId(null);
     setPhase('idle');
-    setPreviews({});
-    setPreviewState('loading');
-    try {
-      const answer = await previewTransform(file);
-      setPreviews(Object.fromEntries(answer.previews.map((p) => [p.style, p.data_url])));
-      setPreviewState('ready');
-    } catch (error) {
-      setPreviewState('failed');
-      if (error instanceof ApiRequestError && error.status === 422) setPhase('refused');
-      else if (error instanceof ApiRequestError && (error.status === 413 || error.status === 415))
-        showAlert(problemText(error, t), { type: 'error' });
-    }
+    await loadPreviews(file);
   };
 
   const start = async () => {
@@ -176,6 +244,8 @@ export function TransformStudio({
     } catch (error) {
       if (error instanceof ApiRequestError && error.status === 402) {
         setPhase('idle');
+        // The buy-desires modal offers the free daily claim first; claimed, the transform starts.
+        waitForDesires({ from: 'transform', cost: TRANSFORM_COST, run: () => void startRef.current() });
         onNeedDesires();
       } else if (error instanceof ApiRequestError && error.status === 422) {
         setPending(null);
@@ -186,6 +256,9 @@ export function TransformStudio({
       }
     }
   };
+
+  const startRef = useRef(start);
+  startRef.current = start;
 
   const usePersona = async (fields: PersonaFields) => {
     const url = watched.data?.result_url;
@@ -380,7 +453,7 @@ export function TransformStudio({
                 <button
                   type="button"
                   onClick={() => void start()}
-                  disabled={busy || (isAuthorized && (!photo || phase === 'refused'))}
+                  disabled={busy || restoring || (isAuthorized && (!photo || phase === 'refused'))}
                   aria-busy={busy || undefined}
                   className="flex w-full items-center justify-center gap-2 rounded-full bg-primary px-6 py-3 font-semibold text-on-primary shadow-lg shadow-primary/30 transition hover:brightness-110 disabled:opacity-60 sm:w-auto sm:self-start"
                   data-testid="transform-pay"
