@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { TRANSFORM_MAX_SIDE, type TransformStyle } from '@reverie/shared';
 import { MAX_INPUT_PIXELS } from '../../../lib/images.js';
+import { celThread, type CelOptions } from './cel-thread.js';
 import {
   blend,
   cloud,
@@ -9,6 +10,7 @@ import {
   gray,
   hex,
   inkLines,
+  meanLuminance,
   noise,
   open,
   pencilDodge,
@@ -56,30 +58,53 @@ async function shadowDots(src: Raster, k: number, strength: number, lift: number
   return fade(await blend(dots, luma, 'screen'), strength, 255);
 }
 
-const anime: StyleRenderer = async (src, k) => {
-  // Skin and sky go smooth, edges stay: medians, then a light blur, then flat colour bands.
-  const smoothed = await smooth(src, 5 * k, 3, 1.2 * k);
-  const vivid = await step(smoothed, (s) => s.modulate({ saturation: 1.45, brightness: 1.06 }).linear(1.08, -6));
-  const flat = await step(await quantise(vivid, 14), (s) => s.median(3));
-  const lines = await inkLines(await gray(await smooth(src, 5 * k, 1)), { gain: 1.1, threshold: 60 });
-  const inked = await blend(flat, await fade(await toRgb(lines), 0.85, 255), 'multiply');
-  // A soft bloom from the highlights.
-  const highlights = await step(await step(inked, (s) => s.linear(1.8, -230)), (s) => s.blur(sigma(6 * k)));
-  return blend(inked, await fade(highlights, 0.45, 0), 'screen');
-};
+/**
+ * A picture never darker than the photo: when its mean luminance is below the photo's, every
+ * value moves towards white by the share that makes up the difference (libvips statistics).
+ */
+async function noDarker(photo: Raster, out: Raster): Promise<Raster> {
+  const [before, after] = await Promise.all([meanLuminance(photo), meanLuminance(out)]);
+  if (after >= before || after >= 254) return out;
+  const t = Math.min(1, (before - after) / (255 - after));
+  return step(out, (s) => s.linear(1 - t, 255 * t));
+}
+
+/** Cel shading (cel.mjs, in its worker thread) at the picture's scale `k`. */
+const celShade = (src: Raster, k: number, options: Partial<CelOptions>) =>
+  celThread.cel(src, {
+    colours: 16,
+    sigmaS: 50 * k,
+    sigmaR: 0.4,
+    iterations: 3,
+    lineSmoothing: 10 * k,
+    lineSigmaR: 0.2,
+    lineSigma: Math.max(0.9, 1.4 * k),
+    lineThreshold: 0.016,
+    ink: 0.2,
+    lift: 1.35,
+    saturation: 1.35,
+    chroma: 2,
+    speckle: Math.max(1, Math.round(2 * k)),
+    brighter: 4,
+    seed: 1,
+    ...options,
+  });
+
+const anime: StyleRenderer = async (src, k) => celShade(src, k, {});
 
 const comic: StyleRenderer = async (src, k) => {
-  const flat = await quantise(
-    await step(await smooth(src, 3 * k, 2), (s) => s.modulate({ saturation: 1.6 }).linear(1.15, -18)),
-    8,
-  );
-  const ink = await inkLines(await gray(await smooth(src, 3 * k, 1, 0.8 * k)), {
-    gain: 1,
-    threshold: 70,
-    thickness: k >= 0.75 ? 2 : 1,
+  // Fewer, bolder colours and thick black ink; halftone dots in the shadows.
+  const inked = await celShade(src, k, {
+    colours: 8,
+    saturation: 1.6,
+    lift: 1.2,
+    ink: 0,
+    lineSmoothing: 16 * k,
+    lineSigma: Math.max(1, 1.8 * k),
+    lineThreshold: 0.02,
+    brighter: 6,
   });
-  const dotted = await blend(flat, await shadowDots(flat, k, 0.7, 10), 'multiply');
-  return blend(dotted, await toRgb(ink), 'multiply');
+  return noDarker(src, await blend(inked, await shadowDots(inked, k, 0.6, 10), 'multiply'));
 };
 
 const watercolour: StyleRenderer = async (src, k) => {

@@ -30,6 +30,13 @@ export const step = (r: Raster, edit: (s: Sharp) => Sharp): Promise<Raster> => t
 /** Luminance, one channel. */
 export const gray = (r: Raster) => step(r, (s) => s.removeAlpha().grayscale());
 
+/** The mean luminance (0–255, Rec. 601 weights) of an RGB or one-channel raster. */
+export async function meanLuminance(r: Raster): Promise<number> {
+  const { channels } = await open(r).stats();
+  if (r.channels === 1) return channels[0]!.mean;
+  return 0.299 * channels[0]!.mean + 0.587 * channels[1]!.mean + 0.114 * channels[2]!.mean;
+}
+
 /** A one-channel raster as three channels (for blending with colour). */
 export const toRgb = (r: Raster) => (r.channels === 3 ? Promise.resolve(r) : step(r, (s) => s.toColourspace('srgb')));
 
