@@ -12,9 +12,11 @@ export interface CelOptions {
   /** The lighter smoothing the outlines are found on (px, edge strength). */
   lineSmoothing: number;
   lineSigmaR: number;
-  /** The outlines' scale (px) and how strong an edge must be to be drawn (0–1 of luminance). */
+  /** The outlines' scale (px) and how strong an edge must be to be drawn (0–1 of luminance; 1: no outlines). */
   lineSigma: number;
   lineThreshold: number;
+  /** Groups of line pixels smaller than this (px) are specks, not outlines. */
+  minLine: number;
   /** An outline's colour: this share of the colour under it (0 black). */
   ink: number;
   /** Tone curve exponent (above 1 brightens shadows and mid-tones) and saturation factor. */

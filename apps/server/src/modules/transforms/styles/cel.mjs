@@ -271,11 +271,49 @@ function majority(labels, width, height, k, r) {
 }
 
 /**
+ * Drops the specks among the lines: 8-connected groups of line pixels smaller than `min`
+ * pixels (grass, gravel, skin pores) are no outlines.
+ */
+function dropSpecks(line, width, height, min) {
+  if (min < 2) return;
+  const seen = new Uint8Array(line.length);
+  const stack = new Int32Array(line.length);
+  const group = [];
+  for (let start = 0; start < line.length; start++) {
+    if (!line[start] || seen[start]) continue;
+    group.length = 0;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    while (top) {
+      const i = stack[--top];
+      group.push(i);
+      const x = i % width;
+      const y = (i - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= width) continue;
+          const j = yy * width + xx;
+          if (line[j] && !seen[j]) {
+            seen[j] = 1;
+            stack[top++] = j;
+          }
+        }
+      }
+    }
+    if (group.length < min) for (const i of group) line[i] = 0;
+  }
+}
+
+/**
  * The cel-shaded picture of `rgb` (8-bit, three channels), as 8-bit RGB of the same size.
  * Options: `colours` (palette size), `sigmaS`/`sigmaR`/`iterations` (smoothing), `lift` (tone
  * curve exponent, above 1 brightens), `saturation`, `lineSigma` (outline scale, px),
- * `lineThreshold` (how strong an edge gets a line), `ink` (the line's share of the colour under
- * it: 0 black), `speckle` (majority filter radius, px), `brighter` (the least the mean
+ * `lineThreshold` (how strong an edge gets a line; 1 or more: no lines), `ink` (the line's share of the colour under
+ * it: 0 black), `minLine` (smaller groups of line pixels are dropped), `speckle` (majority filter radius, px), `brighter` (the least the mean
  * luminance may rise, 0–255), `seed`.
  */
 export function cel(rgb, width, height, o) {
@@ -292,16 +330,18 @@ export function cel(rgb, width, height, o) {
   const diffs = differences(img, width, height);
   // Outlines from the lightly smoothed luminance (features stay, texture goes): where a
   // difference of Gaussians is strongly negative (the dark side of an edge between two shapes).
-  const fine = new Float32Array(n);
-  for (let i = 0; i < n; i++) fine[i] = luma(img[3 * i], img[3 * i + 1], img[3 * i + 2]);
-  domainTransform(fine, 1, width, height, diffs, o.lineSmoothing, o.lineSigmaR, 2);
-  domainTransform(img, 3, width, height, diffs, o.sigmaS, o.sigmaR, o.iterations);
-
-  const coarse = Float32Array.from(fine);
-  gaussian(fine, width, height, o.lineSigma);
-  gaussian(coarse, width, height, o.lineSigma * 1.6);
   const line = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (fine[i] - coarse[i] < -o.lineThreshold) line[i] = 1;
+  if (o.lineThreshold < 1) {
+    const fine = new Float32Array(n);
+    for (let i = 0; i < n; i++) fine[i] = luma(img[3 * i], img[3 * i + 1], img[3 * i + 2]);
+    domainTransform(fine, 1, width, height, diffs, o.lineSmoothing, o.lineSigmaR, 2);
+    const coarse = Float32Array.from(fine);
+    gaussian(fine, width, height, o.lineSigma);
+    gaussian(coarse, width, height, o.lineSigma * 1.6);
+    for (let i = 0; i < n; i++) if (fine[i] - coarse[i] < -o.lineThreshold) line[i] = 1;
+    dropSpecks(line, width, height, o.minLine);
+  }
+  domainTransform(img, 3, width, height, diffs, o.sigmaS, o.sigmaR, o.iterations);
 
   // Tone: shadows and mid-tones lifted (1 − (1 − Y)^lift), colours more saturated.
   for (let i = 0; i < n; i++) {

@@ -80,6 +80,7 @@ const celShade = (src: Raster, k: number, options: Partial<CelOptions>) =>
     lineSigmaR: 0.2,
     lineSigma: Math.max(0.9, 1.4 * k),
     lineThreshold: 0.016,
+    minLine: Math.max(3, Math.round(40 * k * k)),
     ink: 0.2,
     lift: 1.35,
     saturation: 1.35,
@@ -108,7 +109,17 @@ const comic: StyleRenderer = async (src, k) => {
 };
 
 const watercolour: StyleRenderer = async (src, k) => {
-  const washed = await quantise(await smooth(src, 7 * k, 2, 2 * k), 18);
+  // Washes: strongly smoothed flat areas of colour, lighter than the photo, no outlines.
+  const washed = await celShade(src, k, {
+    colours: 20,
+    sigmaS: 50 * k,
+    sigmaR: 0.3,
+    lineThreshold: 1,
+    lift: 1.6,
+    saturation: 1.15,
+    speckle: Math.max(1, Math.round(3 * k)),
+    brighter: 12,
+  });
   const bleeding = await step(washed, (s) =>
     s
       .blur(sigma(1.6 * k))
@@ -147,11 +158,16 @@ const pencil: StyleRenderer = async (src, k) => {
 };
 
 const oil: StyleRenderer = async (src, k) => {
-  const strokes = await smooth(src, 7 * k, 2);
-  const rich = await quantise(
-    await step(strokes, (s) => s.modulate({ saturation: 1.35, brightness: 1.03 }).linear(1.1, -10)),
-    28,
-  );
+  // Paint: smoothed, rich colours (28), no outlines; then brush marks, relief and canvas.
+  const rich = await celShade(src, k, {
+    colours: 28,
+    sigmaS: 24 * k,
+    sigmaR: 0.22,
+    lineThreshold: 1,
+    lift: 1.2,
+    saturation: 1.35,
+    brighter: 2,
+  });
   const daubed = await step(rich, (s) => s.median(odd(3 * k)));
   // Impasto: the paint's relief lit from the top left (an emboss of its luminance).
   const relief = await step(await gray(await step(daubed, (s) => s.blur(sigma(1.2 * k)))), (s) =>
