@@ -90,7 +90,12 @@ class CelThread {
     });
     if (!answer.ok || !answer.data) throw new Error(answer.message ?? 'cel failed');
     const out = answer.data;
-    return { data: Buffer.from(out.buffer, out.byteOffset, out.length), width: src.width, height: src.height, channels: 3 };
+    return {
+      data: Buffer.from(out.buffer, out.byteOffset, out.length),
+      width: src.width,
+      height: src.height,
+      channels: 3,
+    };
   }
 }
 

@@ -34,7 +34,9 @@ export function differences(img, width, height) {
   const dH = new Float32Array(n);
   const dV = new Float32Array(n);
   const diff = (i, j) =>
-    Math.abs(img[3 * i] - img[3 * j]) + Math.abs(img[3 * i + 1] - img[3 * j + 1]) + Math.abs(img[3 * i + 2] - img[3 * j + 2]);
+    Math.abs(img[3 * i] - img[3 * j]) +
+    Math.abs(img[3 * i + 1] - img[3 * j + 1]) +
+    Math.abs(img[3 * i + 2] - img[3 * j + 2]);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;

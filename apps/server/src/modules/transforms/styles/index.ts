@@ -320,16 +320,15 @@ export interface StyledImage {
 }
 
 /**
- * One transform on the embedded engine: the photo (any size sharp reads, up to
- * MAX_INPUT_PIXELS; turned upright by its EXIF orientation) at most `maxSide` px on its longer
- * side (never enlarged), in `style`, as WebP.
+ * The photo (any size sharp reads, up to MAX_INPUT_PIXELS; turned upright by its EXIF
+ * orientation) at most `maxSide` px on its longer side (never enlarged), in `style`, as
+ * uncompressed pixels.
  */
-export async function renderStyle(
+export async function renderRaster(
   input: Buffer,
   style: TransformStyle,
-  options: { maxSide?: number; quality?: number } = {},
-): Promise<StyledImage> {
-  const maxSide = options.maxSide ?? TRANSFORM_MAX_SIDE;
+  maxSide = TRANSFORM_MAX_SIDE,
+): Promise<Raster> {
   const src = await toRaster(
     sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
       .rotate()
@@ -338,7 +337,16 @@ export async function renderStyle(
       .toColourspace('srgb'),
   );
   const k = Math.max(src.width, src.height) / 1024;
-  const out = await STYLE_RENDERERS[style](src, Math.max(0.15, k));
+  return STYLE_RENDERERS[style](src, Math.max(0.15, k));
+}
+
+/** One transform on the embedded engine: `renderRaster` as WebP. */
+export async function renderStyle(
+  input: Buffer,
+  style: TransformStyle,
+  options: { maxSide?: number; quality?: number } = {},
+): Promise<StyledImage> {
+  const out = await renderRaster(input, style, options.maxSide ?? TRANSFORM_MAX_SIDE);
   const { data, info } = await open(out)
     .webp({ quality: options.quality ?? 86 })
     .toBuffer({ resolveWithObject: true });
