@@ -96,8 +96,8 @@ const anime: StyleRenderer = async (src, k) => celShade(src, k, {});
 const comic: StyleRenderer = async (src, k) => {
   // Fewer, bolder colours and thick black ink; halftone dots in the shadows.
   const inked = await celShade(src, k, {
-    colours: 8,
-    saturation: 1.6,
+    colours: 6,
+    saturation: 1.7,
     lift: 1.2,
     ink: 0,
     lineSmoothing: 16 * k,
@@ -105,7 +105,7 @@ const comic: StyleRenderer = async (src, k) => {
     lineThreshold: 0.02,
     brighter: 6,
   });
-  return noDarker(src, await blend(inked, await shadowDots(inked, k, 0.6, 10), 'multiply'));
+  return noDarker(src, await blend(inked, await shadowDots(inked, k, 0.9, 30), 'multiply'));
 };
 
 const watercolour: StyleRenderer = async (src, k) => {
