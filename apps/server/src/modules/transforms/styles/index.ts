@@ -14,7 +14,6 @@ import {
   noise,
   open,
   pencilDodge,
-  quantise,
   smooth,
   sobel,
   step,
@@ -26,10 +25,11 @@ import {
 
 /**
  * The embedded style engine (docs/transform.md "Styles"): eight looks made with sharp
- * (libvips) alone — edge-aware smoothing, Sobel edges, colour quantisation, dodge blends and
- * procedural textures (noise, SVG patterns). `k` scales every size-dependent setting (filter
- * sizes, blur radii, dot spacing) to the picture, so a 160 px preview looks like the
- * 1024 px result.
+ * (libvips: Sobel edges, dodge blends, procedural textures — noise, SVG patterns) and, for
+ * anime, comic, watercolour and oil, cel shading in a worker thread (cel.mjs: edge-preserving
+ * smoothing, k-means palette, outlines, never darker than the photo). `k` scales every
+ * size-dependent setting (filter sizes, blur radii, dot spacing) to the picture, so a 192 px
+ * preview looks like the 1024 px result.
  */
 type StyleRenderer = (src: Raster, k: number) => Promise<Raster>;
 

@@ -107,15 +107,6 @@ export async function svgLayer(like: Raster, body: string, background = 'white')
   return toRaster(sharp(Buffer.from(svg)).flatten({ background }).removeAlpha().toColourspace('srgb'));
 }
 
-/**
- * Colour quantisation: the picture with at most `colours` colours (libimagequant through a
- * palette PNG, no dithering: flat areas of one colour, as a cartoon is painted).
- */
-export async function quantise(r: Raster, colours: number): Promise<Raster> {
-  const png = await open(r).png({ palette: true, colours, dither: 0, effort: 1, compressionLevel: 0 }).toBuffer();
-  return toRaster(sharp(png).removeAlpha().toColourspace('srgb'));
-}
-
 /** Edge-preserving smoothing: median filters (which keep edges) then a light blur, `passes` times. */
 export async function smooth(r: Raster, medianSize: number, passes: number, blurSigma = 0): Promise<Raster> {
   let out = r;
