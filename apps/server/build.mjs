@@ -35,4 +35,7 @@ fs.copyFileSync('src/providers/tts/audio-worker.mjs', 'dist/audio-worker.mjs');
 // So is the picture judge's worker thread, with the model loader it imports.
 fs.copyFileSync('src/providers/image-moderation/judge-worker.mjs', 'dist/judge-worker.mjs');
 fs.copyFileSync('src/providers/image-moderation/models.mjs', 'dist/models.mjs');
+// And the style engine's cel worker thread, with the pixel code it imports.
+fs.copyFileSync('src/modules/transforms/styles/cel-worker.mjs', 'dist/cel-worker.mjs');
+fs.copyFileSync('src/modules/transforms/styles/cel.mjs', 'dist/cel.mjs');
 console.log(`server built: ${entries.join(', ')} -> dist/`);

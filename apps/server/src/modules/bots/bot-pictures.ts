@@ -4,19 +4,19 @@ import sharp from 'sharp';
 
 /**
  * Offline character pictures: DiceBear styles rendered to PNG with sharp. Anime characters
- * use illustrated styles (lorelei, adventurer), realistic ones the more grounded ones
- * (personas, micah). Options keep every picture adult-looking (no pacifiers, no pigtails).
+ * use the manga-like styles (lorelei, adventurer), the others the flat cartoon ones (personas,
+ * micah): drawings, never realistic art. Options keep every picture adult-looking (no pacifiers, no pigtails).
  * Licences: docs/characters.md, "Credits".
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyStyle = Style<any>;
-type Look = 'anime' | 'realistic';
+export type PictureLook = 'anime' | 'cartoon';
 type Gender = 'f' | 'm';
 
 const range = (prefix: string, from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${String(from + i).padStart(2, '0')}`);
 
-const STYLES: Record<Look, { style: AnyStyle; options: Record<Gender, Record<string, unknown>> }[]> = {
+const STYLES: Record<PictureLook, { style: AnyStyle; options: Record<Gender, Record<string, unknown>> }[]> = {
   anime: [
     {
       style: lorelei,
@@ -30,7 +30,7 @@ const STYLES: Record<Look, { style: AnyStyle; options: Record<Gender, Record<str
       },
     },
   ],
-  realistic: [
+  cartoon: [
     {
       style: personas,
       options: {
@@ -84,7 +84,7 @@ const BACKGROUNDS = ['f9c6d0', 'c9b6f2', 'b6e3f4', 'ffd5dc', 'ffdfbf', 'd1f4d9',
  */
 export async function renderPicture(options: {
   seed: string;
-  look: Look;
+  look: PictureLook;
   variant: number;
   gender?: Gender;
   size?: number;
@@ -105,6 +105,14 @@ export async function renderPicture(options: {
   }).toString();
   return sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
 }
+
+/**
+ * The drawn style for a character's tags: the flat cartoon styles for a `cartoon` or
+ * `realistic` one (a custom realistic character without a photo of its own gets a drawing:
+ * there is nothing offline to make realistic art with), else the anime ones.
+ */
+export const pictureLook = (tags: readonly string[]): PictureLook =>
+  tags.includes('cartoon') || tags.includes('realistic') ? 'cartoon' : 'anime';
 
 function hash(text: string): number {
   let h = 0;

@@ -1,7 +1,15 @@
 import type { Database } from '../../db/client.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
 import { renderPicture } from './bot-pictures.js';
-import { findBotsBySlugs, insertBot, insertGalleryPictures, listGallery, updateBotMedia } from './bots.repository.js';
+import {
+  findBotsBySlugs,
+  insertBot,
+  insertGalleryPictures,
+  listGallery,
+  updateBot,
+  updateBotMedia,
+  type BotRow,
+} from './bots.repository.js';
 import { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';
 
 export const GALLERY_SIZE = 3;
@@ -80,6 +88,7 @@ export async function seedOfficialCharacters(
     // The seed's own pictures are drawn again when missing from storage (a new volume), but
     // an avatar or a gallery an administrator changed in the console stays as it is.
     const key = avatarKey(row.id);
+    row = await correctStyleTag(db, row, character, key);
     if (!row.avatarKey || row.avatarKey === key) {
       if (await ensurePicture(storage, key, character, 0)) pictures++;
       if (row.avatarKey !== key) await updateBotMedia(db, row.id, key, `/api/media/${key}`);
@@ -97,6 +106,17 @@ export async function seedOfficialCharacters(
   }
   if (inserted) log(`seeded ${inserted} official character(s), rendered ${pictures} picture(s)`);
   return { inserted, pictures };
+}
+
+/**
+ * Earlier seeds tagged the flat cartoon characters `realistic` (issue 26): a character that
+ * still has the seed's drawn avatar gets the style tag of its art instead. One whose avatar
+ * an administrator replaced keeps its tags (the new picture may well be realistic).
+ */
+async function correctStyleTag(db: Database, row: BotRow, character: OfficialCharacter, seedAvatar: string) {
+  if (character.look === 'anime' || row.avatarKey !== seedAvatar || !row.tags.includes('realistic')) return row;
+  const tags = [...new Set(row.tags.map((tag) => (tag === 'realistic' ? character.look : tag)))];
+  return updateBot(db, row.id, { tags });
 }
 
 function progressBar(done: number, total: number): string {

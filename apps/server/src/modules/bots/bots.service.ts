@@ -9,7 +9,7 @@ import type { MediaUrls } from '../../lib/media-urls.js';
 import type { ModerationProvider } from '../../providers/moderation/index.js';
 import type { ImageModeration } from '../../providers/image-moderation/index.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
-import { renderPicture } from './bot-pictures.js';
+import { pictureLook, renderPicture } from './bot-pictures.js';
 import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFile } from './card.js';
 import { withTextChunks } from './card-png.js';
 import { explicitPicturesBlurredFor, presentBot, presentBotDetail } from './bots.presenter.js';
@@ -225,7 +225,7 @@ export class BotsService {
 
   /** Draws a picture for a character without one and stores it as `bots/<id>/avatar.png`; answers its key. */
   async generatedAvatar(botId: string, seed: string, tags: string[]): Promise<string> {
-    const png = await renderPicture({ seed, look: tags.includes('realistic') ? 'realistic' : 'anime', variant: 0 });
+    const png = await renderPicture({ seed, look: pictureLook(tags), variant: 0 });
     const key = `bots/${botId}/avatar.png`;
     await this.deps.storage.put(key, png, 'image/png');
     return key;
@@ -461,7 +461,7 @@ export class BotsService {
       ? await sharp(stored.data).png().toBuffer()
       : await renderPicture({
           seed: row.slug,
-          look: row.tags.includes('realistic') ? 'realistic' : 'anime',
+          look: pictureLook(row.tags),
           variant: 0,
         });
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');

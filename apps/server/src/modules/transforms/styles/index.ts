@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { TRANSFORM_MAX_SIDE, type TransformStyle } from '@reverie/shared';
 import { MAX_INPUT_PIXELS } from '../../../lib/images.js';
+import { celThread, type CelOptions } from './cel-thread.js';
 import {
   blend,
   cloud,
@@ -9,10 +10,10 @@ import {
   gray,
   hex,
   inkLines,
+  meanLuminance,
   noise,
   open,
   pencilDodge,
-  quantise,
   smooth,
   sobel,
   step,
@@ -24,10 +25,11 @@ import {
 
 /**
  * The embedded style engine (docs/transform.md "Styles"): eight looks made with sharp
- * (libvips) alone — edge-aware smoothing, Sobel edges, colour quantisation, dodge blends and
- * procedural textures (noise, SVG patterns). `k` scales every size-dependent setting (filter
- * sizes, blur radii, dot spacing) to the picture, so a 160 px preview looks like the
- * 1024 px result.
+ * (libvips: Sobel edges, dodge blends, procedural textures — noise, SVG patterns) and, for
+ * anime, comic, watercolour and oil, cel shading in a worker thread (cel.mjs: edge-preserving
+ * smoothing, k-means palette, outlines, never darker than the photo). `k` scales every
+ * size-dependent setting (filter sizes, blur radii, dot spacing) to the picture, so a 192 px
+ * preview looks like the 1024 px result.
  */
 type StyleRenderer = (src: Raster, k: number) => Promise<Raster>;
 
@@ -56,34 +58,68 @@ async function shadowDots(src: Raster, k: number, strength: number, lift: number
   return fade(await blend(dots, luma, 'screen'), strength, 255);
 }
 
-const anime: StyleRenderer = async (src, k) => {
-  // Skin and sky go smooth, edges stay: medians, then a light blur, then flat colour bands.
-  const smoothed = await smooth(src, 5 * k, 3, 1.2 * k);
-  const vivid = await step(smoothed, (s) => s.modulate({ saturation: 1.45, brightness: 1.06 }).linear(1.08, -6));
-  const flat = await step(await quantise(vivid, 14), (s) => s.median(3));
-  const lines = await inkLines(await gray(await smooth(src, 5 * k, 1)), { gain: 1.1, threshold: 60 });
-  const inked = await blend(flat, await fade(await toRgb(lines), 0.85, 255), 'multiply');
-  // A soft bloom from the highlights.
-  const highlights = await step(await step(inked, (s) => s.linear(1.8, -230)), (s) => s.blur(sigma(6 * k)));
-  return blend(inked, await fade(highlights, 0.45, 0), 'screen');
-};
+/**
+ * A picture never darker than the photo: when its mean luminance is below the photo's, every
+ * value moves towards white by the share that makes up the difference (libvips statistics).
+ */
+async function noDarker(photo: Raster, out: Raster): Promise<Raster> {
+  const [before, after] = await Promise.all([meanLuminance(photo), meanLuminance(out)]);
+  if (after >= before || after >= 254) return out;
+  const t = Math.min(1, (before - after) / (255 - after));
+  return step(out, (s) => s.linear(1 - t, 255 * t));
+}
+
+/** Cel shading (cel.mjs, in its worker thread) at the picture's scale `k`. */
+const celShade = (src: Raster, k: number, options: Partial<CelOptions>) =>
+  celThread.cel(src, {
+    colours: 16,
+    sigmaS: 50 * k,
+    sigmaR: 0.4,
+    iterations: 3,
+    lineSmoothing: 10 * k,
+    lineSigmaR: 0.2,
+    lineSigma: Math.max(0.9, 1.4 * k),
+    lineThreshold: 0.016,
+    minLine: Math.max(3, Math.round(40 * k * k)),
+    ink: 0.2,
+    lift: 1.35,
+    saturation: 1.35,
+    chroma: 2,
+    speckle: Math.max(1, Math.round(2 * k)),
+    brighter: 4,
+    seed: 1,
+    ...options,
+  });
+
+const anime: StyleRenderer = async (src, k) => celShade(src, k, {});
 
 const comic: StyleRenderer = async (src, k) => {
-  const flat = await quantise(
-    await step(await smooth(src, 3 * k, 2), (s) => s.modulate({ saturation: 1.6 }).linear(1.15, -18)),
-    8,
-  );
-  const ink = await inkLines(await gray(await smooth(src, 3 * k, 1, 0.8 * k)), {
-    gain: 1,
-    threshold: 70,
-    thickness: k >= 0.75 ? 2 : 1,
+  // Fewer, bolder colours and thick black ink; halftone dots in the shadows.
+  const inked = await celShade(src, k, {
+    colours: 6,
+    saturation: 1.7,
+    lift: 1.2,
+    ink: 0,
+    lineSmoothing: 16 * k,
+    lineSigma: Math.max(1, 1.8 * k),
+    lineThreshold: 0.02,
+    brighter: 6,
   });
-  const dotted = await blend(flat, await shadowDots(flat, k, 0.7, 10), 'multiply');
-  return blend(dotted, await toRgb(ink), 'multiply');
+  return noDarker(src, await blend(inked, await shadowDots(inked, k, 0.9, 30), 'multiply'));
 };
 
 const watercolour: StyleRenderer = async (src, k) => {
-  const washed = await quantise(await smooth(src, 7 * k, 2, 2 * k), 18);
+  // Washes: strongly smoothed flat areas of colour, lighter than the photo, no outlines.
+  const washed = await celShade(src, k, {
+    colours: 20,
+    sigmaS: 50 * k,
+    sigmaR: 0.3,
+    lineThreshold: 1,
+    lift: 1.6,
+    saturation: 1.15,
+    speckle: Math.max(1, Math.round(3 * k)),
+    brighter: 12,
+  });
   const bleeding = await step(washed, (s) =>
     s
       .blur(sigma(1.6 * k))
@@ -122,11 +158,16 @@ const pencil: StyleRenderer = async (src, k) => {
 };
 
 const oil: StyleRenderer = async (src, k) => {
-  const strokes = await smooth(src, 7 * k, 2);
-  const rich = await quantise(
-    await step(strokes, (s) => s.modulate({ saturation: 1.35, brightness: 1.03 }).linear(1.1, -10)),
-    28,
-  );
+  // Paint: smoothed, rich colours (28), no outlines; then brush marks, relief and canvas.
+  const rich = await celShade(src, k, {
+    colours: 28,
+    sigmaS: 24 * k,
+    sigmaR: 0.22,
+    lineThreshold: 1,
+    lift: 1.2,
+    saturation: 1.35,
+    brighter: 2,
+  });
   const daubed = await step(rich, (s) => s.median(odd(3 * k)));
   // Impasto: the paint's relief lit from the top left (an emboss of its luminance).
   const relief = await step(await gray(await step(daubed, (s) => s.blur(sigma(1.2 * k)))), (s) =>
@@ -279,16 +320,15 @@ export interface StyledImage {
 }
 
 /**
- * One transform on the embedded engine: the photo (any size sharp reads, up to
- * MAX_INPUT_PIXELS; turned upright by its EXIF orientation) at most `maxSide` px on its longer
- * side (never enlarged), in `style`, as WebP.
+ * The photo (any size sharp reads, up to MAX_INPUT_PIXELS; turned upright by its EXIF
+ * orientation) at most `maxSide` px on its longer side (never enlarged), in `style`, as
+ * uncompressed pixels.
  */
-export async function renderStyle(
+export async function renderRaster(
   input: Buffer,
   style: TransformStyle,
-  options: { maxSide?: number; quality?: number } = {},
-): Promise<StyledImage> {
-  const maxSide = options.maxSide ?? TRANSFORM_MAX_SIDE;
+  maxSide = TRANSFORM_MAX_SIDE,
+): Promise<Raster> {
   const src = await toRaster(
     sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
       .rotate()
@@ -297,7 +337,16 @@ export async function renderStyle(
       .toColourspace('srgb'),
   );
   const k = Math.max(src.width, src.height) / 1024;
-  const out = await STYLE_RENDERERS[style](src, Math.max(0.15, k));
+  return STYLE_RENDERERS[style](src, Math.max(0.15, k));
+}
+
+/** One transform on the embedded engine: `renderRaster` as WebP. */
+export async function renderStyle(
+  input: Buffer,
+  style: TransformStyle,
+  options: { maxSide?: number; quality?: number } = {},
+): Promise<StyledImage> {
+  const out = await renderRaster(input, style, options.maxSide ?? TRANSFORM_MAX_SIDE);
   const { data, info } = await open(out)
     .webp({ quality: options.quality ?? 86 })
     .toBuffer({ resolveWithObject: true });

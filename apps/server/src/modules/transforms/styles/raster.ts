@@ -30,6 +30,13 @@ export const step = (r: Raster, edit: (s: Sharp) => Sharp): Promise<Raster> => t
 /** Luminance, one channel. */
 export const gray = (r: Raster) => step(r, (s) => s.removeAlpha().grayscale());
 
+/** The mean luminance (0–255, Rec. 601 weights) of an RGB or one-channel raster. */
+export async function meanLuminance(r: Raster): Promise<number> {
+  const { channels } = await open(r).stats();
+  if (r.channels === 1) return channels[0]!.mean;
+  return 0.299 * channels[0]!.mean + 0.587 * channels[1]!.mean + 0.114 * channels[2]!.mean;
+}
+
 /** A one-channel raster as three channels (for blending with colour). */
 export const toRgb = (r: Raster) => (r.channels === 3 ? Promise.resolve(r) : step(r, (s) => s.toColourspace('srgb')));
 
@@ -98,15 +105,6 @@ export async function cloud(like: Raster, cells: number, sigmaNoise: number): Pr
 export async function svgLayer(like: Raster, body: string, background = 'white'): Promise<Raster> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${like.width}" height="${like.height}"><rect width="100%" height="100%" fill="${background}"/>${body}</svg>`;
   return toRaster(sharp(Buffer.from(svg)).flatten({ background }).removeAlpha().toColourspace('srgb'));
-}
-
-/**
- * Colour quantisation: the picture with at most `colours` colours (libimagequant through a
- * palette PNG, no dithering: flat areas of one colour, as a cartoon is painted).
- */
-export async function quantise(r: Raster, colours: number): Promise<Raster> {
-  const png = await open(r).png({ palette: true, colours, dither: 0, effort: 1, compressionLevel: 0 }).toBuffer();
-  return toRaster(sharp(png).removeAlpha().toColourspace('srgb'));
 }
 
 /** Edge-preserving smoothing: median filters (which keep edges) then a light blur, `passes` times. */

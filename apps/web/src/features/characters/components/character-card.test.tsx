@@ -76,3 +76,20 @@ describe('a blurred explicit picture (PRODUCT.md §6)', () => {
     expect(img.className).not.toMatch(/blur/);
   });
 });
+
+describe('style tags', () => {
+  it('names a cartoon character’s style in the reader’s language, not as realistic', () => {
+    const router = createMemoryRouter([
+      { path: '/', element: <CharacterCard bot={testBot({ slug: 'olivia', name: 'Olivia', tags: ['cartoon'] })} /> },
+    ]);
+    render(
+      <AppProviders client={testQueryClient()}>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    const card = screen.getByTestId('character-card');
+    expect(card.textContent).toContain('Cartoon');
+    expect(card.textContent).not.toContain('Realistic');
+    expect(card.textContent).not.toContain('cartoon');
+  });
+});

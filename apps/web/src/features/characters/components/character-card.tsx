@@ -12,6 +12,7 @@ import { Skeleton } from '../../../components/ui/page';
 const TAG_LABELS: Record<string, string> = {
   anime: 'explore.filter_anime',
   realistic: 'explore.filter_realistic',
+  cartoon: 'explore.tag_cartoon',
 };
 
 /**
