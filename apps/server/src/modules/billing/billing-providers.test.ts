@@ -123,9 +123,13 @@ describe('Stripe and NOWPayments providers', async () => {
     expect(call.form.get('subscription_data[metadata][user_id]')).toBe(user.id);
     expect(call.form.get('line_items[0][price_data][unit_amount]')).toBe('1299');
     expect(call.form.get('line_items[0][price_data][recurring][interval]')).toBe('month');
-    expect(call.form.get('success_url')).toBe('http://localhost:3000/?purchase=success&plan=monthly');
-    expect(call.form.get('cancel_url')).toBe('http://localhost:3000/?purchase=failed&plan=monthly');
-    expect(call.form.get('client_reference_id')).toBe(await paymentIdOf(user.id));
+    const paymentId = await paymentIdOf(user.id);
+    // The return names the payment, so the web can ask whether it is already credited.
+    expect(call.form.get('success_url')).toBe(
+      `http://localhost:3000/?purchase=success&plan=monthly&payment=${paymentId}`,
+    );
+    expect(call.form.get('cancel_url')).toBe(`http://localhost:3000/?purchase=failed&plan=monthly&payment=${paymentId}`);
+    expect(call.form.get('client_reference_id')).toBe(paymentId);
   });
 
   it('a paid pack session credits once, even when the event arrives 20 times concurrently', async () => {
@@ -315,7 +319,8 @@ describe('Stripe and NOWPayments providers', async () => {
       await db.execute(sql`select provider_subscription_id from subscriptions where user_id = ${user.id}`),
     );
     expect(subs).toHaveLength(1);
-    expect(await balanceOf(db, user.id)).toBe(100);
+    // Both in their trial: no activation grant yet (it comes with the first paid period).
+    expect(await balanceOf(db, user.id)).toBe(0);
     const kept = subs[0]!.provider_subscription_id;
     const refused = kept === 'sub_dup_1' ? 'sub_dup_2' : 'sub_dup_1';
     const flagged = rowsOf<{ id: string }>(
@@ -370,7 +375,7 @@ describe('Stripe and NOWPayments providers', async () => {
       await db.execute(sql`select provider_subscription_id from subscriptions where user_id = ${user.id}`),
     );
     expect(after.map((r) => r.provider_subscription_id)).toEqual([kept]);
-    expect(await balanceOf(db, user.id)).toBe(100);
+    expect(await balanceOf(db, user.id)).toBe(0);
     expect(fake.requests.filter((r) => r.path === `/v1/subscriptions/${refused}`)).toHaveLength(1);
   });
 
@@ -416,7 +421,8 @@ describe('Stripe and NOWPayments providers', async () => {
     );
     expect(flagged).toEqual([{ refund_reason: null }]);
     expect(fake.requests.filter((r) => r.path === '/v1/subscriptions/sub_race_1')).toHaveLength(0);
-    expect(await balanceOf(db, user.id)).toBe(100);
+    // In its trial: no activation grant yet (issue 26).
+    expect(await balanceOf(db, user.id)).toBe(0);
   });
 
   it('cancel and resume answer 502 payment_error when the Stripe API fails', async () => {
