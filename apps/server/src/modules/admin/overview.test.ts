@@ -116,8 +116,24 @@ describe('admin: overview', async () => {
     const payer = await createUser(app, db);
     await db.insert(payments).values([
       // A trial checkout: nothing charged, not a paying user.
-      { userId: trial.user.id, provider: 'stripe', plan: 'monthly', amountCents: 0, trialDays: 3, currency: 'usd', status: 'paid' },
-      { userId: payer.user.id, provider: 'stripe', plan: 'monthly', amountCents: 1299, currency: 'usd', status: 'paid', refundedCents: 299 },
+      {
+        userId: trial.user.id,
+        provider: 'stripe',
+        plan: 'monthly',
+        amountCents: 0,
+        trialDays: 3,
+        currency: 'usd',
+        status: 'paid',
+      },
+      {
+        userId: payer.user.id,
+        provider: 'stripe',
+        plan: 'monthly',
+        amountCents: 1299,
+        currency: 'usd',
+        status: 'paid',
+        refundedCents: 299,
+      },
     ]);
     const after = await overview(7);
     const usd = (o: AdminOverview) => o.revenue.find((r) => r.currency === 'usd') ?? { amount_cents: 0, payments: 0 };

@@ -58,9 +58,14 @@ describe('admin: users', async () => {
     expect((await get(`/api/admin/users/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`)).statusCode).toBe(404);
   });
 
-  it("a trial shows with the end date the subscriber sees, and its $0 payment as a trial (issue 26)", async () => {
+  it('a trial shows with the end date the subscriber sees, and its $0 payment as a trial (issue 26)', async () => {
     const { user, auth } = await createUser(app, db);
-    const res = await app.inject({ method: 'POST', url: '/api/subscription/create_stripe', headers: auth, payload: { plan: 'monthly' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/subscription/create_stripe',
+      headers: auth,
+      payload: { plan: 'monthly' },
+    });
     const id = new URL(res.json().url as string).pathname.split('/').pop()!;
     await app.inject({ method: 'POST', url: `/api/payments/sandbox/checkout/${id}/approve`, headers: auth });
     const mine = (await app.inject({ method: 'GET', url: '/api/subscription', headers: auth })).json();

@@ -134,7 +134,9 @@ describe('Stripe and NOWPayments providers', async () => {
     expect(call.form.get('success_url')).toBe(
       `http://localhost:3000/?purchase=success&plan=monthly&payment=${paymentId}`,
     );
-    expect(call.form.get('cancel_url')).toBe(`http://localhost:3000/?purchase=failed&plan=monthly&payment=${paymentId}`);
+    expect(call.form.get('cancel_url')).toBe(
+      `http://localhost:3000/?purchase=failed&plan=monthly&payment=${paymentId}`,
+    );
     expect(call.form.get('client_reference_id')).toBe(paymentId);
   });
 
@@ -509,7 +511,11 @@ describe('Stripe and NOWPayments providers', async () => {
         }),
       );
       await stripeWebhook(
-        event('evt_t1_created', 'customer.subscription.created', subscription('sub_t1', user.id, firstPayment, 'trialing')),
+        event(
+          'evt_t1_created',
+          'customer.subscription.created',
+          subscription('sub_t1', user.id, firstPayment, 'trialing'),
+        ),
       );
       // The card's fingerprint was asked of Stripe (the webhook names only the payment method).
       expect(fake.requests.some((r) => r.method === 'GET' && r.path === '/v1/payment_methods/pm_card1')).toBe(true);
@@ -563,7 +569,10 @@ describe('Stripe and NOWPayments providers', async () => {
           billing_reason: 'subscription_cycle',
           amount_paid: 1299,
           currency: 'usd',
-          parent: { type: 'subscription_details', subscription_details: { metadata: { user_id: user.id, plan: 'monthly' } } },
+          parent: {
+            type: 'subscription_details',
+            subscription_details: { metadata: { user_id: user.id, plan: 'monthly' } },
+          },
         }),
       );
       await stripeWebhook(
@@ -612,7 +621,7 @@ describe('Stripe and NOWPayments providers', async () => {
       ]);
     });
 
-    it("another account with the same card gets no second trial: Stripe ends it at once", async () => {
+    it('another account with the same card gets no second trial: Stripe ends it at once', async () => {
       const { user, auth } = await createUser(app, db);
       const first = await subscribe(auth);
       await stripeWebhook(

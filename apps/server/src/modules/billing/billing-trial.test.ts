@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client.js';
 import { createTestApp } from '../../../test/helpers.js';
 import { createUser } from '../../../test/factories.js';
-import { balanceOf, expectLedgerMatchesBalances } from '../../../test/billing-helpers.js';
+import { expectLedgerMatchesBalances } from '../../../test/billing-helpers.js';
 
 const DAY = 24 * 3600_000;
 
@@ -16,7 +16,12 @@ describe('free trial (sandbox)', async () => {
   });
 
   const buy = async (auth: Record<string, string>, plan: string, path = 'create_stripe') => {
-    const res = await app.inject({ method: 'POST', url: `/api/subscription/${path}`, headers: auth, payload: { plan } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/subscription/${path}`,
+      headers: auth,
+      payload: { plan },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return new URL(res.json().url as string).pathname.split('/').pop()!;
   };
@@ -52,9 +57,9 @@ describe('free trial (sandbox)', async () => {
     expect((await app.billing.getBillingProfile(user.id, new Date(now))).num_tokens).toBe(100);
     expect((await app.billing.getBillingProfile(user.id, new Date(now + DAY))).num_tokens).toBe(100);
     expect((await app.billing.getBillingProfile(user.id, new Date(now + 2 * DAY))).num_tokens).toBe(100);
-    expect((await app.inject({ method: 'POST', url: '/api/subscription/cancel_stripe', headers: auth })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/subscription/cancel_stripe', headers: auth })).statusCode,
+    ).toBe(200);
     // The trial ended (cancelled in it): no premium, no paid period, no activation grant.
     const later = new Date(now + 4 * DAY);
     const ended = await app.billing.getBillingProfile(user.id, later);
@@ -64,7 +69,9 @@ describe('free trial (sandbox)', async () => {
     // price now, and the subscription starts paid.
     expect((await plans(auth)).trial_available).toBe(false);
     expect((await plans()).trial_available).toBe(true);
-    await db.execute(sql`update subscriptions set current_period_end = now() - interval '1 minute' where user_id = ${user.id}`);
+    await db.execute(
+      sql`update subscriptions set current_period_end = now() - interval '1 minute' where user_id = ${user.id}`,
+    );
     const second = await buy(auth, 'monthly');
     expect(await page(auth, second)).toMatchObject({ trial_days: 0, amount_cents: 1299, first_charge_at: null });
     await approve(auth, second);
@@ -76,7 +83,9 @@ describe('free trial (sandbox)', async () => {
 
     // A third time (the paid one cancelled and over): still no trial, and no second activation.
     await app.inject({ method: 'POST', url: '/api/subscription/cancel_stripe', headers: auth });
-    await db.execute(sql`update subscriptions set current_period_end = now() - interval '1 minute' where user_id = ${user.id}`);
+    await db.execute(
+      sql`update subscriptions set current_period_end = now() - interval '1 minute' where user_id = ${user.id}`,
+    );
     const third = await buy(auth, 'annual');
     expect(await page(auth, third)).toMatchObject({ trial_days: 0 });
     await approve(auth, third);
@@ -100,7 +109,11 @@ describe('free trial (sandbox)', async () => {
       { amount_cents: 0, trial_days: 3, status: 'paid' },
       { amount_cents: 6999, trial_days: 0, status: 'paid' },
     ]);
-    expect((await ledgerOf(user.id)).map((e) => e.reason)).toEqual(['premium_daily', 'premium_activation', 'premium_daily']);
+    expect((await ledgerOf(user.id)).map((e) => e.reason)).toEqual([
+      'premium_daily',
+      'premium_activation',
+      'premium_daily',
+    ]);
   });
 
   it('crypto promises no trial: the sandbox crypto checkout is a paid period at once', async () => {

@@ -252,7 +252,10 @@ export async function recordRefund(
   if (!which) return null;
   const [row] = await tx
     .update(payments)
-    .set({ refundedCents: sql`least(${payments.amountCents}, greatest(${payments.refundedCents}, ${refundedCents}))`, updatedAt: new Date() })
+    .set({
+      refundedCents: sql`least(${payments.amountCents}, greatest(${payments.refundedCents}, ${refundedCents}))`,
+      updatedAt: new Date(),
+    })
     .where(and(eq(payments.provider, provider), eq(payments.status, 'paid'), which))
     .returning();
   return row ?? null;
@@ -333,7 +336,9 @@ export async function isTrialRecorded(tx: Database, provider: string, subscripti
   const rows = await tx
     .select({ id: trialUses.id })
     .from(trialUses)
-    .where(and(eq(trialUses.provider, provider as PaymentRow['provider']), eq(trialUses.subscriptionRef, subscriptionRef)))
+    .where(
+      and(eq(trialUses.provider, provider as PaymentRow['provider']), eq(trialUses.subscriptionRef, subscriptionRef)),
+    )
     .limit(1);
   return rows.length > 0;
 }

@@ -59,7 +59,8 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     {
       schema: {
         tags: ['billing'],
-        summary: 'Plans and desire packs with prices (integer cents), the offer and whether this user gets the free trial',
+        summary:
+          'Plans and desire packs with prices (integer cents), the offer and whether this user gets the free trial',
         response: { 200: PlansSchema },
       },
     },
@@ -217,7 +218,11 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         if (!provider) throw new AppError('not_found', { status: 404 });
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         // Throws (400) unless the signature verifies: nothing is recorded then.
-        const event: PaymentEvent = await withCardFingerprint(provider, provider.parseWebhook(raw, request.headers), request);
+        const event: PaymentEvent = await withCardFingerprint(
+          provider,
+          provider.parseWebhook(raw, request.headers),
+          request,
+        );
         const delivery: Omit<WebhookDeliveryInput, 'httpStatus'> = {
           provider: provider.id,
           eventId: null,

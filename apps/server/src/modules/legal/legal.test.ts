@@ -11,7 +11,10 @@ describe('legal documents', async () => {
     const path = await import('node:path');
     const { LegalService } = await import('./legal.service.js');
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'legal-'));
-    await fs.writeFile(path.join(dir, 'terms.md'), '---\nupdated: 2026-03-04\n---\n# Terms\n\nLast updated: {{updated}}\n');
+    await fs.writeFile(
+      path.join(dir, 'terms.md'),
+      '---\nupdated: 2026-03-04\n---\n# Terms\n\nLast updated: {{updated}}\n',
+    );
     const touched = new Date('2030-01-01T00:00:00Z');
     await fs.utimes(path.join(dir, 'terms.md'), touched, touched);
     const service = new LegalService({ edition: getEdition('amoura'), legalDir: dir });

@@ -180,7 +180,9 @@ export function normaliseStripeEvent(event: Stripe.Event): PaymentEvent {
           customerId: idOf(sub.customer),
           paymentMethodId: idOf(sub.default_payment_method),
           cardFingerprint:
-            typeof sub.default_payment_method === 'object' ? (sub.default_payment_method?.card?.fingerprint ?? null) : null,
+            typeof sub.default_payment_method === 'object'
+              ? (sub.default_payment_method?.card?.fingerprint ?? null)
+              : null,
         },
       };
     }

@@ -105,7 +105,7 @@ describe('back from checkout', () => {
       ? json({ id: 'p1', plan, status: credited ? 'paid' : 'pending', credited, refunded: false })
       : json(profile({ num_tokens: 350, has_subscription: plan === 'monthly' }));
 
-  it("already credited: one toast saying what was bought, back on the page with its own query (issue 26)", async () => {
+  it('already credited: one toast saying what was bought, back on the page with its own query (issue 26)', async () => {
     clearAlerts();
     setTokens('a.b.c', 'd.e.f');
     globalThis.fetch = paymentStatus(true, 'pack_350') as typeof fetch;
@@ -123,7 +123,9 @@ describe('back from checkout', () => {
     setTokens('a.b.c', 'd.e.f');
     globalThis.fetch = paymentStatus(false, 'pack_350') as typeof fetch;
     renderWith(<PurchaseReturn />, '/?purchase=success&plan=pack_350&payment=p1');
-    expect(await screen.findByText(/^Purchase successful\. Adding desires or premium may take up to 5 minutes/)).toBeTruthy();
+    expect(
+      await screen.findByText(/^Purchase successful\. Adding desires or premium may take up to 5 minutes/),
+    ).toBeTruthy();
     expect(screen.queryByText('+350 desires')).toBeNull();
   });
 

@@ -88,7 +88,9 @@ export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
           date: formatDate(firstChargeAt, locale),
         })
       : t(offer === 'card' ? `billing.paid_terms_${per}` : `billing.prepaid_terms_${per}`, { price });
-  const note = t(offer === 'trial' ? 'billing.trial_note' : offer === 'card' ? 'billing.no_trial_note' : 'billing.crypto_note');
+  const note = t(
+    offer === 'trial' ? 'billing.trial_note' : offer === 'card' ? 'billing.no_trial_note' : 'billing.crypto_note',
+  );
 
   const planCard = (id: SubscriptionPlanId) => {
     const p = id === 'monthly' ? monthly : annual;

@@ -40,9 +40,7 @@ export default function PurchaseReturn() {
       const credited = isAuthorized && paymentId ? getPaymentStatus(paymentId).then((p) => p.credited) : null;
       void Promise.resolve(credited)
         .catch(() => false)
-        .then((done) =>
-          showAlert(done && gain ? gain : t('errors.purchase_success'), { autoCloseMs: 10_000 }),
-        );
+        .then((done) => showAlert(done && gain ? gain : t('errors.purchase_success'), { autoCloseMs: 10_000 }));
     } else {
       showAlert(t('billing.purchase_cancelled'), { type: 'error' });
     }

@@ -166,7 +166,9 @@ describe('premium and desires dialogs', () => {
     globalThis.fetch = async () => json(plans({ trial_available: false }));
     renderWith(<PremiumModal {...modalProps} />);
     await waitFor(() =>
-      expect(screen.getByTestId('trial-terms').textContent).toBe('$69.99 today, then $69.99 every year until you cancel'),
+      expect(screen.getByTestId('trial-terms').textContent).toBe(
+        '$69.99 today, then $69.99 every year until you cancel',
+      ),
     );
     expect(screen.getByTestId('start-trial').textContent).toBe('Pay $69.99 now');
     expect(screen.queryByText(/free trial$/)).toBeNull();

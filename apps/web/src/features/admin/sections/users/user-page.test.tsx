@@ -157,7 +157,6 @@ describe("a user's page", () => {
     expect(line.textContent).toBe(`monthly, free trial until ${formatDate(view.trial_ends_at, 'en')}`);
     expect(line.textContent).not.toContain('Dec');
     expect(screen.getAllByText('Free trial, 3 days')[0]!.parentElement!.textContent).toMatch(/^\$0(\.00)?Free trial/);
-
   });
 
   it('bans only with a reason, and posts it', async () => {

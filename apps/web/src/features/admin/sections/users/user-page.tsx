@@ -270,7 +270,9 @@ export function UserPage({ id }: { id: string }) {
               </Field>
               <Field label={t('admin.users.subscription')}>
                 {user.subscription ? (
-                  <span data-testid="admin-user-subscription">{subscriptionLine(t, user.subscription.view, locale)}</span>
+                  <span data-testid="admin-user-subscription">
+                    {subscriptionLine(t, user.subscription.view, locale)}
+                  </span>
                 ) : (
                   t('admin.users.no_subscription')
                 )}
