@@ -407,10 +407,47 @@ export const payments = pgTable(
       .default('pending'),
     /** Set when a paid payment must be refunded by the operator (e.g. `duplicate_subscription`). */
     refundReason: text('refund_reason'),
+    /** Days of free trial this checkout starts (0: charged at once; `amount_cents` is then 0 for a trial). */
+    trialDays: integer('trial_days').notNull().default(0),
+    /** Money given back (provider refund events); revenue counts `amount_cents - refunded_cents`. */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** The provider's charge of this payment (Stripe payment intent): refund events find it by this. */
+    chargeRef: text('charge_ref'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payments_user_idx').on(t.userId), check('payments_amount_nonnegative', sql`${t.amountCents} >= 0`)],
+  (t) => [
+    index('payments_user_idx').on(t.userId),
+    index('payments_charge_ref_idx').on(t.provider, t.chargeRef),
+    check('payments_amount_nonnegative', sql`${t.amountCents} >= 0`),
+  ],
+);
+
+/**
+ * Free trials given (issue 26: one per person): per account, and per Stripe customer and card
+ * fingerprint where the provider tells us (stored as SHA-256 hashes, never the raw values).
+ * Kept (anonymised) when the account is deleted, so a new account with the same card gets none.
+ */
+export const trialUses = pgTable(
+  'trial_uses',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    provider: text('provider', { enum: ['sandbox', 'stripe', 'nowpayments'] }).notNull(),
+    /** The provider's subscription id of the trial. */
+    subscriptionRef: text('subscription_ref').notNull(),
+    cardFingerprintHash: text('card_fingerprint_hash'),
+    customerHash: text('customer_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('trial_uses_subscription_idx').on(t.provider, t.subscriptionRef),
+    index('trial_uses_user_idx').on(t.userId),
+    index('trial_uses_card_idx').on(t.cardFingerprintHash),
+    index('trial_uses_customer_idx').on(t.customerHash),
+  ],
 );
 
 /**

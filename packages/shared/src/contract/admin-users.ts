@@ -1,3 +1,4 @@
+import { SubscriptionSchema } from './billing.js';
 import { z } from 'zod';
 import { freeText, singleLine } from '../input.js';
 
@@ -54,6 +55,10 @@ export const AdminPaymentSchema = z
     currency: z.string(),
     status: z.enum(['pending', 'paid', 'failed']),
     refund_reason: z.string().nullable(),
+    /** Days of free trial this checkout started (its `amount_cents` is then 0: nothing charged). */
+    trial_days: z.number().int(),
+    /** Money given back; revenue counts `amount_cents - refunded_cents`. */
+    refunded_cents: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -101,6 +106,11 @@ export const AdminSubscriptionSchema = z
     current_period_end: z.string(),
     cancel_at_period_end: z.boolean(),
     trial_ends_at: z.string().nullable(),
+    /**
+     * What the subscriber sees (the billing presenter's `GET /api/subscription`, one source of
+     * truth for the dates): the status now, and the trial end / renewal / end date.
+     */
+    view: SubscriptionSchema,
   })
   .meta({ id: 'AdminSubscription' });
 export type AdminSubscription = z.infer<typeof AdminSubscriptionSchema>;

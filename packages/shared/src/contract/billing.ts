@@ -65,6 +65,11 @@ export const PlansSchema = z
       }),
     ),
     daily_claim: z.object({ amount: z.number().int(), interval_hours: z.number().int() }),
+    /**
+     * Whether a card subscription of this user starts with the free trial (one per person: false
+     * once the account had a subscription or a trial); true for a guest. Crypto never has a trial.
+     */
+    trial_available: z.boolean(),
     /** Whether buying works at all on this site; false → checkouts answer 503 payments_not_configured. */
     payments_enabled: z.boolean(),
     card_enabled: z.boolean(),
@@ -119,7 +124,7 @@ export const SandboxPaymentSchema = z
     amount_cents: z.number().int(),
     currency: z.string(),
     status: z.enum(['pending', 'paid', 'failed']),
-    /** For a subscription: the trial's days and the first charge's date (after the trial). */
+    /** For a subscription: the trial's days (0: charged now) and the first charge's date (after the trial). */
     trial_days: z.number().int(),
     first_charge_at: z.string().nullable(),
   })
@@ -134,6 +139,20 @@ export const SandboxDecisionResponseSchema = z
   .meta({ id: 'SandboxDecision' });
 export type SandboxDecisionResponse = z.infer<typeof SandboxDecisionResponseSchema>;
 export const SandboxPaymentParamsSchema = z.object({ id: z.string().max(64) });
+
+/** GET /api/billing/payments/:id (the payer only): is the purchase already credited? */
+export const PaymentStatusSchema = z
+  .object({
+    id: z.string(),
+    plan: PlanIdSchema,
+    status: z.enum(['pending', 'paid', 'failed']),
+    /** The desires are in or premium is on: the purchase needs no further wait. */
+    credited: z.boolean(),
+    /** Paid but refused (a second subscription): it is refunded, nothing granted. */
+    refunded: z.boolean(),
+  })
+  .meta({ id: 'PaymentStatus' });
+export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
 
 export const ClaimDesiresResponseSchema = z
   .object({ claimed: z.boolean(), next_at: z.string(), num_tokens: z.number().int() })

@@ -13,6 +13,9 @@ async function byDay(db: Database, query: SQL): Promise<DayRow[]> {
   return rowsOf<DayRow>(await db.execute(query));
 }
 
+/** A payment that brought money in: paid, and not a $0 trial checkout (refunds subtract from its amount). */
+const MONEY_IN = sql`status = 'paid' and amount_cents > 0`;
+
 const int = (value: unknown) => Number(value ?? 0) || 0;
 
 export interface OverviewRows {
@@ -61,7 +64,7 @@ export async function readOverview(db: Database, since: Date): Promise<OverviewR
   const payments = await byDay(
     db,
     sql`select ${utcDay(sql`created_at`)} as day, count(distinct user_id)::int as paying_users
-        from payments where status = 'paid' and created_at >= ${from} group by 1`,
+        from payments where ${MONEY_IN} and created_at >= ${from} group by 1`,
   );
   const safety = await byDay(
     db,
@@ -74,11 +77,12 @@ export async function readOverview(db: Database, since: Date): Promise<OverviewR
   const [totals] = rowsOf<Record<string, unknown>>(
     await db.execute(sql`select
       (select count(distinct user_id) from messages where role = 'user' and created_at >= ${from})::int as active_users,
-      (select count(distinct user_id) from payments where status = 'paid' and created_at >= ${from})::int as paying_users`),
+      (select count(distinct user_id) from payments where ${MONEY_IN} and created_at >= ${from})::int as paying_users`),
   );
   const revenue = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`select currency, coalesce(sum(amount_cents), 0)::bigint as amount_cents, count(*)::int as payments
-      from payments where status = 'paid' and created_at >= ${from}
+    await db.execute(sql`select currency, coalesce(sum(amount_cents - refunded_cents), 0)::bigint as amount_cents,
+        count(*)::int as payments
+      from payments where ${MONEY_IN} and created_at >= ${from}
       group by currency order by currency`),
   ).map((r) => ({ currency: String(r.currency), amount_cents: int(r.amount_cents), payments: int(r.payments) }));
   const [funnel] = rowsOf<Record<string, unknown>>(
@@ -89,7 +93,7 @@ export async function readOverview(db: Database, since: Date): Promise<OverviewR
          and exists (select 1 from messages m where m.user_id = u.id and m.role = 'user'))::int as first_message,
       (select count(*) from users u where u.created_at >= ${from}
          and exists (select 1 from messages m where m.user_id = u.id and m.role = 'user')
-         and exists (select 1 from payments p where p.user_id = u.id and p.status = 'paid'))::int as purchase`),
+         and exists (select 1 from payments p where p.user_id = u.id and p.status = 'paid' and p.amount_cents > 0))::int as purchase`),
   );
   return {
     signups,

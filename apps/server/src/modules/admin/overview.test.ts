@@ -110,6 +110,38 @@ describe('admin: overview', async () => {
     expect(oldDay.signups).toBeGreaterThanOrEqual(1);
   });
 
+  it('revenue counts money received only: a $0 trial is no revenue, refunds subtract (issue 26)', async () => {
+    const before = await overview(7);
+    const trial = await createUser(app, db);
+    const payer = await createUser(app, db);
+    await db.insert(payments).values([
+      // A trial checkout: nothing charged, not a paying user.
+      {
+        userId: trial.user.id,
+        provider: 'stripe',
+        plan: 'monthly',
+        amountCents: 0,
+        trialDays: 3,
+        currency: 'usd',
+        status: 'paid',
+      },
+      {
+        userId: payer.user.id,
+        provider: 'stripe',
+        plan: 'monthly',
+        amountCents: 1299,
+        currency: 'usd',
+        status: 'paid',
+        refundedCents: 299,
+      },
+    ]);
+    const after = await overview(7);
+    const usd = (o: AdminOverview) => o.revenue.find((r) => r.currency === 'usd') ?? { amount_cents: 0, payments: 0 };
+    expect(usd(after).amount_cents - usd(before).amount_cents).toBe(1000);
+    expect(usd(after).payments - usd(before).payments).toBe(1);
+    expect(after.totals.paying_users - before.totals.paying_users).toBe(1);
+  });
+
   it('rangeStart is the first UTC midnight of the range', () => {
     expect(rangeStart(7, new Date('2026-03-10T23:30:00Z')).toISOString()).toBe('2026-03-04T00:00:00.000Z');
   });

@@ -6,6 +6,7 @@ import type {
   AdminUserDetail,
   AdminUserSummary,
 } from '@reverie/shared';
+import { presentSubscriptionView } from '../billing/index.js';
 import type { AdminUserRow, LedgerRow, PaymentRow, SessionRow, SubscriptionRow } from './users.repository.js';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -33,6 +34,8 @@ export const presentPayment = (p: PaymentRow): AdminPayment => ({
   currency: p.currency,
   status: p.status,
   refund_reason: p.refundReason,
+  trial_days: p.trialDays,
+  refunded_cents: p.refundedCents,
   created_at: iso(p.createdAt),
   updated_at: iso(p.updatedAt),
 });
@@ -55,7 +58,7 @@ export const presentSession = (s: SessionRow): AdminSession => ({
   live: Boolean(s.live),
 });
 
-export const presentSubscription = (s: SubscriptionRow): AdminSubscription => ({
+export const presentSubscription = (s: SubscriptionRow, now = new Date()): AdminSubscription => ({
   id: s.id,
   provider: s.provider,
   plan: s.plan,
@@ -63,6 +66,7 @@ export const presentSubscription = (s: SubscriptionRow): AdminSubscription => ({
   current_period_end: iso(s.currentPeriodEnd),
   cancel_at_period_end: s.cancelAtPeriodEnd,
   trial_ends_at: isoOrNull(s.trialEndsAt),
+  view: presentSubscriptionView(s, now, s.provider !== 'nowpayments'),
 });
 
 export function presentUserDetail(

@@ -58,6 +58,28 @@ describe('admin: users', async () => {
     expect((await get(`/api/admin/users/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`)).statusCode).toBe(404);
   });
 
+  it('a trial shows with the end date the subscriber sees, and its $0 payment as a trial (issue 26)', async () => {
+    const { user, auth } = await createUser(app, db);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/subscription/create_stripe',
+      headers: auth,
+      payload: { plan: 'monthly' },
+    });
+    const id = new URL(res.json().url as string).pathname.split('/').pop()!;
+    await app.inject({ method: 'POST', url: `/api/payments/sandbox/checkout/${id}/approve`, headers: auth });
+    const mine = (await app.inject({ method: 'GET', url: '/api/subscription', headers: auth })).json();
+    const page = (await get(`/api/admin/users/${user.id}`)).json();
+    // The sandbox's row runs a period past the trial; the console shows the trial's real end.
+    expect(page.subscription.view).toEqual(mine);
+    expect(page.subscription.view).toMatchObject({ status: 'trialing' });
+    expect(new Date(page.subscription.current_period_end) > new Date(mine.trial_ends_at)).toBe(true);
+    expect(page.payments).toEqual([
+      expect.objectContaining({ plan: 'monthly', amount_cents: 0, trial_days: 3, refunded_cents: 0, status: 'paid' }),
+    ]);
+    await expectLedgerMatchesBalances(db);
+  });
+
   it('grant desires writes exactly one ledger entry with the reason and moves the balance', async () => {
     const { user } = await createUser(app, db);
     const res = await post(`/api/admin/users/${user.id}/desires`, { amount: 50, reason: 'Goodwill for outage' });

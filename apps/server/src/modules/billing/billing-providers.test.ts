@@ -39,6 +39,12 @@ async function startFakeProviders() {
       const id = `cs_test_${sessions}`;
       return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/pay/${id}` });
     }
+    const method = /^\/v1\/payment_methods\/(pm_\w+)$/.exec(path);
+    // A payment method pm_<card>: its card's fingerprint is fp_<card>.
+    if (req.method === 'GET' && method) {
+      const card = method[1]!.slice(3);
+      return send(200, { id: method[1], object: 'payment_method', type: 'card', card: { fingerprint: `fp_${card}` } });
+    }
     const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
     // A subscription id starting with sub_fail: Stripe answers 500 (an API failure).
     if (sub && sub[1]!.startsWith('sub_fail')) {
@@ -123,9 +129,15 @@ describe('Stripe and NOWPayments providers', async () => {
     expect(call.form.get('subscription_data[metadata][user_id]')).toBe(user.id);
     expect(call.form.get('line_items[0][price_data][unit_amount]')).toBe('1299');
     expect(call.form.get('line_items[0][price_data][recurring][interval]')).toBe('month');
-    expect(call.form.get('success_url')).toBe('http://localhost:3000/?purchase=success&plan=monthly');
-    expect(call.form.get('cancel_url')).toBe('http://localhost:3000/?purchase=failed&plan=monthly');
-    expect(call.form.get('client_reference_id')).toBe(await paymentIdOf(user.id));
+    const paymentId = await paymentIdOf(user.id);
+    // The return names the payment, so the web can ask whether it is already credited.
+    expect(call.form.get('success_url')).toBe(
+      `http://localhost:3000/?purchase=success&plan=monthly&payment=${paymentId}`,
+    );
+    expect(call.form.get('cancel_url')).toBe(
+      `http://localhost:3000/?purchase=failed&plan=monthly&payment=${paymentId}`,
+    );
+    expect(call.form.get('client_reference_id')).toBe(paymentId);
   });
 
   it('a paid pack session credits once, even when the event arrives 20 times concurrently', async () => {
@@ -315,7 +327,8 @@ describe('Stripe and NOWPayments providers', async () => {
       await db.execute(sql`select provider_subscription_id from subscriptions where user_id = ${user.id}`),
     );
     expect(subs).toHaveLength(1);
-    expect(await balanceOf(db, user.id)).toBe(100);
+    // Both in their trial: no activation grant yet (it comes with the first paid period).
+    expect(await balanceOf(db, user.id)).toBe(0);
     const kept = subs[0]!.provider_subscription_id;
     const refused = kept === 'sub_dup_1' ? 'sub_dup_2' : 'sub_dup_1';
     const flagged = rowsOf<{ id: string }>(
@@ -370,7 +383,7 @@ describe('Stripe and NOWPayments providers', async () => {
       await db.execute(sql`select provider_subscription_id from subscriptions where user_id = ${user.id}`),
     );
     expect(after.map((r) => r.provider_subscription_id)).toEqual([kept]);
-    expect(await balanceOf(db, user.id)).toBe(100);
+    expect(await balanceOf(db, user.id)).toBe(0);
     expect(fake.requests.filter((r) => r.path === `/v1/subscriptions/${refused}`)).toHaveLength(1);
   });
 
@@ -416,7 +429,8 @@ describe('Stripe and NOWPayments providers', async () => {
     );
     expect(flagged).toEqual([{ refund_reason: null }]);
     expect(fake.requests.filter((r) => r.path === '/v1/subscriptions/sub_race_1')).toHaveLength(0);
-    expect(await balanceOf(db, user.id)).toBe(100);
+    // In its trial: no activation grant yet (issue 26).
+    expect(await balanceOf(db, user.id)).toBe(0);
   });
 
   it('cancel and resume answer 502 payment_error when the Stripe API fails', async () => {
@@ -442,6 +456,216 @@ describe('Stripe and NOWPayments providers', async () => {
     expect(resume.statusCode, resume.body).toBe(502);
     expect(resume.json().code).toBe('payment_error');
     expect((await app.billing.getBillingProfile(user.id)).subscription).toMatchObject({ status: 'cancelled' });
+  });
+
+  describe('one free trial per person (issue 26)', () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    let checkouts = 0;
+    const subscribe = async (auth: Record<string, string>, plan = 'monthly') => {
+      checkouts += 1;
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/subscription/create_stripe',
+        headers: auth,
+        payload: { plan },
+        // Its own address: the checkout's rate limit (10 a minute) counts the whole file's.
+        remoteAddress: `10.26.0.${checkouts}`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return fake.requests.findLast((r) => r.path === '/v1/checkout/sessions')!;
+    };
+    const subscription = (
+      id: string,
+      userId: string,
+      paymentId: string,
+      status: string,
+      extra: Record<string, unknown> = {},
+    ) => ({
+      id,
+      object: 'subscription',
+      status,
+      customer: `cus_${id}`,
+      default_payment_method: 'pm_card1',
+      cancel_at_period_end: false,
+      trial_end: status === 'trialing' ? now() + 3 * 86400 : null,
+      metadata: { user_id: userId, plan: 'monthly', payment_id: paymentId },
+      items: { object: 'list', data: [{ id: `si_${id}`, current_period_end: now() + 3 * 86400 }] },
+      ...extra,
+    });
+
+    it('subscribe, cancel, the trial ends, subscribe again: no second trial, no second +100; the console counts money only', async () => {
+      const { user, auth } = await createUser(app, db);
+      const first = await subscribe(auth);
+      expect(first.form.get('subscription_data[trial_period_days]')).toBe('3');
+      const firstPayment = first.form.get('client_reference_id')!;
+      // The trial's checkout completes with nothing charged.
+      await stripeWebhook(
+        event('evt_t1_session', 'checkout.session.completed', {
+          id: 'cs_t1',
+          object: 'checkout.session',
+          mode: 'subscription',
+          payment_status: 'no_payment_required',
+          amount_total: 0,
+          client_reference_id: firstPayment,
+          metadata: { payment_id: firstPayment },
+        }),
+      );
+      await stripeWebhook(
+        event(
+          'evt_t1_created',
+          'customer.subscription.created',
+          subscription('sub_t1', user.id, firstPayment, 'trialing'),
+        ),
+      );
+      // The card's fingerprint was asked of Stripe (the webhook names only the payment method).
+      expect(fake.requests.some((r) => r.method === 'GET' && r.path === '/v1/payment_methods/pm_card1')).toBe(true);
+      expect(await balanceOf(db, user.id)).toBe(0); // no activation grant in the trial
+      // Cancelled in the trial, then the trial ends (Stripe deletes it).
+      await stripeWebhook(
+        event(
+          'evt_t1_deleted',
+          'customer.subscription.deleted',
+          subscription('sub_t1', user.id, firstPayment, 'canceled', { ended_at: now() }),
+        ),
+      );
+      expect((await app.billing.getBillingProfile(user.id)).has_subscription).toBe(false);
+      expect(await balanceOf(db, user.id)).toBe(0);
+
+      // Again: the plans say no trial, and Stripe's checkout has none — paid from day one.
+      const plans = await app.inject({ method: 'GET', url: '/api/billing/plans', headers: auth });
+      expect(plans.json().trial_available).toBe(false);
+      const second = await subscribe(auth);
+      expect(second.form.get('subscription_data[trial_period_days]')).toBeNull();
+      expect(second.form.get('subscription_data[metadata][user_id]')).toBe(user.id);
+      const secondPayment = second.form.get('client_reference_id')!;
+      await stripeWebhook(
+        event('evt_t2_session', 'checkout.session.completed', {
+          id: 'cs_t2',
+          object: 'checkout.session',
+          mode: 'subscription',
+          payment_status: 'paid',
+          amount_total: 1299,
+          payment_intent: 'pi_t2',
+          client_reference_id: secondPayment,
+          metadata: { payment_id: secondPayment },
+        }),
+      );
+      await stripeWebhook(
+        event(
+          'evt_t2_created',
+          'customer.subscription.created',
+          subscription('sub_t2', user.id, secondPayment, 'active', {
+            items: { object: 'list', data: [{ id: 'si_t2', current_period_end: now() + 30 * 86400 }] },
+          }),
+        ),
+      );
+      // The first paid period brings the account's one activation grant.
+      expect(await balanceOf(db, user.id)).toBe(100);
+      // Its renewal is money received too; then it ends, and a third subscription gets no +100.
+      await stripeWebhook(
+        event('evt_t2_renewal', 'invoice.paid', {
+          id: 'in_t2_2',
+          object: 'invoice',
+          billing_reason: 'subscription_cycle',
+          amount_paid: 1299,
+          currency: 'usd',
+          parent: {
+            type: 'subscription_details',
+            subscription_details: { metadata: { user_id: user.id, plan: 'monthly' } },
+          },
+        }),
+      );
+      await stripeWebhook(
+        event(
+          'evt_t2_deleted',
+          'customer.subscription.deleted',
+          subscription('sub_t2', user.id, secondPayment, 'canceled', { ended_at: now() }),
+        ),
+      );
+      const third = await subscribe(auth);
+      expect(third.form.get('subscription_data[trial_period_days]')).toBeNull();
+      const thirdPayment = third.form.get('client_reference_id')!;
+      await stripeWebhook(
+        event(
+          'evt_t3_created',
+          'customer.subscription.created',
+          subscription('sub_t3', user.id, thirdPayment, 'active', {
+            items: { object: 'list', data: [{ id: 'si_t3', current_period_end: now() + 30 * 86400 }] },
+          }),
+        ),
+      );
+      expect((await app.billing.getBillingProfile(user.id)).has_subscription).toBe(true);
+      expect(await balanceOf(db, user.id)).toBe(100);
+
+      // A refund of the first paid period's charge subtracts.
+      await stripeWebhook(
+        event('evt_t2_refund', 'charge.refunded', {
+          id: 'ch_t2',
+          object: 'charge',
+          payment_intent: 'pi_t2',
+          amount: 1299,
+          amount_refunded: 500,
+          metadata: {},
+        }),
+      );
+      const rows = rowsOf<{ amount_cents: number; refunded_cents: number; trial_days: number; status: string }>(
+        await db.execute(
+          sql`select amount_cents, refunded_cents, trial_days, status from payments
+              where user_id = ${user.id} and status = 'paid' order by created_at`,
+        ),
+      );
+      expect(rows).toEqual([
+        { amount_cents: 0, refunded_cents: 0, trial_days: 3, status: 'paid' },
+        { amount_cents: 1299, refunded_cents: 500, trial_days: 0, status: 'paid' },
+        { amount_cents: 1299, refunded_cents: 0, trial_days: 0, status: 'paid' },
+      ]);
+    });
+
+    it('another account with the same card gets no second trial: Stripe ends it at once', async () => {
+      const { user, auth } = await createUser(app, db);
+      const first = await subscribe(auth);
+      await stripeWebhook(
+        event(
+          'evt_fp_1',
+          'customer.subscription.created',
+          subscription('sub_fp_1', user.id, first.form.get('client_reference_id')!, 'trialing', {
+            default_payment_method: 'pm_shared',
+          }),
+        ),
+      );
+      expect(fake.requests.filter((r) => r.path === '/v1/subscriptions/sub_fp_1')).toHaveLength(0);
+
+      const other = await createUser(app, db);
+      const second = await subscribe(other.auth);
+      // A new account: the checkout offers the trial (the card is known only after it).
+      expect(second.form.get('subscription_data[trial_period_days]')).toBe('3');
+      const res = await stripeWebhook(
+        event(
+          'evt_fp_2',
+          'customer.subscription.created',
+          subscription('sub_fp_2', other.user.id, second.form.get('client_reference_id')!, 'trialing', {
+            default_payment_method: 'pm_shared',
+          }),
+        ),
+      );
+      expect(res.statusCode).toBe(200);
+      const ended = fake.requests.filter((r) => r.path === '/v1/subscriptions/sub_fp_2');
+      expect(ended.map((r) => [r.method, r.form.get('trial_end')])).toEqual([['POST', 'now']]);
+      expect(await balanceOf(db, other.user.id)).toBe(0);
+      // Stripe then charges the first period: the activation grant comes with it.
+      await stripeWebhook(
+        event(
+          'evt_fp_3',
+          'customer.subscription.updated',
+          subscription('sub_fp_2', other.user.id, second.form.get('client_reference_id')!, 'active', {
+            default_payment_method: 'pm_shared',
+            items: { object: 'list', data: [{ id: 'si_fp_2', current_period_end: now() + 30 * 86400 }] },
+          }),
+        ),
+      );
+      expect(await balanceOf(db, other.user.id)).toBe(100);
+      expect(fake.requests.filter((r) => r.path === '/v1/subscriptions/sub_fp_2')).toHaveLength(1);
+    });
   });
 
   describe('NOWPayments', () => {

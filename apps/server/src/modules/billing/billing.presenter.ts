@@ -7,11 +7,13 @@ import {
   PREMIUM_GRANT_AMOUNT,
   SUBSCRIPTION_CATALOGUE,
   SUBSCRIPTION_PLANS,
+  type PaymentStatus,
   type Plans,
   type Profile,
 } from '@reverie/shared';
 import {
   isSubscriptionPlan,
+  planAmountCents,
   type PlanId,
   type ProfileBilling,
   type SandboxPayment,
@@ -47,8 +49,9 @@ export function presentSubscriptionDetail(row: SubscriptionRow, now: Date, provi
 }
 
 /** The price list of PRODUCT.md §3 (GET /api/billing/plans) and whether buying works here. */
-export function presentPlans(enabled: { card: boolean; crypto: boolean }): Plans {
+export function presentPlans(enabled: { card: boolean; crypto: boolean }, trialAvailable = true): Plans {
   return {
+    trial_available: trialAvailable,
     payments_enabled: enabled.card || enabled.crypto,
     card_enabled: enabled.card,
     crypto_enabled: enabled.crypto,
@@ -75,14 +78,27 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** A sandbox checkout for its page: the plan, the price and, for a trial, the first charge. */
 export function presentSandboxPayment(payment: PaymentRow, now: Date): SandboxPayment {
   const plan = payment.plan as PlanId;
-  const trialDays = isSubscriptionPlan(plan) ? SUBSCRIPTION_CATALOGUE[plan].trial_days : 0;
+  // The trial the checkout offered (none for crypto or a returning subscriber); the price shown
+  // is the plan's, due now or after the trial.
+  const trialDays = isSubscriptionPlan(plan) ? payment.trialDays : 0;
   return {
     id: payment.id,
     plan,
-    amount_cents: payment.amountCents,
+    amount_cents: planAmountCents(plan),
     currency: payment.currency,
     status: payment.status,
     trial_days: trialDays,
     first_charge_at: trialDays > 0 ? new Date(now.getTime() + trialDays * DAY_MS).toISOString() : null,
+  };
+}
+
+/** A payment's outcome for its payer, read on the way back from the checkout. */
+export function presentPaymentStatus(payment: PaymentRow, credited: boolean): PaymentStatus {
+  return {
+    id: payment.id,
+    plan: payment.plan,
+    status: payment.status,
+    credited,
+    refunded: Boolean(payment.refundReason),
   };
 }

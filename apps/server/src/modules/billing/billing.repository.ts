@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { desireClaims, payments, subscriptions, users, webhookEvents } from '../../db/schema.js';
+import { desireClaims, payments, subscriptions, trialUses, users, webhookEvents } from '../../db/schema.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -69,12 +69,16 @@ export async function findPayment(db: Database, id: string): Promise<PaymentRow 
   return row ?? null;
 }
 
-/** Moves a pending payment to paid or failed; answers the row only if this call moved it. */
+/**
+ * Moves a pending payment to paid or failed; answers the row only if this call moved it.
+ * `settled` carries what the provider says it charged (`amountCents`, its charge id).
+ */
 export async function settlePayment(
   tx: Database,
   id: string,
   status: 'paid' | 'failed',
   providerRef: string | null,
+  settled: { amountCents?: number | null; chargeRef?: string | null } = {},
 ): Promise<PaymentRow | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const [row] = await tx
@@ -82,6 +86,8 @@ export async function settlePayment(
     .set({
       status,
       updatedAt: new Date(),
+      ...(settled.amountCents != null ? { amountCents: settled.amountCents } : {}),
+      ...(settled.chargeRef ? { chargeRef: settled.chargeRef } : {}),
       // A flagged payment keeps the refused subscription's id (isRefusedSubscription).
       ...(providerRef
         ? {
@@ -208,4 +214,141 @@ export async function isRefusedSubscription(
     )
     .limit(1);
   return rows.length > 0;
+}
+
+/** Sets what a payment charged (a trial checkout whose trial was refused is charged at once). */
+export async function setPaymentCharge(tx: Database, id: string, amountCents: number, trialDays: number) {
+  await tx.update(payments).set({ amountCents, trialDays, updatedAt: new Date() }).where(eq(payments.id, id));
+}
+
+/** A payment recorded by a provider's later charge (a renewal, the first period after a trial). */
+export async function insertChargeOnce(
+  tx: Database,
+  values: typeof payments.$inferInsert & { chargeRef: string },
+): Promise<PaymentRow | null> {
+  const [existing] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.provider, values.provider), eq(payments.chargeRef, values.chargeRef)))
+    .limit(1);
+  if (existing) return null;
+  return insertPayment(tx, values);
+}
+
+/**
+ * Records a refund of a paid payment, found by our id or by the provider's charge id; the
+ * amount is the provider's total refunded so far (capped at what was paid), so a redelivery or
+ * a second partial refund event never subtracts twice.
+ */
+export async function recordRefund(
+  tx: Database,
+  provider: PaymentRow['provider'],
+  match: { paymentId?: string | null; chargeRef?: string | null },
+  refundedCents: number,
+): Promise<PaymentRow | null> {
+  const byId = match.paymentId && /^[0-9a-f-]{36}$/i.test(match.paymentId) ? eq(payments.id, match.paymentId) : null;
+  const byCharge = match.chargeRef ? eq(payments.chargeRef, match.chargeRef) : null;
+  const which = byId && byCharge ? or(byId, byCharge) : (byId ?? byCharge);
+  if (!which) return null;
+  const [row] = await tx
+    .update(payments)
+    .set({
+      refundedCents: sql`least(${payments.amountCents}, greatest(${payments.refundedCents}, ${refundedCents}))`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(payments.provider, provider), eq(payments.status, 'paid'), which))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * True when the account has had a subscription or a free trial (no second trial); `except`
+ * leaves out the provider subscription being judged.
+ */
+export async function hasHadSubscription(
+  db: Database,
+  userId: string,
+  except?: { provider: PaymentRow['provider']; ref: string },
+): Promise<boolean> {
+  const [subscription] = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        except
+          ? sql`not (${subscriptions.provider} = ${except.provider} and ${subscriptions.providerSubscriptionId} = ${except.ref})`
+          : undefined,
+      ),
+    )
+    .limit(1);
+  if (subscription) return true;
+  const [trial] = await db
+    .select({ id: trialUses.id })
+    .from(trialUses)
+    .where(
+      and(
+        eq(trialUses.userId, userId),
+        except
+          ? sql`not (${trialUses.provider} = ${except.provider} and ${trialUses.subscriptionRef} = ${except.ref})`
+          : undefined,
+      ),
+    )
+    .limit(1);
+  return trial !== undefined;
+}
+
+/** True when a trial was already given to this card or customer (hashes), on any account. */
+export async function isTrialUsedBy(
+  db: Database,
+  payer: { cardFingerprintHash: string | null; customerHash: string | null },
+  exceptSubscriptionRef: string,
+): Promise<boolean> {
+  const matches = [
+    payer.cardFingerprintHash ? eq(trialUses.cardFingerprintHash, payer.cardFingerprintHash) : null,
+    payer.customerHash ? eq(trialUses.customerHash, payer.customerHash) : null,
+  ].filter((m) => m !== null);
+  if (matches.length === 0) return false;
+  const rows = await db
+    .select({ id: trialUses.id })
+    .from(trialUses)
+    .where(and(or(...matches), sql`${trialUses.subscriptionRef} <> ${exceptSubscriptionRef}`))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Remembers a free trial given (idempotent per provider subscription). */
+export async function recordTrialUse(tx: Database, values: typeof trialUses.$inferInsert): Promise<void> {
+  await tx
+    .insert(trialUses)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [trialUses.provider, trialUses.subscriptionRef],
+      set: {
+        cardFingerprintHash: sql`coalesce(excluded.card_fingerprint_hash, ${trialUses.cardFingerprintHash})`,
+        customerHash: sql`coalesce(excluded.customer_hash, ${trialUses.customerHash})`,
+      },
+    });
+}
+
+/** True when a trial of this provider subscription was recorded. */
+export async function isTrialRecorded(tx: Database, provider: string, subscriptionRef: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: trialUses.id })
+    .from(trialUses)
+    .where(
+      and(eq(trialUses.provider, provider as PaymentRow['provider']), eq(trialUses.subscriptionRef, subscriptionRef)),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Moves a trialing subscription to its first paid period; the row only if this call moved it. */
+export async function beginPaidPeriod(tx: Database, id: string, now: Date): Promise<SubscriptionRow | null> {
+  const [row] = await tx
+    .update(subscriptions)
+    .set({ status: 'active', stateAt: now, updatedAt: new Date() })
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.status, 'trialing')))
+    .returning();
+  return row ?? null;
 }

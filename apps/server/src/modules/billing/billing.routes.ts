@@ -8,7 +8,9 @@ import {
   CheckoutResponseSchema,
   ClaimDesiresResponseSchema,
   PaymentProviderParamsSchema,
+  PaymentStatusSchema,
   PlansSchema,
+  SandboxPaymentParamsSchema,
   SubscriptionOrNullSchema,
   SubscriptionSchema,
   WebhookAckSchema,
@@ -16,7 +18,7 @@ import {
 import { AppError } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { PaymentProviders } from '../../providers/payments/index.js';
-import type { PaymentEvent } from '../../providers/payments/types.js';
+import type { PaymentEvent, PaymentProvider } from '../../providers/payments/types.js';
 import type { BillingService } from './billing.service.js';
 import { sandboxCheckoutRoutes } from './billing.sandbox-routes.js';
 import type { WebhookDeliveryInput } from './webhook-deliveries.repository.js';
@@ -24,6 +26,28 @@ import type { WebhookDeliveryInput } from './webhook-deliveries.repository.js';
 export interface BillingRoutesOptions {
   service: BillingService;
   providers: PaymentProviders;
+}
+
+/**
+ * A subscription in its trial whose webhook named only the card's payment method: the
+ * provider is asked for the card's fingerprint (one free trial per card). A failure leaves it
+ * unknown (logged); the account check still holds.
+ */
+async function withCardFingerprint(
+  provider: PaymentProvider,
+  event: PaymentEvent,
+  request: FastifyRequest,
+): Promise<PaymentEvent> {
+  if (event.type !== 'subscription.updated' || event.status !== 'trialing' || !provider.cardFingerprint) return event;
+  const payer = event.payer;
+  if (!payer?.paymentMethodId || payer.cardFingerprint) return event;
+  try {
+    const cardFingerprint = await provider.cardFingerprint(payer.paymentMethodId);
+    return { ...event, payer: { ...payer, cardFingerprint } };
+  } catch (error) {
+    request.log.warn({ provider: provider.id, err: error }, 'could not read the card of a trial');
+    return event;
+  }
 }
 
 /** Desires, premium and payments (API.md). */
@@ -35,11 +59,26 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     {
       schema: {
         tags: ['billing'],
-        summary: 'Plans and desire packs with prices (integer cents) and the offer',
+        summary:
+          'Plans and desire packs with prices (integer cents), the offer and whether this user gets the free trial',
         response: { 200: PlansSchema },
       },
     },
-    async () => service.plans(),
+    async (request) => service.plans(request.userId ?? null),
+  );
+
+  app.get(
+    '/api/billing/payments/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: "A payment's outcome for its payer: paid, and already credited? (the checkout return)",
+        params: SandboxPaymentParamsSchema,
+        response: { 200: PaymentStatusSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+    },
+    async (request) => service.paymentStatus(request.params.id, currentUserId(request)),
   );
 
   app.post(
@@ -179,7 +218,11 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         if (!provider) throw new AppError('not_found', { status: 404 });
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         // Throws (400) unless the signature verifies: nothing is recorded then.
-        const event: PaymentEvent = provider.parseWebhook(raw, request.headers);
+        const event: PaymentEvent = await withCardFingerprint(
+          provider,
+          provider.parseWebhook(raw, request.headers),
+          request,
+        );
         const delivery: Omit<WebhookDeliveryInput, 'httpStatus'> = {
           provider: provider.id,
           eventId: null,
@@ -201,11 +244,13 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
           delivery.detail = error instanceof AppError ? error.code : 'internal_error';
           throw error;
         }
-        const { duplicate, refusedSubscriptionId } = handled;
+        const { duplicate, refusedSubscriptionId, endTrialSubscriptionId } = handled;
         delivery.outcome = duplicate ? 'duplicate' : event.type === 'ignored' ? 'ignored' : 'processed';
         if (refusedSubscriptionId) delivery.detail = 'duplicate_subscription_refused';
+        if (endTrialSubscriptionId) delivery.detail = 'repeated_trial_ended';
         request.log.info({ provider: provider.id, event: event.id, type: event.type, duplicate }, 'payment webhook');
         if (refusedSubscriptionId) await service.stopRefusedSubscription(provider, refusedSubscriptionId, request.log);
+        if (endTrialSubscriptionId) await service.endRepeatedTrial(provider, endTrialSubscriptionId, request.log);
         return { received: true, duplicate };
       },
     );

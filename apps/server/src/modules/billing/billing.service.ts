@@ -7,6 +7,7 @@ import {
   PREMIUM_GRANT_AMOUNT,
   SUBSCRIPTION_CATALOGUE,
   type PlanId,
+  type PaymentStatus,
   type Plans,
   type SandboxPayment,
   type Subscription,
@@ -22,6 +23,7 @@ import type {
 import {
   findCurrentSubscription,
   findLastClaim,
+  hasHadSubscription,
   findPayment,
   findUserEmail,
   insertPayment,
@@ -32,11 +34,12 @@ import {
   type PaymentRow,
   type SubscriptionRow,
 } from './billing.repository.js';
-import { applyLedgerEntry, hasLedgerEntrySince, readBalance } from './ledger.repository.js';
+import { applyLedgerEntry, hasLedgerEntry, hasLedgerEntrySince, readBalance } from './ledger.repository.js';
 import { creditDesires } from './ledger.js';
 import { hasPremium } from './premium.js';
-import { addInterval, applyPaymentEvent } from './payment-events.js';
+import { addInterval, applyPaymentEvent, beginSandboxPaidPeriod, type PaymentEventOutcome } from './payment-events.js';
 import {
+  presentPaymentStatus,
   presentPlans,
   presentSandboxPayment,
   presentSubscription,
@@ -78,12 +81,15 @@ export function checkoutReturnUrl(
   returnPath: string | null,
   outcome: 'success' | 'failed',
   plan: PlanId,
+  paymentId?: string,
 ): string {
   const base = publicUrl.replace(/\/$/, '');
   // returnPath passed isSafeReturnPath (relative, same origin), so it only adds a path and query.
   const url = new URL(`${base}${returnPath ?? '/'}`);
   url.searchParams.set('purchase', outcome);
   url.searchParams.set('plan', plan);
+  // The web asks whether this payment is already credited (GET /api/billing/payments/:id).
+  if (paymentId) url.searchParams.set('payment', paymentId);
   return url.toString();
 }
 
@@ -132,10 +138,23 @@ export class BillingService {
     return hasPremium(this.deps.db, userId, now);
   }
 
-  /** The plans and packs on sale, with the payment kinds this site offers. */
-  plans(): Plans {
+  /**
+   * The plans and packs on sale, with the payment kinds this site offers and whether a card
+   * subscription of this user starts with the free trial (a guest's new account would).
+   */
+  async plans(userId: string | null = null): Promise<Plans> {
     const { payments } = this.deps;
-    return presentPlans({ card: payments.card !== null, crypto: payments.crypto !== null });
+    const trialAvailable = userId ? !(await hasHadSubscription(this.deps.db, userId)) : true;
+    return presentPlans({ card: payments.card !== null, crypto: payments.crypto !== null }, trialAvailable);
+  }
+
+  /** The free trial days a checkout of this kind and plan starts for this user (0: charged at once). */
+  private async trialDaysFor(kind: 'card' | 'crypto', userId: string, plan: PlanId): Promise<number> {
+    // Crypto is prepaid: never a trial. One trial per account (and per card, checked on the
+    // provider's subscription event).
+    if (kind !== 'card' || !isSubscriptionPlan(plan)) return 0;
+    if (await hasHadSubscription(this.deps.db, userId)) return 0;
+    return SUBSCRIPTION_CATALOGUE[plan].trial_days;
   }
 
   /** The daily claim: 100 desires once every 24 h (spec §9). */
@@ -175,10 +194,24 @@ export class BillingService {
    */
   async grantDailyPremiumDesires(userId: string, now = new Date()): Promise<{ granted: boolean; balance: number }> {
     const { db } = this.deps;
-    const subscription = await findCurrentSubscription(db, userId, now);
+    let subscription = await findCurrentSubscription(db, userId, now);
     if (!subscription) return { granted: false, balance: await readBalance(db, userId) };
-    if (await hasLedgerEntrySince(db, userId, 'premium_activation', startOfUtcDay(now)))
-      return { granted: false, balance: await readBalance(db, userId) };
+    if (
+      subscription.provider === 'sandbox' &&
+      subscription.status === 'trialing' &&
+      subscription.trialEndsAt &&
+      subscription.trialEndsAt <= now
+    ) {
+      // The sandbox has no clock of its own: its trial's end is settled when the user is next seen.
+      const trialing = subscription;
+      await db.transaction((tx) => beginSandboxPaidPeriod(tx, trialing));
+      subscription = (await findCurrentSubscription(db, userId, now)) ?? subscription;
+    }
+    const notNow = async () => ({ granted: false, balance: await readBalance(db, userId) });
+    if (await hasLedgerEntrySince(db, userId, 'premium_activation', startOfUtcDay(now))) return notNow();
+    // During the free trial the daily grant is given once (100 desires in all for the trial).
+    const inTrial = subscription.trialEndsAt !== null && subscription.trialEndsAt > now;
+    if (inTrial && (await hasLedgerEntry(db, userId, 'premium_daily', subscription.id))) return notNow();
     const result = await creditDesires(db, userId, PREMIUM_GRANT_AMOUNT, {
       reason: 'premium_daily',
       reference: subscription.id,
@@ -223,11 +256,14 @@ export class BillingService {
     const now = input.now ?? new Date();
     if (isSubscriptionPlan(input.plan) && (await findCurrentSubscription(db, input.userId, now)))
       throw new AppError('already_subscribed', { status: 409 });
+    const trialDays = await this.trialDaysFor(kind, input.userId, input.plan);
     const payment = await insertPayment(db, {
       userId: input.userId,
       provider: provider.id,
       plan: input.plan,
-      amountCents: planAmountCents(input.plan),
+      // What this payment charges: nothing for a trial (the first period is charged at its end).
+      amountCents: trialDays > 0 ? 0 : planAmountCents(input.plan),
+      trialDays,
       currency: BILLING_CURRENCY,
     });
     const returnPath = input.returnPath ?? null;
@@ -235,12 +271,13 @@ export class BillingService {
       const { url, providerRef } = await provider.createCheckout({
         paymentId: payment.id,
         plan: input.plan,
-        amountCents: payment.amountCents,
+        amountCents: planAmountCents(input.plan),
+        trialDays,
         currency: payment.currency,
         userId: input.userId,
         email: await findUserEmail(db, input.userId),
-        successUrl: checkoutReturnUrl(publicUrl, returnPath, 'success', input.plan),
-        cancelUrl: checkoutReturnUrl(publicUrl, returnPath, 'failed', input.plan),
+        successUrl: checkoutReturnUrl(publicUrl, returnPath, 'success', input.plan, payment.id),
+        cancelUrl: checkoutReturnUrl(publicUrl, returnPath, 'failed', input.plan, payment.id),
         returnPath,
       });
       if (providerRef) await setPaymentProviderRef(db, payment.id, providerRef);
@@ -332,8 +369,32 @@ export class BillingService {
     providerId: PaymentProviderId,
     event: PaymentEvent,
     now = new Date(),
-  ): Promise<{ duplicate: boolean; refusedSubscriptionId: string | null }> {
+  ): Promise<PaymentEventOutcome> {
     return this.deps.db.transaction((tx) => applyPaymentEvent(tx, providerId, event, now));
+  }
+
+  /**
+   * A trial the card, customer or account already had (one free trial per person): the
+   * provider ends it now, so the first period is charged at once; a failure is logged.
+   */
+  async endRepeatedTrial(provider: PaymentProvider, subscriptionId: string, log: RefusalLog): Promise<void> {
+    log.warn({ provider: provider.id, subscription: subscriptionId }, 'repeated free trial ended');
+    await provider.endTrial?.(subscriptionId).catch((error: unknown) => {
+      log.error({ err: error, subscription: subscriptionId }, 'could not end a repeated free trial');
+    });
+  }
+
+  /** A payment's outcome for its payer (the checkout return): 404 for anyone else's. */
+  async paymentStatus(id: string, userId: string): Promise<PaymentStatus> {
+    const payment = await findPayment(this.deps.db, id);
+    if (!payment || payment.userId !== userId) throw new AppError('not_found', { status: 404 });
+    // Credited: the desires are in, or (a plan) premium is on — Stripe's subscription event may
+    // come after its checkout's.
+    const fulfilled =
+      payment.status === 'paid' &&
+      !payment.refundReason &&
+      (!isSubscriptionPlan(payment.plan) || (await hasPremium(this.deps.db, userId, new Date())));
+    return presentPaymentStatus(payment, fulfilled);
   }
 
   /**

@@ -264,7 +264,9 @@ describe('billing', async () => {
       expect((await decide(auth, id, 'approve')).json()).toEqual({ status: 'paid', refunded: false });
       const profile = await profileOf(user.id);
       expect(profile.has_subscription).toBe(true);
-      expect(profile.num_tokens).toBe(100); // the activation's 100; today's login grant is that one
+      // In the trial: no activation grant yet (it comes with the first paid period), but the
+      // trial's one daily grant (issue 26).
+      expect(profile.num_tokens).toBe(100);
       expect(profile.subscription).toMatchObject({ plan: 'monthly', status: 'trialing' });
       const trialEnds = new Date(profile.subscription!.trial_ends_at!).getTime();
       expect(Math.abs(trialEnds - Date.now() - 3 * 24 * 3600_000)).toBeLessThan(60_000);
@@ -288,7 +290,9 @@ describe('billing', async () => {
 
     it('grants 100 desires once on each login day, idempotently', async () => {
       const { user, auth } = await createUser(app, db);
-      const { id } = await checkout(auth, 'annual');
+      // A paid period from the start (crypto, no trial): the activation's 100 today. (A trial's
+      // daily grant is capped: billing-trial.test.ts.)
+      const { id } = await checkout(auth, 'annual', 'create_crypto_payment');
       await sandboxWebhook(JSON.stringify({ id: `evt_${id}`, type: 'payment.succeeded', data: { payment_id: id } }));
       expect(await balanceOf(db, user.id)).toBe(100);
       const tomorrow = new Date(Date.now() + 24 * 3600_000);
@@ -327,6 +331,7 @@ describe('billing', async () => {
         occurredAt: t(-10),
         status: 'cancelled',
         ended: true,
+        paid: false,
         currentPeriodEnd: t(-10),
       });
       await app.billing.handlePaymentEvent('stripe', {
@@ -335,6 +340,7 @@ describe('billing', async () => {
         occurredAt: t(-20),
         status: 'active',
         ended: false,
+        paid: true,
         currentPeriodEnd: periodEnd,
       });
       await app.billing.handlePaymentEvent('stripe', {
@@ -343,6 +349,7 @@ describe('billing', async () => {
         occurredAt: t(-30),
         status: 'trialing',
         ended: false,
+        paid: false,
         currentPeriodEnd: periodEnd,
       });
       const profile = await profileOf(user.id);

@@ -46,6 +46,8 @@ export const billingModule = fp<BillingModuleDeps>(
 
 export { BillingService, type ProviderErrorLog } from './billing.service.js';
 export type { BillingProfile } from './billing.presenter.js';
+/** A subscription as its subscriber sees it (the admin console shows the same dates). */
+export { presentSubscriptionDetail as presentSubscriptionView } from './billing.presenter.js';
 /** The queue of the pruning job (the admin console's tests wait on it). */
 export { WEBHOOK_PRUNE_QUEUE } from './webhook-deliveries.pruning.js';
 /**

@@ -85,6 +85,22 @@ export async function findLedgerEntryId(db: Database, idempotencyKey: string): P
 }
 
 /** Whether the user has a ledger row of this reason since the given time. */
+/** True when the user has a ledger entry of this reason (with this reference, when given). */
+export async function hasLedgerEntry(db: Database, userId: string, reason: LedgerReason, reference?: string) {
+  const rows = await db
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.userId, userId),
+        eq(ledgerEntries.reason, reason),
+        reference === undefined ? undefined : eq(ledgerEntries.reference, reference),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
 export async function hasLedgerEntrySince(
   db: Database,
   userId: string,

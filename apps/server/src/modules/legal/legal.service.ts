@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Edition } from '@reverie/shared';
 import { serverRoot } from '../../lib/paths.js';
-import { fillTemplate } from '../../lib/templates.js';
+import { fillTemplate, parseFrontMatter } from '../../lib/templates.js';
 import { renderMarkdownPdf } from './legal-pdf.js';
 
 export const LEGAL_DOCUMENTS = {
@@ -43,9 +43,13 @@ export class LegalService {
   private async render(id: LegalDocumentId) {
     const { edition } = this.deps;
     const file = path.join(this.dir, `${id}.md`);
-    const [source, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-    const updated = stat.mtime;
-    const markdown = fillTemplate(source, {
+    // The date the text last changed is the document's own (`updated:` in its front matter),
+    // never the file's time, which a checkout, a copy or an image build resets.
+    const { data, body } = parseFrontMatter(await fs.readFile(file, 'utf8'));
+    const updated = new Date(`${data.updated ?? ''}T00:00:00Z`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(data.updated ?? '') || Number.isNaN(updated.getTime()))
+      throw new Error(`${id}.md has no "updated: YYYY-MM-DD" front matter`);
+    const markdown = fillTemplate(body, {
       name: edition.name,
       domain: edition.domain,
       support_email: edition.supportEmail,

@@ -96,8 +96,13 @@ export class NowPaymentsProvider implements PaymentProvider {
     if (!paymentId) return { type: 'ignored', id, reason: 'no order id' };
     if (status === 'finished')
       return { type: 'payment.succeeded', id, paymentId, providerRef: String(body.payment_id ?? '') || null };
-    if (status === 'failed' || status === 'expired' || status === 'refunded')
-      return { type: 'payment.failed', id, paymentId };
+    // A refund of a paid invoice gives the money back (revenue subtracts it); before it was
+    // paid it simply failed.
+    if (status === 'refunded') {
+      const cents = Math.round(Number(body.price_amount ?? 0) * 100);
+      return { type: 'payment.refunded', id, paymentId, chargeRef: null, refundedCents: cents > 0 ? cents : 0 };
+    }
+    if (status === 'failed' || status === 'expired') return { type: 'payment.failed', id, paymentId };
     return { type: 'ignored', id, reason: `status ${status}` };
   }
 }

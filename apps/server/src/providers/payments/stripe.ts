@@ -67,10 +67,9 @@ export class StripePaymentProvider implements PaymentProvider {
       ],
       ...(subscription
         ? {
-            subscription_data: {
-              trial_period_days: SUBSCRIPTION_CATALOGUE[input.plan as SubscriptionPlanId].trial_days,
-              metadata,
-            },
+            // The free trial only for an account that never had one; a returning subscriber
+            // pays the first period at once.
+            subscription_data: input.trialDays > 0 ? { trial_period_days: input.trialDays, metadata } : { metadata },
           }
         : { payment_intent_data: { metadata } }),
     });
@@ -89,6 +88,16 @@ export class StripePaymentProvider implements PaymentProvider {
 
   async resumeSubscription(providerSubscriptionId: string): Promise<void> {
     await this.stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: false });
+  }
+
+  async endTrial(providerSubscriptionId: string): Promise<void> {
+    // The trial ends now: Stripe invoices the first period at once.
+    await this.stripe.subscriptions.update(providerSubscriptionId, { trial_end: 'now', proration_behavior: 'none' });
+  }
+
+  async cardFingerprint(paymentMethodId: string): Promise<string | null> {
+    const method = await this.stripe.paymentMethods.retrieve(paymentMethodId);
+    return method.card?.fingerprint ?? null;
   }
 
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): PaymentEvent {
@@ -118,7 +127,14 @@ export function normaliseStripeEvent(event: Stripe.Event): PaymentEvent {
         session.payment_status === 'paid' ||
         (session.mode === 'subscription' && session.payment_status === 'no_payment_required');
       if (!settled) return { type: 'ignored', id: event.id, reason: 'payment not settled yet' };
-      return { type: 'payment.succeeded', id: event.id, paymentId, providerRef: session.id };
+      return {
+        type: 'payment.succeeded',
+        id: event.id,
+        paymentId,
+        providerRef: session.id,
+        amountCents: typeof session.amount_total === 'number' ? session.amount_total : null,
+        chargeRef: idOf(session.payment_intent),
+      };
     }
     case 'checkout.session.expired':
     case 'checkout.session.async_payment_failed': {
@@ -155,16 +171,57 @@ export function normaliseStripeEvent(event: Stripe.Event): PaymentEvent {
         providerSubscriptionId: sub.id,
         status: ended ? 'cancelled' : mapped.status,
         ended,
+        paid: sub.status === 'active',
         trialEndsAt: sub.trial_end ? new Date(sub.trial_end * 1000) : null,
         currentPeriodEnd: new Date((ended ? endedAtS : periodEndS) * 1000),
         cancelAtPeriodEnd: ended ? false : sub.cancel_at_period_end,
         paymentId: sub.metadata?.payment_id ?? null,
+        payer: {
+          customerId: idOf(sub.customer),
+          paymentMethodId: idOf(sub.default_payment_method),
+          cardFingerprint:
+            typeof sub.default_payment_method === 'object'
+              ? (sub.default_payment_method?.card?.fingerprint ?? null)
+              : null,
+        },
       };
+    }
+    case 'invoice.paid': {
+      // The money of a later period (after the trial, a renewal). The first invoice of a
+      // subscription is the checkout's own payment (its session says what it charged).
+      const invoice = event.data.object;
+      const metadata = invoice.parent?.subscription_details?.metadata ?? {};
+      const plan = metadata.plan;
+      if (invoice.billing_reason === 'subscription_create' || invoice.amount_paid <= 0)
+        return { type: 'ignored', id: event.id, reason: 'nothing charged beyond the checkout' };
+      if (!metadata.user_id || (plan !== 'monthly' && plan !== 'annual') || !invoice.id)
+        return { type: 'ignored', id: event.id, reason: 'invoice without our metadata' };
+      const intent = invoice.payments?.data?.find((p) => p.payment?.payment_intent)?.payment?.payment_intent;
+      return {
+        type: 'charge.succeeded',
+        id: event.id,
+        userId: metadata.user_id,
+        plan,
+        chargeRef: idOf(intent) ?? invoice.id,
+        amountCents: invoice.amount_paid,
+        currency: invoice.currency,
+      };
+    }
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const chargeRef = idOf(charge.payment_intent);
+      const paymentId = charge.metadata?.payment_id ?? null;
+      if (!chargeRef && !paymentId) return { type: 'ignored', id: event.id, reason: 'refund of an unknown charge' };
+      return { type: 'payment.refunded', id: event.id, paymentId, chargeRef, refundedCents: charge.amount_refunded };
     }
     default:
       return { type: 'ignored', id: event.id, reason: `unhandled type ${event.type}` };
   }
 }
+
+/** The id of an expandable Stripe field (an id or the object). */
+const idOf = (value: string | { id?: string } | null | undefined): string | null =>
+  typeof value === 'string' ? value : (value?.id ?? null);
 
 function mapStripeStatus(
   status: Stripe.Subscription.Status,

@@ -9,7 +9,13 @@ export interface CheckoutInput {
   /** Our payment record id; the provider echoes it back in its webhook. */
   paymentId: string;
   plan: PlanId;
+  /** The plan's price (a subscription's price per period, charged after the trial if any). */
   amountCents: number;
+  /**
+   * Days of free trial (a card subscription of an account that never had one); 0: the first
+   * period is charged at once (a returning subscriber, crypto, packs).
+   */
+  trialDays: number;
   currency: string;
   userId: string;
   email: string | null;
@@ -24,7 +30,16 @@ export interface CheckoutInput {
  * through the one crediting path (`applyPaymentEvent` in modules/billing/payment-events.ts).
  */
 export type PaymentEvent =
-  | { type: 'payment.succeeded'; id: string; paymentId: string; providerRef: string | null }
+  | {
+      type: 'payment.succeeded';
+      id: string;
+      paymentId: string;
+      providerRef: string | null;
+      /** What the provider says it charged now (Stripe's `amount_total`: 0 for a trial), when it says. */
+      amountCents?: number | null;
+      /** The provider's charge id (Stripe payment intent), which its refund events name. */
+      chargeRef?: string | null;
+    }
   | { type: 'payment.failed'; id: string; paymentId: string }
   | {
       type: 'subscription.updated';
@@ -37,11 +52,34 @@ export type PaymentEvent =
       status: SubscriptionStatus;
       /** True when the subscription is over for good (deleted), not only set to end. */
       ended: boolean;
+      /** True in a paid period (Stripe `active`): not the trial, not unpaid. The activation grant waits for it. */
+      paid: boolean;
       trialEndsAt: Date | null;
       currentPeriodEnd: Date;
       cancelAtPeriodEnd: boolean;
       /** Our payment record of the checkout that made this subscription, when known. */
       paymentId: string | null;
+      /** Who pays, where the provider tells us (one free trial per card and per customer). */
+      payer?: { customerId: string | null; paymentMethodId: string | null; cardFingerprint: string | null };
+    }
+  | {
+      /** A later charge of a subscription (the first period after the trial, a renewal). */
+      type: 'charge.succeeded';
+      id: string;
+      userId: string;
+      plan: SubscriptionPlanId;
+      /** The provider's id of the charge (Stripe: the payment intent, else the invoice). */
+      chargeRef: string;
+      amountCents: number;
+      currency: string;
+    }
+  | {
+      /** Money given back: `refundedCents` is the total refunded of that charge so far. */
+      type: 'payment.refunded';
+      id: string;
+      paymentId: string | null;
+      chargeRef: string | null;
+      refundedCents: number;
     }
   | { type: 'ignored'; id: string; reason: string };
 
@@ -61,6 +99,13 @@ export interface PaymentProvider {
   stopSubscription(providerSubscriptionId: string): Promise<void>;
   /** Undoes a cancel before the period's end (renewal goes on). */
   resumeSubscription(providerSubscriptionId: string): Promise<void>;
+  /**
+   * Ends a trial at once, so the first period is charged now: a trial the card or customer
+   * already had (one free trial per person). Providers without remote trials leave it out.
+   */
+  endTrial?(providerSubscriptionId: string): Promise<void>;
+  /** The card fingerprint of a payment method, when the webhook named only its id. */
+  cardFingerprint?(paymentMethodId: string): Promise<string | null>;
   /**
    * Verifies the signature over the raw body and normalises the event. Throws
    * `AppError('invalid_signature', 400)` when the signature is missing or wrong.

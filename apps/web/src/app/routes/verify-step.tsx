@@ -66,7 +66,7 @@ export function Component() {
   const close = () => navigate('/', { replace: true });
   const confirmed = state === 'done' || (state === 'idle' && profile?.is_email_confirmed);
   return (
-    <Modal open onClose={close} title={t('pages.verify_title')}>
+    <Modal open onClose={close} title={t(confirmed ? 'pages.verified_title' : 'pages.verify_title')}>
       <div className="flex flex-col gap-4" data-testid="verify-step" data-state={confirmed ? 'done' : state}>
         {state === 'checking' && (
           <>

@@ -47,7 +47,20 @@ export function paymentColumns(t: Translate, locale: Locale, withUser: boolean):
       id: 'amount',
       label: t('admin.payments.amount'),
       className: 'tabular-nums md:text-right',
-      render: (p) => formatPrice(p.amount_cents, p.currency, locale),
+      // What was charged: a trial checkout charged nothing; a refund is shown beside it.
+      render: (p) => (
+        <span>
+          {formatPrice(p.amount_cents, p.currency, locale)}
+          {p.trial_days > 0 && (
+            <span className="block text-xs text-muted">{t('admin.payments.trial', { count: p.trial_days })}</span>
+          )}
+          {p.refunded_cents > 0 && (
+            <span className="block text-xs text-amber-300">
+              {t('admin.payments.refunded', { amount: formatPrice(p.refunded_cents, p.currency, locale) })}
+            </span>
+          )}
+        </span>
+      ),
     },
     {
       id: 'status',

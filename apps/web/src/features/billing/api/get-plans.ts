@@ -10,6 +10,7 @@ import {
   type Plans,
 } from '@reverie/shared';
 import { request, type ApiRequestError } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
 
 export const getPlans = () => request<Plans>('/api/billing/plans');
 
@@ -24,6 +25,8 @@ const placeholder: Plans = {
   })),
   packs: PACK_IDS.map((id) => ({ id, ...PACK_CATALOGUE[id], is_offer: PACK_CATALOGUE[id].discount_percent !== null })),
   daily_claim: { amount: DAILY_CLAIM_AMOUNT, interval_hours: 24 },
+  // A new account gets the trial; the server says whether this one still does.
+  trial_available: true,
   // Until the server says otherwise; a checkout on a site without payments answers 503 anyway.
   payments_enabled: true,
   card_enabled: true,
@@ -31,10 +34,12 @@ const placeholder: Plans = {
 };
 
 export function usePlans() {
+  // Signed in, the answer is this user's (whether the free trial is still theirs).
+  const { isAuthorized } = useSession();
   return useQuery<Plans, ApiRequestError>({
-    queryKey: ['billing', 'plans'],
+    queryKey: ['billing', 'plans', isAuthorized ? 'user' : 'guest'],
     queryFn: getPlans,
     placeholderData: placeholder,
-    staleTime: 60 * 60 * 1000,
+    staleTime: 60 * 1000,
   });
 }

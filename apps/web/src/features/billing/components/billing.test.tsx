@@ -3,7 +3,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '@reverie/shared';
 import { AppProviders } from '../../../lib/providers';
-import { AlertStack } from '../../../components/ui/alerts';
+import { AlertStack, dismissAlert, showAlert } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
 import { formatCountdown, formatPrice } from '../format';
@@ -164,20 +164,45 @@ describe('back from checkout', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
-  it("back on the page it started from, says what was bought and keeps the page's own query", async () => {
+  /** Alerts outlive a test (one stack for the page): each of these starts with none. */
+  const clearAlerts = () =>
+    act(() => {
+      const last = showAlert('', { autoCloseMs: 0 });
+      for (let id = 1; id <= last; id += 1) dismissAlert(id);
+    });
+  const paymentStatus = (credited: boolean, plan: string) => async (input: RequestInfo | URL) =>
+    String(input).includes('/api/billing/payments/p1')
+      ? json({ id: 'p1', plan, status: credited ? 'paid' : 'pending', credited, refunded: false })
+      : json(profile({ num_tokens: 350, has_subscription: plan === 'monthly' }));
+
+  it('already credited: one toast saying what was bought, back on the page with its own query (issue 26)', async () => {
+    clearAlerts();
     setTokens('a.b.c', 'd.e.f');
-    globalThis.fetch = async () => json(profile({ num_tokens: 350 }));
-    const router = renderWith(<PurchaseReturn />, '/luna?chat=42&purchase=success&plan=pack_350');
+    globalThis.fetch = paymentStatus(true, 'pack_350') as typeof fetch;
+    const router = renderWith(<PurchaseReturn />, '/luna?chat=42&purchase=success&plan=pack_350&payment=p1');
     expect(await screen.findByText('+350 desires')).toBeTruthy();
-    expect((await screen.findAllByText(/^Purchase successful\./)).length).toBeGreaterThan(0);
     await waitFor(() => expect(router.state.location.search).toBe('?chat=42'));
     expect(router.state.location.pathname).toBe('/luna');
+    // Not a second toast saying it "may take up to 5 minutes".
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/^Purchase successful\./)).toBeNull();
   });
 
-  it('a subscription says Premium is active', async () => {
+  it('not credited yet: only the "may take up to 5 minutes" toast', async () => {
+    clearAlerts();
     setTokens('a.b.c', 'd.e.f');
-    globalThis.fetch = async () => json(profile({ has_subscription: true }));
-    renderWith(<PurchaseReturn />, '/?purchase=success&plan=monthly');
+    globalThis.fetch = paymentStatus(false, 'pack_350') as typeof fetch;
+    renderWith(<PurchaseReturn />, '/?purchase=success&plan=pack_350&payment=p1');
+    expect(
+      await screen.findByText(/^Purchase successful\. Adding desires or premium may take up to 5 minutes/),
+    ).toBeTruthy();
+    expect(screen.queryByText('+350 desires')).toBeNull();
+  });
+
+  it('a subscription already on says Premium is active', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    globalThis.fetch = paymentStatus(true, 'monthly') as typeof fetch;
+    renderWith(<PurchaseReturn />, '/?purchase=success&plan=monthly&payment=p1');
     expect(await screen.findByText('Premium is active')).toBeTruthy();
   });
 

@@ -11,6 +11,9 @@ import { refetchProfile } from '../../../lib/profile';
 import { cancelSubscription, resumeSubscription, SUBSCRIPTION_QUERY_KEY, useSubscription } from '../api/subscription';
 import { formatDate } from '../format';
 import '../texts';
+import { subscriptionMilestone } from '../../../lib/subscription-dates';
+
+const MILESTONE_TEXT = { ends: 'billing.ends_on', trial: 'billing.trial_until', renews: 'billing.renews_on' } as const;
 
 export const MANAGE_SUBSCRIPTION_ID = 'manage-subscription';
 
@@ -80,14 +83,8 @@ export function ManageSubscription() {
     );
   }
 
-  const when =
-    sub.ends_at !== null
-      ? t('billing.ends_on', { date: date(sub.ends_at) })
-      : sub.status === 'trialing' && sub.trial_ends_at
-        ? t('billing.trial_until', { date: date(sub.trial_ends_at) })
-        : sub.renews_at
-          ? t('billing.renews_on', { date: date(sub.renews_at) })
-          : null;
+  const milestone = subscriptionMilestone(sub);
+  const when = milestone ? t(MILESTONE_TEXT[milestone.kind], { date: date(milestone.date) }) : null;
   const canCancel = sub.ends_at === null && sub.renews_at !== null;
   // Cancelled during the trial, premium ends with the trial: nothing was paid yet.
   const endsIfCancelled = sub.status === 'trialing' && sub.trial_ends_at ? sub.trial_ends_at : sub.renews_at;

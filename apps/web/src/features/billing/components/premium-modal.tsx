@@ -72,16 +72,25 @@ export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
   }
 
   const selected = plan === 'monthly' ? monthly : annual;
+  // The free trial is the card's, once per person (the server says whether this account still
+  // has it); crypto is prepaid: the price now and the period it buys.
+  const offer: 'trial' | 'card' | 'crypto' =
+    method === 'crypto' ? 'crypto' : (plans?.trial_available ?? true) && trialDays > 0 ? 'trial' : 'card';
   const firstChargeAt = new Date(Date.now() + (selected?.trial_days ?? trialDays) * DAY_MS).toISOString();
-  // The trial is the card's (a crypto period is prepaid at once).
-  const trialTerms =
-    selected && method === 'card'
-      ? t(selected.interval === 'month' ? 'billing.trial_terms_month' : 'billing.trial_terms_year', {
+  const price = selected ? formatPrice(selected.amount_cents, currency, locale) : '';
+  const per = selected?.interval === 'year' ? 'year' : 'month';
+  const terms = !selected
+    ? null
+    : offer === 'trial'
+      ? t(`billing.trial_terms_${per}`, {
           zero: formatPrice(0, currency, locale),
-          price: formatPrice(selected.amount_cents, currency, locale),
+          price,
           date: formatDate(firstChargeAt, locale),
         })
-      : null;
+      : t(offer === 'card' ? `billing.paid_terms_${per}` : `billing.prepaid_terms_${per}`, { price });
+  const note = t(
+    offer === 'trial' ? 'billing.trial_note' : offer === 'card' ? 'billing.no_trial_note' : 'billing.crypto_note',
+  );
 
   const planCard = (id: SubscriptionPlanId) => {
     const p = id === 'monthly' ? monthly : annual;
@@ -121,10 +130,12 @@ export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
   return (
     <Modal open onClose={onClose} title={t('billing.premium_title')} description={t('billing.premium_subtitle')}>
       <div className="space-y-5" data-testid="premium-modal">
-        <div className="flex items-center gap-2 rounded-xl bg-primary/15 px-3 py-2 text-sm font-semibold text-fg">
-          <Icon icon={Gift} size="md" className="text-primary" />
-          {t('billing.trial', { count: trialDays })}
-        </div>
+        {offer === 'trial' && (
+          <div className="flex items-center gap-2 rounded-xl bg-primary/15 px-3 py-2 text-sm font-semibold text-fg">
+            <Icon icon={Gift} size="md" className="text-primary" />
+            {t('billing.trial', { count: trialDays })}
+          </div>
+        )}
         <div role="radiogroup" aria-label={t('billing.premium_title')} className="grid grid-cols-2 gap-3">
           {planCard('monthly')}
           {planCard('annual')}
@@ -157,14 +168,20 @@ export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
           ) : (
             <Icon icon={Crown} size="md" />
           )}
-          {checkout.pending ? t('billing.redirecting') : t('billing.start_trial')}
+          {checkout.pending
+            ? t('billing.redirecting')
+            : offer === 'trial'
+              ? t('billing.start_trial')
+              : t('billing.pay_now', { price })}
         </button>
-        {trialTerms && (
-          <p className="text-center text-sm font-medium" data-testid="trial-terms">
-            {trialTerms}
+        {terms && (
+          <p className="text-center text-sm font-medium" data-testid="trial-terms" data-offer={offer}>
+            {terms}
           </p>
         )}
-        <p className="text-center text-xs text-muted">{t('billing.trial_note')}</p>
+        <p className="text-center text-xs text-muted" data-testid="premium-note">
+          {note}
+        </p>
       </div>
     </Modal>
   );

@@ -6,6 +6,7 @@ import { PACK_CATALOGUE, PLAN_IDS, type PackId, type PlanId } from '@reverie/sha
 import { showAlert } from '../../../components/ui/alerts';
 import { useSession } from '../../../lib/session';
 import { refetchProfile } from '../../../lib/profile';
+import { getPaymentStatus } from '../api/get-payment-status';
 import '../texts';
 
 /** What a plan gives, as the buyer reads it on return ("+350 desires", "Premium is active"). */
@@ -28,12 +29,18 @@ export default function PurchaseReturn() {
   const outcome = params.get('purchase');
   const plan = params.get('plan');
 
+  const paymentId = params.get('payment');
+
   useEffect(() => {
     if (outcome !== 'success' && outcome !== 'failed') return;
     if (outcome === 'success') {
+      // One toast: what was bought when it is already credited, else the spec's "may take up
+      // to 5 minutes" (the webhook has not arrived yet, or we cannot ask).
       const gain = purchaseGainText(t, plan);
-      if (gain) showAlert(gain, { autoCloseMs: 10_000 });
-      showAlert(t('errors.purchase_success'), { autoCloseMs: 10_000 });
+      const credited = isAuthorized && paymentId ? getPaymentStatus(paymentId).then((p) => p.credited) : null;
+      void Promise.resolve(credited)
+        .catch(() => false)
+        .then((done) => showAlert(done && gain ? gain : t('errors.purchase_success'), { autoCloseMs: 10_000 }));
     } else {
       showAlert(t('billing.purchase_cancelled'), { type: 'error' });
     }
@@ -43,11 +50,12 @@ export default function PurchaseReturn() {
         const next = new URLSearchParams(current);
         next.delete('purchase');
         next.delete('plan');
+        next.delete('payment');
         return next;
       },
       { replace: true },
     );
-  }, [outcome, plan, isAuthorized, queryClient, setParams, t]);
+  }, [outcome, plan, paymentId, isAuthorized, queryClient, setParams, t]);
 
   return null;
 }

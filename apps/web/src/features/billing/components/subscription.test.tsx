@@ -60,6 +60,7 @@ const plans = (overrides: Partial<Plans> = {}): Plans => ({
     },
   ],
   daily_claim: { amount: 100, interval_hours: 24 },
+  trial_available: true,
   payments_enabled: true,
   card_enabled: true,
   crypto_enabled: true,
@@ -157,6 +158,36 @@ describe('premium and desires dialogs', () => {
     );
     fireEvent.click(screen.getByTestId('plan-monthly'));
     expect(screen.getByTestId('trial-terms').textContent).toBe(`$0 today, then $12.99/month from ${date}`);
+  });
+
+  it('a returning subscriber is told before paying that there is no second trial (issue 26)', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile());
+    globalThis.fetch = async () => json(plans({ trial_available: false }));
+    renderWith(<PremiumModal {...modalProps} />);
+    await waitFor(() =>
+      expect(screen.getByTestId('trial-terms').textContent).toBe(
+        '$69.99 today, then $69.99 every year until you cancel',
+      ),
+    );
+    expect(screen.getByTestId('start-trial').textContent).toBe('Pay $69.99 now');
+    expect(screen.queryByText(/free trial$/)).toBeNull();
+    expect(screen.getByTestId('premium-note').textContent).toContain('already had your free trial');
+  });
+
+  it('choosing crypto promises no trial: the price now and the period it buys (issue 26)', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile());
+    globalThis.fetch = async () => json(plans());
+    renderWith(<PremiumModal {...modalProps} />);
+    await screen.findByText('3-day free trial');
+    fireEvent.click(screen.getByTestId('pay-crypto'));
+    fireEvent.click(screen.getByTestId('plan-monthly'));
+    expect(screen.getByTestId('trial-terms').textContent).toBe('$12.99 now for one month of premium');
+    expect(screen.getByTestId('start-trial').textContent).toBe('Pay $12.99 now');
+    expect(screen.queryByText('Start free trial')).toBeNull();
+    expect(screen.queryByText('3-day free trial')).toBeNull();
+    expect(screen.queryByText(/Nothing is charged during the trial/)).toBeNull();
   });
 
   it('a subscriber is led to Settings to cancel', async () => {

@@ -5,6 +5,7 @@ import type { AdminUserDetail } from '@reverie/shared';
 import { AppProviders } from '../../../../lib/providers';
 import { initI18n } from '../../../../lib/i18n';
 import { UsersSection } from '.';
+import { formatDate } from '../../../../lib/format';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -100,6 +101,62 @@ describe("a user's page", () => {
     expect(screen.getByTestId('admin-user-balance').textContent).toBe('42');
     expect((await screen.findAllByText('Welcome')).length).toBeGreaterThan(0);
     expect(screen.getAllByText('Live').length).toBeGreaterThan(0);
+  });
+
+  it('a trial shows "free trial until" the date the subscriber sees, and its $0 payment as a trial (issue 26)', async () => {
+    mockApi();
+    const view = {
+      plan: 'monthly' as const,
+      status: 'trialing' as const,
+      trial_ends_at: '2026-11-30T12:00:00.000Z',
+      renews_at: '2026-12-30T12:00:00.000Z',
+      ends_at: null,
+      provider: 'sandbox' as const,
+      can_resume: false,
+    };
+    const withTrial: AdminUserDetail = {
+      ...detail,
+      subscription: {
+        id: 'sub1',
+        provider: 'sandbox',
+        plan: 'monthly',
+        status: 'trialing',
+        // The row's period runs past the trial (the sandbox's first paid month).
+        current_period_end: '2026-12-30T12:00:00.000Z',
+        cancel_at_period_end: false,
+        trial_ends_at: view.trial_ends_at,
+        view,
+      },
+      payments: [
+        {
+          id: 'p1',
+          user_id: ID,
+          user_email: detail.email,
+          provider: 'sandbox',
+          provider_ref: null,
+          plan: 'monthly',
+          amount_cents: 0,
+          currency: 'usd',
+          status: 'paid',
+          refund_reason: null,
+          trial_days: 3,
+          refunded_cents: 0,
+          created_at: '2026-11-27T12:00:00.000Z',
+          updated_at: '2026-11-27T12:00:00.000Z',
+        },
+      ],
+    };
+    const api = globalThis.fetch;
+    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) =>
+      new URL(String(input instanceof Request ? input.url : input), 'http://x').pathname === `/api/admin/users/${ID}`
+        ? json(withTrial)
+        : api(input, init);
+    renderUser();
+    const line = await screen.findByTestId('admin-user-subscription', {}, { timeout: 5000 });
+    // The same rule and date as Settings (subscriptionMilestone): Nov 30, not the row's Dec 30.
+    expect(line.textContent).toBe(`monthly, free trial until ${formatDate(view.trial_ends_at, 'en')}`);
+    expect(line.textContent).not.toContain('Dec');
+    expect(screen.getAllByText('Free trial, 3 days')[0]!.parentElement!.textContent).toMatch(/^\$0(\.00)?Free trial/);
   });
 
   it('bans only with a reason, and posts it', async () => {

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import type { AdminSession, AdminUserDetail, Locale } from '@reverie/shared';
+import type { AdminSession, AdminUserDetail, Locale, Subscription } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatBalance, formatDate, formatDateTime } from '../../../../lib/format';
 import { Icon } from '../../../../components/ui/icon';
@@ -20,6 +20,26 @@ import { AdminCard, AdminEmpty, AdminError, AdminLoading } from '../../component
 import { ConfirmAction } from '../../components/confirm-action';
 import { DesiresDialog } from './desires-dialog';
 import { RoleBadge, StatusBadge } from './badges';
+import { subscriptionMilestone } from '../../../../lib/subscription-dates';
+
+/**
+ * A subscription as the console shows it: the dates the subscriber sees (the server's own
+ * view of it), e.g. "monthly, free trial until 30 Nov".
+ */
+function subscriptionLine(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  view: Subscription,
+  locale: Locale,
+): string {
+  const milestone = subscriptionMilestone(view);
+  const status = t(`admin.users.subscription_statuses.${view.status}`);
+  if (!milestone) return t('admin.users.subscription_plain', { plan: view.plan, status });
+  return t(`admin.users.subscription_${milestone.kind}`, {
+    plan: view.plan,
+    status,
+    date: formatDate(milestone.date, locale),
+  });
+}
 
 type Dialog = null | 'grant' | 'remove' | 'ban' | 'unban' | 'sessions' | 'promote' | 'demote' | 'delete';
 
@@ -249,13 +269,13 @@ export function UserPage({ id }: { id: string }) {
                 </span>
               </Field>
               <Field label={t('admin.users.subscription')}>
-                {user.subscription
-                  ? t('admin.users.subscription_line', {
-                      plan: user.subscription.plan,
-                      status: user.subscription.status,
-                      date: formatDate(user.subscription.current_period_end, locale),
-                    })
-                  : t('admin.users.no_subscription')}
+                {user.subscription ? (
+                  <span data-testid="admin-user-subscription">
+                    {subscriptionLine(t, user.subscription.view, locale)}
+                  </span>
+                ) : (
+                  t('admin.users.no_subscription')
+                )}
               </Field>
             </dl>
           </AdminCard>
