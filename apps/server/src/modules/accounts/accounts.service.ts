@@ -370,6 +370,11 @@ export class AccountsService {
     await repo.updateUser(this.deps.db, userId, { marketingEmails: false });
   }
 
+  /**
+   * A support report. A guest's answer goes to the address they typed; a signed-in user's to
+   * their account's verified address (read when the answer is sent), so the typed `email` of a
+   * signed-in user is not kept: no one can have the operator's answer sent elsewhere (issue 27).
+   */
   async createSupportReport(
     userId: string | null,
     body: { email?: string; subject: string; text: string },
@@ -377,7 +382,7 @@ export class AccountsService {
     const user = userId ? await repo.findUserById(this.deps.db, userId) : null;
     return repo.insertSupportReport(this.deps.db, {
       userId: user?.id ?? null,
-      email: body.email ?? user?.email ?? null,
+      email: user ? null : (body.email ?? null),
       subject: body.subject,
       text: body.text,
     });
