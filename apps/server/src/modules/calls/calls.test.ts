@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CallTokenResponse, Message } from '@reverie/shared';
 import { calls, messages } from '../../db/schema.js';
@@ -304,6 +304,23 @@ describe('a voice call', () => {
     const late = CallClient.open(`${s.ws}/api/audio_chat/ws?token=${expired}`);
     expect(await late.closed).toBe(4001);
     expect(late.messages).toEqual([]);
+    // Issue 27: a call token without an expiry or a session, signed with the real key, is refused.
+    const { sid } = decodeJwt(issued.token) as { sid?: string };
+    expect(sid).toEqual(expect.any(String));
+    const callKey = new TextEncoder().encode(`${s.config.JWT_SECRET}:calls`);
+    const partial = (claims: Record<string, unknown>, expires: boolean) => {
+      const jwt = new SignJWT({ chat: issued.chat_id, call: issued.call_id, ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer('reverie')
+        .setAudience('call')
+        .setIssuedAt();
+      return (expires ? jwt.setExpirationTime('5m') : jwt).sign(callKey);
+    };
+    for (const forged of [await partial({ sid }, false), await partial({}, true)]) {
+      const refused = CallClient.open(`${s.ws}/api/audio_chat/ws?token=${forged}`);
+      expect(await refused.closed).toBe(4001);
+    }
     // An access token is no call token.
     const access = CallClient.open(`${s.ws}/api/audio_chat/ws?token=${auth.authorization.slice(7)}`);
     expect(await access.closed).toBe(4001);
