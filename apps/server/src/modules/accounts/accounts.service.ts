@@ -389,6 +389,51 @@ export class AccountsService {
   }
 
   /**
+   * The signed-in user's own password, checked before a change that cannot be undone or that
+   * locks others out (issue 27: "Delete all data", "Change password"). Failures count with the
+   * log-in's failures of the account (`SharedLimiter` 'login', every replica together): the
+   * check is no way around the log-in's pauses (429 `login_locked`). A wrong password is 403
+   * `wrong_password` with the field's error. Every account has a password (there is no
+   * passwordless sign-in).
+   */
+  private async checkOwnPassword(user: UserRow, password: string, field: string, locale: Locale): Promise<void> {
+    const key = loginKey(user.email);
+    const waitS = await this.loginLimiter.blockedFor(key);
+    if (waitS > 0) throw loginLocked(locale, waitS);
+    if (await verify(user.passwordHash, password).catch(() => false)) return;
+    const { blockedForS } = await this.loginLimiter.recordFailure(key, this.deps.loginDelays ?? DEFAULT_LOGIN_DELAYS);
+    if (blockedForS > 0) throw loginLocked(locale, blockedForS);
+    const text = translate(locale, 'errors.wrong_password');
+    throw new AppError('wrong_password', { status: 403, detail: text, errors: { [field]: [text] } });
+  }
+
+  /** "Delete all data" by the user: only with the account's password (`checkOwnPassword`). */
+  async deleteOwnAccount(userId: string, password: string, locale: Locale): Promise<void> {
+    const user = await this.requireUser(userId);
+    await this.checkOwnPassword(user, password, 'password', locale);
+    await this.deleteAllData(user.id);
+  }
+
+  /**
+   * "Change password": the current one checked, the new one set; every other session of the
+   * user ends (their refresh tokens revoked, their access tokens refused on every replica at
+   * once, as at log-out) and this one (`sessionId`) goes on.
+   */
+  async changePassword(
+    userId: string,
+    sessionId: string,
+    body: { current_password: string; new_password: string },
+    locale: Locale,
+  ): Promise<void> {
+    const user = await this.requireUser(userId);
+    await this.checkOwnPassword(user, body.current_password, 'current_password', locale);
+    const { db } = this.deps;
+    await repo.updateUser(db, user.id, { passwordHash: await this.hashPassword(body.new_password) });
+    await repo.revokeAllRefreshTokens(db, user.id, { exceptFamily: sessionId });
+    await this.deps.sessions.endUserSessions(user.id);
+  }
+
+  /**
    * Deletes the account and everything it owns. `extra` deleters run inside the deletion's
    * transaction too (the admin console records the deletion in its audit log there).
    */

@@ -209,7 +209,12 @@ describe('sessions end at once', () => {
   it('account deletion', async () => {
     const user = await signedIn();
     expect((await profile(user.auth)).statusCode).toBe(200);
-    const deleted = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: user.auth });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/profile',
+      headers: user.auth,
+      payload: { password: PASSWORD },
+    });
     expect(deleted.statusCode).toBe(204);
     await expectRefusedEverywhere(user.auth);
   });

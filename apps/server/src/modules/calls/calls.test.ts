@@ -9,7 +9,7 @@ import type { CallTokenResponse, Message } from '@reverie/shared';
 import { calls, messages } from '../../db/schema.js';
 import { MemoryPubSub } from '../../providers/pubsub/index.js';
 import { CallClient, concat, EnergyVad, noise, silence, speech } from '../../../test/call-audio.js';
-import { createBot, createPremium, createUser } from '../../../test/factories.js';
+import { createBot, createPremium, createUser, deleteAccount } from '../../../test/factories.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
 import { createTestApp, createTestDatabase, openReplicaDatabase, type TestApp } from '../../../test/helpers.js';
 
@@ -505,7 +505,7 @@ describe('a voice call', () => {
     const { auth, bot, user } = await premiumUser(s);
     const issued = (await token(s, auth, { slug: bot.slug })).json<CallTokenResponse>();
     expect(await callRow(s, issued.call_id)).toBeTruthy();
-    const res = await s.app.inject({ method: 'DELETE', url: '/api/profile', headers: auth });
+    const res = await deleteAccount(s.app, s.database.db, user.id, auth);
     expect([200, 204]).toContain(res.statusCode);
     const left = await s.database.db.select().from(calls).where(eq(calls.userId, user.id));
     expect(left).toHaveLength(0);
