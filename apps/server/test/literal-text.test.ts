@@ -4,12 +4,12 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { EDITIONS } from '@reverie/shared';
-import { bots, blogPosts } from '../../db/schema.js';
-import { escapeHtml, scriptJson } from '../../lib/html.js';
-import { renderNoticeEmail } from '../../lib/notice-email.js';
-import { renderCharacterDecisionEmail } from '../admin/review.emails.js';
-import { renderEmail } from '../accounts/accounts.emails.js';
-import { createTestApp, createTestDatabase } from '../../../test/helpers.js';
+import { bots, blogPosts } from '../src/db/schema.js';
+import { escapeHtml, scriptJson } from '../src/lib/html.js';
+import { renderNoticeEmail } from '../src/lib/notice-email.js';
+import { renderCharacterDecisionEmail } from '../src/modules/admin/review.emails.js';
+import { renderEmail } from '../src/modules/accounts/accounts.emails.js';
+import { createTestApp, createTestDatabase } from './helpers.js';
 
 /**
  * Issue 27: user text goes into pages and mails literally. `String.replace` with a string
