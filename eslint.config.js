@@ -65,6 +65,25 @@ export default tseslint.config(
     rules: { 'reverie/no-sql-outside-repositories': 'error' },
   },
   {
+    // Issue 27: a value goes into a server-side template literally — `.replace(pattern, string)`
+    // reads `$&`, `$'`, `` $` ``, `$1` in the string as patterns, so a character named `$'` would
+    // rewrite the page. Insert values with a function (`() => value`, lib/html.ts `insertLiteral`);
+    // only a constant string literal may be a replacement.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^replace(All)?$/][arguments.length=2][arguments.1.type!=/^(Literal|ArrowFunctionExpression|FunctionExpression)$/]',
+          message:
+            "A replacement string reads $&, $1, $` and $' as patterns: insert values with a function (() => value), or use a constant string literal.",
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/features/**/*.{ts,tsx}'],
     rules: { 'reverie/no-app-imports': 'error' },
   },

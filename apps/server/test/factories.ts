@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/db/client.js';
 import { bots, chats, messages, refreshTokens, subscriptions, users } from '../src/db/schema.js';
+import { hashPassword } from '../src/modules/accounts/accounts.service.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -103,4 +105,26 @@ export async function createPremium(db: Database, userId: string): Promise<void>
     currentPeriodEnd: new Date(now.getTime() + 30 * 24 * 3600_000),
     stateAt: now,
   });
+}
+
+/** The password `deleteAccount` gives a factory user (theirs is no real hash). */
+export const TEST_PASSWORD = 'test-password-27';
+let testPasswordHash: Promise<string> | null = null;
+
+/**
+ * "Delete all data" as the user does it (issue 27: only with the account's password): the
+ * factory user gets `TEST_PASSWORD` (hashed once per test file), then `DELETE /api/profile`.
+ */
+export async function deleteAccount(
+  app: FastifyInstance,
+  db: Database,
+  userId: string,
+  auth: { authorization: string },
+) {
+  testPasswordHash ??= hashPassword(TEST_PASSWORD);
+  await db
+    .update(users)
+    .set({ passwordHash: await testPasswordHash })
+    .where(eq(users.id, userId));
+  return app.inject({ method: 'DELETE', url: '/api/profile', headers: auth, payload: { password: TEST_PASSWORD } });
 }

@@ -46,7 +46,7 @@ export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
   let pathPart = queryAt === -1 ? url : url.slice(0, queryAt);
   const query = queryAt === -1 ? '' : url.slice(queryAt + 1);
-  for (const pattern of SECRET_PATHS) pathPart = pathPart.replace(pattern, `$1${CENSOR}`);
+  for (const pattern of SECRET_PATHS) pathPart = pathPart.replace(pattern, (_, first: string) => `${first}${CENSOR}`);
   pathPart = redactEmails(pathPart);
   if (!query) return pathPart;
   const parts = query.split('&').map((pair) => {
@@ -76,11 +76,14 @@ export function scrubText(text: string): string {
   // Drizzle's `Failed query: …\nparams: <values>`: the values go, the SQL stays.
   out = out.replace(/\nparams: [\s\S]*?(?=\n\s+at |\n\S+Error|$)/g, '\nparams: [redacted]');
   // PostgreSQL quoting a value it could not take: `invalid input syntax for type uuid: "…"`.
-  out = out.replace(/(invalid input (?:syntax|value) for [^:\n]+: )"[^"\n]*"/g, `$1"${CENSOR}"`);
-  out = out.replace(PASSWORD_HASH, CENSOR);
-  out = out.replace(SECRET_QUERY_IN_TEXT, `$1${CENSOR}`);
-  out = out.replace(/(\/api\/activate\/|\/password\/)[A-Za-z0-9_-]{8,}/g, `$1${CENSOR}`);
-  out = out.replace(BEARER, `$1${CENSOR}`);
+  out = out.replace(
+    /(invalid input (?:syntax|value) for [^:\n]+: )"[^"\n]*"/g,
+    (_, start: string) => `${start}"${CENSOR}"`,
+  );
+  out = out.replace(PASSWORD_HASH, () => CENSOR);
+  out = out.replace(SECRET_QUERY_IN_TEXT, (_, first: string) => `${first}${CENSOR}`);
+  out = out.replace(/(\/api\/activate\/|\/password\/)[A-Za-z0-9_-]{8,}/g, (_, first: string) => `${first}${CENSOR}`);
+  out = out.replace(BEARER, (_, first: string) => `${first}${CENSOR}`);
   return redactEmails(out);
 }
 
@@ -95,7 +98,7 @@ const DROPPED_ERROR_FIELDS = new Set(['params', 'parameters', 'args', 'types', '
 /** `Key (email)=(a@b.c) already exists.`, `Failing row contains (…)`: the values go. */
 function scrubDetail(detail: string): string {
   return scrubText(
-    detail.replace(/=\([\s\S]*\)/, `=(${CENSOR})`).replace(/contains \([\s\S]*\)/, `contains (${CENSOR})`),
+    detail.replace(/=\([\s\S]*\)/, () => `=(${CENSOR})`).replace(/contains \([\s\S]*\)/, () => `contains (${CENSOR})`),
   );
 }
 

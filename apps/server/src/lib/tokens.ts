@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import { ACCESS_TOKEN_TTL_S } from '@reverie/shared';
 
 export interface AccessClaims {
@@ -10,6 +10,40 @@ export interface AccessClaims {
 }
 
 const VERIFIED_CACHE_SIZE = 10_000;
+
+/**
+ * The claims every JWT the server signs carries and every verification requires (issue 27):
+ * a token without an expiry, an issue time, a subject or a session — even one signed with the
+ * real secret — is refused.
+ */
+export const REQUIRED_CLAIMS = ['exp', 'iat', 'sub', 'sid'] as const;
+
+/**
+ * Verifies an HS256 JWT of this server: signature, issuer, audience, expiry and the
+ * `REQUIRED_CLAIMS` (plus `extraClaims`), `sub` and `sid` non-empty strings. The payload, or
+ * null for any token that fails.
+ */
+export async function verifyServerJwt(
+  token: string,
+  key: Uint8Array,
+  options: { issuer: string; audience: string; extraClaims?: string[] },
+): Promise<(JWTPayload & { sub: string; sid: string; exp: number }) | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      issuer: options.issuer,
+      audience: options.audience,
+      algorithms: ['HS256'],
+      requiredClaims: [...REQUIRED_CLAIMS, ...(options.extraClaims ?? [])],
+    });
+    const { sub, sid, exp, iat } = payload;
+    if (typeof sub !== 'string' || !sub || typeof sid !== 'string' || !sid) return null;
+    if (typeof exp !== 'number' || typeof iat !== 'number') return null;
+    return { ...payload, sub, sid, exp };
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return null;
+    throw error;
+  }
+}
 
 /**
  * Signs and verifies access tokens (HS256 JWT, 15 minutes). Refresh tokens are opaque
@@ -48,8 +82,10 @@ export class TokenSigner {
   }
 
   /**
-   * The claims of a valid, unexpired access token; null otherwise. Tokens signed before
-   * sessions existed (no `sid`) are refused: the client refreshes and gets one with a session.
+   * The claims of a valid, unexpired access token; null otherwise. `exp`, `iat`, `sub` and
+   * `sid` are required (`verifyServerJwt`): tokens signed before sessions existed (no `sid`)
+   * are refused — the client refreshes and gets one with a session — and so is a token without
+   * an expiry, whoever signed it.
    */
   async verifyAccess(token: string): Promise<AccessClaims | null> {
     const known = this.verified.get(token);
@@ -57,26 +93,15 @@ export class TokenSigner {
       if (known.expiresAt > Date.now()) return known.claims;
       this.verified.delete(token);
     }
-    try {
-      const { payload } = await jwtVerify(token, this.key, {
-        issuer: this.issuer,
-        audience: 'access',
-        algorithms: ['HS256'],
-      });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || !payload.sid) return null;
-      const claims: AccessClaims = {
-        sub: payload.sub,
-        role: payload.role === 'admin' ? 'admin' : 'user',
-        sid: payload.sid,
-      };
-      if (typeof payload.exp === 'number') {
-        if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
-        this.verified.set(token, { claims, expiresAt: payload.exp * 1000 });
-      }
-      return claims;
-    } catch (error) {
-      if (error instanceof joseErrors.JOSEError) return null;
-      throw error;
-    }
+    const payload = await verifyServerJwt(token, this.key, { issuer: this.issuer, audience: 'access' });
+    if (!payload) return null;
+    const claims: AccessClaims = {
+      sub: payload.sub,
+      role: payload.role === 'admin' ? 'admin' : 'user',
+      sid: payload.sid,
+    };
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+    return claims;
   }
 }

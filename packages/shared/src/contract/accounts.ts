@@ -127,6 +127,35 @@ export const PasswordSetBodySchema = z
 export type PasswordSetBody = z.infer<typeof PasswordSetBodySchema>;
 export const PasswordTokenParamsSchema = z.object({ token: singleLine().max(200) });
 
+/** The password the user types to confirm who they are (any length the log-in accepts). */
+const CurrentPasswordField = z
+  .string({ error: (issue) => (issue.input === undefined ? 'password_required' : 'invalid_value') })
+  .min(1, 'password_required')
+  .max(PASSWORD_MAX, 'password_max');
+
+/** `DELETE /api/profile`: "Delete all data" only with the account's password (issue 27). */
+export const DeleteAccountBodySchema = z.object({ password: CurrentPasswordField }).meta({ id: 'DeleteAccountBody' });
+export type DeleteAccountBody = z.infer<typeof DeleteAccountBodySchema>;
+
+/** `POST /api/profile/password`: the current password and a new one (the sign-up's rules). */
+export const PasswordChangeBodySchema = z
+  .object({ current_password: CurrentPasswordField, new_password: PasswordField })
+  .meta({ id: 'PasswordChangeBody' });
+export type PasswordChangeBody = z.infer<typeof PasswordChangeBodySchema>;
+
+/** The Settings form of a password change: the new password typed twice. */
+export const PasswordChangeFormSchema = z
+  .object({
+    current_password: CurrentPasswordField,
+    new_password: PasswordField,
+    new_password_confirm: z.string({ error: 'required' }).min(1, 'required'),
+  })
+  .refine((v) => v.new_password === v.new_password_confirm, {
+    message: 'passwords_mismatch',
+    path: ['new_password_confirm'],
+  });
+export type PasswordChangeForm = z.infer<typeof PasswordChangeFormSchema>;
+
 export const UnsubscribeBodySchema = z.object({
   token: requiredString('required').min(1, 'required').max(500, 'invalid_value'),
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { emailTokens, refreshTokens, supportReports, users } from '../../db/schema.js';
 
@@ -75,14 +75,24 @@ export async function revokeRefreshFamily(db: Database, userId: string, familyId
   });
 }
 
-/** Revokes every token of the user (password reset, ban). */
-export async function revokeAllRefreshTokens(db: Database, userId: string): Promise<void> {
+/** Revokes every token of the user (password reset, ban), or all but one session's (password change). */
+export async function revokeAllRefreshTokens(
+  db: Database,
+  userId: string,
+  options: { exceptFamily?: string } = {},
+): Promise<void> {
   await db.transaction(async (tx) => {
     await lockUserForRevoke(tx, userId);
     await tx
       .update(refreshTokens)
       .set({ revokedAt: new Date() })
-      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+      .where(
+        and(
+          eq(refreshTokens.userId, userId),
+          isNull(refreshTokens.revokedAt),
+          options.exceptFamily ? ne(refreshTokens.familyId, options.exceptFamily) : undefined,
+        ),
+      );
   });
 }
 

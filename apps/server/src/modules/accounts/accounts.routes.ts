@@ -5,8 +5,10 @@ import { z } from 'zod';
 import {
   ActivationParamsSchema,
   ApiErrorSchema,
+  DeleteAccountBodySchema,
   DetailSchema,
   LoginBodySchema,
+  PasswordChangeBodySchema,
   PasswordResetBodySchema,
   PasswordSetBodySchema,
   PasswordTokenParamsSchema,
@@ -210,17 +212,44 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
   app.delete(
     '/api/profile',
     {
-      preHandler: requireUser,
+      config: perIp,
+      // Signed in first (401 before the body's 400), then counted per account.
+      preValidation: requireUser,
+      preHandler: perAccount('password-check', (r) => r.userId ?? r.ip),
       schema: {
         tags: ['accounts'],
-        summary: 'Delete all data of the user',
-        description: 'A running subscription is cancelled first; if the provider refuses, nothing is deleted (502).',
-        response: { 204: z.null(), 401: ApiErrorSchema, 502: ApiErrorSchema },
+        summary: 'Delete all data of the user (with the account password)',
+        description:
+          "The password confirms it (403 `wrong_password`; failures count with the log-in's). A running subscription is cancelled first; if the provider refuses, nothing is deleted (502).",
+        body: DeleteAccountBodySchema,
+        response: { 204: z.null(), ...errors, 403: ApiErrorSchema, 502: ApiErrorSchema },
       },
     },
     async (request, reply) => {
-      await service.deleteAllData(currentUserId(request));
+      await service.deleteOwnAccount(currentUserId(request), request.body.password, request.locale);
       return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/profile/password',
+    {
+      config: perIp,
+      // Signed in first (401 before the body's 400), then counted per account.
+      preValidation: requireUser,
+      preHandler: perAccount('password-check', (r) => r.userId ?? r.ip),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change the password (signs out every other session)',
+        description:
+          "The current password confirms it (403 `wrong_password`; failures count with the log-in's). Every other session of the user ends at once on every replica; this one goes on.",
+        body: PasswordChangeBodySchema,
+        response: { 200: DetailSchema, ...errors, 403: ApiErrorSchema },
+      },
+    },
+    async (request) => {
+      await service.changePassword(currentUserId(request), request.sessionId!, request.body, request.locale);
+      return { detail: translate(request.locale, 'settings.password_changed') };
     },
   );
 

@@ -370,6 +370,11 @@ export class AccountsService {
     await repo.updateUser(this.deps.db, userId, { marketingEmails: false });
   }
 
+  /**
+   * A support report. A guest's answer goes to the address they typed; a signed-in user's to
+   * their account's verified address (read when the answer is sent), so the typed `email` of a
+   * signed-in user is not kept: no one can have the operator's answer sent elsewhere (issue 27).
+   */
   async createSupportReport(
     userId: string | null,
     body: { email?: string; subject: string; text: string },
@@ -377,10 +382,55 @@ export class AccountsService {
     const user = userId ? await repo.findUserById(this.deps.db, userId) : null;
     return repo.insertSupportReport(this.deps.db, {
       userId: user?.id ?? null,
-      email: body.email ?? user?.email ?? null,
+      email: user ? null : (body.email ?? null),
       subject: body.subject,
       text: body.text,
     });
+  }
+
+  /**
+   * The signed-in user's own password, checked before a change that cannot be undone or that
+   * locks others out (issue 27: "Delete all data", "Change password"). Failures count with the
+   * log-in's failures of the account (`SharedLimiter` 'login', every replica together): the
+   * check is no way around the log-in's pauses (429 `login_locked`). A wrong password is 403
+   * `wrong_password` with the field's error. Every account has a password (there is no
+   * passwordless sign-in).
+   */
+  private async checkOwnPassword(user: UserRow, password: string, field: string, locale: Locale): Promise<void> {
+    const key = loginKey(user.email);
+    const waitS = await this.loginLimiter.blockedFor(key);
+    if (waitS > 0) throw loginLocked(locale, waitS);
+    if (await verify(user.passwordHash, password).catch(() => false)) return;
+    const { blockedForS } = await this.loginLimiter.recordFailure(key, this.deps.loginDelays ?? DEFAULT_LOGIN_DELAYS);
+    if (blockedForS > 0) throw loginLocked(locale, blockedForS);
+    const text = translate(locale, 'errors.wrong_password');
+    throw new AppError('wrong_password', { status: 403, detail: text, errors: { [field]: [text] } });
+  }
+
+  /** "Delete all data" by the user: only with the account's password (`checkOwnPassword`). */
+  async deleteOwnAccount(userId: string, password: string, locale: Locale): Promise<void> {
+    const user = await this.requireUser(userId);
+    await this.checkOwnPassword(user, password, 'password', locale);
+    await this.deleteAllData(user.id);
+  }
+
+  /**
+   * "Change password": the current one checked, the new one set; every other session of the
+   * user ends (their refresh tokens revoked, their access tokens refused on every replica at
+   * once, as at log-out) and this one (`sessionId`) goes on.
+   */
+  async changePassword(
+    userId: string,
+    sessionId: string,
+    body: { current_password: string; new_password: string },
+    locale: Locale,
+  ): Promise<void> {
+    const user = await this.requireUser(userId);
+    await this.checkOwnPassword(user, body.current_password, 'current_password', locale);
+    const { db } = this.deps;
+    await repo.updateUser(db, user.id, { passwordHash: await this.hashPassword(body.new_password) });
+    await repo.revokeAllRefreshTokens(db, user.id, { exceptFamily: sessionId });
+    await this.deps.sessions.endUserSessions(user.id);
   }
 
   /**

@@ -561,7 +561,84 @@ describe('POST /api/support', () => {
   });
 });
 
+describe('access tokens need exp, iat, sub and sid (issue 27)', () => {
+  it('a token of a live session without an expiry, signed with the real secret, answers 401', async () => {
+    const user = await signedUp();
+    const { SignJWT, decodeJwt } = await import('jose');
+    const { sid } = decodeJwt(user.access) as { sid: string };
+    const key = new TextEncoder().encode(t.config.JWT_SECRET!);
+    const base = () =>
+      new SignJWT({ role: 'user', sid })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer('reverie')
+        .setAudience('access');
+    const profile = (token: string) =>
+      t.app.inject({ url: '/api/profile', headers: { authorization: `Bearer ${token}` } });
+    expect((await profile(await base().setIssuedAt().sign(key))).statusCode).toBe(401);
+    expect((await profile(await base().setExpirationTime('15m').sign(key))).statusCode).toBe(401);
+    expect((await profile(await base().setIssuedAt().setExpirationTime('15m').sign(key))).statusCode).toBe(200);
+  });
+});
+
+describe('POST /api/profile/password (issue 27)', () => {
+  const change = (auth: { authorization: string }, body: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/api/profile/password', headers: auth, payload: body });
+  const profile = (auth: { authorization: string }) => t.app.inject({ url: '/api/profile', headers: auth });
+  const refresh = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/api/token/refresh', payload: { refresh: token } });
+
+  it('checks the current password and the rules, then signs out every other session and keeps this one', async () => {
+    const user = await signedUp();
+    const other = (await login(user.email)).json() as { access: string; refresh: string };
+    const otherAuth = { authorization: `Bearer ${other.access}` };
+    expect((await profile(otherAuth)).statusCode).toBe(200);
+
+    expect((await t.app.inject({ method: 'POST', url: '/api/profile/password', payload: {} })).statusCode).toBe(401);
+    const wrong = await change(user.auth, { current_password: 'nope', new_password: 'a brand new one' });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json()).toMatchObject({ code: 'wrong_password', errors: { current_password: ['Wrong password'] } });
+    const short = await change(user.auth, { current_password: PASSWORD, new_password: '12345' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().errors).toHaveProperty('new_password');
+    // Nothing changed so far: both sessions live.
+    expect((await profile(otherAuth)).statusCode).toBe(200);
+
+    const changed = await change(user.auth, { current_password: PASSWORD, new_password: 'a brand new one' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().detail).toContain('Your password has been changed');
+    // The other session ends at once (access and refresh), this one goes on.
+    expect((await profile(otherAuth)).statusCode).toBe(401);
+    expect((await refresh(other.refresh)).statusCode).toBe(401);
+    expect((await profile(user.auth)).statusCode).toBe(200);
+    expect((await refresh(user.refresh)).statusCode).toBe(200);
+    // The old password no longer logs in; the new one does.
+    expect((await login(user.email)).statusCode).toBe(401);
+    expect((await login(user.email, 'a brand new one')).statusCode).toBe(200);
+  });
+});
+
 describe('DELETE /api/profile', () => {
+  it('asks for the password: none is 400, a wrong one 403 — and nothing is deleted (issue 27)', async () => {
+    const user = await signedUp();
+    const missing = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: user.auth });
+    expect(missing.statusCode).toBe(400);
+    const empty = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: user.auth, payload: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors).toHaveProperty('password');
+    const wrong = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/profile',
+      headers: user.auth,
+      payload: { password: 'not the password' },
+    });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json()).toMatchObject({ code: 'wrong_password', errors: { password: ['Wrong password'] } });
+    // The account and its session are still there.
+    expect((await t.app.inject({ url: '/api/profile', headers: user.auth })).statusCode).toBe(200);
+    expect(await t.database.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(1);
+  });
+
   it('leaves no row or file of the user behind and keeps other users intact', async () => {
     const user = await signedUp();
     const other = await signedUp();
@@ -579,7 +656,12 @@ describe('DELETE /api/profile', () => {
     fs.writeFileSync(path.join(dir, 'avatar.png'), 'x');
 
     expect((await t.app.inject({ method: 'DELETE', url: '/api/profile' })).statusCode).toBe(401);
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: user.auth });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/profile',
+      headers: user.auth,
+      payload: { password: PASSWORD },
+    });
     expect(res.statusCode).toBe(204);
 
     // Every table with a user reference: none mentions the user any more.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
 import { createTestApp } from '../../../test/helpers.js';
-import { createUser } from '../../../test/factories.js';
+import { createUser, deleteAccount } from '../../../test/factories.js';
 
 describe('delete all data: files', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-media-'));
@@ -38,7 +38,7 @@ describe('delete all data: files', async () => {
     const dirOf = (id: string) => path.join(root, 'bots', id);
     expect(fs.existsSync(dirOf(mine.json().id))).toBe(true);
 
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: owner.auth });
+    const res = await deleteAccount(t.app, t.database.db, owner.user.id, owner.auth);
     expect(res.statusCode).toBe(204);
     expect(fs.existsSync(dirOf(mine.json().id))).toBe(false);
     expect(fs.existsSync(dirOf(theirs.json().id))).toBe(true);

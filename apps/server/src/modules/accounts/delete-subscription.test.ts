@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { users } from '../../db/schema.js';
 import { createPaymentProviders } from '../../providers/payments/index.js';
 import { createTestApp, testConfig } from '../../../test/helpers.js';
-import { createUser } from '../../../test/factories.js';
+import { createUser, deleteAccount } from '../../../test/factories.js';
 
 /** Subscribes through the sandbox checkout, as the web app does. */
 async function subscribe(t: Awaited<ReturnType<typeof createTestApp>>, auth: Record<string, string>) {
@@ -37,7 +37,7 @@ describe('deleting an account with a running subscription', async () => {
     await subscribe(t, auth);
     failCancel = false;
     const before = cancelled.length;
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: auth });
+    const res = await deleteAccount(t.app, t.database.db, user.id, auth);
     expect(res.statusCode).toBe(204);
     expect(cancelled.length).toBe(before + 1);
     expect(await t.database.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(0);
@@ -47,7 +47,7 @@ describe('deleting an account with a running subscription', async () => {
     const { auth, user } = await createUser(t.app, t.database.db);
     await subscribe(t, auth);
     failCancel = true;
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: auth });
+    const res = await deleteAccount(t.app, t.database.db, user.id, auth);
     expect(res.statusCode).toBe(502);
     expect(res.json().code).toBe('subscription_cancel_failed');
     expect(await t.database.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(1);

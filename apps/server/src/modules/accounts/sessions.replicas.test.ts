@@ -58,6 +58,39 @@ function scenario(name: string, env: () => Record<string, string>, enabled = tru
       expect(await refusedSoon(b, auth)).toBeLessThan(3000);
     });
 
+    it('a password change on A: the other sessions are refused on B at once, this one goes on (issue 27)', async () => {
+      const [a, b] = await replicas(env());
+      const email = `replica_pw_${Date.now()}@example.test`;
+      const password = 'correct horse battery';
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        payload: { username: 'replica', email, password, age_confirmed: true },
+      });
+      const logIn = async (replica: TestApp) =>
+        (
+          (await replica.app.inject({ method: 'POST', url: '/api/token', payload: { email, password } })).json() as {
+            access: string;
+          }
+        ).access;
+      const mine = { authorization: `Bearer ${await logIn(a)}` };
+      const other = { authorization: `Bearer ${await logIn(b)}` };
+      // B has both sessions in its cache.
+      expect((await b.app.inject({ url: '/api/profile', headers: other })).statusCode).toBe(200);
+      expect((await b.app.inject({ url: '/api/profile', headers: mine })).statusCode).toBe(200);
+
+      const changed = await a.app.inject({
+        method: 'POST',
+        url: '/api/profile/password',
+        headers: mine,
+        payload: { current_password: password, new_password: 'a brand new password' },
+      });
+      expect(changed.statusCode).toBe(200);
+      expect(await refusedSoon(b, other)).toBeLessThan(3000);
+      expect((await b.app.inject({ url: '/api/profile', headers: mine })).statusCode).toBe(200);
+      expect((await a.app.inject({ url: '/api/profile', headers: mine })).statusCode).toBe(200);
+    });
+
     it('concurrent refreshes on both replicas answer the same pair; a ban on B ends the session on A', async () => {
       const [a, b] = await replicas(env());
       const email = `replica2_${Date.now()}@example.test`;

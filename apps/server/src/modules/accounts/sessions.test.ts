@@ -209,7 +209,12 @@ describe('sessions end at once', () => {
   it('account deletion', async () => {
     const user = await signedIn();
     expect((await profile(user.auth)).statusCode).toBe(200);
-    const deleted = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: user.auth });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/profile',
+      headers: user.auth,
+      payload: { password: PASSWORD },
+    });
     expect(deleted.statusCode).toBe(204);
     await expectRefusedEverywhere(user.auth);
   });
@@ -227,6 +232,27 @@ describe('sessions end at once', () => {
       .sign(new TextEncoder().encode(t.config.JWT_SECRET!));
     expect((await profile({ authorization: `Bearer ${legacy}` })).statusCode).toBe(401);
     expect((await refresh(user.refresh)).statusCode).toBe(200);
+  });
+});
+
+describe('access tokens need exp, iat, sub and sid (issue 27)', () => {
+  it('a token of a live session without an expiry, signed with the real secret, answers 401', async () => {
+    const user = await signedIn();
+    const { SignJWT, decodeJwt } = await import('jose');
+    const { sid } = decodeJwt(user.access) as { sid: string };
+    const key = new TextEncoder().encode(t.config.JWT_SECRET!);
+    const base = () =>
+      new SignJWT({ role: 'user', sid })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer('reverie')
+        .setAudience('access');
+    const forever = await base().setIssuedAt().sign(key);
+    const undated = await base().setExpirationTime('15m').sign(key);
+    const complete = await base().setIssuedAt().setExpirationTime('15m').sign(key);
+    expect((await profile({ authorization: `Bearer ${forever}` })).statusCode).toBe(401);
+    expect((await profile({ authorization: `Bearer ${undated}` })).statusCode).toBe(401);
+    expect((await profile({ authorization: `Bearer ${complete}` })).statusCode).toBe(200);
   });
 });
 

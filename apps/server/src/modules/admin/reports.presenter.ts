@@ -42,7 +42,8 @@ export function presentMessageReport(row: MessageReportRow, urls: MediaUrls): Ad
 export function presentSupportReport(row: SupportReportRow): AdminSupportReport {
   return {
     id: row.id,
-    email: row.email ?? row.userEmail,
+    // A signed-in author's account address (answers go there), else the guest's typed one.
+    email: row.userId ? row.userEmail : row.email,
     subject: row.subject,
     text: row.text,
     status: row.status,

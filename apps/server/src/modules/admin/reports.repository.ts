@@ -158,6 +158,7 @@ const supportColumns = {
   createdAt: supportReports.createdAt,
   userId: users.id,
   userEmail: users.email,
+  userEmailConfirmed: users.isEmailConfirmed,
   userName: users.name,
   userLocale: users.locale,
 };
@@ -174,6 +175,7 @@ export interface SupportReportRow {
   createdAt: Date;
   userId: string | null;
   userEmail: string | null;
+  userEmailConfirmed: boolean | null;
   userName: string | null;
   userLocale: string | null;
 }

@@ -17,6 +17,18 @@ import { presentContextMessage, presentMessageReport, presentSupportReport } fro
 import { withVariants } from './takedown.service.js';
 
 /** Messages shown before and after a reported one. */
+/**
+ * Where a support answer goes (issue 27): a signed-in author's account address, and only once
+ * verified — the address typed in the report could be anyone's — else a guest's typed address;
+ * null when there is none (an unverified account, a deleted one).
+ */
+export function supportAnswerAddress(
+  row: Pick<repo.SupportReportRow, 'email' | 'userId' | 'userEmail' | 'userEmailConfirmed'>,
+): string | null {
+  if (row.userId) return row.userEmailConfirmed ? row.userEmail : null;
+  return row.email;
+}
+
 const CONTEXT_AROUND = 3;
 const LIST_LIMIT = 200;
 
@@ -118,8 +130,7 @@ export class AdminReportsService {
 
   /**
    * Keeps the answer on the report (closing it unless told not to) with its audit record in one
-   * transaction, then hands the e-mail — to the report's address, else its author's, in the
-   * author's language — to the mail provider, which keeps it durably (the mail queue's job,
+   * transaction, then hands the e-mail — to `supportAnswerAddress`, in the author's language — to the mail provider, which keeps it durably (the mail queue's job,
    * retried; or the outbox row) before this answers. A retry of an answer already given, or an
    * answer to a closed report, is a 409 (`already_answered`, `report_closed`) that writes
    * nothing. When the e-mail cannot be queued the answer is taken back (recorded as
@@ -128,8 +139,9 @@ export class AdminReportsService {
   async answerSupportReport(adminId: string, id: string, answer: string, close: boolean): Promise<AdminSupportReport> {
     const row = await repo.findSupportReport(this.deps.db, id);
     if (!row) throw new AppError('not_found', { status: 404 });
-    const to = row.email ?? row.userEmail;
-    if (!to) throw new AppError('no_email', { status: 409, detail: 'This report has no e-mail address to answer' });
+    const to = supportAnswerAddress(row);
+    if (!to)
+      throw new AppError('no_email', { status: 409, detail: 'This report has no verified e-mail address to answer' });
     const now = new Date();
     const before = await this.deps.db.transaction(async (txn) => {
       const tx = txn as unknown as Database;

@@ -23,7 +23,8 @@ beforeAll(async () => {
   storage = createMediaStorage(testConfig({ DATA_DIR: dataDir }));
   t = await createTestApp({ env: { DATA_DIR: dataDir }, storage });
   admin = await createUser(t.app, t.database.db, { role: 'admin' });
-  user = await createUser(t.app, t.database.db, { locale: 'es' });
+  // Verified: a signed-in author's answer goes to the account's verified address (issue 27).
+  user = await createUser(t.app, t.database.db, { locale: 'es', isEmailConfirmed: true });
 });
 
 /** A chat of seven messages, one minute apart; the user reports the fourth (through the API). */
@@ -188,6 +189,48 @@ describe('/api/admin/reports', () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, 'support.answer'), eq(auditLog.targetId, id)));
     expect(audit).toBeDefined();
+  });
+
+  it("sends a signed-in author's answer to the account's verified address, never to an address typed in the report (issue 27)", async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/support',
+      headers: user.auth,
+      payload: { email: 'attacker@example.test', subject: 'Elsewhere', text: 'Send the answer elsewhere.' },
+    });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json() as { id: string };
+    const shown = await t.app.inject({ url: `/api/admin/reports/support/${id}`, headers: admin.auth });
+    expect(shown.json()).toMatchObject({ email: user.user.email });
+    const answered = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/reports/support/${id}/answer`,
+      headers: admin.auth,
+      payload: { answer: 'Here is your answer.' },
+    });
+    expect(answered.statusCode).toBe(200);
+    const mails = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'support_answer'));
+    expect(mails.some((m) => m.toAddress === 'attacker@example.test')).toBe(false);
+    expect(mails.some((m) => m.toAddress === user.user.email && m.subject === 'Re: Elsewhere')).toBe(true);
+
+    // An account whose address is not verified gets no answer by e-mail (its address may be anyone's).
+    const unverified = await createUser(t.app, t.database.db);
+    const report = await t.app.inject({
+      method: 'POST',
+      url: '/api/support',
+      headers: unverified.auth,
+      payload: { email: 'typed@example.test', subject: 'Unverified', text: 'Answer me.' },
+    });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/reports/support/${(report.json() as { id: string }).id}/answer`,
+      headers: admin.auth,
+      payload: { answer: 'Hello.' },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'no_email' });
+    const all = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'support_answer'));
+    expect(all.some((m) => m.toAddress === 'typed@example.test' || m.toAddress === unverified.user.email)).toBe(false);
   });
 
   it('answers a guest report at the address it gave, and closes one without answering', async () => {

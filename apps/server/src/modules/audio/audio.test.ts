@@ -8,7 +8,14 @@ import { messages } from '../../db/schema.js';
 import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { TtsError, type TtsProvider } from '../../providers/tts/index.js';
-import { createBot, createChat, createMessage, createPremium, createUser } from '../../../test/factories.js';
+import {
+  createBot,
+  createChat,
+  createMessage,
+  createPremium,
+  createUser,
+  deleteAccount,
+} from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { hasAudio } from './audio.presenter.js';
 import { estimateVoiceProgress, expectedVoiceMs } from './audio.service.js';
@@ -207,7 +214,7 @@ describe('POST /api/audio/{message_id}', () => {
     await pollUntilDone(message.id, auth);
     const key = (await row(message.id)).audioKey!;
     expect(await storage.exists(key)).toBe(true);
-    const response = await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: auth });
+    const response = await deleteAccount(t.app, t.database.db, user.id, auth);
     expect(response.statusCode).toBe(204);
     expect(await storage.exists(key)).toBe(false);
     expect(fs.existsSync(path.join(mediaDir, 'chats', user.id))).toBe(false);

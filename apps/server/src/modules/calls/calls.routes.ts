@@ -38,7 +38,7 @@ export const callsRoutes: FastifyPluginAsyncZod<{ service: CallsService }> = asy
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.issueToken(currentUserId(request), request.body, request.locale);
+      return service.issueToken(currentUserId(request), request.sessionId!, request.body, request.locale);
     },
   );
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT } from 'jose';
 import {
   CALL_INPUT_FRAME_MS,
   CALL_INPUT_SAMPLE_RATE,
@@ -15,6 +15,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { violatedUniqueIndex } from '../../db/errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { verifyServerJwt } from '../../lib/tokens.js';
 import type { ServiceLog } from '../../lib/logger.js';
 import type { PubSub } from '../../providers/pubsub/pubsub.provider.js';
 import type { SttProvider } from '../../providers/stt/index.js';
@@ -200,7 +201,12 @@ export class CallsService {
   }
 
   /** `POST /api/audio_chat/token`. */
-  async issueToken(userId: string, body: CallTokenBody, requestLocale: string): Promise<CallTokenResponse> {
+  async issueToken(
+    userId: string,
+    sessionId: string,
+    body: CallTokenBody,
+    requestLocale: string,
+  ): Promise<CallTokenResponse> {
     const { db } = this.deps;
     const locale = toLocale(requestLocale) ?? DEFAULT_LOCALE;
     if (!(await hasPremium(db, userId))) throw new AppError('premium_required', { status: 402 });
@@ -242,7 +248,7 @@ export class CallsService {
       }
     }
     const expiresAt = Math.floor(Date.now() / 1000) + ttlS;
-    const token = await new SignJWT({ chat: chatId, call: callId })
+    const token = await new SignJWT({ chat: chatId, call: callId, sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setIssuer('reverie')
@@ -260,19 +266,15 @@ export class CallsService {
     };
   }
 
+  /** A call token's user and call: `exp`, `iat`, `sub`, `sid` and `call` required (`verifyServerJwt`). */
   private async verifyToken(token: string): Promise<{ userId: string; callId: string } | null> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, {
-        issuer: 'reverie',
-        audience: 'call',
-        algorithms: ['HS256'],
-      });
-      if (typeof payload.sub !== 'string' || typeof payload.call !== 'string') return null;
-      return { userId: payload.sub, callId: payload.call };
-    } catch (error) {
-      if (error instanceof joseErrors.JOSEError) return null;
-      throw error;
-    }
+    const payload = await verifyServerJwt(token, this.key, {
+      issuer: 'reverie',
+      audience: 'call',
+      extraClaims: ['call'],
+    });
+    if (!payload || typeof payload.call !== 'string') return null;
+    return { userId: payload.sub, callId: payload.call };
   }
 
   /**

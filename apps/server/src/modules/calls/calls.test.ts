@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CallTokenResponse, Message } from '@reverie/shared';
 import { calls, messages } from '../../db/schema.js';
 import { MemoryPubSub } from '../../providers/pubsub/index.js';
 import { CallClient, concat, EnergyVad, noise, silence, speech } from '../../../test/call-audio.js';
-import { createBot, createPremium, createUser } from '../../../test/factories.js';
+import { createBot, createPremium, createUser, deleteAccount } from '../../../test/factories.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
 import { createTestApp, createTestDatabase, openReplicaDatabase, type TestApp } from '../../../test/helpers.js';
 
@@ -366,6 +366,23 @@ describe('a voice call', () => {
     const late = CallClient.open(`${s.ws}/api/audio_chat/ws?token=${expired}`);
     expect(await late.closed).toBe(4001);
     expect(late.messages).toEqual([]);
+    // Issue 27: a call token without an expiry or a session, signed with the real key, is refused.
+    const { sid } = decodeJwt(issued.token) as { sid?: string };
+    expect(sid).toEqual(expect.any(String));
+    const callKey = new TextEncoder().encode(`${s.config.JWT_SECRET}:calls`);
+    const partial = (claims: Record<string, unknown>, expires: boolean) => {
+      const jwt = new SignJWT({ chat: issued.chat_id, call: issued.call_id, ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer('reverie')
+        .setAudience('call')
+        .setIssuedAt();
+      return (expires ? jwt.setExpirationTime('5m') : jwt).sign(callKey);
+    };
+    for (const forged of [await partial({ sid }, false), await partial({}, true)]) {
+      const refused = CallClient.open(`${s.ws}/api/audio_chat/ws?token=${forged}`);
+      expect(await refused.closed).toBe(4001);
+    }
     // An access token is no call token.
     const access = CallClient.open(`${s.ws}/api/audio_chat/ws?token=${auth.authorization.slice(7)}`);
     expect(await access.closed).toBe(4001);
@@ -550,7 +567,7 @@ describe('a voice call', () => {
     const { auth, bot, user } = await premiumUser(s);
     const issued = (await token(s, auth, { slug: bot.slug })).json<CallTokenResponse>();
     expect(await callRow(s, issued.call_id)).toBeTruthy();
-    const res = await s.app.inject({ method: 'DELETE', url: '/api/profile', headers: auth });
+    const res = await deleteAccount(s.app, s.database.db, user.id, auth);
     expect([200, 204]).toContain(res.statusCode);
     const left = await s.database.db.select().from(calls).where(eq(calls.userId, user.id));
     expect(left).toHaveLength(0);

@@ -130,6 +130,9 @@ function prepareStatements(db: Database) {
         userName: users.name,
         username: users.username,
         history: (history ?? sql`null`) as SQL<PromptRow[] | string | null>,
+        // Whether a reply of the chat is being written (a send then starts no model request
+        // before its rows are in: the insert answers 409, or sweeps a dead one first).
+        liveReply: sql<boolean>`exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id} and ${messages.state} = 'streaming')`,
       })
       .from(chats)
       .innerJoin(bots, eq(bots.id, chats.botId))
@@ -217,6 +220,8 @@ export interface ChatContext {
   bot: PromptBot;
   userName: string;
   history: PromptRow[] | null;
+  /** A reply of the chat was streaming when it was read (possibly one whose writer died). */
+  liveReply: boolean;
 }
 
 /**
@@ -245,6 +250,8 @@ export async function findChatContext(
     bot: row.bot,
     userName: row.userName || row.username || 'User',
     history: row.history ? parseHistory(row.history) : null,
+    // PGlite and postgres.js both give a boolean; a driver giving 't' still reads true.
+    liveReply: row.liveReply === true || (row.liveReply as unknown) === 't',
   };
 }
 

@@ -234,7 +234,10 @@ export class RepliesService {
    * a refused insert (409, the same client_id again) cancels it.
    */
   private async carryOut(plan: SendPlan, context: ChatContext, locale: Locale): Promise<EventQueue> {
-    const early = plan.answer === 'model' && context.history ? this.startEarly(plan, context, locale) : null;
+    // No model request while another reply is live: the insert below answers 409 first (or,
+    // the live one's writer being dead, the reply starts once the rows are in).
+    const early =
+      plan.answer === 'model' && context.history && !context.liveReply ? this.startEarly(plan, context, locale) : null;
     if (!plan.writesLiveReply) await this.refuseWhileLive(plan.chatId);
     let inserted: MessageRow[];
     try {

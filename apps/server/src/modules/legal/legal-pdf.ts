@@ -32,13 +32,10 @@ function inlineSegments(tokens: Token[] | undefined, style = { bold: false, ital
   });
 }
 
-const decode = (text: string) =>
-  text
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'");
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/** The text of marked's escaped tokens, in one pass (`&amp;lt;` stays the text `&lt;`). */
+const decode = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!);
 
 function fontFor(segment: Segment): string {
   if (segment.bold && segment.italic) return 'Helvetica-BoldOblique';

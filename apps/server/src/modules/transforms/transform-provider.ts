@@ -100,11 +100,14 @@ export class ComfyUiTransformProvider implements TransformProvider {
       { data: png, contentType: 'image/png', filename: `reverie-${randomUUID()}.png` },
       signal,
     );
-    const workflow = fillWorkflow(this.template.replaceAll('{{image}}', JSON.stringify(name).slice(1, -1)), {
-      prompt: STYLE_PROMPTS[style],
-      negative: TRANSFORM_NEGATIVE_PROMPT,
-      seed: randomInt(1, 2 ** 31),
-    });
+    const workflow = fillWorkflow(
+      this.template.replaceAll('{{image}}', () => JSON.stringify(name).slice(1, -1)),
+      {
+        prompt: STYLE_PROMPTS[style],
+        negative: TRANSFORM_NEGATIVE_PROMPT,
+        seed: randomInt(1, 2 ** 31),
+      },
+    );
     const image = await runComfyWorkflow(this.base, this.headers, workflow, {
       signal,
       pollIntervalMs: this.options.pollIntervalMs,

@@ -10,7 +10,7 @@ import { imageTransforms, ledgerEntries } from '../../db/schema.js';
 import type { ImageModeration } from '../../providers/image-moderation/index.js';
 import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
 import { balanceOf, expectLedgerMatchesBalances, grantDesires } from '../../../test/billing-helpers.js';
-import { createPremium, createUser } from '../../../test/factories.js';
+import { createPremium, createUser, deleteAccount } from '../../../test/factories.js';
 import { makeTestPhoto } from '../../../test/fixtures/transform-photo.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
@@ -423,7 +423,7 @@ describe('delete', () => {
     await pay(t, owner.auth, id);
     await t.app.transforms.idle();
     const [row] = await t.database.db.select().from(imageTransforms).where(eq(imageTransforms.id, id));
-    expect((await t.app.inject({ method: 'DELETE', url: '/api/profile', headers: owner.auth })).statusCode).toBe(204);
+    expect((await deleteAccount(t.app, t.database.db, owner.user.id, owner.auth)).statusCode).toBe(204);
     expect(await t.database.db.select().from(imageTransforms).where(eq(imageTransforms.userId, owner.user.id))).toEqual(
       [],
     );

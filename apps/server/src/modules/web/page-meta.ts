@@ -1,5 +1,5 @@
 import { isValidBotSlug, matchWebRoute, pageTitle, BLOG_ID_PATTERN, type Edition, type Locale } from '@reverie/shared';
-import { escapeHtml } from '../../lib/html.js';
+import { escapeHtml, insertLiteral } from '../../lib/html.js';
 import { translate } from '../../lib/i18n.js';
 import { coverUrlOf, type BlogPostRow } from '../blog/index.js';
 import type { BotRow } from '../bots/index.js';
@@ -111,7 +111,7 @@ export function renderIndexHtml(
     `<meta property="og:site_name" content="${escapeHtml(options.siteName)}" />`,
     `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
     `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
-    `<meta property="og:type" content="${meta.type}" />`,
+    `<meta property="og:type" content="${escapeHtml(meta.type)}" />`,
     `<meta property="og:url" content="${escapeHtml(meta.url)}" />`,
     meta.image ? `<meta property="og:image" content="${escapeHtml(meta.image)}" />` : '',
     `<meta name="twitter:card" content="${meta.image ? 'summary_large_image' : 'summary'}" />`,
@@ -120,9 +120,13 @@ export function renderIndexHtml(
   ]
     .filter(Boolean)
     .join('\n    ');
-  return template
-    .replace(/<html[^>]*>/, `<html lang="${escapeHtml(options.lang)}" data-edition="${escapeHtml(options.editionId)}">`)
-    .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(meta.title)}</title>`)
-    .replace(/<meta name="description"[^>]*>/, '')
-    .replace('<!--app-head-->', tags);
+  // Values go in with a function (insertLiteral): a name or a path holding `$'` stays text.
+  let html = insertLiteral(
+    template,
+    /<html[^>]*>/,
+    `<html lang="${escapeHtml(options.lang)}" data-edition="${escapeHtml(options.editionId)}">`,
+  );
+  html = insertLiteral(html, /<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(meta.title)}</title>`);
+  html = html.replace(/<meta name="description"[^>]*>/, '');
+  return insertLiteral(html, '<!--app-head-->', tags);
 }

@@ -17,6 +17,7 @@ import {
   type Edition,
 } from '@reverie/shared';
 import { notFound } from '../../lib/errors.js';
+import { escapeHtml, insertLiteral, scriptJson } from '../../lib/html.js';
 import { preferredEncoding } from '../../plugins/compression.js';
 import { renderIndexHtml } from './page-meta.js';
 import type { WebService } from './web.service.js';
@@ -33,26 +34,20 @@ export const PRELOADED_CARD_PICTURES = 4;
 /** How long one reading of the first catalogue page serves the pages of `/`. */
 const CATALOGUE_CACHE_MS = 10_000;
 
-/** JSON that is safe inside `<script>`: no `</script>`, no `<!--`, no line separators. */
-const scriptJson = (value: unknown) =>
-  JSON.stringify(value).replaceAll('<', '\\u003c').replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
-
-const attribute = (value: string) =>
-  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-
 /**
  * What `/` gets in its `<head>` for a first screen without waiting for the API: the guest's
  * first catalogue page as JSON (the web app starts from it instead of asking for it after its
  * scripts have run) and a preload of the first cards' pictures (fetched while the scripts
  * download).
  */
-const preloadPicture = (url: string) => `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}">`;
+const preloadPicture = (url: string) =>
+  `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(url)}">`;
 
 /** A card's picture: the preload names the same `srcset` and `sizes` as the card's `<img>`. */
 const preloadCardPicture = (url: string) => {
   const srcset = cardPictureSrcSet(url);
   if (!srcset) return preloadPicture(url);
-  return `<link rel="preload" as="image" fetchpriority="high" href="${attribute(url)}" imagesrcset="${attribute(srcset)}" imagesizes="${attribute(CARD_PICTURE_SIZES)}">`;
+  return `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(url)}" imagesrcset="${escapeHtml(srcset)}" imagesizes="${escapeHtml(CARD_PICTURE_SIZES)}">`;
 };
 
 export function catalogueHead(page: BotList): string {
@@ -187,7 +182,7 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       if (picture) inlined = preloadPicture(picture);
     }
     const head = `${pagePreload ?? ''}${inlined}`;
-    const html = head ? rendered.replace('</head>', `${head}</head>`) : rendered;
+    const html = head ? insertLiteral(rendered, '</head>', `${head}</head>`) : rendered;
     const encoding = pageEncoding(request.headers['accept-encoding']);
     reply
       .status(meta.status)

@@ -87,7 +87,7 @@ describe('serving the web app', async () => {
     const script = /<script type="application\/json" id="reverie-catalogue">([^<]*)<\/script>/.exec(home);
     expect(script).not.toBeNull();
     // Safe inside <script>: the name's "<" is written as \u003c.
-    expect(script![1]).toContain('Luna \\u003cStar>');
+    expect(script![1]).toContain('Luna \\u003cStar\\u003e');
     const page = JSON.parse(script![1]!) as { results: { slug: string; name: string }[]; next_param: null };
     expect(page.results.map((bot) => bot.slug)).toEqual(['luna-star']);
     expect(page.results[0]!.name).toBe('Luna <Star>');

@@ -70,10 +70,11 @@ const inJsonString = (text: string) => JSON.stringify(text).slice(1, -1);
 export function fillWorkflow(template: string, values: { prompt: string; negative: string; seed: number }): unknown {
   if (!template.includes('{{prompt}}')) throw new Error('The ComfyUI workflow has no {{prompt}} placeholder');
   const text = template
-    .replaceAll('"{{seed}}"', String(values.seed))
-    .replaceAll('{{seed}}', String(values.seed))
-    .replaceAll('{{prompt}}', inJsonString(values.prompt))
-    .replaceAll('{{negative_prompt}}', inJsonString(values.negative));
+    .replaceAll('"{{seed}}"', () => String(values.seed))
+    .replaceAll('{{seed}}', () => String(values.seed))
+    // Functions: the texts go in as they are (a string replacement would read `$&`, `$'`…).
+    .replaceAll('{{prompt}}', () => inJsonString(values.prompt))
+    .replaceAll('{{negative_prompt}}', () => inJsonString(values.negative));
   return JSON.parse(text);
 }
 

@@ -33,6 +33,16 @@ describe('image prompt', () => {
     expect(filled.a.inputs).toEqual({ text: 'say "hi"\nnow', seed: 42 });
     expect(() => fillWorkflow('{"a":1}', { prompt: 'x', negative: '', seed: 1 })).toThrow(/placeholder/);
   });
+
+  it("fills a workflow literally: $&, $', $` and $1 in a prompt stay text (issue 27)", () => {
+    const prompt = "a $ b $& c $` d $' e $1 f";
+    const filled = fillWorkflow('{"a":{"inputs":{"text":"{{prompt}}","neg":"{{negative_prompt}}"}}}', {
+      prompt,
+      negative: `${prompt} no`,
+      seed: 1,
+    }) as { a: { inputs: { text: string; neg: string } } };
+    expect(filled.a.inputs).toEqual({ text: prompt, neg: `${prompt} no` });
+  });
 });
 
 describe('ComfyUI provider', () => {

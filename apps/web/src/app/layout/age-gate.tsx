@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useLocation } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import { ShieldCheck } from 'lucide-react';
 import { STORAGE_KEYS } from '@reverie/shared';
@@ -12,14 +13,25 @@ import { LanguagePicker } from './language-picker';
 export const isAgeConfirmed = () => storage.get(STORAGE_KEYS.ageConfirmed) === '1';
 
 /**
+ * Pages that show no adult content and must open for anyone: the takedown form (issue 27) —
+ * a reporter needs no account and no age confirmation to ask for content to be removed.
+ */
+const UNGATED_PATHS: ReadonlySet<string> = new Set(['/takedown']);
+
+/** Whether a path opens without the age gate (a trailing slash ignored). */
+export const isUngatedPath = (pathname: string) => UNGATED_PATHS.has(pathname.replace(/(.)\/+$/, '$1'));
+
+/**
  * A guest confirms being 18 or older before any content shows (PRODUCT.md §6). Members
- * confirmed it at sign-up.
+ * confirmed it at sign-up. The takedown form opens without it (`UNGATED_PATHS`); moving on
+ * from there to any other page shows the gate.
  */
 export function AgeGate({ children }: { children: React.ReactNode }) {
   const { t } = useTranslation();
   const { isAuthorized } = useSession();
+  const { pathname } = useLocation();
   const [confirmed, setConfirmed] = useState(isAgeConfirmed);
-  if (confirmed || isAuthorized) return <>{children}</>;
+  if (confirmed || isAuthorized || isUngatedPath(pathname)) return <>{children}</>;
   return (
     <div
       className="fixed inset-0 z-[70] flex items-center justify-center overflow-y-auto bg-bg p-4"

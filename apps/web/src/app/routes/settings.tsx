@@ -5,10 +5,8 @@ import { z } from 'zod';
 import { ISSUE_TEXT_MAX, ProfileUpdateBodySchema, type Locale, type ProfileUpdateBody } from '@reverie/shared';
 import { showAlert } from '../../components/ui/alerts';
 import { LanguageChoice } from '../../components/ui/language-choice';
-import { Modal } from '../../components/ui/modal';
 import { Page, Skeleton } from '../../components/ui/page';
 import { logout, requestVerification } from '../../features/auth';
-import { deleteProfile } from '../../features/auth/api/delete-profile';
 import { updatePreferences, usePreferences } from '../../features/auth/api/preferences';
 import { sendSupportReport } from '../../features/auth/api/support';
 import { updateProfileRequest } from '../../features/auth/api/update-profile';
@@ -21,6 +19,7 @@ import { currentLocale, useTranslation } from '../../lib/i18n';
 import { useZodForm } from '../../lib/zod-form';
 import { selectLocale } from '../layout/language-picker';
 import { useModal } from '../../lib/modals';
+import { ChangePasswordForm, DeleteAllData } from './settings-account';
 import './settings-texts';
 import '../../features/auth/texts';
 
@@ -137,58 +136,7 @@ function ReportForm() {
   );
 }
 
-function DeleteAllData() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await deleteProfile();
-      setOpen(false);
-      await logout();
-      queryClient.clear();
-      showAlert(t('settings.deleted'));
-      navigate('/', { replace: true });
-    } catch {
-      showAlert(t('errors.something_went_wrong'), { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <p className="mb-4 text-sm text-muted">{t('settings.delete_text')}</p>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        className="rounded-full bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-500"
-      >
-        {t('settings.delete_button')}
-      </button>
-      <Modal open={open} onClose={() => setOpen(false)} title={t('settings.delete_confirm_title')} size="sm">
-        <p className="mb-6 text-sm text-muted">{t('settings.delete_confirm_text')}</p>
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" onClick={() => setOpen(false)} className={buttonSecondary}>
-            {t('settings.cancel')}
-          </button>
-          <button
-            type="button"
-            onClick={confirm}
-            disabled={busy}
-            className="rounded-full bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-500 disabled:opacity-60"
-          >
-            {t('settings.delete_confirm')}
-          </button>
-        </div>
-      </Modal>
-    </>
-  );
-}
-
-/** `/settings`: profile, e-mail, language, subscription, report, log-out, delete all data. */
+/** `/settings`: profile, e-mail, language, subscription, report, password, log-out, delete all data. */
 export function Component() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -328,6 +276,10 @@ export function Component() {
 
         <Section title={t('settings.report_section')} testId="settings-report">
           <ReportForm />
+        </Section>
+
+        <Section title={t('settings.password_section')} testId="settings-password">
+          <ChangePasswordForm />
         </Section>
 
         <Section title={t('settings.session_section')} testId="settings-session">
