@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
-import { renderPicture } from './bot-pictures.js';
+import { FIRST_PRIVATE_VARIANT, PRIVATE_PICTURE_COUNT, renderPicture } from './bot-pictures.js';
 import { findBotsBySlugs, insertBot, insertGalleryPictures, listGallery, updateBotMedia } from './bots.repository.js';
 import { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';
 
@@ -10,6 +10,7 @@ const CATALOGUE_EPOCH = Date.UTC(2026, 0, 1);
 
 const avatarKey = (id: string) => `bots/${id}/avatar.png`;
 const galleryKey = (id: string, n: number) => `bots/${id}/gallery-${n}.png`;
+const privateKey = (id: string, n: number) => `bots/${id}/private-${n}.png`;
 
 function exampleDialogue(character: OfficialCharacter): string {
   return `<START>\n{{user}}: ${character.example[0]}\n{{char}}: ${character.example[1]}`;
@@ -28,8 +29,8 @@ async function ensurePicture(storage: MediaStorage, key: string, character: Offi
 }
 
 /**
- * Inserts the official characters that are missing and renders their avatar and gallery
- * into media storage when absent. Idempotent; an existing character is left as it is (edits,
+ * Inserts the official characters that are missing and renders their avatar, gallery (public,
+ * on the page) and private pictures (sent in chat) into media storage when absent. Idempotent; an existing character is left as it is (edits,
  * pictures, avatar chosen in the admin console survive restarts); prints progress through `log`.
  */
 export async function seedOfficialCharacters(
@@ -84,13 +85,26 @@ export async function seedOfficialCharacters(
       if (await ensurePicture(storage, key, character, 0)) pictures++;
       if (row.avatarKey !== key) await updateBotMedia(db, row.id, key, `/api/media/${key}`);
     }
-    const inGallery = new Set((await listGallery(db, row.id)).map((p) => p.mediaKey));
+    const gallery = await listGallery(db, row.id);
+    const inGallery = new Set(gallery.map((p) => p.mediaKey));
     const keys = Array.from({ length: GALLERY_SIZE }, (_, n) => galleryKey(row.id, n + 1));
     for (const [n, galleryPicture] of keys.entries()) {
       if ((fresh || inGallery.has(galleryPicture)) && (await ensurePicture(storage, galleryPicture, character, n + 1)))
         pictures++;
     }
     if (fresh) await insertGalleryPictures(db, row.id, keys);
+    // The private pictures she sends in chat (docs/pictures.md): given once to a character that
+    // has none (a new one, or one seeded before they existed); redrawn when their file is missing.
+    const privateKeys = Array.from({ length: PRIVATE_PICTURE_COUNT }, (_, n) => privateKey(row.id, n + 1));
+    const givePrivate = !gallery.some((p) => p.visibility === 'private');
+    for (const [n, key] of privateKeys.entries()) {
+      if (
+        (givePrivate || inGallery.has(key)) &&
+        (await ensurePicture(storage, key, character, FIRST_PRIVATE_VARIANT + n))
+      )
+        pictures++;
+    }
+    if (givePrivate) await insertGalleryPictures(db, row.id, privateKeys, 'private', GALLERY_SIZE);
     done++;
     if (done % 10 === 0 || done === OFFICIAL_CHARACTERS.length)
       log(`characters ${progressBar(done, OFFICIAL_CHARACTERS.length)}`);
