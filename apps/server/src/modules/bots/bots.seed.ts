@@ -37,7 +37,7 @@ export async function seedOfficialCharacters(
   db: Database,
   storage: MediaStorage,
   log: (message: string) => void = () => {},
-): Promise<{ inserted: number; pictures: number }> {
+): Promise<{ inserted: number; pictures: number; drawPrivatePictures: () => Promise<number> }> {
   const existing = new Map(
     (
       await findBotsBySlugs(
@@ -49,6 +49,8 @@ export async function seedOfficialCharacters(
   let inserted = 0;
   let pictures = 0;
   let done = 0;
+  /** The private pictures whose files are drawn after the start (`drawPrivatePictures`). */
+  const toDraw: { key: string; character: OfficialCharacter; variant: number }[] = [];
   for (const [index, character] of OFFICIAL_CHARACTERS.entries()) {
     let row = existing.get(character.slug);
     const fresh = !row;
@@ -98,11 +100,7 @@ export async function seedOfficialCharacters(
     const privateKeys = Array.from({ length: PRIVATE_PICTURE_COUNT }, (_, n) => privateKey(row.id, n + 1));
     const givePrivate = !gallery.some((p) => p.visibility === 'private');
     for (const [n, key] of privateKeys.entries()) {
-      if (
-        (givePrivate || inGallery.has(key)) &&
-        (await ensurePicture(storage, key, character, FIRST_PRIVATE_VARIANT + n))
-      )
-        pictures++;
+      if (givePrivate || inGallery.has(key)) toDraw.push({ key, character, variant: FIRST_PRIVATE_VARIANT + n });
     }
     if (givePrivate) await insertGalleryPictures(db, row.id, privateKeys, 'private', GALLERY_SIZE);
     done++;
@@ -110,7 +108,17 @@ export async function seedOfficialCharacters(
       log(`characters ${progressBar(done, OFFICIAL_CHARACTERS.length)}`);
   }
   if (inserted) log(`seeded ${inserted} official character(s), rendered ${pictures} picture(s)`);
-  return { inserted, pictures };
+  // 12 private pictures a character are four times the page's: drawn after the server
+  // listens (runtime.ts), not before. Until one is drawn, the chat skips it.
+  const drawPrivatePictures = async () => {
+    let drawn = 0;
+    for (const { key, character, variant } of toDraw) {
+      if (await ensurePicture(storage, key, character, variant)) drawn++;
+    }
+    if (drawn) log(`drew ${drawn} private picture(s) of the official characters`);
+    return drawn;
+  };
+  return { inserted, pictures, drawPrivatePictures };
 }
 
 function progressBar(done: number, total: number): string {

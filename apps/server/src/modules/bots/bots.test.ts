@@ -600,6 +600,7 @@ describe('official catalogue', () => {
     const edition = getEdition('reverie');
     const first = await seedDatabase(seeded.database.db, edition, () => {}, { storage });
     expect(first.characters).toBeGreaterThanOrEqual(40);
+    expect(await first.drawPictures()).toBe(first.characters * 12);
     const second = await seedDatabase(seeded.database.db, edition, () => {}, { storage });
     expect(second.characters).toBe(0);
     const list = (
@@ -627,8 +628,8 @@ describe('official catalogue', () => {
     expect((await seeded.app.inject({ url: `/api/media/${hidden[0]!.mediaKey}` })).statusCode).toBe(404);
     // A character seeded before private pictures existed gets them on the next run, once.
     await seeded.database.db.delete(botPictures).where(eq(botPictures.visibility, 'private'));
-    await seedDatabase(seeded.database.db, edition, () => {}, { storage });
-    await seedDatabase(seeded.database.db, edition, () => {}, { storage });
+    await (await seedDatabase(seeded.database.db, edition, () => {}, { storage })).drawPictures();
+    expect(await (await seedDatabase(seeded.database.db, edition, () => {}, { storage })).drawPictures()).toBe(0);
     const again = await seeded.database.db.select().from(botPictures).where(eq(botPictures.botId, sample.id));
     expect(again.filter((p) => p.visibility === 'private')).toHaveLength(12);
   }, 240_000);

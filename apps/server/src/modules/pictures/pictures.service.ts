@@ -185,10 +185,15 @@ export class PictureService {
     if (pictures.length === 0) return 'none_to_send';
     const sent = await sentPictureIds(db, userId, bot.id);
     const unseen = pictures.filter((picture) => !sent.has(picture.id));
+    let missing = false;
     while (unseen.length > 0) {
       const [chosen] = unseen.splice(randomInt(unseen.length), 1);
-      if (await claimPictureSend(db, userId, bot.id, chosen!.id)) return { id: chosen!.id, key: chosen!.mediaKey };
+      // A picture whose file is not there (yet: the seed draws them after the start) is skipped.
+      if (!(await this.deps.storage.exists(chosen!.mediaKey))) missing = true;
+      else if (await claimPictureSend(db, userId, bot.id, chosen!.id)) return { id: chosen!.id, key: chosen!.mediaKey };
     }
+    // Unseen pictures remain, but none can be read now: no promise that there are none left.
+    if (missing) throw new AppError('no_pictures', { status: 409, detail: 'The pictures are missing from storage' });
     return 'none_left';
   }
 
