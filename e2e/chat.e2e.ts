@@ -97,8 +97,8 @@ describe('chat journey', () => {
   });
 
   it('a free user asks for a picture, sees it blurred, unblurs it and the balance drops by 3', async () => {
-    // A character whose photo is also its gallery: created through the page, so the picture
-    // lands in the server's own storage; then approved and given a gallery row directly.
+    // A character created through the page, so her photo lands in the server's own storage;
+    // then approved and given a private picture directly.
     const authorId = await app.createUser({ name: 'Author' });
     const authorContext = await app.signedInContext(browser, authorId);
     const photo = await sharp({ create: { width: 320, height: 480, channels: 3, background: '#f472b6' } })
@@ -118,7 +118,15 @@ describe('chat journey', () => {
     await authorContext.close();
     const [selene] = await app.sql`select id, slug, avatar_key from bots where name = 'Selene'`;
     await app.sql`update bots set visibility = 'public', review_state = 'approved' where id = ${selene!.id}`;
-    await app.sql`insert into bot_pictures (bot_id, media_key, position) values (${selene!.id}, ${selene!.avatar_key}, 0)`;
+    // A private picture (sent in chat only; her avatar and page pictures never are).
+    const privateKey = `bots/${selene!.id}/private-1.png`;
+    app.putMedia(
+      privateKey,
+      await sharp({ create: { width: 320, height: 480, channels: 3, background: '#7c3aed' } })
+        .png()
+        .toBuffer(),
+    );
+    await app.sql`insert into bot_pictures (bot_id, media_key, position, visibility) values (${selene!.id}, ${privateKey}, 0, 'private')`;
 
     const userId = await app.createUser({ name: 'Free User', numTokens: 10 });
     const context = await app.signedInContext(browser, userId, { width: 1280, height: 800 });

@@ -55,7 +55,9 @@ export async function startServers(
   editions: readonly EditionId[] = ['reverie', 'amoura'],
 ): Promise<{ servers: Record<EditionId, RunningServer>; stop: () => Promise<void> }> {
   ensureBuilt({ log: (message: string) => console.log(`[e2e] ${message}`) });
-  const started = await Promise.allSettled(editions.map((appName) => startServer({ appName })));
+  // E2E_START_TIMEOUT_MS: a longer wait for /api/health on a busy machine (the first start seeds).
+  const timeoutMs = Number(process.env.E2E_START_TIMEOUT_MS) || undefined;
+  const started = await Promise.allSettled(editions.map((appName) => startServer({ appName, timeoutMs })));
   const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const stop = async () => {
     await Promise.all(running.map((server) => server.stop()));

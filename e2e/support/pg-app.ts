@@ -18,6 +18,8 @@ import { CHROMIUM_ARGS, chromiumPath } from '../harness';
 export interface PgApp {
   baseUrl: string;
   sql: postgres.Sql;
+  /** Puts a file into the server's media storage (local, `DATA_DIR/media/<key>`). */
+  putMedia(key: string, data: Buffer): void;
   /** Inserts a user (no password: they sign in through their tokens) and answers its id. */
   createUser(values?: { name?: string; age?: number; numTokens?: number; premium?: boolean }): Promise<string>;
   /** A browser context signed in as the user (tokens and the 18+ confirmation in localStorage). */
@@ -137,6 +139,11 @@ export async function startPgApp(env: Record<string, string> = {}): Promise<PgAp
   return {
     baseUrl,
     sql,
+    putMedia(key, data) {
+      const file = path.join(dataDir, 'media', key);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, data);
+    },
     log: () => output,
     stop,
     async createUser({ name = 'E2E User', age = 30, numTokens = 0, premium = false } = {}) {

@@ -48,6 +48,7 @@ export async function prepareServer(config: Config): Promise<{ app: FastifyInsta
   })();
   const database = await openConfiguredDatabase(config);
   const phases: Record<string, number> = { open_database_ms: mark() };
+  const after: { drawPictures: (() => Promise<number>) | null } = { drawPictures: null };
   try {
     // Migrations, building and the seed run under the startup lock: replicas started
     // together on a new database take turns, so none meets another's half-done seed.
@@ -64,9 +65,14 @@ export async function prepareServer(config: Config): Promise<{ app: FastifyInsta
       phases.build_app_ms = mark();
       try {
         if (config.SEED_ON_START) {
-          await seedDatabase(database.db, getEdition(config.APP_NAME), (message) => built.log.info(message), {
-            storage: createMediaStorage(config),
-          });
+          const report = await seedDatabase(
+            database.db,
+            getEdition(config.APP_NAME),
+            (message) => built.log.info(message),
+            { storage: createMediaStorage(config) },
+          );
+          // The private pictures are drawn in the background: the server does not wait for them.
+          after.drawPictures = report.drawPictures;
         }
       } catch (error) {
         await built.close().catch(() => {});
@@ -76,6 +82,8 @@ export async function prepareServer(config: Config): Promise<{ app: FastifyInsta
       return built;
     });
     app.log.info(phases, 'prepared');
+    // Out of the startup lock and not awaited: the server listens meanwhile.
+    void after.drawPictures?.().catch((error: unknown) => app.log.warn({ err: error }, 'drawing pictures failed'));
     app.addHook('onClose', async () => database.close());
     return { app, database };
   } catch (error) {

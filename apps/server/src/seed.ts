@@ -7,6 +7,11 @@ import { seedOfficialCharacters } from './modules/bots/index.js';
 export interface SeedReport {
   blogPosts: number;
   characters: number;
+  /**
+   * Draws the official characters' private pictures that are missing from storage (a cache, like
+   * every seeded picture): the server runs it once it listens, `npm run db:seed` waits for it.
+   */
+  drawPictures: () => Promise<number>;
 }
 
 /**
@@ -22,6 +27,10 @@ export async function seedDatabase(
   const blogPosts = await seedBlogPosts(db, edition);
   if (blogPosts) log(`seeded ${blogPosts} blog post(s)`);
   // Characters need media storage for their pictures; callers without one skip them.
-  const characters = options.storage ? (await seedOfficialCharacters(db, options.storage, log)).inserted : 0;
-  return { blogPosts, characters };
+  const seeded = options.storage ? await seedOfficialCharacters(db, options.storage, log) : null;
+  return {
+    blogPosts,
+    characters: seeded?.inserted ?? 0,
+    drawPictures: seeded ? seeded.drawPrivatePictures : async () => 0,
+  };
 }

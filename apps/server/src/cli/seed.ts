@@ -16,7 +16,8 @@ try {
       storage: createMediaStorage(config),
     });
   });
-  console.log('seed complete', report);
+  await report.drawPictures();
+  console.log('seed complete', { blogPosts: report.blogPosts, characters: report.characters });
 } finally {
   await database.close();
 }

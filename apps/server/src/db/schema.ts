@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -315,9 +316,42 @@ export const botPictures = pgTable(
     position: smallint('position').notNull().default(0),
     /** The nudity classifier judged it explicit (see `bots.avatar_explicit`). */
     explicit: boolean('explicit').notNull().default(false),
+    /**
+     * `public`: shown on the character's page to anyone who may see the character. `private`:
+     * only ever sent in chat (blurred for free users until unblurred), never on a page, in a
+     * list or in a link preview, and served only with a signed URL, to its author or to an
+     * administrator (docs/pictures.md, "Public and private pictures").
+     */
+    visibility: text('visibility', { enum: ['public', 'private'] })
+      .notNull()
+      .default('public'),
     createdAt: createdAt(),
   },
   (t) => [index('bot_pictures_bot_idx').on(t.botId, t.position)],
+);
+
+/**
+ * Which of a character's private pictures each user was sent (the gallery never sends one
+ * twice to a user while unseen ones remain; docs/pictures.md).
+ */
+export const botPictureSends = pgTable(
+  'bot_picture_sends',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pictureId: uuid('picture_id')
+      .notNull()
+      .references(() => botPictures.id, { onDelete: 'cascade' }),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.pictureId] }),
+    index('bot_picture_sends_user_bot_idx').on(t.userId, t.botId),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------

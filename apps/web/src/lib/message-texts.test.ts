@@ -48,6 +48,16 @@ describe('localizeMessage', () => {
     expect(localizeMessage({ ...picture, text: 'Только для тебя 😘' }, 'Luna', t, 'en').text).toBe('Just for you 😘');
   });
 
+  it("shows a character's words that she has no picture left in the reader's language", () => {
+    const words = { ...base, role: 'bot' as const, notice: null, text: en.pictures.none_left };
+    expect(localizeMessage(words, 'Luna', t, 'ru').text).toBe(ru.pictures.none_left);
+    const none = { ...words, text: ru.pictures.none_to_send };
+    expect(localizeMessage(none, 'Luna', t, 'en').text).toBe(en.pictures.none_to_send);
+    // Only the character's own plain answer: a user quoting it stays as typed.
+    const quoted = { ...words, role: 'user' as const };
+    expect(localizeMessage(quoted, 'Luna', t, 'ru')).toBe(quoted);
+  });
+
   it('leaves what people and characters wrote as it is', () => {
     const reply = { ...base, role: 'bot' as const, notice: null, text: 'Just for you 😘' };
     expect(localizeMessage(reply, 'Luna', t, 'ru')).toBe(reply);

@@ -21,6 +21,23 @@ const CAPTION_KEYS = new Map<string, string>(
   Object.values(CAPTIONS).flatMap((captions) => Object.entries(captions).map(([key, text]) => [text, key] as const)),
 );
 
+/**
+ * The words a character answers a picture request with when she has no private picture left to
+ * send (or none at all; docs/pictures.md): saved in the user's language of that moment.
+ */
+const NO_PICTURE_KEYS = ['none_left', 'none_to_send'] as const;
+type NoPictureKey = (typeof NO_PICTURE_KEYS)[number];
+const NO_PICTURES: Record<Locale, Record<NoPictureKey, string>> = {
+  en: enPictures,
+  ch: chPictures,
+  es: esPictures,
+  de: dePictures,
+  ru: ruPictures,
+};
+const NO_PICTURE_TEXT_KEYS = new Map<string, NoPictureKey>(
+  Object.values(NO_PICTURES).flatMap((texts) => NO_PICTURE_KEYS.map((key) => [texts[key], key] as const)),
+);
+
 const NOTICE_KEYS = {
   ai_disclosure: 'chat_safety.disclosure',
   crisis: 'chat_safety.crisis',
@@ -34,7 +51,7 @@ type Translate = (key: string, options?: Record<string, unknown>) => string;
  * notices (AI disclosure, crisis resources, refusal) are written from their `notice` kind,
  * and a picture's caption the server chose is shown in the current language — both are
  * saved in the language of the moment they were made, which the reader may have changed
- * since. Everything else (what the user and the character wrote) stays as written.
+ * since; so are the character's words that she has no picture left to send. Everything else (what the user and the character wrote) stays as written.
  */
 export function localizeMessage(message: Message, botName: string, t: Translate, locale: Locale): Message {
   if (message.role === 'system' && message.notice) {
@@ -44,6 +61,10 @@ export function localizeMessage(message: Message, botName: string, t: Translate,
     const key = CAPTION_KEYS.get(message.text.trim());
     const text = key ? CAPTIONS[locale][key] : undefined;
     if (text) return { ...message, text };
+  }
+  if (message.role === 'bot' && message.kind === MessageKind.Text) {
+    const key = NO_PICTURE_TEXT_KEYS.get(message.text.trim());
+    if (key) return { ...message, text: NO_PICTURES[locale][key] };
   }
   return message;
 }

@@ -6,8 +6,12 @@ import { BotDetailSchema } from './bots.js';
 import { BOT_LIMITS, BOT_VISIBILITIES } from './constants.js';
 
 /** Longest reason an administrator gives for a rejection or an unpublish. */
-/** Pictures a character's gallery holds at most. */
+/** Public pictures (the character's page) a character holds at most. */
 export const ADMIN_GALLERY_MAX = 12;
+/** Private pictures (sent in chat only; docs/pictures.md) a character holds at most. */
+export const ADMIN_PRIVATE_PICTURES_MAX = 48;
+/** Public: on the character's page; private: sent in chat only, blurred for free users until unblurred. */
+export const PICTURE_VISIBILITIES = ['public', 'private'] as const;
 
 /**
  * Voices the console offers for a character (espeak-ng voices with a variant: every TTS
@@ -94,6 +98,7 @@ export const AdminPictureSchema = z
     position: z.number().int(),
     explicit: z.boolean(),
     is_avatar: z.boolean(),
+    visibility: z.enum(PICTURE_VISIBILITIES),
   })
   .meta({ id: 'AdminPicture' });
 
@@ -133,8 +138,14 @@ export type AdminCharacterList = z.infer<typeof AdminCharacterListSchema>;
 export const AdminPictureParamsSchema = z.object({ id: z.uuid(), pictureId: z.uuid() });
 
 export const AdminPictureOrderSchema = z.object({
-  order: z.array(z.uuid()).min(1).max(ADMIN_GALLERY_MAX),
+  order: z
+    .array(z.uuid())
+    .min(1)
+    .max(ADMIN_GALLERY_MAX + ADMIN_PRIVATE_PICTURES_MAX),
 });
+
+/** A picture made public (the page) or private (sent in chat only). */
+export const AdminPictureVisibilitySchema = z.object({ visibility: z.enum(PICTURE_VISIBILITIES) });
 
 export const AdminVisibilitySchema = z.object({ visibility: z.enum(BOT_VISIBILITIES) });
 

@@ -85,6 +85,7 @@ export interface AdminBots {
   giveDrawnAvatar(row: BotRow): Promise<void>;
   reorderGallery(botId: string, order: string[]): Promise<BotPictureRow[]>;
   chooseAvatar(botId: string, pictureId: string): BotChange;
+  setPictureVisibility(botId: string, pictureId: string, visibility: 'public' | 'private'): BotChange;
   /** Deletes characters (their chats, messages and gallery rows go with them). */
   deleteCharacters(ids: string[]): Promise<number>;
 }

@@ -24,7 +24,9 @@ export function presentAdminCharacter(
   return {
     ...presentBotDetail(row, pictures, urls),
     avatar_url: row.avatarKey ? consoleUrl(row, urls, row.avatarKey, row.avatarExplicit) : row.avatarUrl,
-    gallery: pictures.map((p) => consoleUrl(row, urls, p.mediaKey, p.explicit)),
+    gallery: pictures
+      .filter((p) => p.visibility === 'public')
+      .map((p) => consoleUrl(row, urls, p.mediaKey, p.explicit)),
     review_reason: row.reviewReason,
     personality_text: row.personalityText,
     example_messages: row.exampleMessages,
@@ -39,6 +41,7 @@ export function presentAdminCharacter(
       position: p.position,
       explicit: p.explicit,
       is_avatar: p.mediaKey === row.avatarKey,
+      visibility: p.visibility,
     })),
     author: author ? { id: author.id, name: author.name, email: author.email, locale: author.locale } : null,
     updated_at: row.updatedAt.toISOString(),

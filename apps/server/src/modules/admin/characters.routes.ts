@@ -11,6 +11,7 @@ import {
   AdminIdParamsSchema,
   AdminPictureOrderSchema,
   AdminPictureParamsSchema,
+  AdminPictureVisibilitySchema,
   AdminReasonBodySchema,
   AdminVisibilitySchema,
   AdminVoicesSchema,
@@ -198,6 +199,26 @@ export const adminCharactersRoutes: FastifyPluginAsyncZod<{ service: AdminCharac
       },
     },
     async (request) => service.chooseAvatar(currentUserId(request), request.params.id, request.params.pictureId),
+  );
+
+  app.put(
+    '/characters/:id/pictures/:pictureId/visibility',
+    {
+      schema: {
+        tags,
+        summary: 'Make a picture public (on the page) or private (sent in chat only; never the avatar)',
+        params: AdminPictureParamsSchema,
+        body: AdminPictureVisibilitySchema,
+        response: { 200: AdminCharacterSchema, ...errors },
+      },
+    },
+    async (request) =>
+      service.setPictureVisibility(
+        currentUserId(request),
+        request.params.id,
+        request.params.pictureId,
+        request.body.visibility,
+      ),
   );
 
   app.delete(

@@ -184,6 +184,19 @@ export class AdminCharactersService {
     ).character;
   }
 
+  async setPictureVisibility(
+    actorId: string,
+    id: string,
+    pictureId: string,
+    visibility: 'public' | 'private',
+  ): Promise<AdminCharacter> {
+    return (
+      await this.write(actorId, 'character.picture_visibility', (bots) =>
+        bots.setPictureVisibility(id, pictureId, visibility),
+      )
+    ).character;
+  }
+
   async chooseAvatar(actorId: string, id: string, pictureId: string): Promise<AdminCharacter> {
     return (await this.write(actorId, 'character.avatar', (bots) => bots.chooseAvatar(id, pictureId))).character;
   }

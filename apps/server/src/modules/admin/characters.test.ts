@@ -428,6 +428,45 @@ describe('admin characters: a list page', () => {
   );
 });
 
+describe('admin characters: public and private pictures', () => {
+  it('makes a picture private (sent in chat only, off the page), never the avatar; a private one cannot become the avatar', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/characters',
+      headers: admin,
+      payload: { ...official, slug: 'iris-private-pictures', visibility: 'public' },
+    });
+    const id = created.json<AdminCharacter>().id;
+    await upload(id, await png('#111111'));
+    const two = (await upload(id, await png('#222222'))).json<AdminCharacter>();
+    const [avatar, other] = two.pictures;
+    expect(two.pictures.map((p) => p.visibility)).toEqual(['public', 'public']);
+    const put = (pictureId: string, visibility: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/characters/${id}/pictures/${pictureId}/visibility`,
+        headers: admin,
+        payload: { visibility },
+      });
+    expect((await put(avatar!.id, 'private')).json()).toMatchObject({ code: 'avatar_public' });
+    const made = await put(other!.id, 'private');
+    expect(made.statusCode).toBe(200);
+    const character = made.json<AdminCharacter>();
+    expect(character.pictures.find((p) => p.id === other!.id)!.visibility).toBe('private');
+    expect(character.gallery).toEqual([avatar!.url]);
+    const chosen = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/characters/${id}/pictures/${other!.id}/avatar`,
+      headers: admin,
+    });
+    expect(chosen.statusCode).toBe(409);
+    expect(chosen.json()).toMatchObject({ code: 'picture_private' });
+    const page = (await t.app.inject({ url: '/api/bot/iris-private-pictures' })).json<BotDetail>();
+    expect(page.gallery).toHaveLength(1);
+    expect((await audits(id)).map((a) => a.action)).toContain('character.picture_visibility');
+  });
+});
+
 describe('admin characters: seeded ones', () => {
   it('keeps an avatar and gallery changed in the console when the seed runs again', async () => {
     const storage = createMediaStorage(t.config);
@@ -455,7 +494,8 @@ describe('admin characters: seeded ones', () => {
     ).json<AdminCharacter>();
     expect(after.pictures.map((p) => p.id)).toEqual(before.pictures.map((p) => p.id));
     expect(after.pictures.find((p) => p.is_avatar)?.id).toBe(mine.id);
-  });
+    // The seed draws 42 × 16 pictures (12 private ones each) the first time.
+  }, 240_000);
 });
 
 describe('admin review queue', () => {

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ADMIN_GALLERY_MAX, type AdminCharacterInput, type AdminCharacterPatch } from '@reverie/shared';
+import {
+  ADMIN_GALLERY_MAX,
+  ADMIN_PRIVATE_PICTURES_MAX,
+  type AdminCharacterInput,
+  type AdminCharacterPatch,
+} from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { voiceForCharacter } from './character-voice.js';
@@ -16,6 +21,7 @@ import {
   listManagedBots,
   listPendingReview,
   setGalleryPosition,
+  setPictureVisibility,
   slugTakenByOther,
   updateBot,
   type BotPictureRow,
@@ -222,8 +228,8 @@ export class BotsManageService {
   }
 
   /**
-   * Adds a stored picture to a character's gallery (at the end; at most `ADMIN_GALLERY_MAX`).
-   * The first picture of a gallery becomes the avatar.
+   * Adds a stored picture to a character's gallery (at the end, public; at most
+   * `ADMIN_GALLERY_MAX` public pictures). The first picture of a gallery becomes the avatar.
    */
   async addGalleryPicture(
     botId: string,
@@ -232,7 +238,8 @@ export class BotsManageService {
     const { db } = this.deps;
     const before = await this.lockBot(botId);
     const gallery = await listGallery(db, botId);
-    if (gallery.length >= ADMIN_GALLERY_MAX) throw new AppError('gallery_full', { status: 409 });
+    if (gallery.filter((p) => p.visibility === 'public').length >= ADMIN_GALLERY_MAX)
+      throw new AppError('gallery_full', { status: 409 });
     const picture = await insertGalleryPicture(db, botId, mediaKey);
     const after = gallery.length === 0 ? await updateBot(db, botId, { avatarKey: mediaKey }) : before;
     return { before, after, picture };
@@ -253,7 +260,8 @@ export class BotsManageService {
     let after = before;
     let needsAvatar = false;
     if (before.avatarKey === picture.mediaKey) {
-      const [next] = await listGallery(db, botId);
+      // The avatar is always a public picture.
+      const [next] = await listGallery(db, botId, 'public');
       needsAvatar = !next;
       after = await updateBot(db, botId, { avatarKey: next?.mediaKey ?? null });
     }
@@ -278,13 +286,44 @@ export class BotsManageService {
     return listGallery(db, botId);
   }
 
-  /** Makes one of the gallery's pictures the avatar. */
+  /**
+   * Makes one of the gallery's public pictures the avatar (a private one is refused, 409
+   * `picture_private`: the avatar is shown everywhere, a private picture only in chat).
+   */
   async chooseAvatar(botId: string, pictureId: string): Promise<{ before: BotRow; after: BotRow }> {
     const before = await this.lockBot(botId);
     const picture = (await listGallery(this.deps.db, botId)).find((p) => p.id === pictureId);
     if (!picture) throw notFound();
-    const after = await updateBot(this.deps.db, botId, { avatarKey: picture.mediaKey });
+    if (picture.visibility === 'private') throw new AppError('picture_private', { status: 409 });
+    const after = await updateBot(this.deps.db, botId, {
+      avatarKey: picture.mediaKey,
+      avatarUrl: `/api/media/${picture.mediaKey}`,
+    });
     return { before, after };
+  }
+
+  /**
+   * Makes a picture public (on the page) or private (sent in chat only). The avatar stays public
+   * (409 `avatar_public`); each kind has its limit (409 `gallery_full`).
+   */
+  async setPictureVisibility(
+    botId: string,
+    pictureId: string,
+    visibility: BotPictureRow['visibility'],
+  ): Promise<{ before: BotRow; after: BotRow }> {
+    const { db } = this.deps;
+    const before = await this.lockBot(botId);
+    const gallery = await listGallery(db, botId);
+    const picture = gallery.find((p) => p.id === pictureId);
+    if (!picture) throw notFound();
+    if (picture.visibility === visibility) return { before, after: before };
+    if (visibility === 'private' && picture.mediaKey === before.avatarKey)
+      throw new AppError('avatar_public', { status: 409 });
+    const limit = visibility === 'public' ? ADMIN_GALLERY_MAX : ADMIN_PRIVATE_PICTURES_MAX;
+    if (gallery.filter((p) => p.visibility === visibility).length >= limit)
+      throw new AppError('gallery_full', { status: 409 });
+    await setPictureVisibility(db, botId, pictureId, visibility);
+    return { before, after: before };
   }
 
   /**

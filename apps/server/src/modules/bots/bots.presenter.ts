@@ -57,6 +57,11 @@ export function presentBot(row: BotRow, urls: MediaUrls, viewerId: string | null
   };
 }
 
+/**
+ * A character's page. Its `gallery` holds its public pictures only: a private picture is sent
+ * in chat (blurred for free users until unblurred) and never shown on a page, whoever asks
+ * (docs/pictures.md, "Public and private pictures").
+ */
 export function presentBotDetail(
   row: BotRow,
   gallery: BotPictureRow[],
@@ -66,7 +71,9 @@ export function presentBotDetail(
   return {
     ...presentBot(row, urls, viewerId),
     scenario: row.scenario,
-    gallery: gallery.map((p) => pictureUrl(row, p.mediaKey, p.explicit, urls, viewerId)),
+    gallery: gallery
+      .filter((p) => p.visibility === 'public')
+      .map((p) => pictureUrl(row, p.mediaKey, p.explicit, urls, viewerId)),
     review_state: row.reviewState,
     review_reason: row.reviewState === 'rejected' ? row.reviewReason : null,
     alternate_greetings: row.alternateGreetings,

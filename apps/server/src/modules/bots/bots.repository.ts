@@ -152,8 +152,17 @@ export async function slugExists(db: Database, slug: string): Promise<boolean> {
   return Boolean(row);
 }
 
-export async function listGallery(db: Database, botId: string): Promise<BotPictureRow[]> {
-  return db.select().from(botPictures).where(eq(botPictures.botId, botId)).orderBy(asc(botPictures.position));
+/** A character's pictures in order: all of them, or only its public (page) or private (chat) ones. */
+export async function listGallery(
+  db: Database,
+  botId: string,
+  visibility?: BotPictureRow['visibility'],
+): Promise<BotPictureRow[]> {
+  return db
+    .select()
+    .from(botPictures)
+    .where(and(eq(botPictures.botId, botId), visibility ? eq(botPictures.visibility, visibility) : undefined))
+    .orderBy(asc(botPictures.position), asc(botPictures.createdAt));
 }
 
 /** The galleries of several characters in one query (a page of a list), each in order. */
@@ -171,29 +180,42 @@ export async function listGalleries(db: Database, botIds: string[]): Promise<Map
 
 /**
  * A character and whether one of its pictures (its avatar or a gallery picture, by key) was
- * judged explicit, in one query (the media route asks it on every picture request).
+ * judged explicit and is private (sent in chat only; the avatar never is), in one query (the
+ * media route asks it on every picture request).
  */
 export async function findBotWithPicture(
   db: Database,
   id: string,
   key: string,
-): Promise<{ bot: BotRow; explicit: boolean } | null> {
+): Promise<{ bot: BotRow; explicit: boolean; private: boolean } | null> {
+  const picture = (column: SQL) =>
+    sql`(select ${column} from ${botPictures} where ${botPictures.botId} = ${bots.id} and ${botPictures.mediaKey} = ${key} limit 1)`;
   const [row] = await db
     .select({
       bot: bots,
       explicit: sql<boolean>`case when ${bots.avatarKey} = ${key} then ${bots.avatarExplicit}
-        else coalesce((select ${botPictures.explicit} from ${botPictures}
-          where ${botPictures.botId} = ${bots.id} and ${botPictures.mediaKey} = ${key} limit 1), false) end`,
+        else coalesce(${picture(sql`${botPictures.explicit}`)}, false) end`,
+      private: sql<boolean>`case when ${bots.avatarKey} = ${key} then false
+        else coalesce(${picture(sql`${botPictures.visibility} = 'private'`)}, false) end`,
     })
     .from(bots)
     .where(eq(bots.id, id))
     .limit(1);
-  return row ? { bot: row.bot, explicit: Boolean(row.explicit) } : null;
+  return row ? { bot: row.bot, explicit: Boolean(row.explicit), private: Boolean(row.private) } : null;
 }
 
-export async function insertGalleryPictures(db: Database, botId: string, keys: string[]): Promise<void> {
+/** Adds pictures to a character, in this order after `firstPosition`, all public or all private. */
+export async function insertGalleryPictures(
+  db: Database,
+  botId: string,
+  keys: string[],
+  visibility: BotPictureRow['visibility'] = 'public',
+  firstPosition = 0,
+): Promise<void> {
   if (!keys.length) return;
-  await db.insert(botPictures).values(keys.map((mediaKey, position) => ({ botId, mediaKey, position })));
+  await db
+    .insert(botPictures)
+    .values(keys.map((mediaKey, i) => ({ botId, mediaKey, position: firstPosition + i, visibility })));
 }
 
 export async function findBotsBySlugs(db: Database, slugs: string[]): Promise<BotRow[]> {
@@ -309,12 +331,18 @@ export async function slugTakenByOther(db: Database, slug: string, id: string | 
   return Boolean(row && row.id !== id);
 }
 
-export async function insertGalleryPicture(db: Database, botId: string, mediaKey: string): Promise<BotPictureRow> {
+export async function insertGalleryPicture(
+  db: Database,
+  botId: string,
+  mediaKey: string,
+  visibility: BotPictureRow['visibility'] = 'public',
+): Promise<BotPictureRow> {
   const [row] = await db
     .insert(botPictures)
     .values({
       botId,
       mediaKey,
+      visibility,
       position: sql`(select coalesce(max(${botPictures.position}) + 1, 0) from ${botPictures} where ${botPictures.botId} = ${botId})`,
     })
     .returning();
@@ -328,6 +356,21 @@ export async function deleteGalleryPicture(
 ): Promise<BotPictureRow | null> {
   const [row] = await db
     .delete(botPictures)
+    .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)))
+    .returning();
+  return row ?? null;
+}
+
+/** Makes a picture public (the page) or private (sent in chat only). */
+export async function setPictureVisibility(
+  db: Database,
+  botId: string,
+  pictureId: string,
+  visibility: BotPictureRow['visibility'],
+): Promise<BotPictureRow | null> {
+  const [row] = await db
+    .update(botPictures)
+    .set({ visibility })
     .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)))
     .returning();
   return row ?? null;

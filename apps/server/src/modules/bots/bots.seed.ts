@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
-import { renderPicture } from './bot-pictures.js';
+import { FIRST_PRIVATE_VARIANT, PRIVATE_PICTURE_COUNT, renderPicture } from './bot-pictures.js';
 import {
   findBotsBySlugs,
   insertBot,
@@ -18,6 +18,7 @@ const CATALOGUE_EPOCH = Date.UTC(2026, 0, 1);
 
 const avatarKey = (id: string) => `bots/${id}/avatar.png`;
 const galleryKey = (id: string, n: number) => `bots/${id}/gallery-${n}.png`;
+const privateKey = (id: string, n: number) => `bots/${id}/private-${n}.png`;
 
 function exampleDialogue(character: OfficialCharacter): string {
   return `<START>\n{{user}}: ${character.example[0]}\n{{char}}: ${character.example[1]}`;
@@ -36,15 +37,15 @@ async function ensurePicture(storage: MediaStorage, key: string, character: Offi
 }
 
 /**
- * Inserts the official characters that are missing and renders their avatar and gallery
- * into media storage when absent. Idempotent; an existing character is left as it is (edits,
+ * Inserts the official characters that are missing and renders their avatar, gallery (public,
+ * on the page) and private pictures (sent in chat) into media storage when absent. Idempotent; an existing character is left as it is (edits,
  * pictures, avatar chosen in the admin console survive restarts); prints progress through `log`.
  */
 export async function seedOfficialCharacters(
   db: Database,
   storage: MediaStorage,
   log: (message: string) => void = () => {},
-): Promise<{ inserted: number; pictures: number }> {
+): Promise<{ inserted: number; pictures: number; drawPrivatePictures: () => Promise<number> }> {
   const existing = new Map(
     (
       await findBotsBySlugs(
@@ -56,6 +57,8 @@ export async function seedOfficialCharacters(
   let inserted = 0;
   let pictures = 0;
   let done = 0;
+  /** The private pictures whose files are drawn after the start (`drawPrivatePictures`). */
+  const toDraw: { key: string; character: OfficialCharacter; variant: number }[] = [];
   for (const [index, character] of OFFICIAL_CHARACTERS.entries()) {
     let row = existing.get(character.slug);
     const fresh = !row;
@@ -93,19 +96,38 @@ export async function seedOfficialCharacters(
       if (await ensurePicture(storage, key, character, 0)) pictures++;
       if (row.avatarKey !== key) await updateBotMedia(db, row.id, key, `/api/media/${key}`);
     }
-    const inGallery = new Set((await listGallery(db, row.id)).map((p) => p.mediaKey));
+    const gallery = await listGallery(db, row.id);
+    const inGallery = new Set(gallery.map((p) => p.mediaKey));
     const keys = Array.from({ length: GALLERY_SIZE }, (_, n) => galleryKey(row.id, n + 1));
     for (const [n, galleryPicture] of keys.entries()) {
       if ((fresh || inGallery.has(galleryPicture)) && (await ensurePicture(storage, galleryPicture, character, n + 1)))
         pictures++;
     }
     if (fresh) await insertGalleryPictures(db, row.id, keys);
+    // The private pictures she sends in chat (docs/pictures.md): given once to a character that
+    // has none (a new one, or one seeded before they existed); redrawn when their file is missing.
+    const privateKeys = Array.from({ length: PRIVATE_PICTURE_COUNT }, (_, n) => privateKey(row.id, n + 1));
+    const givePrivate = !gallery.some((p) => p.visibility === 'private');
+    for (const [n, key] of privateKeys.entries()) {
+      if (givePrivate || inGallery.has(key)) toDraw.push({ key, character, variant: FIRST_PRIVATE_VARIANT + n });
+    }
+    if (givePrivate) await insertGalleryPictures(db, row.id, privateKeys, 'private', GALLERY_SIZE);
     done++;
     if (done % 10 === 0 || done === OFFICIAL_CHARACTERS.length)
       log(`characters ${progressBar(done, OFFICIAL_CHARACTERS.length)}`);
   }
   if (inserted) log(`seeded ${inserted} official character(s), rendered ${pictures} picture(s)`);
-  return { inserted, pictures };
+  // 12 private pictures a character are four times the page's: drawn after the server
+  // listens (runtime.ts), not before. Until one is drawn, the chat skips it.
+  const drawPrivatePictures = async () => {
+    let drawn = 0;
+    for (const { key, character, variant } of toDraw) {
+      if (await ensurePicture(storage, key, character, variant)) drawn++;
+    }
+    if (drawn) log(`drew ${drawn} private picture(s) of the official characters`);
+    return drawn;
+  };
+  return { inserted, pictures, drawPrivatePictures };
 }
 
 /**

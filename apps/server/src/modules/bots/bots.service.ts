@@ -122,7 +122,7 @@ export class BotsService {
   async getBotDetail(slug: string, viewerId: string | null): Promise<BotDetail> {
     const row = await findVisibleBotBySlug(this.deps.db, slug, viewerId);
     if (!row) throw notFound();
-    return presentBotDetail(row, await listGallery(this.deps.db, row.id), this.deps.urls, viewerId);
+    return presentBotDetail(row, await listGallery(this.deps.db, row.id, 'public'), this.deps.urls, viewerId);
   }
 
   async listMyBots(userId: string, kind?: 'character' | 'persona'): Promise<Bot[]> {
@@ -151,9 +151,9 @@ export class BotsService {
 
   /**
    * A character and whether one of its pictures (avatar or gallery, by key) was judged
-   * explicit (the media route asks it on every picture request).
+   * explicit and is private (the media route asks it on every picture request).
    */
-  findBotWithPicture(botId: string, key: string): Promise<{ bot: BotRow; explicit: boolean } | null> {
+  findBotWithPicture(botId: string, key: string): Promise<{ bot: BotRow; explicit: boolean; private: boolean } | null> {
     return findBotWithPicture(this.deps.db, botId, key);
   }
 
@@ -420,7 +420,7 @@ export class BotsService {
     }
     const updated = await updateBot(db, row.id, values);
     const fresh = (await findBotById(db, updated.id)) ?? updated;
-    return presentBotDetail(fresh, await listGallery(db, updated.id), this.deps.urls);
+    return presentBotDetail(fresh, await listGallery(db, updated.id, 'public'), this.deps.urls);
   }
 
   private async visibleRow(slug: string, viewerId: string | null): Promise<BotRow> {

@@ -1,7 +1,9 @@
 import zlib from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getEdition, type Bot, type BotDetail, type BotList } from '@reverie/shared';
+import { botPictures } from '../../db/schema.js';
 import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { multipartBody } from '../../../test/multipart.js';
@@ -598,6 +600,7 @@ describe('official catalogue', () => {
     const edition = getEdition('reverie');
     const first = await seedDatabase(seeded.database.db, edition, () => {}, { storage });
     expect(first.characters).toBeGreaterThanOrEqual(40);
+    expect(await first.drawPictures()).toBe(first.characters * 12);
     const second = await seedDatabase(seeded.database.db, edition, () => {}, { storage });
     expect(second.characters).toBe(0);
     const list = (
@@ -615,7 +618,22 @@ describe('official catalogue', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('image/png');
     }
-  });
+    // And 12 private pictures each, sent in chat only: drawn, never on the page nor public.
+    const pictures = await seeded.database.db.select().from(botPictures).where(eq(botPictures.botId, sample.id));
+    const hidden = pictures.filter((p) => p.visibility === 'private');
+    expect(hidden).toHaveLength(12);
+    expect(pictures.filter((p) => p.visibility === 'public')).toHaveLength(3);
+    const drawn = await Promise.all(hidden.map(async (p) => (await storage.get(p.mediaKey))!.data));
+    expect(new Set(drawn.map((data) => data.toString('base64'))).size).toBe(12);
+    expect(JSON.stringify(detail)).not.toContain('private-');
+    expect((await seeded.app.inject({ url: `/api/media/${hidden[0]!.mediaKey}` })).statusCode).toBe(404);
+    // A character seeded before private pictures existed gets them on the next run, once.
+    await seeded.database.db.delete(botPictures).where(eq(botPictures.visibility, 'private'));
+    await (await seedDatabase(seeded.database.db, edition, () => {}, { storage })).drawPictures();
+    expect(await (await seedDatabase(seeded.database.db, edition, () => {}, { storage })).drawPictures()).toBe(0);
+    const again = await seeded.database.db.select().from(botPictures).where(eq(botPictures.botId, sample.id));
+    expect(again.filter((p) => p.visibility === 'private')).toHaveLength(12);
+  }, 240_000);
 
   it('has distinct, adult official characters the minors detector accepts', () => {
     expect(OFFICIAL_CHARACTERS.length).toBeGreaterThanOrEqual(40);

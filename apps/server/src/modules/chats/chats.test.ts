@@ -12,6 +12,7 @@ import { LocalMediaStorage } from '../../providers/storage/local-storage.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { createBot, createChat, createMessage, createPremium, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
+import { translate } from '../../lib/i18n.js';
 import { parseSse, ScriptedLlm } from '../../../test/scripted-llm.js';
 import { openStream as sharedOpenStream } from '../../../test/sse-client.js';
 
@@ -781,7 +782,10 @@ describe('pictures in chat', () => {
       .png()
       .toBuffer();
     await storage.put(key, png, 'image/png');
-    await t.database.db.insert(botPictures).values({ botId: bot.id, mediaKey: key, position: 0 });
+    // A private picture: the ones she sends in chat (her page's pictures are never sent).
+    await t.database.db
+      .insert(botPictures)
+      .values({ botId: bot.id, mediaKey: key, position: 0, visibility: 'private' });
     const before = llm.requests.length;
     const { events } = await send(auth, chat.id, 'Send me a photo of you');
     expect(events.map((e) => e.event)).toEqual(['user_message', 'image']);
@@ -790,10 +794,19 @@ describe('pictures in chat', () => {
     expect(llm.requests.length).toBe(before);
   });
 
-  it('a picture request for a character without pictures is answered in words', async () => {
+  it('a picture request for a character without private pictures is answered in her words that she has none, without the model', async () => {
     const { auth } = await member();
     const { chat } = await newChat(auth);
+    const before = llm.requests.length;
     const { events } = await send(auth, chat.id, 'Send me a photo of you');
-    expect(events.at(-1)!.data).toMatchObject({ role: 'bot', kind: 1, state: 'done', text: 'Hello there!' });
+    expect(events.map((e) => e.event)).toEqual(['user_message', 'bot_message']);
+    expect(events.at(-1)!.data).toMatchObject({
+      role: 'bot',
+      kind: 1,
+      state: 'done',
+      img_url: null,
+      text: translate('en', 'pictures.none_to_send'),
+    });
+    expect(llm.requests.length).toBe(before);
   });
 });

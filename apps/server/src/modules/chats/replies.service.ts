@@ -297,8 +297,8 @@ export class RepliesService {
   }
 
   /**
-   * The answer that starts once the rows are written: a picture (or, when none could be sent,
-   * the character in words), or a reply whose history is read now; none after a notice alone.
+   * The answer that starts once the rows are written: a picture (or her words that she has none
+   * left; or, when none could be sent, the character in words), or a reply whose history is read now; none after a notice alone.
    */
   private async answerLate(
     plan: SendPlan,
@@ -313,7 +313,9 @@ export class RepliesService {
     if (plan.answer === 'picture') {
       const image = await this.pictureReply(chat, user, locale);
       if (image) {
-        queue.push({ event: 'image', data: image });
+        // A text answer: the character has no picture left to send and says so (docs/pictures.md).
+        if (image.kind === MessageKind.Text) queue.push({ event: 'bot_message', data: image });
+        else queue.push({ event: 'image', data: image });
         queue.end();
         return queue;
       }

@@ -33,8 +33,14 @@ export interface MediaCharacter {
 
 /** What the media module needs of the bots module (its `BotsService`). */
 export interface MediaCharacters {
-  /** A character and whether this picture of it was judged explicit; null when not its picture. */
-  findBotWithPicture(botId: string, pictureKey: string): Promise<{ bot: MediaCharacter; explicit: boolean } | null>;
+  /**
+   * A character, whether this picture of it was judged explicit and whether it is private (sent
+   * in chat only); null when the character is unknown.
+   */
+  findBotWithPicture(
+    botId: string,
+    pictureKey: string,
+  ): Promise<{ bot: MediaCharacter; explicit: boolean; private: boolean } | null>;
   /** Stores an explicit picture's blurred copy beside it. */
   storeBlurredCopy(key: string, data: Buffer): Promise<void>;
 }
@@ -91,13 +97,15 @@ export class MediaService {
     if (scope === 'bots' && ownerId && /^[0-9a-f-]{36}$/i.test(ownerId)) {
       // An explicit picture is public only as its blurred copy (PRODUCT.md §6): the original
       // needs a signature (a logged-in viewer once reviewed), the author or an administrator
-      // (docs/moderation.md). The character and the picture's explicit flag come in one query.
+      // (docs/moderation.md). A private picture (sent in chat only) is never public, in any
+      // copy or size: a signature (the API signs it only for whoever was sent it clear), the
+      // author or an administrator. The character and the picture's flags come in one query.
       const blurredOf = originalOfBlurredKey(key);
       const baseKey = blurredOf ?? key.replace(VARIANT_SUFFIX, '');
       const found = await this.deps.bots.findBotWithPicture(ownerId, baseKey);
       if (!found) throw notFound();
       const { bot } = found;
-      const held = !blurredOf && found.explicit;
+      const held = (!blurredOf && found.explicit) || found.private;
       isPublic = bot.visibility === 'public' && bot.reviewState === 'approved' && !held;
       const isAuthor = Boolean(request.userId && bot.authorId === request.userId);
       if (!isPublic && !signed && !isAuthor && request.role !== 'admin') throw notFound();

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { botPictures, bots, chats, messages } from '../../db/schema.js';
+import { botPictureSends, botPictures, bots, chats, messages } from '../../db/schema.js';
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -33,26 +33,46 @@ export async function findBotLook(db: Database, botId: string) {
   return row ?? null;
 }
 
-export async function listGallery(db: Database, botId: string) {
+/** The character's private pictures (the ones it sends in chat), in order. */
+export async function listPrivatePictures(db: Database, botId: string) {
   return db
     .select({ id: botPictures.id, mediaKey: botPictures.mediaKey, explicit: botPictures.explicit })
     .from(botPictures)
-    .where(eq(botPictures.botId, botId))
+    .where(and(eq(botPictures.botId, botId), eq(botPictures.visibility, 'private')))
     .orderBy(asc(botPictures.position), asc(botPictures.createdAt));
 }
 
-/** The keys of the chat's newest picture messages, newest first. */
-export async function recentPictureKeys(db: Database, chatId: string, limit: number) {
-  return db
-    .select({ mediaKey: messages.mediaKey, originalKey: messages.originalKey })
-    .from(messages)
-    .where(and(eq(messages.chatId, chatId), inArray(messages.kind, [2, 3])))
-    .orderBy(desc(messages.seq))
-    .limit(limit);
+/** The ids of the character's pictures the user was already sent. */
+export async function sentPictureIds(db: Database, userId: string, botId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ pictureId: botPictureSends.pictureId })
+    .from(botPictureSends)
+    .where(and(eq(botPictureSends.userId, userId), eq(botPictureSends.botId, botId)));
+  return new Set(rows.map((row) => row.pictureId));
 }
 
 /**
- * Inserts a bot picture message answering `replyTo`. When that message already has replies
+ * Records that the user is sent this picture; false when it was already recorded (another
+ * request took it at the same moment), so no two requests send the same picture.
+ */
+export async function claimPictureSend(db: Database, userId: string, botId: string, pictureId: string) {
+  const rows = await db
+    .insert(botPictureSends)
+    .values({ userId, botId, pictureId })
+    .onConflictDoNothing()
+    .returning({ pictureId: botPictureSends.pictureId });
+  return rows.length > 0;
+}
+
+/** Forgets a send that did not happen (the picture could not be stored). */
+export async function releasePictureSend(db: Database, userId: string, pictureId: string): Promise<void> {
+  await db
+    .delete(botPictureSends)
+    .where(and(eq(botPictureSends.userId, userId), eq(botPictureSends.pictureId, pictureId)));
+}
+
+/**
+ * Inserts a bot picture message (or the words that stand for one) answering `replyTo`. When that message already has replies
  * (a regenerated answer) the picture becomes the next alternative and the selected one.
  */
 export async function insertPictureMessage(
@@ -61,9 +81,10 @@ export async function insertPictureMessage(
     chatId: string;
     userId: string;
     replyTo: string;
-    kind: 2 | 3;
+    /** 2 and 3: a picture (clear, blurred); 1: the character's words when she has none to send. */
+    kind: 1 | 2 | 3;
     text: string;
-    mediaKey: string;
+    mediaKey: string | null;
     originalKey: string | null;
   },
 ): Promise<string> {

@@ -11,13 +11,15 @@ import { debitDesires, hasPremium, readBalance } from '../billing/index.js';
 import { makeBlurredPreview, normalizePicture } from './blur.js';
 import { isPictureRequest } from './picture-request.js';
 import {
+  claimPictureSend,
   findBotLook,
   findOwnedChat,
   findOwnedMessage,
   insertPictureMessage,
-  listGallery,
+  listPrivatePictures,
   markUnblurred,
-  recentPictureKeys,
+  releasePictureSend,
+  sentPictureIds,
 } from './pictures.repository.js';
 
 /** What the chats module passes to `reply` (it calls the service structurally). */
@@ -48,8 +50,10 @@ export interface PictureServiceDeps {
  */
 export const PICTURE_CAPTION_KEYS = ['just_for_you', 'here_i_am', 'took_for_you', 'little_something'] as const;
 
-/** How many of the chat's last pictures a gallery picture should not repeat. */
-const RECENT_PICTURES = 20;
+type BotLook = NonNullable<Awaited<ReturnType<typeof findBotLook>>>;
+/** A private picture of the gallery chosen for the user. */
+type GalleryPick = { id: string; key: string };
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const randomName = () => randomBytes(16).toString('hex');
 
@@ -71,102 +75,126 @@ export class PictureService {
   /**
    * Inserts the character's picture answering `replyTo` and returns the message id:
    * premium users get the picture (kind 2), everyone else a blurred preview (kind 3) whose
-   * original is kept private until unblurred.
+   * original is kept private until unblurred. From the gallery she sends her private pictures
+   * only (never one of her page), each at most once to a user; with none left to send (or none
+   * at all) she says so in the user's language instead — a text message, nothing to unblur.
    */
   async reply(args: PictureReplyArgs): Promise<string> {
-    const { db, storage } = this.deps;
+    const { db } = this.deps;
     const chat = await findOwnedChat(db, args.chatId, args.userId, args.botId);
     const bot = await findBotLook(db, args.botId);
     if (!chat || !bot) throw notFound();
-    const premium = await hasPremium(db, args.userId);
-
-    // 1. The picture: generated when a provider is configured, else (or when it fails) the gallery's.
-    let generated: Buffer | null = null;
-    if (this.deps.images) {
-      try {
-        const image = await this.deps.images.generate(
-          { name: bot.name, age: bot.age, description: bot.description, tags: bot.tags },
-          { signal: AbortSignal.timeout(this.deps.imageTimeoutMs ?? 120_000) },
-        );
-        generated = await normalizePicture(image.data);
-      } catch (error) {
-        this.deps.log.warn(
-          { err: error, provider: this.deps.images.name, botId: bot.id },
-          'image provider failed; sending a gallery picture',
-        );
-      }
-    }
-    const gallery = generated ? null : await this.pickGalleryPicture(args.chatId, bot, args.userId);
-
-    // 2. What the user sees, and the private original of a blurred picture.
-    const owner = args.userId;
-    let kind: 2 | 3;
-    let mediaKey: string;
-    let originalKey: string | null = null;
-    if (premium) {
-      kind = MessageKind.Image;
-      if (gallery) mediaKey = gallery.key;
-      else {
-        mediaKey = `chats/${owner}/${randomName()}.webp`;
-        await storage.put(mediaKey, generated!, 'image/webp');
-      }
-    } else {
-      kind = MessageKind.BlurImage;
-      let original = generated;
-      if (!original) {
-        const file = await storage.get(gallery!.key);
-        if (!file) throw new AppError('no_pictures', { status: 409, detail: 'The picture is missing from storage' });
-        original = await normalizePicture(file.data);
-      }
-      // The original's name records which gallery picture it copies (for variety), nothing else.
-      originalKey = `originals/${owner}/${randomName()}${gallery?.id ? `-${gallery.id}` : ''}.webp`;
-      mediaKey = `chats/${owner}/${randomName()}.webp`;
-      await storage.put(originalKey, original, 'image/webp');
-      await storage.put(mediaKey, await makeBlurredPreview(original), 'image/webp');
-    }
-
     const locale = toLocale(args.locale) ?? DEFAULT_LOCALE;
-    return insertPictureMessage(db, {
-      chatId: args.chatId,
-      userId: args.userId,
-      replyTo: args.replyTo,
-      kind,
-      text: translate(locale, `pictures.captions.${PICTURE_CAPTION_KEYS[randomInt(PICTURE_CAPTION_KEYS.length)]!}`),
-      mediaKey,
-      originalKey,
-    });
+    const insert = (kind: 1 | 2 | 3, text: string, mediaKey: string | null, originalKey: string | null) =>
+      insertPictureMessage(db, {
+        chatId: args.chatId,
+        userId: args.userId,
+        replyTo: args.replyTo,
+        kind,
+        text,
+        mediaKey,
+        originalKey,
+      });
+
+    // 1. The picture: generated when a provider is configured, else (or when it fails) a private one of the gallery.
+    const generated = await this.generate(bot);
+    let gallery: GalleryPick | null = null;
+    if (!generated) {
+      const pick = await this.pickPrivatePicture(bot, args.userId);
+      if (pick === 'none_left' || pick === 'none_to_send') {
+        return insert(MessageKind.Text, translate(locale, `pictures.${pick}`, { name: bot.name }), null, null);
+      }
+      gallery = pick;
+    }
+    const caption = translate(
+      locale,
+      `pictures.captions.${PICTURE_CAPTION_KEYS[randomInt(PICTURE_CAPTION_KEYS.length)]!}`,
+    );
+    try {
+      const stored = await this.store(args.userId, await hasPremium(db, args.userId), generated, gallery);
+      return await insert(stored.kind, caption, stored.mediaKey, stored.originalKey);
+    } catch (error) {
+      // Not sent after all: the picture stays unseen for this user.
+      if (gallery) await releasePictureSend(db, args.userId, gallery.id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** A picture from the image provider, normalised; null without one or when it fails (logged). */
+  private async generate(bot: BotLook): Promise<Buffer | null> {
+    if (!this.deps.images) return null;
+    try {
+      const image = await this.deps.images.generate(
+        { name: bot.name, age: bot.age, description: bot.description, tags: bot.tags },
+        { signal: AbortSignal.timeout(this.deps.imageTimeoutMs ?? 120_000) },
+      );
+      return await normalizePicture(image.data);
+    } catch (error) {
+      this.deps.log.warn(
+        { err: error, provider: this.deps.images.name, botId: bot.id },
+        'image provider failed; sending a gallery picture',
+      );
+      return null;
+    }
   }
 
   /**
-   * A gallery picture not among the chat's recent ones (else the one sent longest ago); the avatar
-   * when there is no gallery. Explicit pictures held for review (docs/moderation.md) are sent to
-   * their author only.
+   * What the user is shown: premium users the picture (a gallery picture under its own key,
+   * which the API only ever signs for them; a generated one under `chats/<user>/`); others a
+   * blurred preview under `chats/<user>/` and the original under `originals/<user>/`, with
+   * independent random names.
    */
-  private async pickGalleryPicture(
-    chatId: string,
-    bot: NonNullable<Awaited<ReturnType<typeof findBotLook>>>,
-    viewerId: string,
-  ): Promise<{ id: string | null; key: string }> {
-    const held = !bot.isOfficial && bot.picturesReviewedAt === null && bot.authorId !== viewerId;
-    const gallery = (await listGallery(this.deps.db, bot.id)).filter((picture) => !(held && picture.explicit));
-    const avatarKey = held && bot.avatarExplicit ? null : bot.avatarKey;
-    if (gallery.length === 0) {
-      if (avatarKey) return { id: null, key: avatarKey };
-      throw new AppError('no_pictures', { status: 409, detail: 'This character has no pictures' });
+  private async store(
+    owner: string,
+    premium: boolean,
+    generated: Buffer | null,
+    gallery: GalleryPick | null,
+  ): Promise<{ kind: 2 | 3; mediaKey: string; originalKey: string | null }> {
+    const { storage } = this.deps;
+    if (premium) {
+      if (gallery) return { kind: MessageKind.Image, mediaKey: gallery.key, originalKey: null };
+      const mediaKey = `chats/${owner}/${randomName()}.webp`;
+      await storage.put(mediaKey, generated!, 'image/webp');
+      return { kind: MessageKind.Image, mediaKey, originalKey: null };
     }
-    const recent = await recentPictureKeys(this.deps.db, chatId, RECENT_PICTURES);
-    const lastSent = (picture: { id: string; mediaKey: string }) =>
-      recent.findIndex(
-        (m) =>
-          m.mediaKey === picture.mediaKey ||
-          Boolean(m.originalKey?.endsWith(`-${picture.id}.webp`)) ||
-          Boolean(m.mediaKey?.endsWith(`-${picture.id}.webp`)),
-      );
-    const unsent = gallery.filter((picture) => lastSent(picture) === -1);
-    const chosen = unsent.length
-      ? unsent[randomInt(unsent.length)]!
-      : gallery.reduce((a, b) => (lastSent(b) > lastSent(a) ? b : a));
-    return { id: chosen.id, key: chosen.mediaKey };
+    let original = generated;
+    if (!original) {
+      const file = await storage.get(gallery!.key);
+      if (!file) throw new AppError('no_pictures', { status: 409, detail: 'The picture is missing from storage' });
+      original = await normalizePicture(file.data);
+    }
+    // The original's name records which gallery picture it copies, nothing else.
+    const originalKey = `originals/${owner}/${randomName()}${gallery ? `-${gallery.id}` : ''}.webp`;
+    const mediaKey = `chats/${owner}/${randomName()}.webp`;
+    await storage.put(originalKey, original, 'image/webp');
+    await storage.put(mediaKey, await makeBlurredPreview(original), 'image/webp');
+    return { kind: MessageKind.BlurImage, mediaKey, originalKey };
+  }
+
+  /**
+   * One of the character's private pictures that the user was never sent, chosen at random and
+   * recorded as sent (two requests at once never take the same one); `none_left` when the user
+   * has had them all, `none_to_send` when she has no private picture. Her public pictures (avatar, page)
+   * are never sent: a paid picture is never one anyone can see for free. Explicit pictures held
+   * for review (docs/moderation.md) are sent to their author only.
+   */
+  private async pickPrivatePicture(bot: BotLook, userId: string): Promise<GalleryPick | 'none_left' | 'none_to_send'> {
+    const { db } = this.deps;
+    const held = !bot.isOfficial && bot.picturesReviewedAt === null && bot.authorId !== userId;
+    const pictures = (await listPrivatePictures(db, bot.id)).filter((picture) => !(held && picture.explicit));
+    if (pictures.length === 0) return 'none_to_send';
+    const sent = await sentPictureIds(db, userId, bot.id);
+    const unseen = pictures.filter((picture) => !sent.has(picture.id));
+    let missing = false;
+    while (unseen.length > 0) {
+      const [chosen] = unseen.splice(randomInt(unseen.length), 1);
+      // A picture whose file is not there (yet: the seed draws them after the start) is skipped.
+      if (!(await this.deps.storage.exists(chosen!.mediaKey))) missing = true;
+      else if (await claimPictureSend(db, userId, bot.id, chosen!.id)) return { id: chosen!.id, key: chosen!.mediaKey };
+    }
+    // Unseen pictures remain, but none can be read now: no promise that there are none left.
+    if (missing) throw new AppError('no_pictures', { status: 409, detail: 'The pictures are missing from storage' });
+    return 'none_left';
   }
 
   /**

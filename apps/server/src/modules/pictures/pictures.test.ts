@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UNBLUR_COST } from '@reverie/shared';
@@ -45,15 +45,28 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(mediaDir, { recursive: true, force: true }));
 afterEach(async () => expectLedgerMatchesBalances(t.database.db));
 
-/** A character with `count` gallery pictures in storage. */
-async function botWithGallery(count = 2) {
-  const bot = await createBot(t.database.db);
+/**
+ * A character with `count` private pictures (the ones she sends in chat) in storage, and an
+ * avatar and `publicCount` page pictures, which are never sent.
+ */
+async function botWithGallery(count = 2, publicCount = 1) {
+  const bot = await createBot(t.database.db, { avatarKey: null });
+  const avatarKey = `bots/${bot.id}/avatar.png`;
+  await storage.put(avatarKey, await noisyPng(200, 200), 'image/png');
+  await t.database.db.update(bots).set({ avatarKey }).where(eq(bots.id, bot.id));
+  for (let i = 0; i < publicCount; i += 1) {
+    const key = `bots/${bot.id}/page-${i}.png`;
+    await storage.put(key, await noisyPng(280 + i * 10, 400), 'image/png');
+    await t.database.db.insert(botPictures).values({ botId: bot.id, mediaKey: key, position: i });
+  }
   for (let i = 0; i < count; i += 1) {
     const key = `bots/${bot.id}/gallery-${i}.png`;
     await storage.put(key, await noisyPng(300 + i * 10, 400), 'image/png');
-    await t.database.db.insert(botPictures).values({ botId: bot.id, mediaKey: key, position: i });
+    await t.database.db
+      .insert(botPictures)
+      .values({ botId: bot.id, mediaKey: key, position: publicCount + i, visibility: 'private' });
   }
-  return bot;
+  return { ...bot, avatarKey };
 }
 
 /** A user (premium or not, with a balance) who asked a character for a picture. */
@@ -128,8 +141,9 @@ describe('PictureService.reply', () => {
     }
     const rows = await t.database.db.select().from(messages).where(eq(messages.chatId, chat.id));
     const keys = rows.filter((m) => m.kind === 2).map((m) => m.mediaKey);
-    expect(keys).toHaveLength(3);
-    expect(new Set(keys)).toEqual(new Set([`bots/${bot.id}/gallery-1.png`]));
+    // The one picture she may send, once; then she says she has none left.
+    expect(keys).toEqual([`bots/${bot.id}/gallery-1.png`]);
+    expect(rows.filter((m) => m.role === 'bot' && m.kind === 1)).toHaveLength(2);
   });
 
   it('captions the picture in the user language', async () => {
@@ -171,7 +185,12 @@ describe('PictureService.reply', () => {
     const fallback = await new PictureService({ ...base, images: failing }).reply(args);
     expect(warn).toHaveBeenCalledWith(expect.objectContaining({ provider: 'broken' }), expect.any(String));
     const [fallbackRow] = await t.database.db.select().from(messages).where(eq(messages.id, fallback));
-    const galleryId = (await t.database.db.select().from(botPictures).where(eq(botPictures.botId, bot.id)))[0]!.id;
+    const galleryId = (
+      await t.database.db
+        .select()
+        .from(botPictures)
+        .where(and(eq(botPictures.botId, bot.id), eq(botPictures.visibility, 'private')))
+    )[0]!.id;
     expect(fallbackRow!.originalKey!.endsWith(`-${galleryId}.webp`)).toBe(true);
     // The second reply to the same message is its next alternative, and the one shown.
     expect(fallbackRow).toMatchObject({ altIndex: 1, selected: true });

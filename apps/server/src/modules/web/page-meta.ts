@@ -2,7 +2,7 @@ import { isValidBotSlug, matchWebRoute, pageTitle, BLOG_ID_PATTERN, type Edition
 import { escapeHtml, insertLiteral } from '../../lib/html.js';
 import { translate } from '../../lib/i18n.js';
 import { coverUrlOf, type BlogPostRow } from '../blog/index.js';
-import type { BotRow } from '../bots/index.js';
+import { blurredKeyOf, type BotRow } from '../bots/index.js';
 
 export interface PageMeta {
   /** 404 for a path no web route matches, or `/{slug}` of no visible character. */
@@ -91,12 +91,22 @@ export async function resolvePageMeta(
       status: 200,
       title: `${bot.name} — ${edition.name}`,
       description: clip(bot.description || bot.greeting || fallback.description),
-      image: absolute(publicUrl, bot.avatarUrl) ?? fallback.image,
+      image: absolute(publicUrl, previewPicture(bot)) ?? fallback.image,
       type: 'profile',
       url,
     };
   }
   return fallback;
+}
+
+/**
+ * The picture of a character's link preview: its current avatar — always one of its public
+ * pictures, never a private one (docs/pictures.md) — as a guest sees it (an explicit avatar's
+ * blurred copy); the stored `avatar_url` only for a character without an avatar file.
+ */
+function previewPicture(bot: BotRow): string | null {
+  if (!bot.avatarKey) return bot.avatarUrl;
+  return `/api/media/${bot.avatarExplicit ? blurredKeyOf(bot.avatarKey) : bot.avatarKey}`;
 }
 
 /** Writes the page's `<html>` attributes, title and meta tags into the built index.html. */

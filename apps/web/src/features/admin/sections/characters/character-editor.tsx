@@ -9,6 +9,7 @@ import { useChooseCharacterAvatar } from '../../api/choose-character-avatar';
 import { useDeleteCharacterPicture } from '../../api/delete-character-picture';
 import { useCharacterVoices } from '../../api/get-character-voices';
 import { useReorderCharacterPictures } from '../../api/reorder-character-pictures';
+import { useSetCharacterPictureVisibility } from '../../api/set-character-picture-visibility';
 import { useSaveAdminCharacter } from '../../api/save-admin-character';
 import { useUploadCharacterPicture } from '../../api/upload-character-picture';
 import { ConfirmAction } from '../../components/confirm-action';
@@ -69,10 +70,14 @@ const textsOf = (c: AdminCharacter | null): Texts => ({
   visibility: c?.visibility ?? 'private',
 });
 
-/** The gallery: upload, order, the avatar, delete (saved characters only). */
-function Gallery({ character }: { character: AdminCharacter }) {
+/**
+ * The gallery: upload, order, the avatar, public (on the page) or private (sent in chat only),
+ * delete (saved characters only).
+ */
+export function CharacterGallery({ character }: { character: AdminCharacter }) {
   const { t } = useTranslation();
   const upload = useUploadCharacterPicture();
+  const visibility = useSetCharacterPictureVisibility();
   const remove = useDeleteCharacterPicture();
   const reorder = useReorderCharacterPictures();
   const avatar = useChooseCharacterAvatar();
@@ -101,6 +106,7 @@ function Gallery({ character }: { character: AdminCharacter }) {
         </FileButton>
       </div>
       <p className="mt-1 text-xs text-muted">{t('admin.characters.gallery_hint')}</p>
+      <p className="mt-1 text-xs text-muted">{t('admin.characters.private_hint')}</p>
       {pictures.length === 0 ? (
         <p className="mt-3 text-sm text-muted">{t('admin.characters.no_pictures')}</p>
       ) : (
@@ -112,6 +118,9 @@ function Gallery({ character }: { character: AdminCharacter }) {
                 <div className="absolute top-1 left-1 flex flex-wrap gap-1">
                   {picture.is_avatar && <Badge tone="ok">{t('admin.characters.avatar')}</Badge>}
                   {picture.explicit && <Badge tone="warn">{t('admin.review.explicit')}</Badge>}
+                  {picture.visibility === 'private' && (
+                    <Badge tone="muted">{t('admin.characters.private_picture')}</Badge>
+                  )}
                 </div>
               </div>
               <div className="flex flex-wrap gap-1 text-xs">
@@ -133,13 +142,34 @@ function Gallery({ character }: { character: AdminCharacter }) {
                 >
                   →
                 </button>
-                {!picture.is_avatar && (
+                {!picture.is_avatar && picture.visibility === 'public' && (
                   <button
                     type="button"
                     className="rounded-full px-2 py-1 hover:bg-white/10"
                     onClick={() => avatar.mutate({ id: character.id, pictureId: picture.id }, { onError: fail })}
                   >
                     {t('admin.characters.make_avatar')}
+                  </button>
+                )}
+                {!picture.is_avatar && (
+                  <button
+                    type="button"
+                    className="rounded-full px-2 py-1 hover:bg-white/10"
+                    disabled={visibility.isPending}
+                    onClick={() =>
+                      visibility.mutate(
+                        {
+                          id: character.id,
+                          pictureId: picture.id,
+                          visibility: picture.visibility === 'public' ? 'private' : 'public',
+                        },
+                        { onError: fail },
+                      )
+                    }
+                  >
+                    {picture.visibility === 'public'
+                      ? t('admin.characters.make_private')
+                      : t('admin.characters.make_public')}
                   </button>
                 )}
                 <button
@@ -317,7 +347,7 @@ export function CharacterEditor({ character }: { character: AdminCharacter | nul
         </div>
       </form>
       {character ? (
-        <Gallery character={character} />
+        <CharacterGallery character={character} />
       ) : (
         <p className="text-sm text-muted">{t('admin.characters.gallery_after_save')}</p>
       )}
