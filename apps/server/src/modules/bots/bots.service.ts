@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
+import { sentColumns } from '../../lib/patch.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { ModerationProvider } from '../../providers/moderation/index.js';
 import type { ImageModeration } from '../../providers/image-moderation/index.js';
@@ -14,6 +15,7 @@ import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFi
 import { withTextChunks } from './card-png.js';
 import { explicitPicturesBlurredFor, presentBot, presentBotDetail } from './bots.presenter.js';
 import { makeBlurredPreview } from '../pictures/index.js';
+import { AUTHOR_EDIT_COLUMNS, ownTags } from './card-columns.js';
 import { voiceForCharacter } from './character-voice.js';
 import {
   blurredKeyOf,
@@ -258,7 +260,7 @@ export class BotsService {
     ]);
     const image = photo ? await sanitizeImage(photo) : null;
     const id = randomUUID();
-    const tags = [...new Set(input.tags.filter((t) => t !== 'official' && t !== 'custom'))];
+    const tags = ownTags(input.tags);
     const avatar =
       image && photo
         ? await this.storeAvatar(id, image, photo)
@@ -386,20 +388,12 @@ export class BotsService {
     const { db } = this.deps;
     const row = await findVisibleBotBySlug(db, slug, authorId);
     if (!row || row.authorId !== authorId) throw notFound();
-    const values: Partial<NewBotRow> = {};
-    if (patch.name !== undefined) values.name = patch.name;
-    if (patch.age !== undefined) values.age = patch.age;
-    if (patch.description !== undefined) values.description = patch.description;
-    if (patch.greeting !== undefined) values.greeting = patch.greeting;
-    if (patch.scenario !== undefined) values.scenario = patch.scenario;
-    if (patch.occupation !== undefined) values.occupation = patch.occupation;
+    const values = sentColumns<Partial<BotCreate>, NewBotRow>(patch, AUTHOR_EDIT_COLUMNS);
     if (patch.personality !== undefined) {
       values.personality = patch.personality;
       values.personalityText = patch.personality.join(', ');
     }
-    if (patch.tags !== undefined)
-      values.tags = [...new Set(patch.tags.filter((t) => t !== 'official' && t !== 'custom'))];
-    if (patch.visibility !== undefined) values.visibility = patch.visibility;
+    if (patch.tags !== undefined) values.tags = ownTags(patch.tags);
     await this.refuseInappropriateText(cardTexts({ ...row, ...values }));
     const visibility = values.visibility ?? row.visibility;
     if (visibility === 'public' && row.reviewState === 'rejected') {
