@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import type { Bot, BotCreate, BotDetail, BotFilterTag, BotList } from '@reverie/shared';
+import { slugify, type Bot, type BotCreate, type BotDetail, type BotFilterTag, type BotList } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -52,18 +52,6 @@ export interface BotsServiceDeps {
   autoApprove: boolean;
   /** Where picture judgements are logged (no personal data). */
   log?: PictureLog;
-}
-
-/** Lower-case ASCII slug of a name; empty for names without Latin letters or digits. */
-export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
 }
 
 /** The texts of a character the moderation judges (a minor in any of them is refused). */
@@ -180,7 +168,7 @@ export class BotsService {
 
   /** A unique slug: the name's slug plus a short random suffix (`db` may be the caller's transaction). */
   async uniqueSlug(name: string, db: Database = this.deps.db): Promise<string> {
-    const base = slugify(name) || 'character';
+    const base = slugify(name, 60) || 'character';
     for (let i = 0; i < 5; i++) {
       const slug = `${base}-${randomBytes(4).toString('hex').slice(0, 6)}`;
       if (!(await slugExists(db, slug))) return slug;
