@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { AdminCharacter } from '@reverie/shared';
-import { request } from '../../../lib/api-client';
+import { fileForm, request } from '../../../lib/api-client';
 import { useCharacterWritten } from './character-mutation';
 
 /** POST /api/admin/characters/import: a Character Card (PNG or JSON) as an official character. */
@@ -8,10 +8,10 @@ export function useImportAdminCard() {
   const written = useCharacterWritten();
   return useMutation({
     mutationFn: ({ file, visibility }: { file: File; visibility: 'public' | 'private' }) => {
-      const form = new FormData();
-      form.append('visibility', visibility);
-      form.append('file', file);
-      return request<AdminCharacter>('/api/admin/characters/import', { method: 'POST', body: form });
+      return request<AdminCharacter>('/api/admin/characters/import', {
+        method: 'POST',
+        body: fileForm(file, { visibility }),
+      });
     },
     onSuccess: written,
   });
