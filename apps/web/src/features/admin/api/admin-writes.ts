@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { contentKeys } from './content-keys';
 import { adminKeys } from './keys';
 
 /**
@@ -29,4 +30,13 @@ export function useDecisionWritten<Item>(keys: { item?: QueryKey; queue: QueryKe
 /** A page of a console list: the previous page stays on screen while the next one loads. */
 export function useAdminPage<Page>(queryKey: QueryKey, read: () => Promise<Page>) {
   return useQuery({ queryKey, queryFn: read, placeholderData: keepPreviousData });
+}
+
+/** A write on a blog post: the console's posts are read again after it. */
+export function useBlogWrite<Input, Answer>(write: (input: Input) => Promise<Answer>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSuccess: () => void client.invalidateQueries({ queryKey: contentKeys.blog }),
+  });
 }
