@@ -8,6 +8,8 @@ export * from './contract/analytics.js';
 export * from './contract/blog.js';
 export * from './routes.js';
 export * from './return-path.js';
+export * from './sleep.js';
+export * from './slug.js';
 export * from './contract/profile.js';
 export * from './contract/bots.js';
 export * from './contract/cards.js';

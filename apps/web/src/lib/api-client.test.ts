@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { request } from './api-client';
+import { fileForm, request } from './api-client';
 import { setTokens, clearSession } from './session';
 import { initI18n, i18n } from './i18n';
 
@@ -107,5 +107,15 @@ describe('translations', () => {
     expect(i18n.t('nav.explore')).toBe('Entdecken');
     expect(i18n.t('nav.chats')).toBe('Chats');
     expect(i18n.t('no.such.key')).toBe('no.such.key');
+  });
+});
+
+describe('fileForm', () => {
+  it('puts the fields first and the upload last, as `file`', () => {
+    const file = new File(['x'], 'card.png', { type: 'image/png' });
+    const form = fileForm(file, { visibility: 'private' });
+    expect([...form.keys()]).toEqual(['visibility', 'file']);
+    expect(form.get('visibility')).toBe('private');
+    expect((form.get('file') as File).name).toBe('card.png');
   });
 });

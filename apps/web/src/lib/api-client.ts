@@ -103,3 +103,11 @@ export function apiHeaders(init?: HeadersInit): Headers {
   if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
   return headers;
 }
+
+/** A multipart body for an upload: `fields` first, then the file as `file` (what the API's upload routes read). */
+export function fileForm(file: File, fields: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('file', file);
+  return form;
+}

@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { accountsRoutes } from './accounts.routes.js';
 import { AccountsConsole } from './accounts.console.js';
 import { AccountsService, type AccountsBilling } from './accounts.service.js';
@@ -27,44 +27,35 @@ declare module 'fastify' {
  * The accounts module: sign-up, tokens, verification, password recovery, profile, support
  * reports, delete all data, and the local outbox `/dev/mailbox` outside production.
  */
-export const accountsModule = fp<AccountsModuleDeps>(
-  async (app, deps) => {
-    const { config } = deps;
-    const accounts = new AccountsService({
-      db: deps.db,
-      tokens: deps.tokens,
-      sessions: deps.sessions,
-      mail: deps.mail,
-      edition: deps.edition,
-      publicUrl: config.PUBLIC_URL,
-      secret: deps.secret,
-      log: deps.log,
-      resetTtlMinutes: config.PASSWORD_RESET_TTL_MIN,
-      verificationTtlDays: config.VERIFICATION_TTL_DAYS,
-      loginDelays: {
-        freeFailures: config.LOGIN_FAILURES_BEFORE_DELAY,
-        baseDelayS: config.LOGIN_DELAY_BASE_S,
-        maxDelayS: config.LOGIN_DELAY_MAX_S,
-        forgetAfterS: Math.max(3600, config.LOGIN_DELAY_MAX_S * 2),
-      },
-      dataDir: config.dataDir,
-      storage: deps.storage,
-      billing: deps.billing,
-    });
-    // Password reset mails go out after the answer; they finish before the database closes.
-    app.addHook('preClose', async () => accounts.idle());
-    app.decorate('accounts', accounts);
-    app.decorate('accountsConsole', new AccountsConsole({ db: deps.db, sessions: deps.sessions, accounts }));
-    await app.register(accountsRoutes, {
-      service: accounts,
-      ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,
-      accountPerMinute: config.AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE,
-      limits: deps.limits,
-    });
-    if (!config.isProduction) await app.register(mailboxRoutes, { service: new MailboxService({ db: deps.db }) });
-  },
-  { name: 'accounts' },
-);
+export const accountsModule = defineModule<AccountsModuleDeps>('accounts', async (app, deps) => {
+  const { config } = deps;
+  const accounts = new AccountsService({
+    ...deps,
+    publicUrl: config.PUBLIC_URL,
+    resetTtlMinutes: config.PASSWORD_RESET_TTL_MIN,
+    verificationTtlDays: config.VERIFICATION_TTL_DAYS,
+    loginDelays: {
+      freeFailures: config.LOGIN_FAILURES_BEFORE_DELAY,
+      baseDelayS: config.LOGIN_DELAY_BASE_S,
+      maxDelayS: config.LOGIN_DELAY_MAX_S,
+      forgetAfterS: Math.max(3600, config.LOGIN_DELAY_MAX_S * 2),
+    },
+    dataDir: config.dataDir,
+    storage: deps.storage,
+    billing: deps.billing,
+  });
+  // Password reset mails go out after the answer; they finish before the database closes.
+  app.addHook('preClose', async () => accounts.idle());
+  app.decorate('accounts', accounts);
+  app.decorate('accountsConsole', new AccountsConsole({ db: deps.db, sessions: deps.sessions, accounts }));
+  await app.register(accountsRoutes, {
+    service: accounts,
+    ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,
+    accountPerMinute: config.AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE,
+    limits: deps.limits,
+  });
+  if (!config.isProduction) await app.register(mailboxRoutes, { service: new MailboxService({ db: deps.db }) });
+});
 
 export type { AccountsService, AccountsBilling } from './accounts.service.js';
 /** Live sessions: core.ts builds them once; the auth plugin checks each request against them. */

@@ -3,6 +3,7 @@ import type { AdminBlogList, AdminBlogPost, AdminBlogPostInput, AdminBlogPostPat
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
+import { sentColumns } from '../../lib/patch.js';
 import type { BlogPostRow, NewBlogPost } from '../blog/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { recordAudit } from './audit.repository.js';
@@ -78,12 +79,13 @@ export class AdminBlogService {
     let oldCover: string | null = null;
     const { after } = await this.write(actorId, 'blog_post.update', id, async (db, current) => {
       if (!current) throw notFound();
-      const values: Partial<NewBlogPost> = {};
-      if (patch.title !== undefined) values.title = patch.title;
-      if (patch.summary !== undefined) values.summary = patch.summary;
-      if (patch.body !== undefined) values.body = patch.body;
-      if (patch.seo_title !== undefined) values.seoTitle = patch.seo_title;
-      if (patch.seo_description !== undefined) values.seoDescription = patch.seo_description;
+      const values = sentColumns<AdminBlogPostPatch, NewBlogPost>(patch, {
+        title: 'title',
+        summary: 'summary',
+        body: 'body',
+        seo_title: 'seoTitle',
+        seo_description: 'seoDescription',
+      });
       if (patch.remove_cover) {
         oldCover = current.coverKey;
         values.coverKey = null;

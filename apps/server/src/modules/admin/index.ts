@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { AppDependencies, Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import type {
   AdminAccounts,
   AdminBilling,
@@ -47,33 +47,30 @@ declare module 'fastify' {
  * The admin module (docs/admin.md): the console's API under `/api/admin` behind one
  * `requireAdmin` check, and `POST /api/local/admin` for the operator commands on PGlite.
  */
-export const adminModule = fp<AdminModuleDeps>(
-  async (app, deps) => {
-    const { config, database } = deps;
-    const admin: AdminDeps = { ...deps, publicUrl: config.PUBLIC_URL, log: deps.log.child({ module: 'admin' }) };
-    // npm run admin:create/ban/unban through this server (docs/operations.md "The first
-    // administrator"): only on the embedded database, which no second process may open. On
-    // PostgreSQL the command writes to the shared database itself, so the route does not exist there.
-    const localAdminKey = deps.localAdminKey ?? newLocalAdminKey();
-    app.decorate('localAdminKey', localAdminKey);
-    if (database.driver === 'pglite')
-      await app.register(localAdminRoutes, { service: new LocalAdminService(admin), key: localAdminKey });
-    await app.register(adminRoutes, {
-      prefix: '/api/admin',
-      services: {
-        overview: new AdminOverviewService(admin),
-        users: new AdminUsersService(admin),
-        payments: new AdminPaymentsService(admin),
-        audit: new AdminAuditService(admin),
-        characters: new AdminCharactersService(admin),
-        blog: new AdminBlogService(admin),
-        takedown: new AdminTakedownService(admin),
-        reports: new AdminReportsService(admin),
-      },
-    });
-  },
-  { name: 'admin' },
-);
+export const adminModule = defineModule<AdminModuleDeps>('admin', async (app, deps) => {
+  const { config, database } = deps;
+  const admin: AdminDeps = { ...deps, publicUrl: config.PUBLIC_URL, log: deps.log.child({ module: 'admin' }) };
+  // npm run admin:create/ban/unban through this server (docs/operations.md "The first
+  // administrator"): only on the embedded database, which no second process may open. On
+  // PostgreSQL the command writes to the shared database itself, so the route does not exist there.
+  const localAdminKey = deps.localAdminKey ?? newLocalAdminKey();
+  app.decorate('localAdminKey', localAdminKey);
+  if (database.driver === 'pglite')
+    await app.register(localAdminRoutes, { service: new LocalAdminService(admin), key: localAdminKey });
+  await app.register(adminRoutes, {
+    prefix: '/api/admin',
+    services: {
+      overview: new AdminOverviewService(admin),
+      users: new AdminUsersService(admin),
+      payments: new AdminPaymentsService(admin),
+      audit: new AdminAuditService(admin),
+      characters: new AdminCharactersService(admin),
+      blog: new AdminBlogService(admin),
+      takedown: new AdminTakedownService(admin),
+      reports: new AdminReportsService(admin),
+    },
+  });
+});
 
 /** The narrow views of other modules the console is given (app.ts builds them). */
 export type {

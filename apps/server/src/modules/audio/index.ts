@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import type { BillingService } from '../billing/index.js';
 import { audioRoutes } from './audio.routes.js';
 import { AudioService } from './audio.service.js';
@@ -20,28 +20,19 @@ declare module 'fastify' {
  * The audio module (issue 7, docs/voice.md): `POST /api/audio/{message_id}`, a durable
  * background job per voice message, run by any replica.
  */
-export const audioModule = fp<AudioModuleDeps>(
-  async (app, deps) => {
-    const { config } = deps;
-    const audio = new AudioService({
-      db: deps.db,
-      storage: deps.storage,
-      urls: deps.urls,
-      tts: deps.tts,
-      log: deps.log,
-      timeoutMs: config.TTS_TIMEOUT_S * 1000,
-      concurrency: config.TTS_CONCURRENCY,
-      mp3Kbps: config.TTS_MP3_KBPS,
-      billing: deps.billing,
-      jobs: deps.jobs,
-      retries: config.TTS_RETRIES,
-      retryDelayS: config.TTS_RETRY_DELAY_S,
-    });
-    app.decorate('audio', audio);
-    await app.register(audioRoutes, { service: audio });
-  },
-  { name: 'audio' },
-);
+export const audioModule = defineModule<AudioModuleDeps>('audio', async (app, deps) => {
+  const { config } = deps;
+  const audio = new AudioService({
+    ...deps,
+    timeoutMs: config.TTS_TIMEOUT_S * 1000,
+    concurrency: config.TTS_CONCURRENCY,
+    mp3Kbps: config.TTS_MP3_KBPS,
+    retries: config.TTS_RETRIES,
+    retryDelayS: config.TTS_RETRY_DELAY_S,
+  });
+  app.decorate('audio', audio);
+  await app.register(audioRoutes, { service: audio });
+});
 
 export type { AudioService } from './audio.service.js';
 /** For the chats presenter: whether a message's voice is ready to play. */

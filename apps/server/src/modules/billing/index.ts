@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { billingRoutes } from './billing.routes.js';
 import { BillingConsole } from './billing.console.js';
 import { BillingService } from './billing.service.js';
@@ -20,29 +20,26 @@ declare module 'fastify' {
  * The billing module: plans, checkouts (and the sandbox's), subscriptions, the daily claim,
  * payment webhooks, and the hourly pruning of recorded webhook deliveries.
  */
-export const billingModule = fp<BillingModuleDeps>(
-  async (app, deps) => {
-    const { config, jobs, log } = deps;
-    const service = new BillingService({ db: deps.db, payments: deps.payments, publicUrl: config.PUBLIC_URL });
-    app.decorate('billing', service);
-    app.decorate('billingConsole', new BillingConsole({ db: deps.db }));
-    await app.register(billingRoutes, { service, providers: deps.payments });
-    // Webhook deliveries are kept WEBHOOK_DELIVERIES_RETENTION_DAYS: an hourly durable job, one
-    // per hour for the cluster (webhook-deliveries.pruning.ts).
-    const pruning = scheduleWebhookDeliveryPruning({
-      service,
-      jobs,
-      retentionDays: config.WEBHOOK_DELIVERIES_RETENTION_DAYS,
-      log,
+export const billingModule = defineModule<BillingModuleDeps>('billing', async (app, deps) => {
+  const { config, jobs, log } = deps;
+  const service = new BillingService({ db: deps.db, payments: deps.payments, publicUrl: config.PUBLIC_URL });
+  app.decorate('billing', service);
+  app.decorate('billingConsole', new BillingConsole({ db: deps.db }));
+  await app.register(billingRoutes, { service, providers: deps.payments });
+  // Webhook deliveries are kept WEBHOOK_DELIVERIES_RETENTION_DAYS: an hourly durable job, one
+  // per hour for the cluster (webhook-deliveries.pruning.ts).
+  const pruning = scheduleWebhookDeliveryPruning({
+    service,
+    jobs,
+    retentionDays: config.WEBHOOK_DELIVERIES_RETENTION_DAYS,
+    log,
+  });
+  app.addHook('onReady', async () => {
+    await pruning.scheduleNext().catch((error: unknown) => {
+      log.warn({ err: error }, 'could not schedule the pruning of webhook deliveries');
     });
-    app.addHook('onReady', async () => {
-      await pruning.scheduleNext().catch((error: unknown) => {
-        log.warn({ err: error }, 'could not schedule the pruning of webhook deliveries');
-      });
-    });
-  },
-  { name: 'billing' },
-);
+  });
+});
 
 export { BillingService, type ProviderErrorLog } from './billing.service.js';
 export type { BillingProfile } from './billing.presenter.js';

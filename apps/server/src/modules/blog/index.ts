@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { blogRoutes } from './blog.routes.js';
 import { BlogService } from './blog.service.js';
 import { deletePost, findPostForUpdate, insertPost, listAllPosts, updatePost } from './blog.repository.js';
@@ -7,12 +7,9 @@ import { deletePost, findPostForUpdate, insertPost, listAllPosts, updatePost } f
 export type BlogModuleDeps = Pick<Core, 'db'>;
 
 /** The blog module: `GET /api/blog` (keyset pages) and `GET /api/blog/{id}`. */
-export const blogModule = fp<BlogModuleDeps>(
-  async (app, deps) => {
-    await app.register(blogRoutes, { service: new BlogService(deps) });
-  },
-  { name: 'blog' },
-);
+export const blogModule = defineModule<BlogModuleDeps>('blog', async (app, deps) => {
+  await app.register(blogRoutes, { service: new BlogService(deps) });
+});
 
 /**
  * What other modules may use: the page meta of `/blog/{id}` and the media route's check of a

@@ -7,6 +7,8 @@ import {
 } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { sentColumns } from '../../lib/patch.js';
+import { CONSOLE_EDIT_COLUMNS, ownTags } from './card-columns.js';
 import { voiceForCharacter } from './character-voice.js';
 import {
   countPendingReview,
@@ -32,25 +34,8 @@ import { BotsService, cardTexts, type BotsServiceDeps, type PreparedCardImport }
 
 /** The columns of the console's fields that were sent (an edit leaves the others as they are). */
 function columnsOf(input: AdminCharacterPatch): Partial<NewBotRow> {
-  const values: Partial<NewBotRow> = {};
-  if (input.name !== undefined) values.name = input.name;
-  if (input.slug !== undefined) values.slug = input.slug;
-  if (input.age !== undefined) values.age = input.age;
-  if (input.description !== undefined) values.description = input.description;
-  if (input.greeting !== undefined) values.greeting = input.greeting;
-  if (input.alternate_greetings !== undefined) values.alternateGreetings = input.alternate_greetings;
-  if (input.personality_text !== undefined) values.personalityText = input.personality_text;
-  if (input.scenario !== undefined) values.scenario = input.scenario;
-  if (input.example_messages !== undefined) values.exampleMessages = input.example_messages;
-  if (input.system_prompt !== undefined) values.systemPrompt = input.system_prompt;
-  if (input.post_history_instructions !== undefined) values.postHistoryInstructions = input.post_history_instructions;
-  if (input.creator_notes !== undefined) values.creatorNotes = input.creator_notes;
-  if (input.tags !== undefined)
-    values.tags = [...new Set(input.tags.filter((t) => t !== 'official' && t !== 'custom'))];
-  if (input.occupation !== undefined) values.occupation = input.occupation;
-  if (input.personality !== undefined) values.personality = input.personality;
-  if (input.voice !== undefined) values.voice = input.voice;
-  if (input.visibility !== undefined) values.visibility = input.visibility;
+  const values = sentColumns<AdminCharacterPatch, NewBotRow>(input, CONSOLE_EDIT_COLUMNS);
+  if (input.tags !== undefined) values.tags = ownTags(input.tags);
   return values;
 }
 

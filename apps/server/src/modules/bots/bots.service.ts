@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import type { Bot, BotCreate, BotDetail, BotFilterTag, BotList } from '@reverie/shared';
+import { slugify, type Bot, type BotCreate, type BotDetail, type BotFilterTag, type BotList } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { sanitizeImage } from '../../lib/images.js';
+import { sentColumns } from '../../lib/patch.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { ModerationProvider } from '../../providers/moderation/index.js';
 import type { ImageModeration } from '../../providers/image-moderation/index.js';
@@ -14,6 +15,7 @@ import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFi
 import { withTextChunks } from './card-png.js';
 import { explicitPicturesBlurredFor, presentBot, presentBotDetail } from './bots.presenter.js';
 import { makeBlurredPreview } from '../pictures/index.js';
+import { AUTHOR_EDIT_COLUMNS, ownTags } from './card-columns.js';
 import { voiceForCharacter } from './character-voice.js';
 import {
   blurredKeyOf,
@@ -50,18 +52,6 @@ export interface BotsServiceDeps {
   autoApprove: boolean;
   /** Where picture judgements are logged (no personal data). */
   log?: PictureLog;
-}
-
-/** Lower-case ASCII slug of a name; empty for names without Latin letters or digits. */
-export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
 }
 
 /** The texts of a character the moderation judges (a minor in any of them is refused). */
@@ -178,7 +168,7 @@ export class BotsService {
 
   /** A unique slug: the name's slug plus a short random suffix (`db` may be the caller's transaction). */
   async uniqueSlug(name: string, db: Database = this.deps.db): Promise<string> {
-    const base = slugify(name) || 'character';
+    const base = slugify(name, 60) || 'character';
     for (let i = 0; i < 5; i++) {
       const slug = `${base}-${randomBytes(4).toString('hex').slice(0, 6)}`;
       if (!(await slugExists(db, slug))) return slug;
@@ -258,7 +248,7 @@ export class BotsService {
     ]);
     const image = photo ? await sanitizeImage(photo) : null;
     const id = randomUUID();
-    const tags = [...new Set(input.tags.filter((t) => t !== 'official' && t !== 'custom'))];
+    const tags = ownTags(input.tags);
     const avatar =
       image && photo
         ? await this.storeAvatar(id, image, photo)
@@ -386,20 +376,12 @@ export class BotsService {
     const { db } = this.deps;
     const row = await findVisibleBotBySlug(db, slug, authorId);
     if (!row || row.authorId !== authorId) throw notFound();
-    const values: Partial<NewBotRow> = {};
-    if (patch.name !== undefined) values.name = patch.name;
-    if (patch.age !== undefined) values.age = patch.age;
-    if (patch.description !== undefined) values.description = patch.description;
-    if (patch.greeting !== undefined) values.greeting = patch.greeting;
-    if (patch.scenario !== undefined) values.scenario = patch.scenario;
-    if (patch.occupation !== undefined) values.occupation = patch.occupation;
+    const values = sentColumns<Partial<BotCreate>, NewBotRow>(patch, AUTHOR_EDIT_COLUMNS);
     if (patch.personality !== undefined) {
       values.personality = patch.personality;
       values.personalityText = patch.personality.join(', ');
     }
-    if (patch.tags !== undefined)
-      values.tags = [...new Set(patch.tags.filter((t) => t !== 'official' && t !== 'custom'))];
-    if (patch.visibility !== undefined) values.visibility = patch.visibility;
+    if (patch.tags !== undefined) values.tags = ownTags(patch.tags);
     await this.refuseInappropriateText(cardTexts({ ...row, ...values }));
     const visibility = values.visibility ?? row.visibility;
     if (visibility === 'public' && row.reviewState === 'rejected') {

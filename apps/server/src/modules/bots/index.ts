@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { BotsManageService } from './bots.manage.js';
 import { botsRoutes } from './bots.routes.js';
 import { BotsService } from './bots.service.js';
@@ -25,24 +25,16 @@ declare module 'fastify' {
  * The bots module: the catalogue, a character's page, the user's characters and personas
  * (create, edit, Character Card import and export) under `/api/bots/…` and `/api/bot/…`.
  */
-export const botsModule = fp<BotsModuleDeps>(
-  async (app, deps) => {
-    const serviceDeps = {
-      db: deps.db,
-      storage: deps.storage,
-      moderation: deps.moderation,
-      imageModeration: deps.imageModeration,
-      urls: deps.urls,
-      autoApprove: deps.config.MODERATION_AUTO_APPROVE,
-      log: deps.log,
-    };
-    const service = new BotsService(serviceDeps);
-    app.decorate('bots', service);
-    app.decorate('botsManage', new BotsManageService(serviceDeps));
-    await app.register(botsRoutes, { service });
-  },
-  { name: 'bots' },
-);
+export const botsModule = defineModule<BotsModuleDeps>('bots', async (app, deps) => {
+  const serviceDeps = {
+    ...deps,
+    autoApprove: deps.config.MODERATION_AUTO_APPROVE,
+  };
+  const service = new BotsService(serviceDeps);
+  app.decorate('bots', service);
+  app.decorate('botsManage', new BotsManageService(serviceDeps));
+  await app.register(botsRoutes, { service });
+});
 
 /** Other modules receive these services through their deps (app.ts passes `app.bots`, `app.botsManage`). */
 export { BotsService, type BotsServiceDeps, type PreparedCardImport } from './bots.service.js';

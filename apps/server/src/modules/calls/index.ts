@@ -1,6 +1,6 @@
-import fp from 'fastify-plugin';
 import type { AppDependencies, Core } from '../../core.js';
 import { providerLog } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { createVad } from '../../providers/vad/index.js';
 import type { CallReplies } from './call-session.js';
 import { callsRoutes } from './calls.routes.js';
@@ -27,42 +27,31 @@ declare module 'fastify' {
  * WebSocket. A call is a conversation in a chat, said aloud; its row in the database lets any
  * replica resume or end it.
  */
-export const callsModule = fp<CallsModuleDeps>(
-  async (app, deps) => {
-    const { config } = deps;
-    const calls = new CallsService({
-      db: deps.db,
-      secret: deps.secret,
-      stt: deps.stt,
-      tts: deps.tts,
-      vad: deps.vad ?? (() => createVad(config, providerLog(deps.log, 'vad'))),
-      replies: deps.replies,
-      chats: deps.chats,
-      characterVoice: deps.characterVoice,
-      pubsub: deps.pubsub,
-      log: deps.log,
-      onTimings: deps.onCallTimings,
-      settings: {
-        minutesPerDay: config.CALL_MINUTES_PER_DAY,
-        endOfTurnMs: config.CALL_END_OF_TURN_MS,
-        minSpeechMs: config.CALL_MIN_SPEECH_MS,
-        resumeGraceS: config.CALL_RESUME_GRACE_S,
-        tokenTtlS: config.CALL_TOKEN_TTL_S,
-        outputSampleRate: config.CALL_OUTPUT_SAMPLE_RATE,
-        leadMs: config.CALL_PLAYBACK_LEAD_MS,
-        ttsTimeoutMs: config.TTS_TIMEOUT_S * 1000,
-        ...deps.calls,
-      },
-    });
-    app.decorate('calls', calls);
-    calls.start();
-    // Calls end (server_shutdown) before the replies and the database close: this preClose hook
-    // is added before the job queue's, which app.ts adds last.
-    app.addHook('preClose', async () => calls.close());
-    await app.register(callsRoutes, { service: calls });
-  },
-  { name: 'calls' },
-);
+export const callsModule = defineModule<CallsModuleDeps>('calls', async (app, deps) => {
+  const { config } = deps;
+  const calls = new CallsService({
+    ...deps,
+    vad: deps.vad ?? (() => createVad(config, providerLog(deps.log, 'vad'))),
+    onTimings: deps.onCallTimings,
+    settings: {
+      minutesPerDay: config.CALL_MINUTES_PER_DAY,
+      endOfTurnMs: config.CALL_END_OF_TURN_MS,
+      minSpeechMs: config.CALL_MIN_SPEECH_MS,
+      resumeGraceS: config.CALL_RESUME_GRACE_S,
+      tokenTtlS: config.CALL_TOKEN_TTL_S,
+      outputSampleRate: config.CALL_OUTPUT_SAMPLE_RATE,
+      leadMs: config.CALL_PLAYBACK_LEAD_MS,
+      ttsTimeoutMs: config.TTS_TIMEOUT_S * 1000,
+      ...deps.calls,
+    },
+  });
+  app.decorate('calls', calls);
+  calls.start();
+  // Calls end (server_shutdown) before the replies and the database close: this preClose hook
+  // is added before the job queue's, which app.ts adds last.
+  app.addHook('preClose', async () => calls.close());
+  await app.register(callsRoutes, { service: calls });
+});
 
 /** What other modules and the app may use of the calls module. */
 export type { CallsService, CallChats, CallSettings, VadFactory } from './calls.service.js';

@@ -4,11 +4,9 @@ import type { PubSub } from '../../providers/pubsub/pubsub.provider.js';
 import { failExpiredReplies, findLiveReply, leaseAlive, renewLeases } from './live-replies.repository.js';
 import { findMessage, type MessageRow } from './messages.repository.js';
 import { type EventQueue, Generation, type RemotePiece } from './generations.js';
+import type { ServiceLog } from '../../lib/logger.js';
 
-interface Logger {
-  info(object: object, message?: string): void;
-  warn(object: object, message?: string): void;
-}
+type Logger = Pick<ServiceLog, 'info' | 'warn'>;
 
 export interface LiveRepliesOptions {
   db: Database;

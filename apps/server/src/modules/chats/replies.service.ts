@@ -31,6 +31,7 @@ import type { GenerationContext, GenerationRunner, ReplyRow } from './runner.js'
 import { errorEvent } from './runner.js';
 import { fairUseRefusal, planSend, screenMessage, type SendPlan } from './send-plan.js';
 import type { MemorySummaries } from './summaries.js';
+import type { ServiceLog } from '../../lib/logger.js';
 
 /** What the replies need from the pictures module (issue 7), structurally. */
 export interface PictureReplier {
@@ -44,9 +45,7 @@ export interface MessageLimiter {
   take(userId: string): Promise<number>;
 }
 
-interface Logger {
-  warn(object: object, message?: string): void;
-}
+type Logger = Pick<ServiceLog, 'warn'>;
 
 export interface RepliesDeps {
   db: Database;

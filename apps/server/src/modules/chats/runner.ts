@@ -12,11 +12,9 @@ import type { Generation } from './generations.js';
 import { ReplySaves } from './reply-saves.js';
 import { buildPrompt, type PromptMessage } from './prompt.js';
 import { refusalText, StreamingMinorsGuard, violatesMinorsPolicy } from './safety.js';
+import type { ServiceLog } from '../../lib/logger.js';
 
-interface Logger {
-  warn(object: object, message?: string): void;
-  error(object: object, message?: string): void;
-}
+type Logger = Pick<ServiceLog, 'warn' | 'error'>;
 
 export interface RunnerDeps {
   db: Database;

@@ -4,10 +4,9 @@ import { findUserName, promptHistory } from './chat-context.repository.js';
 import { findChatById, updateChat } from './chats.repository.js';
 import { summarise } from './memory.js';
 import type { SummaryRequest } from './runner.js';
+import type { ServiceLog } from '../../lib/logger.js';
 
-interface Logger {
-  warn(object: object, message?: string): void;
-}
+type Logger = Pick<ServiceLog, 'warn'>;
 
 /** Where summaries run as jobs: `chat-summary` on the job queue (providers/jobs). */
 export interface SummaryQueue {

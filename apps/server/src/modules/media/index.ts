@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { mediaRoutes } from './media.routes.js';
 import { MediaService, type MediaCharacters } from './media.service.js';
 
@@ -12,11 +12,8 @@ export type MediaModuleDeps = Pick<Core, 'db' | 'storage' | 'urls'> & {
  * The media module: `GET /api/media/{key}`, a file of media storage to whoever may see it.
  * It owns no table: characters come from the bots module, blog covers' posts from the blog's.
  */
-export const mediaModule = fp<MediaModuleDeps>(
-  async (app, deps) => {
-    await app.register(mediaRoutes, { service: new MediaService(deps) });
-  },
-  { name: 'media' },
-);
+export const mediaModule = defineModule<MediaModuleDeps>('media', async (app, deps) => {
+  await app.register(mediaRoutes, { service: new MediaService(deps) });
+});
 
 export type { MediaCharacters } from './media.service.js';

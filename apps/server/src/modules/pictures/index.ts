@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { pictureRoutes } from './pictures.routes.js';
 import { PictureService } from './pictures.service.js';
 
@@ -13,21 +13,14 @@ declare module 'fastify' {
 }
 
 /** The pictures module: the character's picture replies in chat and `GET /api/unblur/image/{id}`. */
-export const picturesModule = fp<PicturesModuleDeps>(
-  async (app, deps) => {
-    const service = new PictureService({
-      db: deps.db,
-      storage: deps.storage,
-      urls: deps.urls,
-      images: deps.images,
-      log: deps.log,
-      imageTimeoutMs: deps.config.IMAGE_TIMEOUT_S * 1000,
-    });
-    app.decorate('pictures', service);
-    await app.register(pictureRoutes, { service });
-  },
-  { name: 'pictures' },
-);
+export const picturesModule = defineModule<PicturesModuleDeps>('pictures', async (app, deps) => {
+  const service = new PictureService({
+    ...deps,
+    imageTimeoutMs: deps.config.IMAGE_TIMEOUT_S * 1000,
+  });
+  app.decorate('pictures', service);
+  await app.register(pictureRoutes, { service });
+});
 
 export { PictureService, type PictureReplyArgs } from './pictures.service.js';
 /** A picture as it is kept, and the blurred preview of an explicit one (the bots module's copies too). */

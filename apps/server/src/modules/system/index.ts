@@ -1,6 +1,6 @@
-import fp from 'fastify-plugin';
 import type { ClientConfig } from '@reverie/shared';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { serverVersion } from '../../lib/version.js';
 import { systemRoutes } from './system.routes.js';
 import { SystemService } from './system.service.js';
@@ -11,14 +11,11 @@ export type SystemModuleDeps = Pick<Core, 'config' | 'database' | 'edition' | 'm
 };
 
 /** The system module: `GET /api/health`, `GET /api/ready`, `GET /api/config`. */
-export const systemModule = fp<SystemModuleDeps>(
-  async (app, deps) => {
-    const service = new SystemService({
-      ...deps,
-      version: serverVersion(),
-      autoApproveCharacters: deps.config.MODERATION_AUTO_APPROVE && deps.moderation.canAutoApprove,
-    });
-    await app.register(systemRoutes, { service });
-  },
-  { name: 'system' },
-);
+export const systemModule = defineModule<SystemModuleDeps>('system', async (app, deps) => {
+  const service = new SystemService({
+    ...deps,
+    version: serverVersion(),
+    autoApproveCharacters: deps.config.MODERATION_AUTO_APPROVE && deps.moderation.canAutoApprove,
+  });
+  await app.register(systemRoutes, { service });
+});

@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { WindowLimiter } from '../../providers/limits/index.js';
 import { takedownRoutes } from './takedown.routes.js';
 import { TakedownService } from './takedown.service.js';
@@ -14,24 +14,19 @@ declare module 'fastify' {
 }
 
 /** The takedown module: `POST /api/takedown`, open to anyone (docs/admin.md "Takedown"). */
-export const takedownModule = fp<TakedownModuleDeps>(
-  async (app, deps) => {
-    const { config } = deps;
-    const takedown = new TakedownService({
-      db: deps.db,
-      mail: deps.mail,
-      edition: deps.edition,
-      publicUrl: config.PUBLIC_URL,
-      log: deps.log.child({ module: 'takedown' }),
-      perEmail: new WindowLimiter(deps.limits, 'takedown-email', config.TAKEDOWN_PER_EMAIL_PER_DAY, 24 * 3600_000),
-    });
-    app.decorate('takedown', takedown);
-    await app.register(takedownRoutes, {
-      service: takedown,
-      perIpPerHour: config.TAKEDOWN_PER_IP_PER_HOUR,
-    });
-  },
-  { name: 'takedown' },
-);
+export const takedownModule = defineModule<TakedownModuleDeps>('takedown', async (app, deps) => {
+  const { config } = deps;
+  const takedown = new TakedownService({
+    ...deps,
+    publicUrl: config.PUBLIC_URL,
+    log: deps.log.child({ module: 'takedown' }),
+    perEmail: new WindowLimiter(deps.limits, 'takedown-email', config.TAKEDOWN_PER_EMAIL_PER_DAY, 24 * 3600_000),
+  });
+  app.decorate('takedown', takedown);
+  await app.register(takedownRoutes, {
+    service: takedown,
+    perIpPerHour: config.TAKEDOWN_PER_IP_PER_HOUR,
+  });
+});
 
 export type { TakedownService } from './takedown.service.js';

@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { WindowLimiter } from '../../providers/limits/index.js';
 import { createTransformProvider, type TransformProvider } from './transform-provider.js';
 import { TransformsConsole } from './transforms.console.js';
@@ -26,38 +26,30 @@ declare module 'fastify' {
  * The transforms module (issue 16, docs/transform.md): `/api/transforms…`, one durable job per
  * paid transform, and the periodic sweep of abandoned uploads.
  */
-export const transformsModule = fp<TransformsModuleDeps>(
-  async (app, deps) => {
-    const { config, limits } = deps;
-    const service = new TransformsService({
-      db: deps.db,
-      storage: deps.storage,
-      urls: deps.urls,
-      pictureCheck: deps.pictureCheck,
-      provider:
-        deps.transformProvider ??
-        createTransformProvider({ ...config, COMFYUI_URL: config.COMFYUI_URL ?? config.IMAGE_BASE_URL }),
-      jobs: deps.jobs,
-      uploadLimiter: new WindowLimiter(limits, 'transform-upload', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
-      previewLimiter: new WindowLimiter(limits, 'transform-preview', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
-      log: deps.log,
-      timeoutS: config.TRANSFORM_TIMEOUT_S,
-      concurrency: config.TRANSFORM_CONCURRENCY,
-      retries: config.TRANSFORM_RETRIES,
-      retryDelayS: config.TRANSFORM_RETRY_DELAY_S,
+export const transformsModule = defineModule<TransformsModuleDeps>('transforms', async (app, deps) => {
+  const { config, limits } = deps;
+  const service = new TransformsService({
+    ...deps,
+    provider:
+      deps.transformProvider ??
+      createTransformProvider({ ...config, COMFYUI_URL: config.COMFYUI_URL ?? config.IMAGE_BASE_URL }),
+    uploadLimiter: new WindowLimiter(limits, 'transform-upload', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
+    previewLimiter: new WindowLimiter(limits, 'transform-preview', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
+    timeoutS: config.TRANSFORM_TIMEOUT_S,
+    concurrency: config.TRANSFORM_CONCURRENCY,
+    retries: config.TRANSFORM_RETRIES,
+    retryDelayS: config.TRANSFORM_RETRY_DELAY_S,
+  });
+  app.decorate('transforms', service);
+  app.decorate('transformsConsole', new TransformsConsole());
+  // Abandoned uploads (unjudged or unpaid) are swept by a periodic durable job, once for the cluster.
+  app.addHook('onReady', async () => {
+    await service.start().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'could not schedule the sweep of abandoned transform uploads');
     });
-    app.decorate('transforms', service);
-    app.decorate('transformsConsole', new TransformsConsole());
-    // Abandoned uploads (unjudged or unpaid) are swept by a periodic durable job, once for the cluster.
-    app.addHook('onReady', async () => {
-      await service.start().catch((error: unknown) => {
-        app.log.warn({ err: error }, 'could not schedule the sweep of abandoned transform uploads');
-      });
-    });
-    await app.register(transformRoutes, { service });
-  },
-  { name: 'transforms' },
-);
+  });
+  await app.register(transformRoutes, { service });
+});
 
 export { TransformsService, type TransformPictureCheck } from './transforms.service.js';
 export type { TransformProvider } from './transform-provider.js';

@@ -1,5 +1,5 @@
-import fp from 'fastify-plugin';
 import type { Core } from '../../core.js';
+import { defineModule } from '../../lib/module.js';
 import { webRoutes } from './web.routes.js';
 import { WebService, type WebBots } from './web.service.js';
 
@@ -15,18 +15,13 @@ export type WebModuleDeps = Pick<Core, 'config' | 'db' | 'edition'> & {
  * metadata and first screen written in. Registered last: its not-found handler serves the
  * pages of every path no route took.
  */
-export const webModule = fp<WebModuleDeps>(
-  async (app, deps) => {
-    const service = new WebService({
-      db: deps.db,
-      bots: deps.bots,
-      edition: deps.edition,
-      publicUrl: deps.config.PUBLIC_URL,
-    });
-    await app.register(webRoutes, { service, edition: deps.edition, distDir: deps.webDistDir });
-  },
-  { name: 'web' },
-);
+export const webModule = defineModule<WebModuleDeps>('web', async (app, deps) => {
+  const service = new WebService({
+    ...deps,
+    publicUrl: deps.config.PUBLIC_URL,
+  });
+  await app.register(webRoutes, { service, edition: deps.edition, distDir: deps.webDistDir });
+});
 
 export { WebService, type WebBots, type WebServiceDeps } from './web.service.js';
 /** A page's metadata and its index.html (pure; the admin console's blog test renders a post's page). */

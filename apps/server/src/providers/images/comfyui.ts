@@ -7,6 +7,7 @@ import {
   type GeneratedImage,
   type ImageProvider,
 } from './image-provider.js';
+import { sleep } from '@reverie/shared';
 
 /** The Stable Diffusion 1.5 checkpoint the built-in workflows load. */
 export const SD15_CHECKPOINT = {
@@ -82,19 +83,6 @@ interface HistoryEntry {
   status?: { status_str?: string; completed?: boolean; messages?: unknown[] };
   outputs?: Record<string, { images?: { filename: string; subfolder?: string; type?: string }[] }>;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      },
-      { once: true },
-    );
-  });
 
 /**
  * ComfyUI's HTTP API: `POST /prompt` queues the workflow, `GET /history/{id}` is polled until
@@ -199,6 +187,9 @@ export async function runComfyWorkflow(
       };
     }
     if (entry?.status?.completed) throw new Error('ComfyUI finished the job without a picture');
-    await sleep(interval, signal);
+    // A reason that is no Error (an abort with a string) is thrown as one.
+    await sleep(interval, signal).catch((reason: unknown) => {
+      throw reason instanceof Error ? reason : new Error('aborted');
+    });
   }
 }

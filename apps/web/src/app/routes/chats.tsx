@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { LoadFailed } from '../../components/ui/load-failed';
 import { Page } from '../../components/ui/page';
 import { SearchField } from '../../components/ui/search-field';
 import { useProfile } from '../../lib/profile';
@@ -34,16 +35,12 @@ export function Component() {
         {chats.isPending ? (
           <ChatListSkeleton />
         ) : chats.isError ? (
-          <div className="flex flex-col items-center gap-3 py-12 text-center">
-            <p role="alert">{t('chats.load_failed')}</p>
-            <button
-              type="button"
-              onClick={() => void chats.refetch()}
-              className="rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary"
-            >
-              {t('chat.try_again')}
-            </button>
-          </div>
+          <LoadFailed
+            text={t('chats.load_failed')}
+            retryLabel={t('chat.try_again')}
+            onRetry={() => void chats.refetch()}
+            className="py-12"
+          />
         ) : (
           <ChatList chats={chats.data} viewer={profile?.id ?? ''} searching={q !== ''} />
         )}

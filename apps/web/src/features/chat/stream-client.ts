@@ -53,6 +53,14 @@ export async function readEventStream(
   }
 }
 
+/** A call on one message's event stream (regenerate, re-attach): the chat, the message, where events go. */
+export type MessageStreamCall = (
+  chatId: string,
+  messageId: string,
+  onEvent: (event: StreamEvent) => void,
+  signal?: AbortSignal,
+) => Promise<void>;
+
 export interface StreamRequest {
   method?: 'GET' | 'POST';
   body?: unknown;

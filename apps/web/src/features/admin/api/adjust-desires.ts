@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './keys';
+import { useUserWrite } from './admin-writes';
 
 export type AdjustDesiresBody = { amount: number; reason: string };
 
@@ -11,10 +10,5 @@ export const postAdjustDesires = (userId: string, body: AdjustDesiresBody) =>
     body,
   });
 
-export function useAdjustDesires(userId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: AdjustDesiresBody) => postAdjustDesires(userId, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
-  });
-}
+export const useAdjustDesires = (userId: string) =>
+  useUserWrite((body: AdjustDesiresBody) => postAdjustDesires(userId, body));

@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './keys';
+import { useUserWrite } from './admin-writes';
 
 export type BanUserBody = { reason: string };
 
@@ -8,10 +7,4 @@ export type BanUserBody = { reason: string };
 export const postBanUser = (userId: string, body: BanUserBody) =>
   request<{ ok: true }>(`/api/admin/users/${encodeURIComponent(userId)}/ban`, { method: 'POST', body });
 
-export function useBanUser(userId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: BanUserBody) => postBanUser(userId, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
-  });
-}
+export const useBanUser = (userId: string) => useUserWrite((body: BanUserBody) => postBanUser(userId, body));

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminCharacter } from '@reverie/shared';
 import { contentKeys } from './content-keys';
 
@@ -11,4 +11,10 @@ export function useCharacterWritten() {
     void client.invalidateQueries({ queryKey: contentKeys.review });
     void client.invalidateQueries({ queryKey: ['admin', 'count'] });
   };
+}
+
+/** A write on a character (`write` answers it as saved), followed by `useCharacterWritten`. */
+export function useCharacterWrite<Input>(write: (input: Input) => Promise<AdminCharacter>) {
+  const written = useCharacterWritten();
+  return useMutation({ mutationFn: write, onSuccess: written });
 }

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { AdminSupportReport } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './get-count';
+import { useDecisionWritten } from './admin-writes';
 import { REPORTS_COUNT_PATH, reportKeys } from './get-message-reports';
 
 /** POST /api/admin/reports/support/{id}/close. */
@@ -9,13 +9,10 @@ export const closeSupportReport = (id: string) =>
   request<AdminSupportReport>(`/api/admin/reports/support/${id}/close`, { method: 'POST' });
 
 export function useCloseSupportReport(id: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: () => closeSupportReport(id),
-    onSuccess: (report) => {
-      client.setQueryData(reportKeys.supportItem(id), report);
-      void client.invalidateQueries({ queryKey: reportKeys.all });
-      void client.invalidateQueries({ queryKey: adminKeys.count(REPORTS_COUNT_PATH) });
-    },
+  const written = useDecisionWritten<AdminSupportReport>({
+    item: reportKeys.supportItem(id),
+    queue: reportKeys.all,
+    countPath: REPORTS_COUNT_PATH,
   });
+  return useMutation({ mutationFn: () => closeSupportReport(id), onSuccess: written });
 }

@@ -1,17 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
 import type { AdminCharacter } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { useCharacterWritten } from './character-mutation';
+import { useCharacterWrite } from './character-mutation';
 
 /** POST /api/admin/review/{id}/approve, or …/reject with the reason the author is told. */
-export function useDecideReview() {
-  const written = useCharacterWritten();
-  return useMutation({
-    mutationFn: (decision: { id: string; approve: true } | { id: string; approve: false; reason: string }) =>
-      request<AdminCharacter>(
-        `/api/admin/review/${encodeURIComponent(decision.id)}/${decision.approve ? 'approve' : 'reject'}`,
-        { method: 'POST', body: decision.approve ? {} : { reason: decision.reason } },
-      ),
-    onSuccess: written,
-  });
-}
+export const useDecideReview = () =>
+  useCharacterWrite((decision: { id: string; approve: true } | { id: string; approve: false; reason: string }) =>
+    request<AdminCharacter>(
+      `/api/admin/review/${encodeURIComponent(decision.id)}/${decision.approve ? 'approve' : 'reject'}`,
+      { method: 'POST', body: decision.approve ? {} : { reason: decision.reason } },
+    ),
+  );

@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './keys';
+import { useUserWrite } from './admin-writes';
 
 export type DeleteUserBody = { reason: string };
 
@@ -8,10 +7,4 @@ export type DeleteUserBody = { reason: string };
 export const postDeleteUser = (userId: string, body: DeleteUserBody) =>
   request<{ ok: true }>(`/api/admin/users/${encodeURIComponent(userId)}/delete`, { method: 'POST', body });
 
-export function useDeleteUser(userId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: DeleteUserBody) => postDeleteUser(userId, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
-  });
-}
+export const useDeleteUser = (userId: string) => useUserWrite((body: DeleteUserBody) => postDeleteUser(userId, body));

@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './keys';
+import { useUserWrite } from './admin-writes';
 
 export type EndSessionsBody = { reason?: string };
 
@@ -8,10 +7,5 @@ export type EndSessionsBody = { reason?: string };
 export const postEndSessions = (userId: string, body: EndSessionsBody) =>
   request<{ ok: true }>(`/api/admin/users/${encodeURIComponent(userId)}/end-sessions`, { method: 'POST', body });
 
-export function useEndSessions(userId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: EndSessionsBody) => postEndSessions(userId, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
-  });
-}
+export const useEndSessions = (userId: string) =>
+  useUserWrite((body: EndSessionsBody) => postEndSessions(userId, body));

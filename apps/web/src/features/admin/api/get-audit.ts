@@ -1,6 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AdminAuditPage } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { useAdminPage } from './admin-writes';
 import { adminKeys, queryOf } from './keys';
 
 export interface AuditFilters {
@@ -13,10 +13,5 @@ export interface AuditFilters {
 export const getAudit = (filters: AuditFilters) =>
   request<AdminAuditPage>('/api/admin/audit', { query: queryOf({ ...filters, size: 25 }) });
 
-export function useAdminAudit(filters: AuditFilters) {
-  return useQuery({
-    queryKey: adminKeys.audit({ ...filters }),
-    queryFn: () => getAudit(filters),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useAdminAudit = (filters: AuditFilters) =>
+  useAdminPage(adminKeys.audit({ ...filters }), () => getAudit(filters));

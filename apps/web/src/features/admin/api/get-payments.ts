@@ -1,6 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AdminPaymentPage } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { useAdminPage } from './admin-writes';
 import { adminKeys, queryOf } from './keys';
 
 export interface PaymentFilters {
@@ -13,10 +13,5 @@ export interface PaymentFilters {
 export const getPayments = (filters: PaymentFilters) =>
   request<AdminPaymentPage>('/api/admin/payments', { query: queryOf({ ...filters, size: 25 }) });
 
-export function useAdminPayments(filters: PaymentFilters) {
-  return useQuery({
-    queryKey: adminKeys.payments({ ...filters }),
-    queryFn: () => getPayments(filters),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useAdminPayments = (filters: PaymentFilters) =>
+  useAdminPage(adminKeys.payments({ ...filters }), () => getPayments(filters));

@@ -9,6 +9,9 @@ export const takedownKeys = {
   detail: (id: string) => [...adminKeys.all, 'takedown', 'detail', id] as const,
 };
 
+/** The badge of the Takedown section (requests still open). */
+export const TAKEDOWN_COUNT_PATH = '/api/admin/takedown/count';
+
 /** GET /api/admin/takedown: requests with their 48-hour clock. */
 export const getTakedowns = (query: AdminTakedownListQuery) =>
   request<AdminTakedownList>('/api/admin/takedown', { query });

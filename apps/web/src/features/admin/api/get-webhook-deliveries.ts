@@ -1,6 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AdminWebhookPage } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { useAdminPage } from './admin-writes';
 import { adminKeys, queryOf } from './keys';
 
 export interface WebhookFilters {
@@ -11,10 +11,5 @@ export interface WebhookFilters {
 export const getWebhookDeliveries = (filters: WebhookFilters) =>
   request<AdminWebhookPage>('/api/admin/webhook-deliveries', { query: queryOf({ ...filters, size: 25 }) });
 
-export function useWebhookDeliveries(filters: WebhookFilters) {
-  return useQuery({
-    queryKey: adminKeys.webhooks({ ...filters }),
-    queryFn: () => getWebhookDeliveries(filters),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useWebhookDeliveries = (filters: WebhookFilters) =>
+  useAdminPage(adminKeys.webhooks({ ...filters }), () => getWebhookDeliveries(filters));

@@ -1,18 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
 import type { AdminCharacter } from '@reverie/shared';
-import { request } from '../../../lib/api-client';
-import { useCharacterWritten } from './character-mutation';
+import { fileForm, request } from '../../../lib/api-client';
+import { useCharacterWrite } from './character-mutation';
 
 /** POST /api/admin/characters/import: a Character Card (PNG or JSON) as an official character. */
-export function useImportAdminCard() {
-  const written = useCharacterWritten();
-  return useMutation({
-    mutationFn: ({ file, visibility }: { file: File; visibility: 'public' | 'private' }) => {
-      const form = new FormData();
-      form.append('visibility', visibility);
-      form.append('file', file);
-      return request<AdminCharacter>('/api/admin/characters/import', { method: 'POST', body: form });
-    },
-    onSuccess: written,
+export const useImportAdminCard = () =>
+  useCharacterWrite(({ file, visibility }: { file: File; visibility: 'public' | 'private' }) => {
+    return request<AdminCharacter>('/api/admin/characters/import', {
+      method: 'POST',
+      body: fileForm(file, { visibility }),
+    });
   });
-}

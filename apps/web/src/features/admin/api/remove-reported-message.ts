@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './get-count';
+import { useDecisionWritten } from './admin-writes';
 import { REPORTS_COUNT_PATH, reportKeys } from './get-message-reports';
 
 /** POST /api/admin/reports/messages/{id}/remove-message: deletes the message and its files. */
@@ -11,12 +11,6 @@ export const removeReportedMessage = (id: number, note: string) =>
   });
 
 export function useRemoveReportedMessage(id: number) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (note: string) => removeReportedMessage(id, note),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: reportKeys.all });
-      void client.invalidateQueries({ queryKey: adminKeys.count(REPORTS_COUNT_PATH) });
-    },
-  });
+  const written = useDecisionWritten<{ removed: true }>({ queue: reportKeys.all, countPath: REPORTS_COUNT_PATH });
+  return useMutation({ mutationFn: (note: string) => removeReportedMessage(id, note), onSuccess: written });
 }

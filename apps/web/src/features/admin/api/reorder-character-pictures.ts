@@ -1,17 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
 import type { AdminCharacter } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { useCharacterWritten } from './character-mutation';
+import { useCharacterWrite } from './character-mutation';
 
 /** PUT /api/admin/characters/{id}/pictures/order: every picture's id in the new order. */
-export function useReorderCharacterPictures() {
-  const written = useCharacterWritten();
-  return useMutation({
-    mutationFn: ({ id, order }: { id: string; order: string[] }) =>
-      request<AdminCharacter>(`/api/admin/characters/${encodeURIComponent(id)}/pictures/order`, {
-        method: 'PUT',
-        body: { order },
-      }),
-    onSuccess: written,
-  });
-}
+export const useReorderCharacterPictures = () =>
+  useCharacterWrite(({ id, order }: { id: string; order: string[] }) =>
+    request<AdminCharacter>(`/api/admin/characters/${encodeURIComponent(id)}/pictures/order`, {
+      method: 'PUT',
+      body: { order },
+    }),
+  );

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { AdminMessageReportDetail } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './get-count';
+import { useDecisionWritten } from './admin-writes';
 import { REPORTS_COUNT_PATH, reportKeys } from './get-message-reports';
 
 /** POST /api/admin/reports/messages/{id}/resolve. */
@@ -12,13 +12,10 @@ export const resolveMessageReport = (id: number, note: string) =>
   });
 
 export function useResolveMessageReport(id: number) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (note: string) => resolveMessageReport(id, note),
-    onSuccess: (detail) => {
-      client.setQueryData(reportKeys.message(id), detail);
-      void client.invalidateQueries({ queryKey: reportKeys.all });
-      void client.invalidateQueries({ queryKey: adminKeys.count(REPORTS_COUNT_PATH) });
-    },
+  const written = useDecisionWritten<AdminMessageReportDetail>({
+    item: reportKeys.message(id),
+    queue: reportKeys.all,
+    countPath: REPORTS_COUNT_PATH,
   });
+  return useMutation({ mutationFn: (note: string) => resolveMessageReport(id, note), onSuccess: written });
 }

@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './keys';
+import { useUserWrite } from './admin-writes';
 
 export type SetRoleBody = { role: 'user' | 'admin'; reason?: string };
 
@@ -8,10 +7,4 @@ export type SetRoleBody = { role: 'user' | 'admin'; reason?: string };
 export const postSetRole = (userId: string, body: SetRoleBody) =>
   request<{ ok: true }>(`/api/admin/users/${encodeURIComponent(userId)}/role`, { method: 'POST', body });
 
-export function useSetRole(userId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: SetRoleBody) => postSetRole(userId, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
-  });
-}
+export const useSetRole = (userId: string) => useUserWrite((body: SetRoleBody) => postSetRole(userId, body));

@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client';
-import { adminKeys } from './keys';
+import { useUserWrite } from './admin-writes';
 
 export type UnbanUserBody = { reason?: string };
 
@@ -8,10 +7,4 @@ export type UnbanUserBody = { reason?: string };
 export const postUnbanUser = (userId: string, body: UnbanUserBody) =>
   request<{ ok: true }>(`/api/admin/users/${encodeURIComponent(userId)}/unban`, { method: 'POST', body });
 
-export function useUnbanUser(userId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: UnbanUserBody) => postUnbanUser(userId, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
-  });
-}
+export const useUnbanUser = (userId: string) => useUserWrite((body: UnbanUserBody) => postUnbanUser(userId, body));

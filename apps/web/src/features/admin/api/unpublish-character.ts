@@ -1,17 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
 import type { AdminCharacter } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { useCharacterWritten } from './character-mutation';
+import { useCharacterWrite } from './character-mutation';
 
 /** POST /api/admin/characters/{id}/unpublish: any public character, with a reason. */
-export function useUnpublishCharacter() {
-  const written = useCharacterWritten();
-  return useMutation({
-    mutationFn: ({ id, reason }: { id: string; reason: string }) =>
-      request<AdminCharacter>(`/api/admin/characters/${encodeURIComponent(id)}/unpublish`, {
-        method: 'POST',
-        body: { reason },
-      }),
-    onSuccess: written,
-  });
-}
+export const useUnpublishCharacter = () =>
+  useCharacterWrite(({ id, reason }: { id: string; reason: string }) =>
+    request<AdminCharacter>(`/api/admin/characters/${encodeURIComponent(id)}/unpublish`, {
+      method: 'POST',
+      body: { reason },
+    }),
+  );

@@ -1,17 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminBlogPost } from '@reverie/shared';
-import { request } from '../../../lib/api-client';
-import { contentKeys } from './content-keys';
+import { fileForm, request } from '../../../lib/api-client';
+import { useBlogWrite } from './admin-writes';
 
 /** POST /api/admin/blog/{id}/cover: the cover picture (multipart `file`). */
-export function useUploadBlogCover() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, file }: { id: string; file: File }) => {
-      const form = new FormData();
-      form.append('file', file);
-      return request<AdminBlogPost>(`/api/admin/blog/${encodeURIComponent(id)}/cover`, { method: 'POST', body: form });
-    },
-    onSuccess: () => void client.invalidateQueries({ queryKey: contentKeys.blog }),
-  });
-}
+export const useUploadBlogCover = () =>
+  useBlogWrite(({ id, file }: { id: string; file: File }) =>
+    request<AdminBlogPost>(`/api/admin/blog/${encodeURIComponent(id)}/cover`, {
+      method: 'POST',
+      body: fileForm(file),
+    }),
+  );

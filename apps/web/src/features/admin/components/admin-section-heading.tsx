@@ -27,3 +27,33 @@ export function AdminSectionHeading({
     </div>
   );
 }
+
+/**
+ * A section's own page: a `<section>` named by its heading (`admin-<id>-title`), with the
+ * section's actions beside the title and its content under it.
+ */
+export function AdminSectionPage({
+  id,
+  title,
+  intro,
+  actions,
+  testId,
+  children,
+}: {
+  id: string;
+  title: string;
+  intro?: string;
+  actions?: ReactNode;
+  testId?: string;
+  children: ReactNode;
+}) {
+  const headingId = `admin-${id}-title`;
+  return (
+    <section className="flex flex-col gap-4" aria-labelledby={headingId} data-testid={testId}>
+      <AdminSectionHeading id={headingId} title={title} intro={intro}>
+        {actions}
+      </AdminSectionHeading>
+      {children}
+    </section>
+  );
+}

@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BotDetail } from '@reverie/shared';
-import { request } from '../../../lib/api-client';
+import { fileForm, request } from '../../../lib/api-client';
 import { prependCreatedBot } from './get-bots';
 
 /** POST /api/bot/import: a Character Card V1/V2/V3 as PNG or JSON. */
 export function importCard(file: File) {
-  const form = new FormData();
-  form.append('file', file);
-  return request<BotDetail>('/api/bot/import', { method: 'POST', body: form });
+  return request<BotDetail>('/api/bot/import', { method: 'POST', body: fileForm(file) });
 }
 
 export function useImportCard() {

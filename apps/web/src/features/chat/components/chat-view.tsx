@@ -5,6 +5,7 @@ import { TriangleAlert, X } from 'lucide-react';
 import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
+import { LoadFailed } from '../../../components/ui/load-failed';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
 import { BlurredPictureHint } from '../../../components/ui/blurred-picture-hint';
@@ -310,16 +311,12 @@ export function ChatView({
           <Skeleton className="h-16 w-3/4" />
         </div>
       ) : conversation.history.isError ? (
-        <div className="flex flex-1 flex-col items-center justify-center gap-3 px-4 text-center">
-          <p role="alert">{t('chat.load_failed')}</p>
-          <button
-            type="button"
-            onClick={conversation.history.retry}
-            className="rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary"
-          >
-            {t('chat.try_again')}
-          </button>
-        </div>
+        <LoadFailed
+          text={t('chat.load_failed')}
+          retryLabel={t('chat.try_again')}
+          onRetry={conversation.history.retry}
+          className="flex-1 justify-center px-4"
+        />
       ) : (
         <MessageList
           messages={conversation.messages}

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { AudioResponse } from '@reverie/shared';
+import { sleep, type AudioResponse } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 
 /** The specification's audio poll: ask again every second while the voice is `processing`. */
@@ -21,19 +21,6 @@ export class VoiceFailedError extends Error {
   }
 }
 
-const wait = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
 /**
  * Asks for the message's voice and repeats the request every second while it is
  * `processing`; resolves with `audio_url` when ready, rejects with VoiceFailedError on
@@ -49,7 +36,7 @@ export async function pollAudioUrl(
     if (answer.state === 'error') throw new VoiceFailedError();
     // The server's estimate (0–1) when it gives one; null: unknown (an indeterminate spinner).
     options.onProgress?.(typeof answer.progress === 'number' ? answer.progress : null);
-    await wait(options.intervalMs ?? AUDIO_POLL_MS, options.signal);
+    await sleep(options.intervalMs ?? AUDIO_POLL_MS, options.signal);
   }
 }
 

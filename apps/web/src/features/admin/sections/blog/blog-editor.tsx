@@ -1,7 +1,7 @@
 import '../../texts';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { BLOG_ID_PATTERN, BLOG_LIMITS, type AdminBlogPost, type Locale } from '@reverie/shared';
+import { BLOG_ID_PATTERN, BLOG_LIMITS, slugify, type AdminBlogPost, type Locale } from '@reverie/shared';
 import { showAlert } from '../../../../components/ui/alerts';
 import { FileButton } from '../../../../components/ui/file-button';
 import { MarkdownBody } from '../../../../components/ui/markdown';
@@ -14,16 +14,7 @@ import { useUploadBlogCover } from '../../api/upload-blog-cover';
 import { Badge, cardClass, inputClass, primaryButton, secondaryButton, TextField } from '../../components/content-ui';
 
 /** A post's address from its title: lower-case Latin letters, digits and single hyphens. */
-export function slugOf(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/g, '');
-}
+export const slugOf = (title: string) => slugify(title, 80);
 
 /**
  * Writes or edits a post: the Markdown body beside its live preview (rendered by the same

@@ -5,7 +5,7 @@ import { Skeleton } from '../../../../components/ui/page';
 import { formatDate } from '../../../../lib/format';
 import { useTranslation } from '../../../../lib/i18n';
 import { useAdminBlogPosts } from '../../api/get-admin-blog-posts';
-import { AdminSectionHeading } from '../../components/admin-section-heading';
+import { AdminSectionPage } from '../../components/admin-section-heading';
 import { Badge, cardClass, ContentList, primaryButton } from '../../components/content-ui';
 import type { AdminSectionProps } from '../../sections';
 import { BlogEditor } from './blog-editor';
@@ -32,12 +32,15 @@ export function BlogSection({ itemId }: AdminSectionProps) {
   }
 
   return (
-    <section className="flex flex-col gap-4" aria-labelledby="admin-blog-title">
-      <AdminSectionHeading id="admin-blog-title" title={t('admin.blog.title')}>
+    <AdminSectionPage
+      id="blog"
+      title={t('admin.blog.title')}
+      actions={
         <Link to="/admin/blog/new" className={primaryButton} data-testid="blog-new">
           {t('admin.blog.new')}
         </Link>
-      </AdminSectionHeading>
+      }
+    >
       <ContentList
         pending={posts.isPending}
         error={posts.error}
@@ -63,7 +66,7 @@ export function BlogSection({ itemId }: AdminSectionProps) {
           </li>
         )}
       />
-    </section>
+    </AdminSectionPage>
   );
 }
 

@@ -23,7 +23,7 @@ import {
   secondaryButton,
 } from '../../components/content-ui';
 import { ReasonForm } from '../../components/reason-form';
-import { AdminSectionHeading } from '../../components/admin-section-heading';
+import { AdminSectionPage } from '../../components/admin-section-heading';
 import type { AdminSectionProps } from '../../sections';
 import { CharacterEditor } from './character-editor';
 
@@ -197,15 +197,18 @@ export function CharactersSection({ itemId }: AdminSectionProps) {
   const list = useAdminCharacters({ q, scope: scope });
   if (itemId) return <EditCharacter id={itemId} />;
   return (
-    <section className="flex flex-col gap-4" aria-labelledby="admin-characters-title">
-      <AdminSectionHeading id="admin-characters-title" title={t('admin.characters.title')}>
+    <AdminSectionPage
+      id="characters"
+      title={t('admin.characters.title')}
+      actions={
         <div className="flex flex-wrap items-center gap-2">
           <ImportCard />
           <Link to="/admin/characters/new" className={primaryButton} data-testid="admin-character-new">
             {t('admin.characters.new')}
           </Link>
         </div>
-      </AdminSectionHeading>
+      }
+    >
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <SegmentedControl
           value={scope}
@@ -232,7 +235,7 @@ export function CharactersSection({ itemId }: AdminSectionProps) {
         empty={t('admin.characters.empty')}
         render={(character) => <CharacterRow key={character.id} character={character} />}
       />
-    </section>
+    </AdminSectionPage>
   );
 }
 

@@ -125,6 +125,31 @@ function Funnel({ funnel }: { funnel: AdminOverview['funnel'] }) {
   );
 }
 
+type SeriesKey = keyof AdminOverview['series'][number];
+
+/** A chart's line: the day series it draws, its label's key and its colour. */
+interface ChartLine {
+  key: SeriesKey;
+  label: string;
+  className: string;
+}
+
+/** The charts of one line each, in the page's order. */
+const ONE_SERIES_CHARTS: (ChartLine & { testId?: string })[] = [
+  { key: 'signups', label: 'admin.overview.signups', className: 'fill-primary', testId: 'chart-signups' },
+  { key: 'active_users', label: 'admin.overview.active_users', className: 'fill-sky-400' },
+  { key: 'messages', label: 'admin.overview.messages', className: 'fill-violet-400' },
+  { key: 'call_minutes', label: 'admin.overview.call_minutes', className: 'fill-emerald-400' },
+  { key: 'paying_users', label: 'admin.overview.paying_users', className: 'fill-amber-400' },
+];
+
+/** The safety chart's lines. */
+const SAFETY_SERIES: ChartLine[] = [
+  { key: 'crisis', label: 'admin.overview.safety.crisis', className: 'fill-red-400' },
+  { key: 'minors_input', label: 'admin.overview.safety.minors_input', className: 'fill-orange-400' },
+  { key: 'minors_output', label: 'admin.overview.safety.minors_output', className: 'fill-yellow-300' },
+];
+
 /** The console's first page: activity, revenue, the funnel and safety events over 7/30/90 UTC days. */
 export function OverviewSection(_props: AdminSectionProps) {
   const { t, i18n } = useTranslation();
@@ -133,7 +158,7 @@ export function OverviewSection(_props: AdminSectionProps) {
   const query = useAdminOverview(days);
   const data = query.data;
   const n = (value: number) => formatNumber(value, locale);
-  const series = (key: keyof AdminOverview['series'][number]) => data?.series.map((p) => Number(p[key])) ?? [];
+  const series = (key: SeriesKey) => data?.series.map((p) => Number(p[key])) ?? [];
   const dayList = data?.series.map((p) => p.day) ?? [];
   return (
     <div className="flex flex-col gap-5" data-testid="admin-overview">
@@ -182,86 +207,28 @@ export function OverviewSection(_props: AdminSectionProps) {
             <Stat testId="stat-paying" label={t('admin.overview.paying_users')} value={n(data.totals.paying_users)} />
           </div>
           <div className="grid gap-4 lg:grid-cols-2">
-            <AdminCard>
-              <BarChart
-                testId="chart-signups"
-                label={t('admin.overview.signups')}
-                days={dayList}
-                locale={locale}
-                series={[{ label: t('admin.overview.signups'), className: 'fill-primary', values: series('signups') }]}
-              />
-            </AdminCard>
-            <AdminCard>
-              <BarChart
-                label={t('admin.overview.active_users')}
-                days={dayList}
-                locale={locale}
-                series={[
-                  {
-                    label: t('admin.overview.active_users'),
-                    className: 'fill-sky-400',
-                    values: series('active_users'),
-                  },
-                ]}
-              />
-            </AdminCard>
-            <AdminCard>
-              <BarChart
-                label={t('admin.overview.messages')}
-                days={dayList}
-                locale={locale}
-                series={[
-                  { label: t('admin.overview.messages'), className: 'fill-violet-400', values: series('messages') },
-                ]}
-              />
-            </AdminCard>
-            <AdminCard>
-              <BarChart
-                label={t('admin.overview.call_minutes')}
-                days={dayList}
-                locale={locale}
-                series={[
-                  {
-                    label: t('admin.overview.call_minutes'),
-                    className: 'fill-emerald-400',
-                    values: series('call_minutes'),
-                  },
-                ]}
-              />
-            </AdminCard>
-            <AdminCard>
-              <BarChart
-                label={t('admin.overview.paying_users')}
-                days={dayList}
-                locale={locale}
-                series={[
-                  {
-                    label: t('admin.overview.paying_users'),
-                    className: 'fill-amber-400',
-                    values: series('paying_users'),
-                  },
-                ]}
-              />
-            </AdminCard>
+            {ONE_SERIES_CHARTS.map((chart) => (
+              <AdminCard key={chart.key}>
+                <BarChart
+                  testId={chart.testId}
+                  label={t(chart.label)}
+                  days={dayList}
+                  locale={locale}
+                  series={[{ label: t(chart.label), className: chart.className, values: series(chart.key) }]}
+                />
+              </AdminCard>
+            ))}
             <AdminCard>
               <BarChart
                 testId="chart-safety"
                 label={t('admin.overview.safety.title')}
                 days={dayList}
                 locale={locale}
-                series={[
-                  { label: t('admin.overview.safety.crisis'), className: 'fill-red-400', values: series('crisis') },
-                  {
-                    label: t('admin.overview.safety.minors_input'),
-                    className: 'fill-orange-400',
-                    values: series('minors_input'),
-                  },
-                  {
-                    label: t('admin.overview.safety.minors_output'),
-                    className: 'fill-yellow-300',
-                    values: series('minors_output'),
-                  },
-                ]}
+                series={SAFETY_SERIES.map((line) => ({
+                  label: t(line.label),
+                  className: line.className,
+                  values: series(line.key),
+                }))}
               />
               <p className="mt-2 text-xs text-muted">
                 {t('admin.overview.safety.totals', {

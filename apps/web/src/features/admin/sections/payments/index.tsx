@@ -13,7 +13,7 @@ import { KeysetResults, useKeysetPages } from '../../components/admin-pager';
 import { ledgerColumns, paymentColumns, UserLink } from '../../components/money-columns';
 import { AdminCard, AdminError } from '../../components/admin-states';
 import { AdminSelect } from '../../components/admin-select';
-import { AdminSectionHeading } from '../../components/admin-section-heading';
+import { AdminSectionPage } from '../../components/admin-section-heading';
 import { AdminTabs } from '../../components/admin-tabs';
 import type { AdminSectionProps } from '../../sections';
 
@@ -214,12 +214,12 @@ export function PaymentsSection(_props: AdminSectionProps) {
   const [tab, setTab] = useState<Tab>('payments');
   const tabs: Tab[] = ['payments', 'webhooks', 'ledger'];
   return (
-    <section className="flex flex-col gap-4" aria-labelledby="admin-payments-title" data-testid="admin-payments">
-      <AdminSectionHeading
-        id="admin-payments-title"
-        title={t('admin.payments.title')}
-        intro={t('admin.payments.intro')}
-      />
+    <AdminSectionPage
+      id="payments"
+      title={t('admin.payments.title')}
+      intro={t('admin.payments.intro')}
+      testId="admin-payments"
+    >
       <AdminTabs
         tabs={tabs.map((id) => ({ id, label: t(`admin.payments.tabs.${id}`) }))}
         value={tab}
@@ -232,6 +232,6 @@ export function PaymentsSection(_props: AdminSectionProps) {
         {tab === 'webhooks' && <Webhooks />}
         {tab === 'ledger' && <Ledger />}
       </div>
-    </section>
+    </AdminSectionPage>
   );
 }

@@ -10,7 +10,7 @@ import { useMessageReport } from '../../api/get-message-report';
 import { useResolveMessageReport } from '../../api/resolve-message-report';
 import { useRemoveReportedMessage } from '../../api/remove-reported-message';
 import { ConfirmAction } from '../../components/confirm-action';
-import { actionButton, DetailPage } from '../../components/detail-page';
+import { DetailAction, DetailPage } from '../../components/detail-page';
 import { actionPanelClass, NoteField } from '../../components/note-field';
 import { ReportList } from './report-list';
 
@@ -127,24 +127,22 @@ export function MessageReportDetailView({ id }: { id: number }) {
         <div className={actionPanelClass}>
           <NoteField id="report-note" label={t('admin.reports.note_label')} value={note} onChange={setNote} />
           <div className="flex flex-col gap-2 sm:flex-row">
-            <button
-              type="button"
-              disabled={resolve.isPending}
+            <DetailAction
+              kind="primary"
               onClick={() => run(() => resolve.mutateAsync(note))}
-              className={actionButton.primary}
-              data-testid="report-resolve"
+              disabled={resolve.isPending}
+              testId="report-resolve"
             >
               {t('admin.reports.resolve')}
-            </button>
-            <button
-              type="button"
-              disabled={remove.isPending}
+            </DetailAction>
+            <DetailAction
+              kind="danger"
               onClick={() => setConfirming(true)}
-              className={actionButton.danger}
-              data-testid="report-remove-message"
+              disabled={remove.isPending}
+              testId="report-remove-message"
             >
               {t('admin.reports.remove_message')}
-            </button>
+            </DetailAction>
           </div>
         </div>
       )}

@@ -9,7 +9,7 @@ import { useSupportReports } from '../../api/get-support-reports';
 import { useSupportReport } from '../../api/get-support-report';
 import { useAnswerSupportReport } from '../../api/answer-support-report';
 import { useCloseSupportReport } from '../../api/close-support-report';
-import { actionButton, DetailPage } from '../../components/detail-page';
+import { DetailAction, DetailPage } from '../../components/detail-page';
 import { actionPanelClass, NoteField } from '../../components/note-field';
 import { ReportList } from './report-list';
 
@@ -111,30 +111,28 @@ export function SupportReportDetailView({ id }: { id: string }) {
           )}
           <div className="flex flex-col gap-2 sm:flex-row">
             {data.email && (
-              <button
-                type="button"
-                disabled={answer.isPending || !text.trim()}
+              <DetailAction
+                kind="primary"
                 onClick={() =>
                   run(async () => {
                     await answer.mutateAsync({ answer: text, close: !keepOpen });
                     setText('');
                   })
                 }
-                className={actionButton.primary}
-                data-testid="support-answer-send"
+                disabled={answer.isPending || !text.trim()}
+                testId="support-answer-send"
               >
                 {t('admin.reports.answer_send')}
-              </button>
+              </DetailAction>
             )}
-            <button
-              type="button"
-              disabled={close.isPending}
+            <DetailAction
+              kind="secondary"
               onClick={() => run(() => close.mutateAsync())}
-              className={actionButton.secondary}
-              data-testid="support-close"
+              disabled={close.isPending}
+              testId="support-close"
             >
               {t('admin.reports.close')}
-            </button>
+            </DetailAction>
           </div>
         </div>
       )}

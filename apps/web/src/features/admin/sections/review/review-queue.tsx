@@ -6,7 +6,7 @@ import { ApiRequestError } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
 import { useTranslation } from '../../../../lib/i18n';
 import { ReasonForm } from '../../components/reason-form';
-import { AdminSectionHeading } from '../../components/admin-section-heading';
+import { AdminSectionPage } from '../../components/admin-section-heading';
 import { useDecideReview } from '../../api/decide-review';
 import { useReviewQueue } from '../../api/get-review-queue';
 import { Badge, cardClass, ContentList, dangerButton, primaryButton } from '../../components/content-ui';
@@ -160,8 +160,7 @@ export function ReviewQueue() {
   const { t } = useTranslation();
   const queue = useReviewQueue();
   return (
-    <section aria-labelledby="admin-review-title" className="flex flex-col gap-4">
-      <AdminSectionHeading id="admin-review-title" title={t('admin.review.title')} intro={t('admin.review.intro')} />
+    <AdminSectionPage id="review" title={t('admin.review.title')} intro={t('admin.review.intro')}>
       <ContentList
         pending={queue.isPending}
         error={queue.error}
@@ -171,7 +170,7 @@ export function ReviewQueue() {
         className="flex flex-col gap-3"
         render={(character) => <ReviewCard key={character.id} character={character} />}
       />
-    </section>
+    </AdminSectionPage>
   );
 }
 

@@ -8,7 +8,7 @@ import { useTakedown } from '../../api/get-takedown';
 import { useRemoveTakedown } from '../../api/remove-takedown';
 import { useRejectTakedown } from '../../api/reject-takedown';
 import { ConfirmAction } from '../../components/confirm-action';
-import { actionButton, DetailPage } from '../../components/detail-page';
+import { DetailAction, DetailPage } from '../../components/detail-page';
 import { actionPanelClass, NoteField } from '../../components/note-field';
 import { TakedownClock } from './clock';
 
@@ -217,15 +217,14 @@ export function TakedownDetailView({ id }: { id: string }) {
         <div className="grid gap-4 lg:grid-cols-2">
           <div className={actionPanelClass}>
             <NoteField id="takedown-note" label={t('admin.takedown.note_label')} value={note} onChange={setNote} />
-            <button
-              type="button"
+            <DetailAction
+              kind="danger"
               onClick={() => setConfirming(true)}
               disabled={remove.isPending || selected.size === 0}
-              className={actionButton.danger}
-              data-testid="takedown-remove"
+              testId="takedown-remove"
             >
               {t('admin.takedown.remove', { n: formatNumber(selected.size, locale) })}
-            </button>
+            </DetailAction>
           </div>
           <div className={actionPanelClass}>
             <NoteField
@@ -234,15 +233,14 @@ export function TakedownDetailView({ id }: { id: string }) {
               value={reason}
               onChange={setReason}
             />
-            <button
-              type="button"
+            <DetailAction
+              kind="secondary"
               onClick={onReject}
               disabled={reject.isPending || !reason.trim()}
-              className={actionButton.secondary}
-              data-testid="takedown-reject"
+              testId="takedown-reject"
             >
               {t('admin.takedown.reject')}
-            </button>
+            </DetailAction>
           </div>
         </div>
       )}

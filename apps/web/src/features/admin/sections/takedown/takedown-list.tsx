@@ -5,7 +5,7 @@ import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime } from '../../../../lib/format';
 import { Skeleton } from '../../../../components/ui/page';
 import { useTakedowns } from '../../api/get-takedowns';
-import { AdminSectionHeading } from '../../components/admin-section-heading';
+import { AdminSectionPage } from '../../components/admin-section-heading';
 import { FilterChips } from '../../components/filter-chips';
 import { TakedownClock } from './clock';
 
@@ -18,12 +18,12 @@ export function TakedownList() {
   const [query, setQuery] = useState<Required<AdminTakedownListQuery>>({ status: 'open', order: 'oldest' });
   const { data, isPending, isError } = useTakedowns(query);
   return (
-    <section className="flex flex-col gap-4" aria-labelledby="admin-takedown-title" data-testid="admin-takedown-list">
-      <AdminSectionHeading
-        id="admin-takedown-title"
-        title={t('admin.takedown.title')}
-        intro={t('admin.takedown.intro')}
-      />
+    <AdminSectionPage
+      id="takedown"
+      title={t('admin.takedown.title')}
+      intro={t('admin.takedown.intro')}
+      testId="admin-takedown-list"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <FilterChips
           value={query.status}
@@ -82,6 +82,6 @@ export function TakedownList() {
           ))}
         </ul>
       )}
-    </section>
+    </AdminSectionPage>
   );
 }
