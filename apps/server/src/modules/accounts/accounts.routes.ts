@@ -74,7 +74,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
   // Mail-sending routes are keyed by account and counted by every replica together (the
   // shared counters), so N replicas do not send N times as much mail. The key is a hash: no
   // address is stored. The answer is the same whether the account exists or not.
-  const shared = new WindowLimiter(options.limits, 'account', options.accountPerMinute, 60_000);
+  const shared = new WindowLimiter(options.limits, 'account', options.accountPerMinute, 60_000, { failClosed: true });
   const perAccountShared = (name: string, key: (request: FastifyRequest) => string) => {
     return async (request: FastifyRequest) => {
       const id = createHash('sha256')

@@ -38,8 +38,12 @@ export const transformsModule = fp<TransformsModuleDeps>(
         deps.transformProvider ??
         createTransformProvider({ ...config, COMFYUI_URL: config.COMFYUI_URL ?? config.IMAGE_BASE_URL }),
       jobs: deps.jobs,
-      uploadLimiter: new WindowLimiter(limits, 'transform-upload', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
-      previewLimiter: new WindowLimiter(limits, 'transform-preview', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
+      uploadLimiter: new WindowLimiter(limits, 'transform-upload', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000, {
+        failClosed: true,
+      }),
+      previewLimiter: new WindowLimiter(limits, 'transform-preview', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000, {
+        failClosed: true,
+      }),
       log: deps.log,
       timeoutS: config.TRANSFORM_TIMEOUT_S,
       concurrency: config.TRANSFORM_CONCURRENCY,
