@@ -18,6 +18,7 @@ import { createPubSub, type PubSub } from './providers/pubsub/index.js';
 import { createJobQueue, type JobQueue } from './providers/jobs/index.js';
 import { createPaymentProviders, type PaymentProviders } from './providers/payments/index.js';
 import { createWindowCounter, type WindowCounter } from './providers/limits/index.js';
+import { createSharedCache, type SharedCache } from './providers/cache/index.js';
 import { Sessions } from './modules/accounts/index.js';
 import type { TransformProvider } from './modules/transforms/index.js';
 import type { CallSettings, TurnTimings, VadFactory } from './modules/calls/index.js';
@@ -90,6 +91,8 @@ export interface Core {
   storage: MediaStorage;
   /** Limits counted once for the cluster (providers/limits). */
   limits: WindowCounter;
+  /** Answers shared by the replicas (providers/cache): Redis, the database or in process. */
+  cache: SharedCache;
   jobs: JobQueue;
   pubsub: PubSub;
   mail: MailProvider;
@@ -137,6 +140,8 @@ export async function buildCore(app: FastifyInstance, deps: AppDependencies): Pr
   const limits =
     deps.limits ?? createWindowCounter(config, database, (error) => log.warn({ err: error }, 'shared limits error'));
   if (!deps.limits) closeWithApp(() => limits.close());
+  const cache = createSharedCache(config, database, reportAtMostEveryMinute(log, 'shared cache error'));
+  closeWithApp(() => cache.close());
   const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
   const jobs =
     deps.jobs ??
@@ -192,6 +197,7 @@ export async function buildCore(app: FastifyInstance, deps: AppDependencies): Pr
     urls: new MediaUrls(secret),
     storage,
     limits,
+    cache,
     jobs,
     pubsub,
     mail,
@@ -213,5 +219,15 @@ export function providerLog(log: FastifyBaseLogger, module: string) {
     info: (msg: string) => child.info(msg),
     warn: (msg: string) => child.warn(msg),
     error: (msg: string) => child.error(msg),
+  };
+}
+
+/** A provider's connection errors (a client retrying while Redis is away): one log line a minute at most. */
+function reportAtMostEveryMinute(log: FastifyBaseLogger, message: string): (error: unknown) => void {
+  let last = -Infinity;
+  return (error) => {
+    if (Date.now() - last < 60_000) return;
+    last = Date.now();
+    log.warn({ err: error }, message);
   };
 }

@@ -15,9 +15,11 @@ import {
   CARD_MAX_BYTES,
   IMAGE_MAX_BYTES,
   type BotCreate,
+  type BotList,
 } from '@reverie/shared';
 import { readMultipart, requiredFileError, translatedFieldErrors } from '../../lib/forms.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
+import { COMPRESS_MIN_BYTES, preferredEncoding } from '../../plugins/compression.js';
 import { CardFieldsError } from './card.js';
 import type { BotsService } from './bots.service.js';
 
@@ -54,7 +56,17 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async
         response: { 200: BotListSchema, 400: ApiErrorSchema },
       },
     },
-    async (request) => service.listAvailableBots(request.userId ?? null, request.query),
+    async (request, reply) => {
+      if (request.userId) return service.listAvailableBots(request.userId, request.query);
+      // A guest's page is the same for every guest: sent as cached, compressed once.
+      const page = await service.guestCataloguePage(request.query);
+      reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
+      const encoding = page.json.length >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
+      // The JSON as serialised once (Fastify sends a Buffer as it is, unchecked by the schema).
+      const body = !encoding || request.method === 'HEAD' ? page.json : await page.encoded(encoding);
+      if (encoding && request.method !== 'HEAD') reply.header('content-encoding', encoding);
+      return reply.send(body as unknown as BotList);
+    },
   );
 
   app.get(

@@ -14,6 +14,7 @@ import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFi
 import { withTextChunks } from './card-png.js';
 import { explicitPicturesBlurredFor, presentBot, presentBotDetail } from './bots.presenter.js';
 import { makeBlurredPreview } from '../pictures/index.js';
+import { CachedPage, type CatalogueCache } from './catalogue-cache.js';
 import { voiceForCharacter } from './character-voice.js';
 import {
   blurredKeyOf,
@@ -50,6 +51,8 @@ export interface BotsServiceDeps {
   autoApprove: boolean;
   /** Where picture judgements are logged (no personal data). */
   log?: PictureLog;
+  /** The guest catalogue's shared cache (told of every change to a listed character). */
+  catalogue?: CatalogueCache;
 }
 
 /** Lower-case ASCII slug of a name; empty for names without Latin letters or digits. */
@@ -116,6 +119,17 @@ export class BotsService {
       results: page.map((row) => presentBot(row, this.deps.urls, viewerId)),
       next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
     };
+  }
+
+  /**
+   * A guest's catalogue page, as sent (JSON and its compressed copies), from the shared cache
+   * (`CatalogueCache`); read from the database when no copy holds it.
+   */
+  guestCataloguePage(query: { size: number; c?: string; tags: BotFilterTag[]; q?: string }): Promise<CachedPage> {
+    const compute = () => this.listAvailableBots(null, query);
+    if (!this.deps.catalogue) return compute().then((page) => new CachedPage(JSON.stringify(page)));
+    const key = JSON.stringify([query.size, query.c ?? '', [...query.tags].sort(), (query.q ?? '').trim().toLowerCase()]);
+    return this.deps.catalogue.page(key, compute);
   }
 
   /** A character's page (private ones only for their author); 404 otherwise. */
@@ -291,6 +305,7 @@ export class BotsService {
         avatarKey,
         avatarExplicit: avatar.explicit,
       });
+      if (row.visibility === 'public' && row.reviewState === 'approved') void this.deps.catalogue?.changed();
       return presentBotDetail(row, [], this.deps.urls, authorId);
     } catch (error) {
       await this.deleteAvatar(avatarKey);
@@ -315,6 +330,7 @@ export class BotsService {
       await prepared.discard();
       throw error;
     }
+    if (row.visibility === 'public' && row.reviewState === 'approved') void this.deps.catalogue?.changed();
     return presentBotDetail(row, [], this.deps.urls, authorId);
   }
 
@@ -419,6 +435,7 @@ export class BotsService {
       values.reviewReason = null;
     }
     const updated = await updateBot(db, row.id, values);
+    void this.deps.catalogue?.changed();
     const fresh = (await findBotById(db, updated.id)) ?? updated;
     return presentBotDetail(fresh, await listGallery(db, updated.id), this.deps.urls);
   }

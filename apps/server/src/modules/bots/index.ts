@@ -3,10 +3,11 @@ import type { Core } from '../../core.js';
 import { BotsManageService } from './bots.manage.js';
 import { botsRoutes } from './bots.routes.js';
 import { BotsService } from './bots.service.js';
+import { CatalogueCache } from './catalogue-cache.js';
 
 export type BotsModuleDeps = Pick<
   Core,
-  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration'
+  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration' | 'cache' | 'pubsub'
 >;
 
 declare module 'fastify' {
@@ -27,6 +28,16 @@ declare module 'fastify' {
  */
 export const botsModule = fp<BotsModuleDeps>(
   async (app, deps) => {
+    // The guest catalogue's pages, shared by the replicas and dropped on every change (CATALOGUE_CACHE_S).
+    const catalogue = new CatalogueCache({
+      cache: deps.cache,
+      pubsub: deps.pubsub,
+      ttlMs: deps.config.CATALOGUE_CACHE_S * 1000,
+      timeoutMs: deps.config.LIMITS_TIMEOUT_MS,
+      onError: (error) => deps.log.warn({ err: error }, 'catalogue cache error'),
+    });
+    await catalogue.listen();
+    app.addHook('onClose', async () => catalogue.close());
     const serviceDeps = {
       db: deps.db,
       storage: deps.storage,
@@ -35,6 +46,7 @@ export const botsModule = fp<BotsModuleDeps>(
       urls: deps.urls,
       autoApprove: deps.config.MODERATION_AUTO_APPROVE,
       log: deps.log,
+      catalogue,
     };
     const service = new BotsService(serviceDeps);
     app.decorate('bots', service);
