@@ -96,10 +96,15 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async
     async (request) => service.getBotDetail(request.params.slug, request.userId ?? null),
   );
 
+  // Picture uploads per user, counted before the body is read (CHARACTER_PHOTOS_PER_HOUR).
+  const photoLimit = async (request: FastifyRequest) => {
+    if (request.isMultipart()) await service.takePhotoUpload(currentUserId(request));
+  };
+
   app.post(
     '/api/bot/create',
     {
-      preHandler: requireUser,
+      preHandler: [requireUser, photoLimit],
       schema: {
         tags: ['bots'],
         summary: 'Create a character or persona (multipart with `photo`, or JSON)',
@@ -123,7 +128,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async
   app.post(
     '/api/bot/import',
     {
-      preHandler: requireUser,
+      preHandler: [requireUser, photoLimit],
       bodyLimit: CARD_MAX_BYTES,
       schema: {
         tags: ['bots'],

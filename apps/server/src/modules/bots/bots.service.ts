@@ -9,6 +9,7 @@ import type { MediaUrls } from '../../lib/media-urls.js';
 import type { ModerationProvider } from '../../providers/moderation/index.js';
 import type { ImageModeration } from '../../providers/image-moderation/index.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
+import type { WindowLimiter } from '../../providers/limits/index.js';
 import { renderPicture } from './bot-pictures.js';
 import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFile } from './card.js';
 import { withTextChunks } from './card-png.js';
@@ -53,7 +54,12 @@ export interface BotsServiceDeps {
   log?: PictureLog;
   /** The guest catalogue's shared cache (told of every change to a listed character). */
   catalogue?: CatalogueCache;
+  /** Per user, for the cluster: picture uploads per hour and public characters sent for review per day. */
+  limiters?: { photos: WindowLimiter; submissions: WindowLimiter };
 }
+
+const rateLimited = (seconds: number) =>
+  new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(seconds) } });
 
 /** Lower-case ASCII slug of a name; empty for names without Latin letters or digits. */
 export function slugify(name: string): string {
@@ -130,6 +136,21 @@ export class BotsService {
     if (!this.deps.catalogue) return compute().then((page) => new CachedPage(JSON.stringify(page)));
     const key = JSON.stringify([query.size, query.c ?? '', [...query.tags].sort(), (query.q ?? '').trim().toLowerCase()]);
     return this.deps.catalogue.page(key, compute);
+  }
+
+  /**
+   * Counts one picture upload of the user (creation with a photo, a card import): 429 with
+   * Retry-After past CHARACTER_PHOTOS_PER_HOUR. Called before the upload is read.
+   */
+  async takePhotoUpload(userId: string): Promise<void> {
+    const wait = (await this.deps.limiters?.photos.take(userId)) ?? 0;
+    if (wait > 0) throw rateLimited(wait);
+  }
+
+  /** Counts one public character sent to the review queue: 429 past CHARACTER_SUBMISSIONS_PER_DAY. */
+  private async takeSubmission(userId: string): Promise<void> {
+    const wait = (await this.deps.limiters?.submissions.take(userId)) ?? 0;
+    if (wait > 0) throw rateLimited(wait);
   }
 
   /** A character's page (private ones only for their author); 404 otherwise. */
@@ -262,6 +283,7 @@ export class BotsService {
    */
   async createBot(authorId: string, input: BotCreate, photo: Buffer | null): Promise<BotDetail> {
     const { db } = this.deps;
+    if (input.visibility === 'public') await this.takeSubmission(authorId);
     await this.refuseInappropriateText([
       input.name,
       input.description,
@@ -322,6 +344,7 @@ export class BotsService {
     file: Buffer,
     visibility: 'public' | 'private' = 'private',
   ): Promise<BotDetail> {
+    if (visibility === 'public') await this.takeSubmission(authorId);
     const prepared = await this.prepareCardImport(authorId, file, visibility);
     let row: BotRow;
     try {
@@ -416,8 +439,11 @@ export class BotsService {
     if (patch.tags !== undefined)
       values.tags = [...new Set(patch.tags.filter((t) => t !== 'official' && t !== 'custom'))];
     if (patch.visibility !== undefined) values.visibility = patch.visibility;
-    await this.refuseInappropriateText(cardTexts({ ...row, ...values }));
     const visibility = values.visibility ?? row.visibility;
+    // Made public, or a rejected one kept public: it goes (back) to the review queue.
+    if (visibility === 'public' && (row.visibility === 'private' || row.reviewState === 'rejected'))
+      await this.takeSubmission(authorId);
+    await this.refuseInappropriateText(cardTexts({ ...row, ...values }));
     if (visibility === 'public' && row.reviewState === 'rejected') {
       values.reviewState = 'pending';
       values.reviewReason = null;

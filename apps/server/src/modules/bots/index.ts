@@ -4,10 +4,11 @@ import { BotsManageService } from './bots.manage.js';
 import { botsRoutes } from './bots.routes.js';
 import { BotsService } from './bots.service.js';
 import { CatalogueCache } from './catalogue-cache.js';
+import { WindowLimiter } from '../../providers/limits/index.js';
 
 export type BotsModuleDeps = Pick<
   Core,
-  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration' | 'cache' | 'pubsub'
+  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration' | 'cache' | 'pubsub' | 'limits'
 >;
 
 declare module 'fastify' {
@@ -47,6 +48,15 @@ export const botsModule = fp<BotsModuleDeps>(
       autoApprove: deps.config.MODERATION_AUTO_APPROVE,
       log: deps.log,
       catalogue,
+      limiters: {
+        photos: new WindowLimiter(deps.limits, 'character-photo', deps.config.CHARACTER_PHOTOS_PER_HOUR, 3_600_000),
+        submissions: new WindowLimiter(
+          deps.limits,
+          'character-submission',
+          deps.config.CHARACTER_SUBMISSIONS_PER_DAY,
+          24 * 3_600_000,
+        ),
+      },
     };
     const service = new BotsService(serviceDeps);
     app.decorate('bots', service);
