@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { resolveSecret } from './lib/secrets.js';
 import { TokenSigner } from './lib/tokens.js';
+import { PictureWork } from './lib/picture-work.js';
 import { MediaUrls } from './lib/media-urls.js';
 import { createMediaStorage, type MediaStorage } from './providers/storage/index.js';
 import { createModerationProvider, type ModerationProvider } from './providers/moderation/index.js';
@@ -93,6 +94,8 @@ export interface Core {
   limits: WindowCounter;
   /** Answers shared by the replicas (providers/cache): Redis, the database or in process. */
   cache: SharedCache;
+  /** This process's picture work (uploads decoded and encoded): bounded, 503 when full (lib/picture-work.ts). */
+  pictureWork: PictureWork;
   jobs: JobQueue;
   pubsub: PubSub;
   mail: MailProvider;
@@ -198,6 +201,7 @@ export async function buildCore(app: FastifyInstance, deps: AppDependencies): Pr
     storage,
     limits,
     cache,
+    pictureWork: new PictureWork(config.IMAGE_CONCURRENCY, config.IMAGE_QUEUE),
     jobs,
     pubsub,
     mail,

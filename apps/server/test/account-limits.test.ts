@@ -120,7 +120,7 @@ describe('limits per account', () => {
         device_id: device(i),
       })),
     });
-    const send = (payload: unknown, remoteAddress = nextAddress()) =>
+    const send = (payload: ReturnType<typeof batch>, remoteAddress = nextAddress()) =>
       t.app.inject({ method: 'POST', url: '/api/analytics/events', payload, remoteAddress });
     // 120 rows a minute for one device, whatever the address: 50 + 50 pass, the third batch not.
     expect((await send(batch(() => 'device-one-1234'))).statusCode).toBe(202);
@@ -128,7 +128,7 @@ describe('limits per account', () => {
     expectLimited(await send(batch(() => 'device-one-1234')));
     // A new device id per event from one address: the address's 480 rows a minute hold.
     let accepted = 0;
-    let limited = null;
+    let limited: Awaited<ReturnType<typeof send>> | null = null;
     for (let round = 0; round < 12 && !limited; round++) {
       const response = await send(
         batch((i) => `device-${round}-${i}-rotating`),

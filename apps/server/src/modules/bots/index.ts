@@ -8,7 +8,7 @@ import { WindowLimiter } from '../../providers/limits/index.js';
 
 export type BotsModuleDeps = Pick<
   Core,
-  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration' | 'cache' | 'pubsub' | 'limits'
+  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration' | 'cache' | 'pubsub' | 'limits' | 'pictureWork'
 >;
 
 declare module 'fastify' {
@@ -61,7 +61,7 @@ export const botsModule = fp<BotsModuleDeps>(
     const service = new BotsService(serviceDeps);
     app.decorate('bots', service);
     app.decorate('botsManage', new BotsManageService(serviceDeps));
-    await app.register(botsRoutes, { service });
+    await app.register(botsRoutes, { service, pictureWork: deps.pictureWork });
   },
   { name: 'bots' },
 );
