@@ -71,6 +71,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (globalLimits !== limits) app.addHook('onClose', async () => globalLimits.close());
   await app.register(securityPlugin, {
     store: sharedRateLimitStore(limits, globalLimits, (url) => FAIL_CLOSED_ROUTES.test(url)),
+    globalCounter: globalLimits,
     webOrigins: config.WEB_ORIGIN,
     ratePerMinute: config.RATE_LIMIT_PER_MINUTE,
     scriptOrigins: config.REWARDFUL_API_KEY ? [REWARDFUL_ORIGIN] : [],

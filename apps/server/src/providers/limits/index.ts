@@ -12,7 +12,7 @@ export { RedisWindowCounter } from './redis.counter.js';
 export { LimitsTimeoutError, ResilientWindowCounter } from './resilient.counter.js';
 export { WindowLimiter } from './window-limiter.js';
 export { BatchedWindowCounter } from './batched.counter.js';
-export { sharedRateLimitStore } from './rate-limit-store.js';
+export { globalLimitKey, sharedRateLimitStore } from './rate-limit-store.js';
 
 /** The in-process counters of each PGlite database: apps built on one (tests) count together. */
 const pgliteCounters = new WeakMap<object, MemoryWindowCounter>();

@@ -8,6 +8,9 @@ import type { WindowCounter } from './window-counter.js';
  */
 const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 32);
 
+/** The key of an address's global per-address limit (the same key the plugin's global store used). */
+export const globalLimitKey = (ip: string) => `global:${hashed(ip)}`;
+
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /** What `child` receives: the route's merged limit options and the route itself. */
