@@ -55,8 +55,8 @@ export interface CatalogueCacheOptions {
 }
 
 /**
- * The guest catalogue's pages, shared by every replica (docs/characters.md "The catalogue's
- * cache"). A page's key is the catalogue's version plus the query; the version lives in the
+ * The guest catalogue's pages, shared by every replica (docs/operations.md "Limits", "The
+ * guest catalogue's cache"). A page's key is the catalogue's version plus the query; the version lives in the
  * shared cache (Redis, the database, or in process on PGlite) and `changed()` — every
  * publish, unpublish, edit or deletion of a character — writes a new one and tells every
  * replica through pub/sub, which then drop their own copies. A cold key is computed once per
