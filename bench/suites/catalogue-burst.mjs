@@ -71,7 +71,7 @@ export async function burst(baseUrl, { rate = RATE, seconds = SECONDS, addresses
     const scheduledAt = started + (i * 1000) / rate;
     const wait = scheduledAt - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const address = `198.18.${Math.floor((i % addresses) / 250)}.${(i % addresses) % 250 + 1}`;
+    const address = `198.18.${Math.floor((i % addresses) / 250)}.${((i % addresses) % 250) + 1}`;
     pending.push(
       get(
         agent,
@@ -92,9 +92,18 @@ export async function burst(baseUrl, { rate = RATE, seconds = SECONDS, addresses
     ok: ok.length,
     limited: results.filter((r) => r.status === 429).length,
     failed: results.filter((r) => r.status !== 200 && r.status !== 429).length,
-    p50: percentile(results.map((r) => r.ms), 50),
-    p99: percentile(results.map((r) => r.ms), 99),
-    healthP99: percentile(health.map((r) => r.ms), 99),
+    p50: percentile(
+      results.map((r) => r.ms),
+      50,
+    ),
+    p99: percentile(
+      results.map((r) => r.ms),
+      99,
+    ),
+    healthP99: percentile(
+      health.map((r) => r.ms),
+      99,
+    ),
     healthMax: Math.max(...health.map((r) => r.ms)),
     healthPolls: health.length,
   };

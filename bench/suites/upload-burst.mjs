@@ -132,8 +132,14 @@ async function measure(startServer, log, label, env, photo) {
       created: created.length,
       busy,
       other: results.length - created.length - busy,
-      p50: percentile(created.map((r) => r.ms), 50),
-      healthP99: percentile(health.map((r) => r.ms), 99),
+      p50: percentile(
+        created.map((r) => r.ms),
+        50,
+      ),
+      healthP99: percentile(
+        health.map((r) => r.ms),
+        99,
+      ),
       growth: peak - before,
       wall,
     };
@@ -156,7 +162,13 @@ export async function run({ startServer, log }) {
     .toBuffer();
   log(`photo: ${(photo.length / 1e6).toFixed(2)} MB`);
   const bounded = await measure(startServer, log, 'bounded (defaults)', {}, photo);
-  const baseline = await measure(startServer, log, 'baseline (16 at once, 1 000 waiting)', { IMAGE_CONCURRENCY: '16', IMAGE_QUEUE: '1000' }, photo);
+  const baseline = await measure(
+    startServer,
+    log,
+    'baseline (16 at once, 1 000 waiting)',
+    { IMAGE_CONCURRENCY: '16', IMAGE_QUEUE: '1000' },
+    photo,
+  );
   return [
     { label: '/api/health p99 during the uploads', value: bounded.healthP99, unit: 'ms', target: { max: 100 } },
     { label: 'memory growth (RSS peak − before)', value: bounded.growth, unit: 'MB', target: { max: 300 } },

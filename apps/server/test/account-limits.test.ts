@@ -86,7 +86,12 @@ describe('limits per account', () => {
     expect(mine.statusCode).toBe(201);
     const slug = (mine.json() as { slug: string }).slug;
     expectLimited(
-      await t.app.inject({ method: 'PATCH', url: `/api/bot/${slug}`, headers: auth, payload: { visibility: 'public' } }),
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/bot/${slug}`,
+        headers: auth,
+        payload: { visibility: 'public' },
+      }),
     );
   });
 

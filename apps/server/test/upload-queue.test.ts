@@ -48,7 +48,12 @@ describe('uploads never stall the server (issue 27 item 3)', () => {
       ]);
       // Started now (an inject chain runs only once awaited or `then`ed).
       return t.app
-        .inject({ method: 'POST', url: '/api/bot/create', headers: { ...auth, ...form.headers }, payload: form.payload })
+        .inject({
+          method: 'POST',
+          url: '/api/bot/create',
+          headers: { ...auth, ...form.headers },
+          payload: form.payload,
+        })
         .then((response) => response);
     };
     const before = spooled();

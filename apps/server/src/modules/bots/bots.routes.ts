@@ -65,7 +65,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
       // A guest's page is the same for every guest: sent as cached, compressed once.
       const page = await service.guestCataloguePage(request.query);
       reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
-      const encoding = page.json.length >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
+      const encoding =
+        page.json.length >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
       // The JSON as serialised once (Fastify sends a Buffer as it is, unchecked by the schema).
       const body = !encoding || request.method === 'HEAD' ? page.json : await page.encoded(encoding);
       if (encoding && request.method !== 'HEAD') reply.header('content-encoding', encoding);

@@ -134,7 +134,12 @@ export class BotsService {
   guestCataloguePage(query: { size: number; c?: string; tags: BotFilterTag[]; q?: string }): Promise<CachedPage> {
     const compute = () => this.listAvailableBots(null, query);
     if (!this.deps.catalogue) return compute().then((page) => new CachedPage(JSON.stringify(page)));
-    const key = JSON.stringify([query.size, query.c ?? '', [...query.tags].sort(), (query.q ?? '').trim().toLowerCase()]);
+    const key = JSON.stringify([
+      query.size,
+      query.c ?? '',
+      [...query.tags].sort(),
+      (query.q ?? '').trim().toLowerCase(),
+    ]);
     return this.deps.catalogue.page(key, compute);
   }
 

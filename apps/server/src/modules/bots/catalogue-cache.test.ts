@@ -52,7 +52,12 @@ describe("the guest catalogue's shared cache", () => {
     expect(onB).toContain(unseen.slug);
     expect(await slugs(a)).toContain(own.slug);
     // The author made it private again: gone at once from both.
-    await a.app.inject({ method: 'PATCH', url: `/api/bot/${own.slug}`, headers: auth, payload: { visibility: 'private' } });
+    await a.app.inject({
+      method: 'PATCH',
+      url: `/api/bot/${own.slug}`,
+      headers: auth,
+      payload: { visibility: 'private' },
+    });
     expect(await slugs(b)).not.toContain(own.slug);
   });
 

@@ -8,7 +8,17 @@ import { WindowLimiter } from '../../providers/limits/index.js';
 
 export type BotsModuleDeps = Pick<
   Core,
-  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration' | 'cache' | 'pubsub' | 'limits' | 'pictureWork'
+  | 'config'
+  | 'db'
+  | 'log'
+  | 'storage'
+  | 'urls'
+  | 'moderation'
+  | 'imageModeration'
+  | 'cache'
+  | 'pubsub'
+  | 'limits'
+  | 'pictureWork'
 >;
 
 declare module 'fastify' {

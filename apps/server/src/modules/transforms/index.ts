@@ -6,7 +6,10 @@ import { TransformsConsole } from './transforms.console.js';
 import { transformRoutes } from './transforms.routes.js';
 import { TransformsService, type TransformPictureCheck } from './transforms.service.js';
 
-export type TransformsModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'storage' | 'urls' | 'jobs' | 'limits' | 'pictureWork'> & {
+export type TransformsModuleDeps = Pick<
+  Core,
+  'config' | 'db' | 'log' | 'storage' | 'urls' | 'jobs' | 'limits' | 'pictureWork'
+> & {
   /** The bots module's photo check of every uploaded and transformed picture. */
   pictureCheck: TransformPictureCheck;
   /** The style transform's engine; by default the one TRANSFORM_PROVIDER selects (tests pass failing ones). */
