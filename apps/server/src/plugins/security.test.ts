@@ -22,7 +22,7 @@ describe('the global per-address limit', () => {
     expect(Number(withToken.headers['retry-after'])).toBeGreaterThan(0);
     const badBody = await t.app.inject({
       method: 'POST',
-      url: '/api/support',
+      url: '/api/bot/create',
       remoteAddress: ip,
       headers: { 'content-type': 'application/json' },
       payload: '{"not json',

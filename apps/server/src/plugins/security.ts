@@ -75,7 +75,8 @@ export const securityPlugin = fp<SecurityOptions>(
     // shared counter) and nothing else.
     const counter = options.globalCounter ?? new MemoryWindowCounter();
     app.addHook('onRequest', async (request) => {
-      if (!limited(request.url)) return;
+      // A route with a limit of its own (`config.rateLimit`) counts on that one instead, as before.
+      if (!limited(request.url) || (request.routeOptions.config as { rateLimit?: unknown }).rateLimit) return;
       const { count, ttlMs } = await counter.hit(globalLimitKey(request.ip), 60_000);
       if (count > options.ratePerMinute)
         throw new AppError('rate_limited', {
