@@ -61,7 +61,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
       },
     },
     async (request, reply) => {
-      if (request.userId) return service.listAvailableBots(request.userId, request.query);
+      if (request.userId || !service.guestCatalogueCached)
+        return service.listAvailableBots(request.userId ?? null, request.query);
       // A guest's page is the same for every guest: sent as cached, compressed once.
       const page = await service.guestCataloguePage(request.query);
       reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');

@@ -127,6 +127,11 @@ export class BotsService {
     };
   }
 
+  /** Whether guests' catalogue pages are cached (CATALOGUE_CACHE_S > 0). */
+  get guestCatalogueCached(): boolean {
+    return Boolean(this.deps.catalogue?.enabled);
+  }
+
   /**
    * A guest's catalogue page, as sent (JSON and its compressed copies), from the shared cache
    * (`CatalogueCache`); read from the database when no copy holds it.
