@@ -35,6 +35,14 @@ import { requireOwnedChat } from './modules/chats/index.js';
 export type { AppDependencies } from './core.js';
 
 /**
+ * The routes that spend money or send e-mail: when the shared limits are slow or away
+ * (LIMITS_TIMEOUT_MS), their limits answer 503 rather than let requests through uncounted by
+ * the cluster. Every other limit (reads, the global per-address one) counts in process and goes on.
+ */
+const FAIL_CLOSED_ROUTES =
+  /^\/(?:api\/(?:billing|unblur|transform|register|password_reset|resend_activation|activate|support|takedown|audio|subscription|payments|profile\/claim_desires)|password\/)/;
+
+/**
  * Builds the Fastify app: the cross-cutting plugins, the shared providers (`core.ts`), then
  * every module's plugin, registered explicitly so that go-to-definition leads from here to each
  * module's `index.ts`. Does not listen (server.ts does).
@@ -62,7 +70,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const globalLimits = limits.kind === 'memory' ? limits : new BatchedWindowCounter(limits);
   if (globalLimits !== limits) app.addHook('onClose', async () => globalLimits.close());
   await app.register(securityPlugin, {
-    store: sharedRateLimitStore(limits, globalLimits),
+    store: sharedRateLimitStore(limits, globalLimits, (url) => FAIL_CLOSED_ROUTES.test(url)),
+    globalCounter: globalLimits,
     webOrigins: config.WEB_ORIGIN,
     ratePerMinute: config.RATE_LIMIT_PER_MINUTE,
     scriptOrigins: config.REWARDFUL_API_KEY ? [REWARDFUL_ORIGIN] : [],

@@ -97,6 +97,27 @@ export const ConfigSchema = z.object({
   TAKEDOWN_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(5),
   /** Takedown requests (each acknowledged by e-mail) per reporter e-mail per day. */
   TAKEDOWN_PER_EMAIL_PER_DAY: z.coerce.number().int().min(1).default(5),
+  /**
+   * Milliseconds a limit waits for the shared counters (Redis or the database) before its
+   * failure mode: counted in process for reads (open), 503 for money and e-mail (closed).
+   */
+  LIMITS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(75),
+  /** Seconds a guest catalogue page is kept in the shared cache (0: no cache); publishing or editing a character empties it at once. */
+  CATALOGUE_CACHE_S: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Picture decodes and encodes (sharp) one process runs at once; past them uploads wait in a queue. */
+  IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Uploads one process lets wait for a picture slot; past it they are answered 503 with Retry-After. */
+  IMAGE_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
+  /** Character pictures (creation with a photo, card imports) one user may upload per hour. */
+  CHARACTER_PHOTOS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  /** Public characters (new, imported or made public) one user may send to the review queue per day. */
+  CHARACTER_SUBMISSIONS_PER_DAY: z.coerce.number().int().min(1).default(10),
+  /** Support reports one account (or, for a guest, one e-mail address) may send per hour. */
+  SUPPORT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  /** Analytics events (rows) one user or device may store per minute. */
+  ANALYTICS_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** E-mail confirmation codes (`GET /api/activate/{code}`) one account, or one address for guests, may try per hour. */
+  ACTIVATION_CHECKS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** Days a payment webhook delivery is kept in `webhook_deliveries` (admin console "Payments"). */
   WEBHOOK_DELIVERIES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Failed log-ins of one account (from any address, counted by all replicas) before its log-in pauses. */

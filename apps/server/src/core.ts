@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { resolveSecret } from './lib/secrets.js';
 import { TokenSigner } from './lib/tokens.js';
+import { PictureWork } from './lib/picture-work.js';
 import { MediaUrls } from './lib/media-urls.js';
 import { createMediaStorage, type MediaStorage } from './providers/storage/index.js';
 import { createModerationProvider, type ModerationProvider } from './providers/moderation/index.js';
@@ -18,6 +19,7 @@ import { createPubSub, type PubSub } from './providers/pubsub/index.js';
 import { createJobQueue, type JobQueue } from './providers/jobs/index.js';
 import { createPaymentProviders, type PaymentProviders } from './providers/payments/index.js';
 import { createWindowCounter, type WindowCounter } from './providers/limits/index.js';
+import { createSharedCache, type SharedCache } from './providers/cache/index.js';
 import { Sessions } from './modules/accounts/index.js';
 import type { TransformProvider } from './modules/transforms/index.js';
 import type { CallSettings, TurnTimings, VadFactory } from './modules/calls/index.js';
@@ -90,6 +92,10 @@ export interface Core {
   storage: MediaStorage;
   /** Limits counted once for the cluster (providers/limits). */
   limits: WindowCounter;
+  /** Answers shared by the replicas (providers/cache): Redis, the database or in process. */
+  cache: SharedCache;
+  /** This process's picture work (uploads decoded and encoded): bounded, 503 when full (lib/picture-work.ts). */
+  pictureWork: PictureWork;
   jobs: JobQueue;
   pubsub: PubSub;
   mail: MailProvider;
@@ -137,6 +143,8 @@ export async function buildCore(app: FastifyInstance, deps: AppDependencies): Pr
   const limits =
     deps.limits ?? createWindowCounter(config, database, (error) => log.warn({ err: error }, 'shared limits error'));
   if (!deps.limits) closeWithApp(() => limits.close());
+  const cache = createSharedCache(config, database, reportAtMostEveryMinute(log, 'shared cache error'));
+  closeWithApp(() => cache.close());
   const secret = resolveSecret(config.JWT_SECRET, config.dataDir);
   const jobs =
     deps.jobs ??
@@ -192,6 +200,8 @@ export async function buildCore(app: FastifyInstance, deps: AppDependencies): Pr
     urls: new MediaUrls(secret),
     storage,
     limits,
+    cache,
+    pictureWork: new PictureWork(config.IMAGE_CONCURRENCY, config.IMAGE_QUEUE),
     jobs,
     pubsub,
     mail,
@@ -213,5 +223,15 @@ export function providerLog(log: FastifyBaseLogger, module: string) {
     info: (msg: string) => child.info(msg),
     warn: (msg: string) => child.warn(msg),
     error: (msg: string) => child.error(msg),
+  };
+}
+
+/** A provider's connection errors (a client retrying while Redis is away): one log line a minute at most. */
+function reportAtMostEveryMinute(log: FastifyBaseLogger, message: string): (error: unknown) => void {
+  let last = -Infinity;
+  return (error) => {
+    if (Date.now() - last < 60_000) return;
+    last = Date.now();
+    log.warn({ err: error }, message);
   };
 }

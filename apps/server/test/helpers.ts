@@ -91,6 +91,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DATA_DIR: '/tmp/reverie-test-data',
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    // Tests insert characters straight into the database (factories), which no cache hears of:
+    // the guest catalogue's cache is on only where a test names it (catalogue-cache.test.ts).
+    CATALOGUE_CACHE_S: '0',
     ...overrides,
   });
 }
@@ -153,6 +156,7 @@ export async function createTestApp(
     onCallTimings: options.onCallTimings,
     pubsub: options.pubsub,
     liveReplies: options.liveReplies,
+    limits: options.limits,
     jobs,
   });
   await app.ready();

@@ -87,6 +87,8 @@ export const ERROR_MESSAGES = {
   transform_not_verified: 'Confirm your rights to the photo first',
   transform_not_allowed: 'This transform can no longer be changed',
   transform_failed: 'The transform failed and your desires were refunded',
+  limits_unavailable: 'The server is busy right now. Please try again in a few seconds.',
+  uploads_busy: 'Too many pictures are being processed right now. Please try again in a few seconds.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -499,6 +499,21 @@ export const rateLimits = pgTable(
   (t) => [index('rate_limits_window_idx').on(t.windowEndsAt)],
 );
 
+/**
+ * Answers shared by every replica without Redis (providers/cache): the guest catalogue's pages
+ * and its version. Unlogged (a crash empties it: it is only a cache); ended entries are
+ * purged now and then.
+ */
+export const sharedCache = pgTable(
+  'shared_cache',
+  {
+    key: text('key').primaryKey(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('shared_cache_expires_idx').on(t.expiresAt)],
+);
+
 /** Provider events already handled: a redelivered event id is acknowledged and skipped. */
 export const webhookEvents = pgTable(
   'webhook_events',

@@ -11,6 +11,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   validation_error: 400,
   invalid_code: 400,
   service_unavailable: 503,
+  limits_unavailable: 503,
+  uploads_busy: 503,
   payments_not_configured: 503,
   internal_error: 500,
 };

@@ -3,6 +3,7 @@ import helmet from '@fastify/helmet';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
+import { MemoryWindowCounter, globalLimitKey, type WindowCounter } from '../providers/limits/index.js';
 
 export interface SecurityOptions {
   /** Origins (besides our own) that may call the API from a browser. */
@@ -22,7 +23,15 @@ export interface SecurityOptions {
    * (providers/limits). Without it, each process counts on its own.
    */
   store?: FastifyRateLimitStoreCtor;
+  /**
+   * The counter of the global per-address limit (a `BatchedWindowCounter` on the shared one:
+   * hit by every API request). In process when not given.
+   */
+  globalCounter?: WindowCounter;
 }
+
+/** Static files and probes are not rate limited; the API is. */
+const limited = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/health');
 
 /**
  * Security headers, CORS for a separately hosted web app, and a global per-IP rate limit
@@ -60,13 +69,28 @@ export const securityPlugin = fp<SecurityOptions>(
       maxAge: 600,
     });
 
+    // The global per-address limit answers 429 first, in the first onRequest hook after the
+    // request's context: before authentication (no session read), body parsing, validation or
+    // any route's work — a client over its budget costs one in-process count (batched to the
+    // shared counter) and nothing else.
+    const counter = options.globalCounter ?? new MemoryWindowCounter();
+    app.addHook('onRequest', async (request) => {
+      // A route with a limit of its own (`config.rateLimit`) counts on that one instead, as before.
+      if (!limited(request.url) || (request.routeOptions.config as { rateLimit?: unknown }).rateLimit) return;
+      const { count, ttlMs } = await counter.hit(globalLimitKey(request.ip), 60_000);
+      if (count > options.ratePerMinute)
+        throw new AppError('rate_limited', {
+          status: 429,
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(ttlMs / 1000))) },
+        });
+    });
+
+    // Each route's own `config.rateLimit` and `app.createRateLimit` (on the shared store).
     await app.register(rateLimit, {
-      global: true,
+      global: false,
       max: options.ratePerMinute,
       timeWindow: 60_000,
       store: options.store,
-      // Static files and probes are not rate limited; the API is.
-      allowList: (request) => !request.url.startsWith('/api/') || request.url.startsWith('/api/health'),
       errorResponseBuilder: (_request, context) =>
         new AppError('rate_limited', {
           status: context.statusCode,

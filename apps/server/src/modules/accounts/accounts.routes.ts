@@ -41,6 +41,10 @@ export interface AccountsRoutesOptions {
   accountPerMinute: number;
   /** The cluster's shared counters (providers/limits), for the per-account limits of mail-sending routes. */
   limits: WindowCounter;
+  /** Support reports per account (a guest: per e-mail, else per address) and hour (SUPPORT_REPORTS_PER_HOUR). */
+  supportPerHour: number;
+  /** E-mail confirmation codes tried per account (a guest: per address) and hour (ACTIVATION_CHECKS_PER_HOUR). */
+  activationChecksPerHour: number;
 }
 
 const rateLimited = (seconds: number) =>
@@ -76,7 +80,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
   // Mail-sending routes are keyed by account and counted by every replica together (the
   // shared counters), so N replicas do not send N times as much mail. The key is a hash: no
   // address is stored. The answer is the same whether the account exists or not.
-  const shared = new WindowLimiter(options.limits, 'account', options.accountPerMinute, 60_000);
+  const shared = new WindowLimiter(options.limits, 'account', options.accountPerMinute, 60_000, { failClosed: true });
   const perAccountShared = (name: string, key: (request: FastifyRequest) => string) => {
     return async (request: FastifyRequest) => {
       const id = createHash('sha256')
@@ -86,6 +90,22 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
       if (wait > 0) throw rateLimited(wait);
     };
   };
+
+  // Per account for the cluster, whatever the address: support reports (each read by a person)
+  // and e-mail confirmation codes (guessing them). Keys are hashes: no address or e-mail is stored.
+  const perHour = (name: string, max: number, key: (request: FastifyRequest) => string) => {
+    const limiter = new WindowLimiter(options.limits, name, max, 3_600_000, { failClosed: true });
+    return async (request: FastifyRequest) => {
+      const wait = await limiter.take(createHash('sha256').update(key(request)).digest('hex'));
+      if (wait > 0) throw rateLimited(wait);
+    };
+  };
+  const supportLimit = perHour('support', options.supportPerHour, (r) =>
+    r.userId ? `user:${r.userId}` : emailOf(r) ? `email:${emailOf(r)}` : `ip:${r.ip}`,
+  );
+  const activationLimit = perHour('activation', options.activationChecksPerHour, (r) =>
+    r.userId ? `user:${r.userId}` : `ip:${r.ip}`,
+  );
 
   // RFC 8058 one-click unsubscribe posts `List-Unsubscribe=One-Click` as a form.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -256,6 +276,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
   app.get(
     '/api/activate/:code',
     {
+      config: perIp,
+      preHandler: activationLimit,
       schema: {
         tags: ['accounts'],
         summary: 'Confirm the e-mail',
@@ -373,6 +395,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     '/api/support',
     {
       config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      preHandler: supportLimit,
       schema: {
         tags: ['accounts'],
         summary: 'Report an issue',

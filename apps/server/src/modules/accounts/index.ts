@@ -53,6 +53,8 @@ export const accountsModule = defineModule<AccountsModuleDeps>('accounts', async
     ipPerMinute: config.AUTH_RATE_LIMIT_IP_PER_MINUTE,
     accountPerMinute: config.AUTH_RATE_LIMIT_ACCOUNT_PER_MINUTE,
     limits: deps.limits,
+    supportPerHour: config.SUPPORT_REPORTS_PER_HOUR,
+    activationChecksPerHour: config.ACTIVATION_CHECKS_PER_HOUR,
   });
   if (!config.isProduction) await app.register(mailboxRoutes, { service: new MailboxService({ db: deps.db }) });
 });

@@ -13,11 +13,11 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ service: AnalyticsService 
         tags: ['analytics'],
         summary: 'Store a batch of up to 50 client events',
         body: AnalyticsBatchSchema,
-        response: { 202: AnalyticsAcceptedSchema, 400: ApiErrorSchema },
+        response: { 202: AnalyticsAcceptedSchema, 400: ApiErrorSchema, 429: ApiErrorSchema },
       },
     },
     async (request, reply) => {
-      const accepted = await service.record(request.body.events, request.userId ?? null);
+      const accepted = await service.recordBatch(request.body.events, request.userId ?? null, request.ip);
       return reply.status(202).send({ accepted });
     },
   );

@@ -53,6 +53,14 @@ export class BotsManageService {
     this.bots = new BotsService(deps);
   }
 
+  /**
+   * The guest catalogue's cached pages are dropped on every replica. The console writes in a
+   * transaction: the cache reads its version again once more after the commit (`settleMs`).
+   */
+  private catalogueChanged(): void {
+    void this.deps.catalogue?.changed();
+  }
+
   /** The same service reading and writing through `db` (the console's transaction). */
   within(db: Database): BotsManageService {
     return new BotsManageService({ ...this.deps, db });
@@ -93,6 +101,7 @@ export class BotsManageService {
 
   /** Creates an official character (no author, approved; public or private as asked). */
   async createOfficialBot(input: AdminCharacterInput): Promise<BotRow> {
+    this.catalogueChanged();
     const values = columnsOf(input);
     await this.bots.refuseInappropriateText(cardTexts(values));
     await this.refuseTakenSlug(input.slug, null);
@@ -127,6 +136,8 @@ export class BotsManageService {
 
   /** A character's row, locked for this transaction's update; 404 when there is none. */
   async lockBot(id: string): Promise<BotRow> {
+    // Every console write to a character locks it first: the guest catalogue is read again.
+    this.catalogueChanged();
     const row = await findBotByIdForUpdate(this.deps.db, id);
     if (!row || row.kind !== 'character') throw notFound();
     return row;
@@ -154,6 +165,7 @@ export class BotsManageService {
 
   /** Writes the row of a card `prepareOfficialCard` read (on this service's `db`: the console's transaction). */
   insertPreparedCard(prepared: PreparedCardImport): Promise<BotRow> {
+    this.catalogueChanged();
     return prepared.insert(this.deps.db);
   }
 
@@ -256,6 +268,7 @@ export class BotsManageService {
   /** A character left without any picture gets a drawn one (as a new character does). */
   async giveDrawnAvatar(row: BotRow): Promise<void> {
     const key = await this.bots.generatedAvatar(row.id, `${row.name}-${randomUUID()}`, row.tags);
+    this.catalogueChanged();
     await updateBot(this.deps.db, row.id, { avatarKey: key });
   }
 
@@ -316,6 +329,7 @@ export class BotsManageService {
    * console's transaction; their files are under `characterFilePrefix` (deleted after the commit).
    */
   deleteCharacters(ids: string[]): Promise<number> {
+    if (ids.length) this.catalogueChanged();
     return deleteCharacters(this.deps.db, ids);
   }
 }

@@ -15,9 +15,12 @@ import {
   CARD_MAX_BYTES,
   IMAGE_MAX_BYTES,
   type BotCreate,
+  type BotList,
 } from '@reverie/shared';
-import { readMultipart, requiredFileError, translatedFieldErrors } from '../../lib/forms.js';
+import { receiveMultipart, requiredFileError, translatedFieldErrors, type SpooledFile } from '../../lib/forms.js';
+import type { PictureWork } from '../../lib/picture-work.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
+import { COMPRESS_MIN_BYTES, preferredEncoding } from '../../plugins/compression.js';
 import { CardFieldsError } from './card.js';
 import type { BotsService } from './bots.service.js';
 
@@ -41,7 +44,10 @@ function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {
 }
 
 /** Characters and personas: the catalogue, pages, creation, card import and export. */
-export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async (app, { service }) => {
+export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWork: PictureWork }> = async (
+  app,
+  { service, pictureWork },
+) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
 
   app.get(
@@ -54,7 +60,19 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async
         response: { 200: BotListSchema, 400: ApiErrorSchema },
       },
     },
-    async (request) => service.listAvailableBots(request.userId ?? null, request.query),
+    async (request, reply) => {
+      if (request.userId || !service.guestCatalogueCached)
+        return service.listAvailableBots(request.userId ?? null, request.query);
+      // A guest's page is the same for every guest: sent as cached, compressed once.
+      const page = await service.guestCataloguePage(request.query);
+      reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
+      const encoding =
+        page.json.length >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
+      // The JSON as serialised once (Fastify sends a Buffer as it is, unchecked by the schema).
+      const body = !encoding || request.method === 'HEAD' ? page.json : await page.encoded(encoding);
+      if (encoding && request.method !== 'HEAD') reply.header('content-encoding', encoding);
+      return reply.send(body as unknown as BotList);
+    },
   );
 
   app.get(
@@ -84,10 +102,25 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async
     async (request) => service.getBotDetail(request.params.slug, request.userId ?? null),
   );
 
+  // Picture uploads per user, counted before the body is read (CHARACTER_PHOTOS_PER_HOUR); a
+  // full picture queue answers 503 before the body is read too.
+  const photoLimit = async (request: FastifyRequest) => {
+    pictureWork.refuseWhenFull();
+    if (request.isMultipart()) await service.takePhotoUpload(currentUserId(request));
+  };
+  // The upload waits on disk for its turn; its bytes are read into memory only then.
+  const withSpooled = async <T>(spooled: SpooledFile | null, work: (file: Buffer | null) => Promise<T>) => {
+    try {
+      return await pictureWork.run(async () => work(spooled ? await spooled.read() : null));
+    } finally {
+      await spooled?.discard();
+    }
+  };
+
   app.post(
     '/api/bot/create',
     {
-      preHandler: requireUser,
+      preHandler: [requireUser, photoLimit],
       schema: {
         tags: ['bots'],
         summary: 'Create a character or persona (multipart with `photo`, or JSON)',
@@ -97,21 +130,30 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async
     async (request, reply) => {
       const userId = currentUserId(request);
       let raw: unknown = request.body;
-      let photo: Buffer | null = null;
+      let spooled: SpooledFile | null = null;
       if (request.isMultipart()) {
-        const form = await readMultipart(request, 'photo', IMAGE_MAX_BYTES);
+        const form = await receiveMultipart(request, 'photo', IMAGE_MAX_BYTES);
         raw = form.fields;
-        photo = form.file && form.file.length ? form.file : null;
+        spooled = form.file;
       }
-      const input = parseCreateFields(request, raw);
-      return reply.status(201).send(await service.createBot(userId, input, photo));
+      let input: BotCreate;
+      try {
+        input = parseCreateFields(request, raw);
+      } catch (error) {
+        await spooled?.discard();
+        throw error;
+      }
+      const created = await withSpooled(spooled, (photo) =>
+        service.createBot(userId, input, photo && photo.length ? photo : null),
+      );
+      return reply.status(201).send(created);
     },
   );
 
   app.post(
     '/api/bot/import',
     {
-      preHandler: requireUser,
+      preHandler: [requireUser, photoLimit],
       bodyLimit: CARD_MAX_BYTES,
       schema: {
         tags: ['bots'],
@@ -121,19 +163,24 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService }> = async
     },
     async (request, reply) => {
       const userId = currentUserId(request);
-      let file: Buffer | null = null;
+      let spooled: SpooledFile | null = null;
+      let body: Buffer | null = null;
       let visibility: 'public' | 'private' = 'private';
       if (request.isMultipart()) {
-        const form = await readMultipart(request, 'file', CARD_MAX_BYTES);
-        file = form.file;
+        const form = await receiveMultipart(request, 'file', CARD_MAX_BYTES);
+        spooled = form.file;
         if (form.fields.visibility === 'public') visibility = 'public';
       } else if (request.body && typeof request.body === 'object') {
         // Parsed by the JSON body parser, so already bounded in depth.
-        file = Buffer.from(JSON.stringify(request.body), 'utf8');
+        body = Buffer.from(JSON.stringify(request.body), 'utf8');
       }
-      if (!file || !file.length) throw requiredFileError(request, 'file');
+      if (!spooled?.size && !body?.length) {
+        await spooled?.discard();
+        throw requiredFileError(request, 'file');
+      }
       try {
-        return reply.status(201).send(await service.importBotCard(userId, file, visibility));
+        const imported = await withSpooled(spooled, (file) => service.importBotCard(userId, file ?? body!, visibility));
+        return reply.status(201).send(imported);
       } catch (error) {
         if (error instanceof CardFieldsError) throw translatedFieldErrors(request.locale, error.errors);
         throw error;

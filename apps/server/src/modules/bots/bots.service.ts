@@ -10,12 +10,14 @@ import type { MediaUrls } from '../../lib/media-urls.js';
 import type { ModerationProvider } from '../../providers/moderation/index.js';
 import type { ImageModeration } from '../../providers/image-moderation/index.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
+import type { WindowLimiter } from '../../providers/limits/index.js';
 import { pictureLook, renderPicture } from './bot-pictures.js';
 import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFile } from './card.js';
 import { withTextChunks } from './card-png.js';
 import { explicitPicturesBlurredFor, presentBot, presentBotDetail } from './bots.presenter.js';
 import { makeBlurredPreview } from '../pictures/index.js';
 import { AUTHOR_EDIT_COLUMNS, ownTags } from './card-columns.js';
+import { CachedPage, type CatalogueCache } from './catalogue-cache.js';
 import { voiceForCharacter } from './character-voice.js';
 import {
   blurredKeyOf,
@@ -52,7 +54,14 @@ export interface BotsServiceDeps {
   autoApprove: boolean;
   /** Where picture judgements are logged (no personal data). */
   log?: PictureLog;
+  /** The guest catalogue's shared cache (told of every change to a listed character). */
+  catalogue?: CatalogueCache;
+  /** Per user, for the cluster: picture uploads per hour and public characters sent for review per day. */
+  limiters?: { photos: WindowLimiter; submissions: WindowLimiter };
 }
+
+const rateLimited = (seconds: number) =>
+  new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(seconds) } });
 
 /** The texts of a character the moderation judges (a minor in any of them is refused). */
 export function cardTexts(row: Partial<NewBotRow>): string[] {
@@ -106,6 +115,42 @@ export class BotsService {
       results: page.map((row) => presentBot(row, this.deps.urls, viewerId)),
       next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
     };
+  }
+
+  /** Whether guests' catalogue pages are cached (CATALOGUE_CACHE_S > 0). */
+  get guestCatalogueCached(): boolean {
+    return Boolean(this.deps.catalogue?.enabled);
+  }
+
+  /**
+   * A guest's catalogue page, as sent (JSON and its compressed copies), from the shared cache
+   * (`CatalogueCache`); read from the database when no copy holds it.
+   */
+  guestCataloguePage(query: { size: number; c?: string; tags: BotFilterTag[]; q?: string }): Promise<CachedPage> {
+    const compute = () => this.listAvailableBots(null, query);
+    if (!this.deps.catalogue) return compute().then((page) => new CachedPage(JSON.stringify(page)));
+    const key = JSON.stringify([
+      query.size,
+      query.c ?? '',
+      [...query.tags].sort(),
+      (query.q ?? '').trim().toLowerCase(),
+    ]);
+    return this.deps.catalogue.page(key, compute);
+  }
+
+  /**
+   * Counts one picture upload of the user (creation with a photo, a card import): 429 with
+   * Retry-After past CHARACTER_PHOTOS_PER_HOUR. Called before the upload is read.
+   */
+  async takePhotoUpload(userId: string): Promise<void> {
+    const wait = (await this.deps.limiters?.photos.take(userId)) ?? 0;
+    if (wait > 0) throw rateLimited(wait);
+  }
+
+  /** Counts one public character sent to the review queue: 429 past CHARACTER_SUBMISSIONS_PER_DAY. */
+  private async takeSubmission(userId: string): Promise<void> {
+    const wait = (await this.deps.limiters?.submissions.take(userId)) ?? 0;
+    if (wait > 0) throw rateLimited(wait);
   }
 
   /** A character's page (private ones only for their author); 404 otherwise. */
@@ -238,6 +283,7 @@ export class BotsService {
    */
   async createBot(authorId: string, input: BotCreate, photo: Buffer | null): Promise<BotDetail> {
     const { db } = this.deps;
+    if (input.visibility === 'public') await this.takeSubmission(authorId);
     await this.refuseInappropriateText([
       input.name,
       input.description,
@@ -281,6 +327,7 @@ export class BotsService {
         avatarKey,
         avatarExplicit: avatar.explicit,
       });
+      if (row.visibility === 'public' && row.reviewState === 'approved') void this.deps.catalogue?.changed();
       return presentBotDetail(row, [], this.deps.urls, authorId);
     } catch (error) {
       await this.deleteAvatar(avatarKey);
@@ -297,6 +344,7 @@ export class BotsService {
     file: Buffer,
     visibility: 'public' | 'private' = 'private',
   ): Promise<BotDetail> {
+    if (visibility === 'public') await this.takeSubmission(authorId);
     const prepared = await this.prepareCardImport(authorId, file, visibility);
     let row: BotRow;
     try {
@@ -305,6 +353,7 @@ export class BotsService {
       await prepared.discard();
       throw error;
     }
+    if (row.visibility === 'public' && row.reviewState === 'approved') void this.deps.catalogue?.changed();
     return presentBotDetail(row, [], this.deps.urls, authorId);
   }
 
@@ -382,8 +431,11 @@ export class BotsService {
       values.personalityText = patch.personality.join(', ');
     }
     if (patch.tags !== undefined) values.tags = ownTags(patch.tags);
-    await this.refuseInappropriateText(cardTexts({ ...row, ...values }));
     const visibility = values.visibility ?? row.visibility;
+    // Made public, or a rejected one kept public: it goes (back) to the review queue.
+    if (visibility === 'public' && (row.visibility === 'private' || row.reviewState === 'rejected'))
+      await this.takeSubmission(authorId);
+    await this.refuseInappropriateText(cardTexts({ ...row, ...values }));
     if (visibility === 'public' && row.reviewState === 'rejected') {
       values.reviewState = 'pending';
       values.reviewReason = null;
@@ -401,6 +453,7 @@ export class BotsService {
       values.reviewReason = null;
     }
     const updated = await updateBot(db, row.id, values);
+    void this.deps.catalogue?.changed();
     const fresh = (await findBotById(db, updated.id)) ?? updated;
     return presentBotDetail(fresh, await listGallery(db, updated.id, 'public'), this.deps.urls);
   }

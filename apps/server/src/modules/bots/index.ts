@@ -3,10 +3,22 @@ import { defineModule } from '../../lib/module.js';
 import { BotsManageService } from './bots.manage.js';
 import { botsRoutes } from './bots.routes.js';
 import { BotsService } from './bots.service.js';
+import { CatalogueCache } from './catalogue-cache.js';
+import { WindowLimiter } from '../../providers/limits/index.js';
 
 export type BotsModuleDeps = Pick<
   Core,
-  'config' | 'db' | 'log' | 'storage' | 'urls' | 'moderation' | 'imageModeration'
+  | 'config'
+  | 'db'
+  | 'log'
+  | 'storage'
+  | 'urls'
+  | 'moderation'
+  | 'imageModeration'
+  | 'cache'
+  | 'pubsub'
+  | 'limits'
+  | 'pictureWork'
 >;
 
 declare module 'fastify' {
@@ -26,14 +38,30 @@ declare module 'fastify' {
  * (create, edit, Character Card import and export) under `/api/bots/…` and `/api/bot/…`.
  */
 export const botsModule = defineModule<BotsModuleDeps>('bots', async (app, deps) => {
+  // The guest catalogue's pages, shared by the replicas and dropped on every change (CATALOGUE_CACHE_S).
+  const catalogue = new CatalogueCache({
+    cache: deps.cache,
+    pubsub: deps.pubsub,
+    ttlMs: deps.config.CATALOGUE_CACHE_S * 1000,
+    timeoutMs: deps.config.LIMITS_TIMEOUT_MS,
+    onError: (error) => deps.log.warn({ err: error }, 'catalogue cache error'),
+  });
+  await catalogue.listen();
+  app.addHook('onClose', async () => catalogue.close());
+  const { limits, config } = deps;
   const serviceDeps = {
     ...deps,
-    autoApprove: deps.config.MODERATION_AUTO_APPROVE,
+    autoApprove: config.MODERATION_AUTO_APPROVE,
+    catalogue,
+    limiters: {
+      photos: new WindowLimiter(limits, 'character-photo', config.CHARACTER_PHOTOS_PER_HOUR, 3_600_000),
+      submissions: new WindowLimiter(limits, 'character-submission', config.CHARACTER_SUBMISSIONS_PER_DAY, 86_400_000),
+    },
   };
   const service = new BotsService(serviceDeps);
   app.decorate('bots', service);
   app.decorate('botsManage', new BotsManageService(serviceDeps));
-  await app.register(botsRoutes, { service });
+  await app.register(botsRoutes, { service, pictureWork: deps.pictureWork });
 });
 
 /** Other modules receive these services through their deps (app.ts passes `app.bots`, `app.botsManage`). */

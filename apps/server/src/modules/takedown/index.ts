@@ -20,7 +20,9 @@ export const takedownModule = defineModule<TakedownModuleDeps>('takedown', async
     ...deps,
     publicUrl: config.PUBLIC_URL,
     log: deps.log.child({ module: 'takedown' }),
-    perEmail: new WindowLimiter(deps.limits, 'takedown-email', config.TAKEDOWN_PER_EMAIL_PER_DAY, 24 * 3600_000),
+    perEmail: new WindowLimiter(deps.limits, 'takedown-email', config.TAKEDOWN_PER_EMAIL_PER_DAY, 24 * 3600_000, {
+      failClosed: true,
+    }),
   });
   app.decorate('takedown', takedown);
   await app.register(takedownRoutes, {

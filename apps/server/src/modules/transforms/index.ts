@@ -6,7 +6,10 @@ import { TransformsConsole } from './transforms.console.js';
 import { transformRoutes } from './transforms.routes.js';
 import { TransformsService, type TransformPictureCheck } from './transforms.service.js';
 
-export type TransformsModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'storage' | 'urls' | 'jobs' | 'limits'> & {
+export type TransformsModuleDeps = Pick<
+  Core,
+  'config' | 'db' | 'log' | 'storage' | 'urls' | 'jobs' | 'limits' | 'pictureWork'
+> & {
   /** The bots module's photo check of every uploaded and transformed picture. */
   pictureCheck: TransformPictureCheck;
   /** The style transform's engine; by default the one TRANSFORM_PROVIDER selects (tests pass failing ones). */
@@ -28,13 +31,15 @@ declare module 'fastify' {
  */
 export const transformsModule = defineModule<TransformsModuleDeps>('transforms', async (app, deps) => {
   const { config, limits } = deps;
+  const hourly = (name: string) =>
+    new WindowLimiter(limits, name, config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000, { failClosed: true });
   const service = new TransformsService({
     ...deps,
     provider:
       deps.transformProvider ??
       createTransformProvider({ ...config, COMFYUI_URL: config.COMFYUI_URL ?? config.IMAGE_BASE_URL }),
-    uploadLimiter: new WindowLimiter(limits, 'transform-upload', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
-    previewLimiter: new WindowLimiter(limits, 'transform-preview', config.TRANSFORM_UPLOADS_PER_HOUR, 3_600_000),
+    uploadLimiter: hourly('transform-upload'),
+    previewLimiter: hourly('transform-preview'),
     timeoutS: config.TRANSFORM_TIMEOUT_S,
     concurrency: config.TRANSFORM_CONCURRENCY,
     retries: config.TRANSFORM_RETRIES,
@@ -48,7 +53,7 @@ export const transformsModule = defineModule<TransformsModuleDeps>('transforms',
       app.log.warn({ err: error }, 'could not schedule the sweep of abandoned transform uploads');
     });
   });
-  await app.register(transformRoutes, { service });
+  await app.register(transformRoutes, { service, pictureWork: deps.pictureWork });
 });
 
 export { TransformsService, type TransformPictureCheck } from './transforms.service.js';

@@ -15,7 +15,8 @@ import {
   TransformVerifyBodySchema,
 } from '@reverie/shared';
 import { AppError } from '../../lib/errors.js';
-import { readMultipart } from '../../lib/forms.js';
+import { receiveMultipart, type SpooledFile } from '../../lib/forms.js';
+import type { PictureWork } from '../../lib/picture-work.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { TransformsService } from './transforms.service.js';
 
@@ -26,16 +27,30 @@ const errors = {
   409: ApiErrorSchema,
 };
 
-/** Reads the multipart form: the file `image` (≤ 5 MB, else 413) and the field `style`. */
-async function readImageForm(request: FastifyRequest): Promise<{ image: Buffer | null; style: string }> {
+/** Reads the multipart form: the file `image` (≤ 5 MB, else 413; spooled to disk) and the field `style`. */
+async function readImageForm(request: FastifyRequest): Promise<{ image: SpooledFile | null; style: string }> {
   if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
-  const form = await readMultipart(request, 'image', IMAGE_MAX_BYTES, { fields: 5, fieldSize: 200 });
+  const form = await receiveMultipart(request, 'image', IMAGE_MAX_BYTES, { fields: 5, fieldSize: 200 });
   const style = form.fields.style ?? '';
   return { image: form.file, style: Array.isArray(style) ? style.at(-1)! : style };
 }
 
 /** The image style transform (API.md "Image style transform", docs/transform.md). */
-export const transformRoutes: FastifyPluginAsyncZod<{ service: TransformsService }> = async (app, { service }) => {
+export const transformRoutes: FastifyPluginAsyncZod<{ service: TransformsService; pictureWork: PictureWork }> = async (
+  app,
+  { service, pictureWork },
+) => {
+  // A full picture queue answers 503 before the body is read; the photo waits on disk for its
+  // turn and is read into memory only then.
+  const refuseWhenBusy = async () => pictureWork.refuseWhenFull();
+  const withImage = async <T>(request: FastifyRequest, work: (image: Buffer | null, style: string) => Promise<T>) => {
+    const form = await readImageForm(request);
+    try {
+      return await pictureWork.run(async () => work(form.image ? await form.image.read() : null, form.style));
+    } finally {
+      await form.image?.discard();
+    }
+  };
   // Multipart in this plugin's scope only; a little over 5 MB for the form's own bytes.
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
   app.addHook('onSend', async (_request, reply) => {
@@ -45,7 +60,7 @@ export const transformRoutes: FastifyPluginAsyncZod<{ service: TransformsService
   app.post(
     '/api/image_transform',
     {
-      preHandler: requireUser,
+      preHandler: [requireUser, refuseWhenBusy],
       bodyLimit: IMAGE_MAX_BYTES + 64 * 1024,
       schema: {
         tags: ['transform'],
@@ -60,15 +75,15 @@ export const transformRoutes: FastifyPluginAsyncZod<{ service: TransformsService
       },
     },
     async (request, reply) => {
-      const form = await readImageForm(request);
-      return reply.status(201).send(await service.upload(currentUserId(request), form.image, form.style));
+      const step = await withImage(request, (image, style) => service.upload(currentUserId(request), image, style));
+      return reply.status(201).send(step);
     },
   );
 
   app.post(
     '/api/image_transform/preview',
     {
-      preHandler: requireUser,
+      preHandler: [requireUser, refuseWhenBusy],
       bodyLimit: IMAGE_MAX_BYTES + 64 * 1024,
       schema: {
         tags: ['transform'],
@@ -83,10 +98,7 @@ export const transformRoutes: FastifyPluginAsyncZod<{ service: TransformsService
         },
       },
     },
-    async (request) => {
-      const form = await readImageForm(request);
-      return service.preview(currentUserId(request), form.image);
-    },
+    async (request) => withImage(request, (image) => service.preview(currentUserId(request), image)),
   );
 
   app.post(

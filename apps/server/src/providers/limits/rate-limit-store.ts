@@ -8,6 +8,9 @@ import type { WindowCounter } from './window-counter.js';
  */
 const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 32);
 
+/** The key of an address's global per-address limit (the same key the plugin's global store used). */
+export const globalLimitKey = (ip: string) => `global:${hashed(ip)}`;
+
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /** What `child` receives: the route's merged limit options and the route itself. */
@@ -27,15 +30,22 @@ export function sharedRateLimitStore(
   counter: WindowCounter,
   /** The counter of the global limit, hit by every request (a `BatchedWindowCounter`). */
   globalCounter: WindowCounter = counter,
+  /**
+   * The routes (by path) whose limits fail closed when the shared counter is slow or away:
+   * money and e-mail (503 `limits_unavailable`); every other limit fails open.
+   */
+  failClosed: (url: string) => boolean = () => false,
 ): FastifyRateLimitStoreCtor {
   class SharedRateLimitStore {
     constructor(
       _options?: unknown,
       private readonly scope = 'global',
+      private readonly closed = false,
     ) {}
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      (this.scope === 'global' ? globalCounter : counter).hit(`${this.scope}:${hashed(key)}`, timeWindow).then(
+      const shared = this.scope === 'global' ? globalCounter : counter;
+      shared.hit(`${this.scope}:${hashed(key)}`, timeWindow, 1, { failClosed: this.closed }).then(
         ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );
@@ -53,7 +63,7 @@ export function sharedRateLimitStore(
       const { method, url } = options.routeInfo ?? {};
       // `createRateLimit` limiters have no route: their key generators name them.
       const scope = url ? `${[method].flat().join(',')} ${url}` : 'custom';
-      return new SharedRateLimitStore(undefined, scope);
+      return new SharedRateLimitStore(undefined, scope, url ? failClosed(url) : false);
     }
   }
   return SharedRateLimitStore as unknown as FastifyRateLimitStoreCtor & (new () => FastifyRateLimitStore);

@@ -8,11 +8,16 @@ export class WindowLimiter {
     private readonly name: string,
     private readonly max: number,
     private readonly windowMs: number,
+    /**
+     * When the shared counter is slow or away: closed (money, e-mail) answers 503
+     * `limits_unavailable`; open (the default) counts in process and goes on.
+     */
+    private readonly options: { failClosed?: boolean } = {},
   ) {}
 
-  /** Counts one use; answers the seconds to wait when it is over the limit, else 0. */
-  async take(id: string): Promise<number> {
-    const { count, ttlMs } = await this.counter.hit(`${this.name}:${id}`, this.windowMs);
+  /** Counts `by` uses (one by default); answers the seconds to wait when it is over the limit, else 0. */
+  async take(id: string, by = 1): Promise<number> {
+    const { count, ttlMs } = await this.counter.hit(`${this.name}:${id}`, this.windowMs, by, this.options);
     return count > this.max ? Math.max(1, Math.ceil(ttlMs / 1000)) : 0;
   }
 }

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FakeImageModeration } from '../src/providers/image-moderation/index.js';
+import type { ImageJudgement } from '../src/providers/image-moderation/index.js';
+import { createUser } from './factories.js';
+import { createTestApp, type TestApp } from './helpers.js';
+import { multipartBody } from './multipart.js';
+
+/** A judge that holds every picture until released: the picture work stays busy meanwhile. */
+class HeldImageModeration extends FakeImageModeration {
+  private releases: (() => void)[] = [];
+  started = 0;
+  override async judge(bytes: Buffer): Promise<ImageJudgement> {
+    this.started++;
+    await new Promise<void>((resolve) => this.releases.push(resolve));
+    return super.judge(bytes);
+  }
+  release(): void {
+    for (const release of this.releases.splice(0)) release();
+  }
+}
+
+let t: TestApp;
+const judge = new HeldImageModeration();
+
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { IMAGE_CONCURRENCY: '1', IMAGE_QUEUE: '1', CHARACTER_PHOTOS_PER_HOUR: '100' },
+    imageModeration: judge,
+  });
+});
+
+const spoolDir = path.join(os.tmpdir(), 'reverie-uploads');
+const spooled = () => (fs.existsSync(spoolDir) ? fs.readdirSync(spoolDir).length : 0);
+
+describe('uploads never stall the server (issue 27 item 3)', () => {
+  it('one picture at a time, one waiting, the next answered 503 uploads_busy with Retry-After; health meanwhile', async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const photo = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#22aa66' } })
+      .jpeg()
+      .toBuffer();
+    const upload = () => {
+      const form = multipartBody({ name: 'Queued', age: '30', description: 'Waits its turn.' }, [
+        { field: 'photo', filename: 'p.jpg', contentType: 'image/jpeg', data: photo },
+      ]);
+      // Started now (an inject chain runs only once awaited or `then`ed).
+      return t.app
+        .inject({
+          method: 'POST',
+          url: '/api/bot/create',
+          headers: { ...auth, ...form.headers },
+          payload: form.payload,
+        })
+        .then((response) => response);
+    };
+    const before = spooled();
+    const first = upload();
+    while (judge.started < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = upload();
+    // The second waits on disk for its turn.
+    for (let i = 0; i < 100 && spooled() <= before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(spooled()).toBeGreaterThan(before);
+    const third = await upload();
+    expect(third.statusCode).toBe(503);
+    expect(third.json().code).toBe('uploads_busy');
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    // The event loop is free: health answers at once.
+    const health = await t.app.inject({ url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    // Released, both queued uploads finish and their spooled files are gone.
+    const releaser = setInterval(() => judge.release(), 10);
+    try {
+      expect((await first).statusCode).toBe(201);
+      expect((await second).statusCode).toBe(201);
+    } finally {
+      clearInterval(releaser);
+    }
+    expect(spooled()).toBe(before);
+  });
+});
