@@ -49,7 +49,7 @@
 //     fake ends the replies. The whole window with the 200 sends' start and end is shown too;
 //  6. memory per open stream: the server's resident memory before the 200 sends and once all
 //     200 are open, divided by 200 — an estimate (the garbage collector moves it).
-// BENCH_CHAT_ONLY=postgres|pglite runs one half, `trickled` only T1–T3; BENCH_CHAT_CPU_PROF=<dir>
+// BENCH_CHAT_ONLY=postgres|pglite runs one half, `trickled` only T1–T3 (`trickled-ttft` only T1); BENCH_CHAT_CPU_PROF=<dir>
 // makes every server write a CPU profile there on exit (bench/support/cpu-profile.mjs; with
 // `trickled`, sampled from the start of T1 only).
 import http from 'node:http';
@@ -731,6 +731,15 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   log(
     `trickled: first token p50 through the server ${median(through).toFixed(2)} ms, the fake alone ${directP50.toFixed(2)} ms; ${median(deltas)} delta events per ${SHORT_TOKENS}-token reply`,
   );
+  const tag = `trickled ${TRICKLE_TOKEN_MS} ms/token, ${HISTORY_MESSAGES}-message chat`;
+  const ttftFigure = {
+    label: `PostgreSQL ${tag}: added time to first token p50`,
+    value: median(added),
+    unit: 'ms',
+    target: { max: 3 },
+    note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${sequentialSends} sends`,
+  };
+  if (ONLY === 'trickled-ttft') return [ttftFigure];
 
   // CPU per token: replies of 64 and of 1 000 tokens, 10 at a time, each worker in its own chat.
   const repliesOf = async (tokens, replies) => {
@@ -798,7 +807,6 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
     `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs, read floor ${floorPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply; background ${(background.server * 1000).toFixed(0)} + ${(background.db * 1000).toFixed(0)} µs/s`,
   );
 
-  const tag = `trickled ${TRICKLE_TOKEN_MS} ms/token, ${HISTORY_MESSAGES}-message chat`;
   const ms = (micros) => `${(micros / 1000).toFixed(2)} ms`;
   const perReply = (cpu, replies) => `server ${ms(cpu.server / replies)}, PostgreSQL ${ms(cpu.db / replies)}`;
   const backgroundNote = `with the background taken off (server ${(background.server * 1000).toFixed(0)} µs and PostgreSQL ${(background.db * 1000).toFixed(0)} µs of CPU a second with nothing to do, over ${IDLE_MS / 1000} s)`;
@@ -816,13 +824,7 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       unit: 'µs',
       note: `bench/support/read-floor.mjs: node:http with keep-alive as providers/llm/openai.ts, one token per read, the SSE lines split and each data line's JSON parsed, nothing written; one at a time ${ms(floorAlone.server / floorAlone.replies)} per ${SHORT_TOKENS}-token reply; slope between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(floorShort.server / floorShort.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(floorLong.server / floorLong.replies)}), ${chats.length} at a time; the plain proxy (one read and one write per token) ${proxyPerToken.toFixed(1)} µs per token`,
     },
-    {
-      label: `PostgreSQL ${tag}: added time to first token p50`,
-      value: median(added),
-      unit: 'ms',
-      target: { max: 3 },
-      note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${sequentialSends} sends`,
-    },
+    ttftFigure,
     {
       label: `PostgreSQL ${tag}: server + PostgreSQL CPU per ${SHORT_TOKENS}-token reply`,
       value: shortPerReply / 1000,
@@ -1056,12 +1058,12 @@ async function onPglite(startServer, makeDataDir, log) {
 export async function run({ startServer, makeDataDir, log }) {
   const results = [];
   if (ONLY !== 'pglite') {
-    const parts = { burst: ONLY !== 'trickled', trickled: TRICKLE_TOKEN_MS > 0 };
+    const parts = { burst: !ONLY?.startsWith('trickled'), trickled: TRICKLE_TOKEN_MS > 0 };
     const figures = await withScratchDatabase('reverie_bench_chat', log, (url) =>
       onPostgres(startServer, log, url, parts),
     );
     if (figures) results.push(...figures);
   }
-  if (ONLY !== 'postgres' && ONLY !== 'trickled') results.push(...(await onPglite(startServer, makeDataDir, log)));
+  if (ONLY !== 'postgres' && !ONLY?.startsWith('trickled')) results.push(...(await onPglite(startServer, makeDataDir, log)));
   return results;
 }
