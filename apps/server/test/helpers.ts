@@ -153,6 +153,7 @@ export async function createTestApp(
     onCallTimings: options.onCallTimings,
     pubsub: options.pubsub,
     liveReplies: options.liveReplies,
+    limits: options.limits,
     jobs,
   });
   await app.ready();

@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 
@@ -76,3 +77,32 @@ export const securityPlugin = fp<SecurityOptions>(
   },
   { name: 'security' },
 );
+
+/**
+ * The global per-IP limit of one hot route, counted from the route's own first hook (after
+ * authentication, before the body is read, as on every route) but waited for only where the
+ * route asks (`admitted(request)`): a chat send waits for it alongside its first read of the
+ * database instead of before that read — one round trip to the shared counter less before the
+ * first token (bench/README.md, "Chat at a model's pace"). The route then answers the same 429
+ * with the same headers, before it writes anything; a request that fails before its handler
+ * (400, 401) is counted all the same but answers its own error.
+ */
+export function deferredGlobalLimit(app: FastifyInstance) {
+  const check = app.hasDecorator('rateLimit') ? app.rateLimit() : null;
+  const started = new WeakMap<FastifyRequest, Promise<unknown>>();
+  return {
+    /** The route's options: the plugin's own hook off, this one on. */
+    route: check
+      ? {
+          config: { rateLimit: false as const },
+          onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+            const counted = check.call(app, request, reply) as Promise<unknown>;
+            counted.catch(() => undefined); // awaited by the handler; a 400 or 401 never asks
+            started.set(request, counted);
+          },
+        }
+      : {},
+    /** Settles once the request is counted; rejects with the 429 when it is over the limit. */
+    admitted: (request: FastifyRequest): Promise<unknown> => started.get(request) ?? Promise.resolve(),
+  };
+}
