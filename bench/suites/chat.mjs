@@ -52,6 +52,9 @@
 // BENCH_CHAT_ONLY=postgres|pglite runs one half, `trickled` only T1–T3 (`trickled-ttft` only T1); BENCH_CHAT_CPU_PROF=<dir>
 // makes every server write a CPU profile there on exit (bench/support/cpu-profile.mjs; with
 // `trickled`, sampled from the start of T1 only).
+// BENCH_CHAT_COMPARE=<another build's apps/server/dist/server.js> (with `trickled-ttft`) starts that
+// build's server on the same database too and takes T1's sends in turns with it: a before/after
+// under the same load.
 import http from 'node:http';
 import { execSync, fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -460,6 +463,15 @@ async function onPostgres(startServer, log, url, { burst, trickled }) {
   const pid = server.child.pid;
   const dbName = new URL(url).pathname.slice(1);
   const proxy = await startPlainProxy(fake);
+  // Another build's server on the same database (T1 only, `trickled-ttft`): its time to first
+  // token measured in turns with this one's.
+  const compared =
+    process.env.BENCH_CHAT_COMPARE && ONLY === 'trickled-ttft'
+      ? await startServer({
+          entry: process.env.BENCH_CHAT_COMPARE,
+          env: { ...serverEnv(fake, secret), DATABASE_URL: url },
+        })
+      : null;
   try {
     const users = await insertUsers((text, params) => sql.unsafe(text, params), secret, CONCURRENCY);
     await openChats(server.url, users, 1);
@@ -468,7 +480,21 @@ async function onPostgres(startServer, log, url, { burst, trickled }) {
     );
     log(`PostgreSQL: ${users.length} users with a chat each`);
     const profileFromSignal = Boolean(process.env.BENCH_CHAT_CPU_PROF) && !burst;
-    const context = { startServer, log, url, fake, secret, server, sql, pid, dbName, proxy, users, profileFromSignal };
+    const context = {
+      startServer,
+      log,
+      url,
+      fake,
+      secret,
+      server,
+      sql,
+      pid,
+      dbName,
+      proxy,
+      users,
+      profileFromSignal,
+      compared,
+    };
     const results = [];
     if (burst) results.push(...(await burstParts(context)));
     if (trickled) results.push(...(await trickledParts(context)));
@@ -476,6 +502,7 @@ async function onPostgres(startServer, log, url, { burst, trickled }) {
   } finally {
     proxy.stop();
     await sql.end().catch(() => {});
+    await compared?.stop();
     await server.stop();
     await fake.close();
   }
@@ -670,7 +697,7 @@ async function insertHistory(sql, chatId, userId, count) {
  * first token is asked in turn with the server's sends; the plain proxy's CPU per token is the
  * floor of one read and one write per token in Node.
  */
-async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users, profileFromSignal }) {
+async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users, profileFromSignal, compared }) {
   const botID = await firstBot(server.url);
   const chats = [];
   for (const user of users.slice(0, CPU_CONCURRENCY)) {
@@ -707,24 +734,29 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
     db: cpu.db - background.db * cpu.ms,
   });
 
-  // Time to first token, one send at a time in the first chat, each after one straight to the fake.
-  const [{ user: ttftUser, chatId: ttftChat }] = chats;
-  const direct = [];
-  const through = [];
-  const deltas = [];
+  // Time to first token, one send at a time in the first chat, each after one straight to the
+  // fake; with a compared build (BENCH_CHAT_COMPARE), its server's sends in the second chat take
+  // turns with these (A B, B A, …), so both see the same load.
+  const targets = [{ url: server.url, ...chats[0] }];
+  if (compared) targets.push({ url: compared.url, ...chats[1] });
+  const samples = targets.map(() => ({ direct: [], through: [], deltas: [] }));
   const requestsBefore = fake.state.requests;
   const sequential = await cpuOver(async () => {
     for (let i = 0; i < TRICKLE_WARMUP + TRICKLE_SENDS; i++) {
-      const alone = await askFake(fake);
-      const reply = await send(server.url, ttftUser, ttftChat);
-      if (i < TRICKLE_WARMUP) continue;
-      direct.push(alone.first);
-      through.push(reply.first);
-      deltas.push(reply.count);
+      for (const k of i % 2 ? [...targets.keys()].reverse() : targets.keys()) {
+        const alone = await askFake(fake);
+        const reply = await send(targets[k].url, targets[k].user, targets[k].chatId);
+        if (i < TRICKLE_WARMUP) continue;
+        samples[k].direct.push(alone.first);
+        samples[k].through.push(reply.first);
+        samples[k].deltas.push(reply.count);
+      }
     }
   });
+  const [{ direct, through, deltas }] = samples;
   // The fake's own replies were asked in the same window: their requests are not the server's.
-  const ttftRequests = fake.state.requests - requestsBefore - (TRICKLE_WARMUP + TRICKLE_SENDS);
+  const ttftRequests =
+    fake.state.requests - requestsBefore - (TRICKLE_WARMUP + TRICKLE_SENDS) * (2 * targets.length - 1);
   const directP50 = median(direct);
   const added = through.map((ms) => ms - directP50);
   const sequentialSends = TRICKLE_WARMUP + TRICKLE_SENDS;
@@ -739,6 +771,19 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
     target: { max: 3 },
     note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${sequentialSends} sends`,
   };
+  if (compared) {
+    const other = samples[1];
+    const otherAdded = other.through.map((ms) => ms - median(other.direct));
+    return [
+      ttftFigure,
+      {
+        label: `PostgreSQL ${tag}: added time to first token p50, the compared build`,
+        value: median(otherAdded),
+        unit: 'ms',
+        note: `${process.env.BENCH_CHAT_COMPARE}, its sends taking turns with the figure above's: through it p50 ${median(other.through).toFixed(2)} ms, p99 ${percentile(other.through, 0.99).toFixed(2)} ms; the fake alone p50 ${median(other.direct).toFixed(2)} ms; added p99 ${percentile(otherAdded, 0.99).toFixed(2)} ms`,
+      },
+    ];
+  }
   if (ONLY === 'trickled-ttft') return [ttftFigure];
 
   // CPU per token: replies of 64 and of 1 000 tokens, 10 at a time, each worker in its own chat.
@@ -1064,6 +1109,7 @@ export async function run({ startServer, makeDataDir, log }) {
     );
     if (figures) results.push(...figures);
   }
-  if (ONLY !== 'postgres' && !ONLY?.startsWith('trickled')) results.push(...(await onPglite(startServer, makeDataDir, log)));
+  if (ONLY !== 'postgres' && !ONLY?.startsWith('trickled'))
+    results.push(...(await onPglite(startServer, makeDataDir, log)));
   return results;
 }
