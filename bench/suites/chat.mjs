@@ -425,6 +425,28 @@ function startPlainProxy(fake) {
 }
 
 /**
+ * The send floor (bench/support/send-floor.mjs) on the bench's database, asking the fake: the
+ * least a send's first token costs on this machine.
+ */
+function startSendFloor(fake, databaseUrl) {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/send-floor.mjs'), [], {
+    env: {
+      ...process.env,
+      FLOOR_UPSTREAM: `${fake.url}/chat/completions`,
+      FLOOR_DATABASE_URL: databaseUrl,
+      NODE_OPTIONS: '',
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', ({ port }) =>
+      resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') }),
+    );
+  });
+}
+
+/**
  * The read floor (bench/support/read-floor.mjs) in its own process: `read(tokens, replies,
  * concurrency)` has it read that many trickled replies from the fake and resolves when done.
  */
@@ -697,7 +719,7 @@ async function insertHistory(sql, chatId, userId, count) {
  * first token is asked in turn with the server's sends; the plain proxy's CPU per token is the
  * floor of one read and one write per token in Node.
  */
-async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users, profileFromSignal, compared }) {
+async function trickledParts({ log, fake, server, url, sql, pid, dbName, proxy, users, profileFromSignal, compared }) {
   const botID = await firstBot(server.url);
   const chats = [];
   for (const user of users.slice(0, CPU_CONCURRENCY)) {
@@ -737,15 +759,31 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
   // Time to first token, one send at a time in the first chat, each after one straight to the
   // fake; with a compared build (BENCH_CHAT_COMPARE), its server's sends in the second chat take
   // turns with these (A B, B A, …), so both see the same load.
-  const targets = [{ url: server.url, ...chats[0] }];
-  if (compared) targets.push({ url: compared.url, ...chats[1] });
+  // With `trickled-ttft`, the send floor's (bench/support/send-floor.mjs) in the third chat too.
+  const viaServer =
+    (url, { user, chatId }) =>
+    () =>
+      send(url, user, chatId);
+  const targets = [viaServer(server.url, chats[0])];
+  if (compared) targets.push(viaServer(compared.url, chats[1]));
+  const floor = ONLY === 'trickled-ttft' ? await startSendFloor(fake, url) : null;
+  if (floor) {
+    const { user, chatId } = chats[2];
+    targets.push(() =>
+      streamPost(`${floor.url}/${chatId}/${user.id}`, {}, { text: 'Hello, how are you?' }, 'event: delta', {
+        check: (tail) => tail.includes('[DONE]'),
+      }),
+    );
+  }
   const samples = targets.map(() => ({ direct: [], through: [], deltas: [] }));
   const requestsBefore = fake.state.requests;
   const sequential = await cpuOver(async () => {
     for (let i = 0; i < TRICKLE_WARMUP + TRICKLE_SENDS; i++) {
-      for (const k of i % 2 ? [...targets.keys()].reverse() : targets.keys()) {
+      // Each target first in turn, so that none always follows the same one.
+      for (let j = 0; j < targets.length; j++) {
+        const k = (i + j) % targets.length;
         const alone = await askFake(fake);
-        const reply = await send(targets[k].url, targets[k].user, targets[k].chatId);
+        const reply = await targets[k]();
         if (i < TRICKLE_WARMUP) continue;
         samples[k].direct.push(alone.first);
         samples[k].through.push(reply.first);
@@ -753,6 +791,7 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       }
     }
   });
+  floor?.stop();
   const [{ direct, through, deltas }] = samples;
   // The fake's own replies were asked in the same window: their requests are not the server's.
   const ttftRequests =
@@ -771,20 +810,27 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
     target: { max: 3 },
     note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${sequentialSends} sends`,
   };
-  if (compared) {
-    const other = samples[1];
-    const otherAdded = other.through.map((ms) => ms - median(other.direct));
-    return [
-      ttftFigure,
-      {
-        label: `PostgreSQL ${tag}: added time to first token p50, the compared build`,
+  if (ONLY === 'trickled-ttft') {
+    const alsoAdded = (other, label, note) => {
+      const otherAdded = other.through.map((ms) => ms - median(other.direct));
+      return {
+        label: `PostgreSQL ${tag}: added time to first token p50, ${label}`,
         value: median(otherAdded),
         unit: 'ms',
-        note: `${process.env.BENCH_CHAT_COMPARE}, its sends taking turns with the figure above's: through it p50 ${median(other.through).toFixed(2)} ms, p99 ${percentile(other.through, 0.99).toFixed(2)} ms; the fake alone p50 ${median(other.direct).toFixed(2)} ms; added p99 ${percentile(otherAdded, 0.99).toFixed(2)} ms`,
-      },
-    ];
+        note: `${note}, its sends taking turns with the first figure's: through it p50 ${median(other.through).toFixed(2)} ms, p99 ${percentile(other.through, 0.99).toFixed(2)} ms; the fake alone p50 ${median(other.direct).toFixed(2)} ms; added p99 ${percentile(otherAdded, 0.99).toFixed(2)} ms`,
+      };
+    };
+    const figures = [ttftFigure];
+    if (compared) figures.push(alsoAdded(samples[1], 'the compared build', process.env.BENCH_CHAT_COMPARE));
+    figures.push(
+      alsoAdded(
+        samples.at(-1),
+        'the send floor',
+        'bench/support/send-floor.mjs: bare node:http, one read of the newest messages, then the model asked and one insert at once, the first token written once both answered',
+      ),
+    );
+    return figures;
   }
-  if (ONLY === 'trickled-ttft') return [ttftFigure];
 
   // CPU per token: replies of 64 and of 1 000 tokens, 10 at a time, each worker in its own chat.
   const repliesOf = async (tokens, replies) => {
