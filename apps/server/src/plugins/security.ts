@@ -79,30 +79,38 @@ export const securityPlugin = fp<SecurityOptions>(
 );
 
 /**
- * The global per-IP limit of one hot route, counted from the route's own first hook (after
- * authentication, before the body is read, as on every route) but waited for only where the
- * route asks (`admitted(request)`): a chat send waits for it alongside its first read of the
- * database instead of before that read — one round trip to the shared counter less before the
- * first token (bench/README.md, "Chat at a model's pace"). The route then answers the same 429
- * with the same headers, before it writes anything; a request that fails before its handler
- * (400, 401) is counted all the same but answers its own error.
+ * The global per-IP limit of one hot route, counted where the route asks (`admitted(request)`,
+ * at the start of its handler) and waited for there too: a chat send waits for it alongside
+ * its first read of the database, and its count goes in the same statement as the send's own
+ * fair-use count (the shared counter's group commit) — one round trip and one statement less
+ * before the first token (bench/README.md, "Chat at a model's pace"). The route answers the
+ * same 429 with the same headers, before it writes anything. A request that never reaches the
+ * handler (401, 400) is counted once its answer is sent: every request is counted, as on every
+ * other route, but such a request answers its own error even when over the limit.
  */
 export function deferredGlobalLimit(app: FastifyInstance) {
   const check = app.hasDecorator('rateLimit') ? app.rateLimit() : null;
   const started = new WeakMap<FastifyRequest, Promise<unknown>>();
+  const count = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    let counted = started.get(request);
+    if (!counted) {
+      counted = check ? (check.call(app, request, reply) as Promise<unknown>) : Promise.resolve();
+      counted.catch(() => undefined); // awaited by the handler; after an early answer, only counted
+      started.set(request, counted);
+    }
+    return counted;
+  };
   return {
-    /** The route's options: the plugin's own hook off, this one on. */
+    /** The route's options: the plugin's own hook off, the count after an answer without the handler. */
     route: check
       ? {
           config: { rateLimit: false as const },
-          onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-            const counted = check.call(app, request, reply) as Promise<unknown>;
-            counted.catch(() => undefined); // awaited by the handler; a 400 or 401 never asks
-            started.set(request, counted);
+          onResponse: async (request: FastifyRequest, reply: FastifyReply) => {
+            void count(request, reply);
           },
         }
       : {},
-    /** Settles once the request is counted; rejects with the 429 when it is over the limit. */
-    admitted: (request: FastifyRequest): Promise<unknown> => started.get(request) ?? Promise.resolve(),
+    /** Counts the request; settles once counted, rejects with the 429 when it is over the limit. */
+    admitted: (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => count(request, reply),
   };
 }

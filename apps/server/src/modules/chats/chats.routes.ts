@@ -221,7 +221,7 @@ function chatSettingsRoutes(app: App, service: ChatsService): void {
 
 /** Sending a message and regenerating a reply: the reply streams back. */
 function sendRoutes(app: App, replies: RepliesService): void {
-  // The global per-IP limit is counted from the first hook but waited for alongside the chat's read.
+  // The global per-IP limit is counted with the send's fair-use count, alongside the chat's read.
   const globalLimit = deferredGlobalLimit(app);
   app.post(
     '/api/chat/:id/messages',
@@ -239,7 +239,7 @@ function sendRoutes(app: App, replies: RepliesService): void {
     },
     async (request, reply) => {
       const events = await replies.send(currentUserId(request), request.params.id, request.body, request.locale, {
-        admitted: globalLimit.admitted(request),
+        admitted: globalLimit.admitted(request, reply),
       });
       await pipeEvents(request, reply, events);
     },

@@ -57,7 +57,7 @@ const sendTo = (
 const rowsOf = (chatId: string) => t.database.db.select().from(messages).where(eq(messages.chatId, chatId));
 
 describe('a send and the global per-IP limit', () => {
-  it("reads the chat while the global limit's count is in flight, and asks nothing of the model before it is admitted", async () => {
+  it('counts the global limit with the fair-use limit and reads the chat meanwhile; asks nothing of the model before it is admitted', async () => {
     const { user, auth, chat } = await chatOfMember();
     let open!: () => void;
     counter.gate = new Promise((resolve) => (open = resolve));
@@ -66,7 +66,8 @@ describe('a send and the global per-IP limit', () => {
     const sending = sendTo(chat.id, auth);
     // The handler already runs (it counts the fair-use limit) while the global count waits.
     await vi.waitFor(() => expect(counter.seen).toContain(`chat:${user.id}`));
-    expect(counter.seen[0]).toMatch(/^global:/); // counted first, as on every route
+    // Both counts are asked before either is answered (one statement on a shared counter).
+    expect(counter.seen).toEqual(expect.arrayContaining([expect.stringMatching(/^global:/), `chat:${user.id}`]));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(llm.requests.length).toBe(asked);
     expect(await rowsOf(chat.id)).toEqual([]);
@@ -91,7 +92,9 @@ describe('a send and the global per-IP limit', () => {
     expect(res.headers['x-ratelimit-remaining']).toBe('0');
     expect(llm.requests.length).toBe(asked);
     expect(await rowsOf(chat.id)).toEqual([]);
-    expect(counter.seen).toEqual([expect.stringMatching(/^global:/), `chat:${user.id}`, `chat:${user.id} -1`]);
+    expect(counter.seen).toHaveLength(3);
+    expect(counter.seen).toEqual(expect.arrayContaining([expect.stringMatching(/^global:/), `chat:${user.id}`]));
+    expect(counter.seen[2]).toBe(`chat:${user.id} -1`);
     expect((await counter.peek(`chat:${user.id}`)).count).toBe(0);
   });
 
@@ -100,7 +103,8 @@ describe('a send and the global per-IP limit', () => {
     counter.seen = [];
     expect((await sendTo(chat.id, {})).statusCode).toBe(401);
     expect((await sendTo(chat.id, auth, { client_id: 'not a uuid', text: 'Hi' })).statusCode).toBe(400);
-    expect(counter.seen.filter((key) => key.startsWith('global:'))).toHaveLength(2);
+    // Counted once the answer is sent.
+    await vi.waitFor(() => expect(counter.seen.filter((key) => key.startsWith('global:'))).toHaveLength(2));
     expect(counter.seen.some((key) => key.startsWith('chat:'))).toBe(false);
   });
 });
