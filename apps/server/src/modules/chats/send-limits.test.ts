@@ -50,7 +50,7 @@ async function chatOfMember() {
 const sendTo = (
   chatId: string,
   headers: Record<string, string>,
-  payload: unknown = { client_id: randomUUID(), text: 'Hi' },
+  payload: Record<string, string> = { client_id: randomUUID(), text: 'Hi' },
 ) =>
   t.app.inject({ method: 'POST', url: `/api/chat/${chatId}/messages`, headers, payload, remoteAddress: '203.0.113.7' });
 
