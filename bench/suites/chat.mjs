@@ -49,9 +49,12 @@
 //     fake ends the replies. The whole window with the 200 sends' start and end is shown too;
 //  6. memory per open stream: the server's resident memory before the 200 sends and once all
 //     200 are open, divided by 200 — an estimate (the garbage collector moves it).
-// BENCH_CHAT_ONLY=postgres|pglite runs one half, `trickled` only T1–T3; BENCH_CHAT_CPU_PROF=<dir>
+// BENCH_CHAT_ONLY=postgres|pglite runs one half, `trickled` only T1–T3 (`trickled-ttft` only T1); BENCH_CHAT_CPU_PROF=<dir>
 // makes every server write a CPU profile there on exit (bench/support/cpu-profile.mjs; with
 // `trickled`, sampled from the start of T1 only).
+// BENCH_CHAT_COMPARE=<another build's apps/server/dist/server.js> (with `trickled-ttft`) starts that
+// build's server on the same database too and takes T1's sends in turns with it: a before/after
+// under the same load.
 import http from 'node:http';
 import { execSync, fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -422,6 +425,28 @@ function startPlainProxy(fake) {
 }
 
 /**
+ * The send floor (bench/support/send-floor.mjs) on the bench's database, asking the fake: the
+ * least a send's first token costs on this machine.
+ */
+function startSendFloor(fake, databaseUrl) {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/send-floor.mjs'), [], {
+    env: {
+      ...process.env,
+      FLOOR_UPSTREAM: `${fake.url}/chat/completions`,
+      FLOOR_DATABASE_URL: databaseUrl,
+      NODE_OPTIONS: '',
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', ({ port }) =>
+      resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') }),
+    );
+  });
+}
+
+/**
  * The read floor (bench/support/read-floor.mjs) in its own process: `read(tokens, replies,
  * concurrency)` has it read that many trickled replies from the fake and resolves when done.
  */
@@ -460,6 +485,15 @@ async function onPostgres(startServer, log, url, { burst, trickled }) {
   const pid = server.child.pid;
   const dbName = new URL(url).pathname.slice(1);
   const proxy = await startPlainProxy(fake);
+  // Another build's server on the same database (T1 only, `trickled-ttft`): its time to first
+  // token measured in turns with this one's.
+  const compared =
+    process.env.BENCH_CHAT_COMPARE && ONLY === 'trickled-ttft'
+      ? await startServer({
+          entry: process.env.BENCH_CHAT_COMPARE,
+          env: { ...serverEnv(fake, secret), DATABASE_URL: url },
+        })
+      : null;
   try {
     const users = await insertUsers((text, params) => sql.unsafe(text, params), secret, CONCURRENCY);
     await openChats(server.url, users, 1);
@@ -468,7 +502,21 @@ async function onPostgres(startServer, log, url, { burst, trickled }) {
     );
     log(`PostgreSQL: ${users.length} users with a chat each`);
     const profileFromSignal = Boolean(process.env.BENCH_CHAT_CPU_PROF) && !burst;
-    const context = { startServer, log, url, fake, secret, server, sql, pid, dbName, proxy, users, profileFromSignal };
+    const context = {
+      startServer,
+      log,
+      url,
+      fake,
+      secret,
+      server,
+      sql,
+      pid,
+      dbName,
+      proxy,
+      users,
+      profileFromSignal,
+      compared,
+    };
     const results = [];
     if (burst) results.push(...(await burstParts(context)));
     if (trickled) results.push(...(await trickledParts(context)));
@@ -476,6 +524,7 @@ async function onPostgres(startServer, log, url, { burst, trickled }) {
   } finally {
     proxy.stop();
     await sql.end().catch(() => {});
+    await compared?.stop();
     await server.stop();
     await fake.close();
   }
@@ -670,7 +719,7 @@ async function insertHistory(sql, chatId, userId, count) {
  * first token is asked in turn with the server's sends; the plain proxy's CPU per token is the
  * floor of one read and one write per token in Node.
  */
-async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users, profileFromSignal }) {
+async function trickledParts({ log, fake, server, url, sql, pid, dbName, proxy, users, profileFromSignal, compared }) {
   const botID = await firstBot(server.url);
   const chats = [];
   for (const user of users.slice(0, CPU_CONCURRENCY)) {
@@ -707,30 +756,81 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
     db: cpu.db - background.db * cpu.ms,
   });
 
-  // Time to first token, one send at a time in the first chat, each after one straight to the fake.
-  const [{ user: ttftUser, chatId: ttftChat }] = chats;
-  const direct = [];
-  const through = [];
-  const deltas = [];
+  // Time to first token, one send at a time in the first chat, each after one straight to the
+  // fake; with a compared build (BENCH_CHAT_COMPARE), its server's sends in the second chat take
+  // turns with these (A B, B A, …), so both see the same load.
+  // With `trickled-ttft`, the send floor's (bench/support/send-floor.mjs) in the third chat too.
+  const viaServer =
+    (url, { user, chatId }) =>
+    () =>
+      send(url, user, chatId);
+  const targets = [viaServer(server.url, chats[0])];
+  if (compared) targets.push(viaServer(compared.url, chats[1]));
+  const floor = ONLY === 'trickled-ttft' ? await startSendFloor(fake, url) : null;
+  if (floor) {
+    const { user, chatId } = chats[2];
+    targets.push(() =>
+      streamPost(`${floor.url}/${chatId}/${user.id}`, {}, { text: 'Hello, how are you?' }, 'event: delta', {
+        check: (tail) => tail.includes('[DONE]'),
+      }),
+    );
+  }
+  const samples = targets.map(() => ({ direct: [], through: [], deltas: [] }));
   const requestsBefore = fake.state.requests;
   const sequential = await cpuOver(async () => {
     for (let i = 0; i < TRICKLE_WARMUP + TRICKLE_SENDS; i++) {
-      const alone = await askFake(fake);
-      const reply = await send(server.url, ttftUser, ttftChat);
-      if (i < TRICKLE_WARMUP) continue;
-      direct.push(alone.first);
-      through.push(reply.first);
-      deltas.push(reply.count);
+      // Each target first in turn, so that none always follows the same one.
+      for (let j = 0; j < targets.length; j++) {
+        const k = (i + j) % targets.length;
+        const alone = await askFake(fake);
+        const reply = await targets[k]();
+        if (i < TRICKLE_WARMUP) continue;
+        samples[k].direct.push(alone.first);
+        samples[k].through.push(reply.first);
+        samples[k].deltas.push(reply.count);
+      }
     }
   });
+  floor?.stop();
+  const [{ direct, through, deltas }] = samples;
   // The fake's own replies were asked in the same window: their requests are not the server's.
-  const ttftRequests = fake.state.requests - requestsBefore - (TRICKLE_WARMUP + TRICKLE_SENDS);
+  const ttftRequests =
+    fake.state.requests - requestsBefore - (TRICKLE_WARMUP + TRICKLE_SENDS) * (2 * targets.length - 1);
   const directP50 = median(direct);
   const added = through.map((ms) => ms - directP50);
   const sequentialSends = TRICKLE_WARMUP + TRICKLE_SENDS;
   log(
     `trickled: first token p50 through the server ${median(through).toFixed(2)} ms, the fake alone ${directP50.toFixed(2)} ms; ${median(deltas)} delta events per ${SHORT_TOKENS}-token reply`,
   );
+  const tag = `trickled ${TRICKLE_TOKEN_MS} ms/token, ${HISTORY_MESSAGES}-message chat`;
+  const ttftFigure = {
+    label: `PostgreSQL ${tag}: added time to first token p50`,
+    value: median(added),
+    unit: 'ms',
+    target: { max: 3 },
+    note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${sequentialSends} sends`,
+  };
+  if (ONLY === 'trickled-ttft') {
+    const alsoAdded = (other, label, note) => {
+      const otherAdded = other.through.map((ms) => ms - median(other.direct));
+      return {
+        label: `PostgreSQL ${tag}: added time to first token p50, ${label}`,
+        value: median(otherAdded),
+        unit: 'ms',
+        note: `${note}, its sends taking turns with the first figure's: through it p50 ${median(other.through).toFixed(2)} ms, p99 ${percentile(other.through, 0.99).toFixed(2)} ms; the fake alone p50 ${median(other.direct).toFixed(2)} ms; added p99 ${percentile(otherAdded, 0.99).toFixed(2)} ms`,
+      };
+    };
+    const figures = [ttftFigure];
+    if (compared) figures.push(alsoAdded(samples[1], 'the compared build', process.env.BENCH_CHAT_COMPARE));
+    figures.push(
+      alsoAdded(
+        samples.at(-1),
+        'the send floor',
+        'bench/support/send-floor.mjs: bare node:http, one read of the newest messages, then the model asked and one insert at once, the first token written once both answered',
+      ),
+    );
+    return figures;
+  }
 
   // CPU per token: replies of 64 and of 1 000 tokens, 10 at a time, each worker in its own chat.
   const repliesOf = async (tokens, replies) => {
@@ -798,7 +898,6 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
     `trickled: server CPU ${perToken.toFixed(1)} µs per token (plain proxy ${proxyPerToken.toFixed(1)} µs, read floor ${floorPerToken.toFixed(1)} µs); server + PostgreSQL ${(shortPerReply / 1000).toFixed(2)} ms per ${SHORT_TOKENS}-token reply; background ${(background.server * 1000).toFixed(0)} + ${(background.db * 1000).toFixed(0)} µs/s`,
   );
 
-  const tag = `trickled ${TRICKLE_TOKEN_MS} ms/token, ${HISTORY_MESSAGES}-message chat`;
   const ms = (micros) => `${(micros / 1000).toFixed(2)} ms`;
   const perReply = (cpu, replies) => `server ${ms(cpu.server / replies)}, PostgreSQL ${ms(cpu.db / replies)}`;
   const backgroundNote = `with the background taken off (server ${(background.server * 1000).toFixed(0)} µs and PostgreSQL ${(background.db * 1000).toFixed(0)} µs of CPU a second with nothing to do, over ${IDLE_MS / 1000} s)`;
@@ -816,13 +915,7 @@ async function trickledParts({ log, fake, server, sql, pid, dbName, proxy, users
       unit: 'µs',
       note: `bench/support/read-floor.mjs: node:http with keep-alive as providers/llm/openai.ts, one token per read, the SSE lines split and each data line's JSON parsed, nothing written; one at a time ${ms(floorAlone.server / floorAlone.replies)} per ${SHORT_TOKENS}-token reply; slope between ${TRICKLE_SHORT_REPLIES} replies of ${SHORT_TOKENS} tokens (${ms(floorShort.server / floorShort.replies)} each) and ${CPU_REPLIES} of ${LONG_TOKENS} (${ms(floorLong.server / floorLong.replies)}), ${chats.length} at a time; the plain proxy (one read and one write per token) ${proxyPerToken.toFixed(1)} µs per token`,
     },
-    {
-      label: `PostgreSQL ${tag}: added time to first token p50`,
-      value: median(added),
-      unit: 'ms',
-      target: { max: 3 },
-      note: `${TRICKLE_SENDS} sends one at a time, each after one to the fake alone: through the server p50 ${median(through).toFixed(2)} ms, p99 ${percentile(through, 0.99).toFixed(2)} ms; the fake alone p50 ${directP50.toFixed(2)} ms, p99 ${percentile(direct, 0.99).toFixed(2)} ms; added p99 ${percentile(added, 0.99).toFixed(2)} ms; ${ttftRequests} model requests for ${sequentialSends} sends`,
-    },
+    ttftFigure,
     {
       label: `PostgreSQL ${tag}: server + PostgreSQL CPU per ${SHORT_TOKENS}-token reply`,
       value: shortPerReply / 1000,
@@ -1056,12 +1149,13 @@ async function onPglite(startServer, makeDataDir, log) {
 export async function run({ startServer, makeDataDir, log }) {
   const results = [];
   if (ONLY !== 'pglite') {
-    const parts = { burst: ONLY !== 'trickled', trickled: TRICKLE_TOKEN_MS > 0 };
+    const parts = { burst: !ONLY?.startsWith('trickled'), trickled: TRICKLE_TOKEN_MS > 0 };
     const figures = await withScratchDatabase('reverie_bench_chat', log, (url) =>
       onPostgres(startServer, log, url, parts),
     );
     if (figures) results.push(...figures);
   }
-  if (ONLY !== 'postgres' && ONLY !== 'trickled') results.push(...(await onPglite(startServer, makeDataDir, log)));
+  if (ONLY !== 'postgres' && !ONLY?.startsWith('trickled'))
+    results.push(...(await onPglite(startServer, makeDataDir, log)));
   return results;
 }

@@ -113,6 +113,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @property {Record<string, string>} [env]  extra settings
  * @property {number} [timeoutMs]  how long to wait for /api/health
  * @property {number} [pollMs]
+ * @property {string} [entry]  another build's server (bench/README.md: comparing two builds); the app's own by default
  */
 
 /**
@@ -154,7 +155,11 @@ export async function startServer(options = {}) {
   });
 
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [serverEntry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.entry ?? serverEntry], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   let startupMs = null;
   const collect = (chunk) => {

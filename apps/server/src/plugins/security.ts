@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 import { MemoryWindowCounter, globalLimitKey, type WindowCounter } from '../providers/limits/index.js';
@@ -75,8 +76,10 @@ export const securityPlugin = fp<SecurityOptions>(
     // shared counter) and nothing else.
     const counter = options.globalCounter ?? new MemoryWindowCounter();
     app.addHook('onRequest', async (request) => {
-      // A route with a limit of its own (`config.rateLimit`) counts on that one instead, as before.
-      if (!limited(request.url) || (request.routeOptions.config as { rateLimit?: unknown }).rateLimit) return;
+      // A route with a limit of its own (`config.rateLimit`) counts on that one instead, as before;
+      // one that counts the global limit itself (`rateLimit: false`, `deferredGlobalLimit`) too.
+      if (!limited(request.url) || (request.routeOptions.config as { rateLimit?: unknown }).rateLimit !== undefined)
+        return;
       const { count, ttlMs } = await counter.hit(globalLimitKey(request.ip), 60_000);
       if (count > options.ratePerMinute)
         throw new AppError('rate_limited', {
@@ -100,3 +103,40 @@ export const securityPlugin = fp<SecurityOptions>(
   },
   { name: 'security' },
 );
+
+/**
+ * The global per-IP limit of one hot route, counted where the route asks (`admitted(request)`,
+ * at the start of its handler) and waited for there too: a chat send waits for it alongside
+ * its first read of the database, and its count goes in the same statement as the send's own
+ * fair-use count (the shared counter's group commit) — one round trip and one statement less
+ * before the first token (bench/README.md, "Chat at a model's pace"). The route answers the
+ * same 429 with the same headers, before it writes anything. A request that never reaches the
+ * handler (401, 400) is counted once its answer is sent: every request is counted, as on every
+ * other route, but such a request answers its own error even when over the limit.
+ */
+export function deferredGlobalLimit(app: FastifyInstance) {
+  const check = app.hasDecorator('rateLimit') ? app.rateLimit() : null;
+  const started = new WeakMap<FastifyRequest, Promise<unknown>>();
+  const count = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    let counted = started.get(request);
+    if (!counted) {
+      counted = check ? (check.call(app, request, reply) as Promise<unknown>) : Promise.resolve();
+      counted.catch(() => undefined); // awaited by the handler; after an early answer, only counted
+      started.set(request, counted);
+    }
+    return counted;
+  };
+  return {
+    /** The route's options: the plugin's own hook off, the count after an answer without the handler. */
+    route: check
+      ? {
+          config: { rateLimit: false as const },
+          onResponse: async (request: FastifyRequest, reply: FastifyReply) => {
+            void count(request, reply);
+          },
+        }
+      : {},
+    /** Counts the request; settles once counted, rejects with the 429 when it is over the limit. */
+    admitted: (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => count(request, reply),
+  };
+}

@@ -21,6 +21,7 @@ import {
   SendMessageBodySchema,
 } from '@reverie/shared';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
+import { deferredGlobalLimit } from '../../plugins/security.js';
 import type { ChatsService } from './chats.service.js';
 import type { RepliesService } from './replies.service.js';
 import { pipeEvents } from './sse.js';
@@ -220,9 +221,12 @@ function chatSettingsRoutes(app: App, service: ChatsService): void {
 
 /** Sending a message and regenerating a reply: the reply streams back. */
 function sendRoutes(app: App, replies: RepliesService): void {
+  // The global per-IP limit is counted with the send's fair-use count, alongside the chat's read.
+  const globalLimit = deferredGlobalLimit(app);
   app.post(
     '/api/chat/:id/messages',
     {
+      ...globalLimit.route,
       preHandler: requireUser,
       schema: {
         tags: ['chats'],
@@ -234,7 +238,9 @@ function sendRoutes(app: App, replies: RepliesService): void {
       },
     },
     async (request, reply) => {
-      const events = await replies.send(currentUserId(request), request.params.id, request.body, request.locale);
+      const events = await replies.send(currentUserId(request), request.params.id, request.body, request.locale, {
+        admitted: globalLimit.admitted(request, reply),
+      });
       await pipeEvents(request, reply, events);
     },
   );

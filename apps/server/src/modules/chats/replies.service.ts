@@ -43,6 +43,8 @@ export interface PictureReplier {
 export interface MessageLimiter {
   /** Counts one message of the user; answers the seconds to wait when over the limit, else 0. */
   take(userId: string): Promise<number>;
+  /** Takes back a message counted for a send that another limit refused. */
+  giveBack(userId: string): Promise<void>;
 }
 
 type Logger = Pick<ServiceLog, 'warn'>;
@@ -101,6 +103,20 @@ export class RepliesService {
   private async takeRateLimit(userId: string, counted?: Promise<number>): Promise<void> {
     const refusal = fairUseRefusal(await (counted ?? this.deps.limiter.take(userId)));
     if (refusal) throw refusal;
+  }
+
+  /**
+   * The global per-IP limit, counted meanwhile (`deferredGlobalLimit`, plugins/security.ts):
+   * over it, the send is refused with its 429 before anything is written or asked of the
+   * model, and the fair-use count it took meanwhile is given back (as if never counted).
+   */
+  private async admit(userId: string, counted: Promise<number>, admitted: Promise<unknown>): Promise<void> {
+    try {
+      await admitted;
+    } catch (error) {
+      await counted.then(() => this.deps.limiter.giveBack(userId)).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
@@ -194,7 +210,7 @@ export class RepliesService {
     chatId: string,
     body: SendMessageBody,
     locale: Locale,
-    options: { spoken?: boolean } = {},
+    options: { spoken?: boolean; admitted?: Promise<unknown> } = {},
   ): Promise<EventQueue> {
     const text = body.text.trim();
     const screening = screenMessage(text, (t) => this.deps.pictures?.isPictureRequest(t) === true);
@@ -202,13 +218,15 @@ export class RepliesService {
     const counted = this.deps.limiter.take(userId);
     counted.catch(() => undefined);
     // The chat and the prompt's history in one statement (the history only when the chat is
-    // the user's, and only when the model is to answer).
-    const context = await findChatContext(
+    // the user's, and only when the model is to answer), read while the limits count.
+    const reading = findChatContext(
       this.deps.db,
       chatId,
       userId,
       screening.wantsReply ? { limit: PROMPT_HISTORY_LIMIT, budget: this.deps.historyBudget } : undefined,
     ).catch(() => null);
+    if (options.admitted) await this.admit(userId, counted, options.admitted);
+    const context = await reading;
     if (!context) throw notFound();
     await this.takeRateLimit(userId, counted);
     const plan = planSend(screening, {

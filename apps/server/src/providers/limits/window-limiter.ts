@@ -20,4 +20,13 @@ export class WindowLimiter {
     const { count, ttlMs } = await this.counter.hit(`${this.name}:${id}`, this.windowMs, by, this.options);
     return count > this.max ? Math.max(1, Math.ceil(ttlMs / 1000)) : 0;
   }
+
+  /**
+   * Takes back one use counted for a request another limit then refused (it was counted
+   * meanwhile, not after). Should its window have ended in between, the next window starts
+   * one use short: at most one use more, never one less.
+   */
+  async giveBack(id: string): Promise<void> {
+    await this.counter.hit(`${this.name}:${id}`, this.windowMs, -1);
+  }
 }

@@ -51,8 +51,7 @@ export function detectMinor(text: string): string | null {
     if (match) return `minor term "${match[0]}"`;
   }
   for (const pattern of AGE_PATTERNS) {
-    pattern.lastIndex = 0;
-    for (const match of normalized.matchAll(pattern)) {
+    for (const match of matches(pattern, normalized)) {
       const age = Number(match[1]);
       if (Number.isFinite(age) && age < 18) return `age ${age}`;
     }
@@ -162,12 +161,26 @@ function globally(pattern: RegExp): RegExp {
   return copy;
 }
 
+/**
+ * Every match of the pattern in the text, read with `exec` on its global copy. Not `matchAll`:
+ * it clones the pattern on every call, and a clone is compiled again whenever the garbage
+ * collector has emptied V8's cache of compiled patterns — for these large Unicode patterns
+ * 20–40 ms on a busy machine, on each send and each check of a streaming reply
+ * (bench/README.md, "Chat at a model's pace").
+ */
+function matches(pattern: RegExp, text: string): RegExpExecArray[] {
+  const copy = globally(pattern);
+  const found: RegExpExecArray[] = [];
+  for (let match = copy.exec(text); match; match = copy.exec(text)) {
+    found.push(match);
+    // An empty match moves on by one character (by code point, as matchAll does), never loops.
+    if (match[0] === '') copy.lastIndex += copy.unicode && (text.codePointAt(copy.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+  }
+  return found;
+}
+
 function spans(pattern: RegExp, text: string): Span[] {
-  return [...text.matchAll(globally(pattern))].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-    text: m[0],
-  }));
+  return matches(pattern, text).map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[0] }));
 }
 
 /** Every place the text presents someone as under 18; `strong` ones need no proximity. */
@@ -177,7 +190,7 @@ function minorSignals(text: string): (Span & { strong: boolean })[] {
     for (const span of spans(pattern, text)) found.push({ ...span, strong: !WEAK_MINOR_TERM.test(span.text.trim()) });
   }
   for (const pattern of AGE_PATTERNS) {
-    for (const match of text.matchAll(globally(pattern))) {
+    for (const match of matches(pattern, text)) {
       if (Number(match[1]) < 18)
         found.push({ start: match.index, end: match.index + match[0].length, text: match[0], strong: true });
     }
@@ -185,7 +198,7 @@ function minorSignals(text: string): (Span & { strong: boolean })[] {
   for (const pattern of WORD_AGE_PATTERNS)
     for (const span of spans(pattern, text)) found.push({ ...span, strong: true });
   for (const { pattern, strong } of CHAT_MINOR_TERMS) {
-    for (const match of text.matchAll(globally(pattern))) {
+    for (const match of matches(pattern, text)) {
       if (match[1] !== undefined && !(Number(match[1]) < 18)) continue;
       found.push({ start: match.index, end: match.index + match[0].length, text: match[0], strong });
     }
