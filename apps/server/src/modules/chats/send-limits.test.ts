@@ -78,6 +78,8 @@ describe('a send and the global per-IP limit', () => {
     expect(events[0]!.event).toBe('user_message');
     expect(events.at(-1)).toMatchObject({ event: 'bot_message', data: { state: 'done', text: 'Hello there!' } });
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
+    // Counted once: the global limit's first hook leaves this route to its own deferred count.
+    expect(counter.seen.filter((key) => key.startsWith('global:'))).toHaveLength(1);
   });
 
   it('over the limit: the same 429 with its headers, nothing written or asked, the fair-use count given back', async () => {
