@@ -4,6 +4,8 @@
 // budget, while /api/health is polled. Once with the guest catalogue's cache off (the
 // baseline) and once with it on, in the same run.
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 export const name = 'catalogue-burst';
@@ -16,6 +18,12 @@ const ADDRESSES = Number(process.env.BENCH_BURST_ADDRESSES ?? 50);
 const HEALTH_EVERY_MS = 20;
 /** A request not answered this long after its scheduled time is given up (counted as failed). */
 const TIMEOUT_MS = 10_000;
+/** Another build's server (bench/README.md: comparing two builds); the app's own by default. */
+const ENTRY = process.env.BENCH_BURST_ENTRY || undefined;
+/** A folder: the server writes a CPU profile of the measured burst there (warm-up left out). */
+const CPU_PROF_DIR = process.env.BENCH_BURST_CPU_PROF || undefined;
+/** `cache`: only the cached run (no baseline with the cache off). */
+const ONLY = process.env.BENCH_BURST_ONLY;
 
 const percentile = (values, p) => {
   if (!values.length) return NaN;
@@ -110,8 +118,16 @@ export async function burst(baseUrl, { rate = RATE, seconds = SECONDS, addresses
 }
 
 async function measure(startServer, log, cacheSeconds) {
+  const profile = CPU_PROF_DIR
+    ? {
+        NODE_OPTIONS: `--import ${path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/cpu-profile.mjs')}`,
+        BENCH_CPU_PROF_DIR: CPU_PROF_DIR,
+        BENCH_CPU_PROF_FROM: 'signal',
+      }
+    : {};
   const server = await startServer({
-    env: { LOG_LEVEL: 'warn', TRUST_PROXY: 'true', CATALOGUE_CACHE_S: String(cacheSeconds) },
+    entry: ENTRY,
+    env: { LOG_LEVEL: 'warn', TRUST_PROXY: 'true', CATALOGUE_CACHE_S: String(cacheSeconds), ...profile },
     pollMs: 50,
     // The first start seeds the catalogue (drawn pictures): slow on a busy machine.
     timeoutMs: 300_000,
@@ -119,6 +135,7 @@ async function measure(startServer, log, cacheSeconds) {
   try {
     // Warm-up: JIT, the first page read once.
     await burst(server.url, { rate: 50, seconds: 1, addresses: 5 });
+    if (CPU_PROF_DIR) process.kill(server.child.pid, 'SIGWINCH'); // bench/support/cpu-profile.mjs starts sampling
     const figures = await burst(server.url);
     log(
       `cache ${cacheSeconds ? 'on' : 'off'}: ${figures.ok}/${figures.sent} 200, ${figures.limited} 429, ${figures.failed} failed; ` +
@@ -135,13 +152,17 @@ async function measure(startServer, log, cacheSeconds) {
 export async function run({ startServer, log }) {
   // The cache first: the baseline may leave the machine busy for a while.
   const cached = await measure(startServer, log, 60);
-  const baseline = await measure(startServer, log, 0);
   const note = `${RATE} req/s for ${SECONDS} s from ${ADDRESSES} addresses`;
-  return [
+  const cachedFigures = [
     { label: 'burst p50 (cache)', value: cached.p50, unit: 'ms', note },
     { label: 'burst p99 (cache)', value: cached.p99, unit: 'ms', target: { max: 100 }, note },
     { label: '/api/health p99 during the burst (cache)', value: cached.healthP99, unit: 'ms', target: { max: 100 } },
     { label: 'burst answered 200 (cache)', value: cached.ok, unit: `of ${cached.sent}` },
+  ];
+  if (ONLY === 'cache') return cachedFigures;
+  const baseline = await measure(startServer, log, 0);
+  return [
+    ...cachedFigures,
     { label: 'burst p50 (baseline, cache off)', value: baseline.p50, unit: 'ms' },
     { label: 'burst p99 (baseline, cache off)', value: baseline.p99, unit: 'ms' },
     { label: '/api/health p99 during the burst (baseline)', value: baseline.healthP99, unit: 'ms' },

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 export interface PublicUrlCheckOptions {
@@ -32,8 +33,7 @@ export const publicUrlCheckPlugin = fp<PublicUrlCheckOptions>(
     const expectedUrl = new URL(options.publicUrl);
     const expected = normaliseHost(expectedUrl.host, expectedUrl.protocol);
     let warned = false;
-    app.addHook('onRequest', async (request) => {
-      if (warned) return;
+    const check = (request: FastifyRequest) => {
       const path = request.url;
       if (path.startsWith('/api/health') || path.startsWith('/metrics')) return;
       const raw = request.host;
@@ -48,6 +48,10 @@ export const publicUrlCheckPlugin = fp<PublicUrlCheckOptions>(
         { public_url: expectedUrl.origin, request_host: raw },
         `PUBLIC_URL is ${expectedUrl.origin} but requests arrive for ${raw}: links in e-mails and checkout returns point at ${expectedUrl.origin}. Set PUBLIC_URL to the address people use (behind a reverse proxy also TRUST_PROXY=true so X-Forwarded-Host counts). This warning is shown once.`,
       );
+    };
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!warned) check(request);
+      done();
     });
   },
   { name: 'public-url-check' },
