@@ -29,6 +29,23 @@ describe('the PUBLIC_URL host warning', () => {
     }
   });
 
+  it('is given for the right host name reached by another scheme, even after that host was seen right', async () => {
+    const { app, log, close } = await createLoggedApp({
+      env: { PUBLIC_URL: 'https://chat.example.com', TRUST_PROXY: 'true' },
+    });
+    try {
+      const proxied = (proto: string) =>
+        app.inject({ url: '/api/bots/available', headers: { host: 'chat.example.com', 'x-forwarded-proto': proto } });
+      await proxied('https');
+      await proxied('https');
+      expect(warnings(log)).toHaveLength(0);
+      await proxied('http'); // the same name on port 80: not PUBLIC_URL's
+      expect(warnings(log)).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
   it('is silent for the right host, behind a trusted proxy, and for loopback against loopback', async () => {
     const proxied = await createLoggedApp({ env: { PUBLIC_URL: 'https://chat.example.com', TRUST_PROXY: 'true' } });
     try {

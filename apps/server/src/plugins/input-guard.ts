@@ -34,7 +34,9 @@ export const inputGuardPlugin = fp(
       collect(request.query, '', errors, request);
       if (request.routeOptions.schema?.body) collect(request.body, '', errors, request);
       // fromEntries keeps a field named `__proto__` an ordinary key of the answer.
-      done(errors.size ? new AppError('validation_error', { status: 400, errors: Object.fromEntries(errors) }) : undefined);
+      done(
+        errors.size ? new AppError('validation_error', { status: 400, errors: Object.fromEntries(errors) }) : undefined,
+      );
     });
   },
   { name: 'input-guard', dependencies: ['request-context'] },

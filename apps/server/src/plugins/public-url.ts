@@ -33,16 +33,24 @@ export const publicUrlCheckPlugin = fp<PublicUrlCheckOptions>(
     const expectedUrl = new URL(options.publicUrl);
     const expected = normaliseHost(expectedUrl.host, expectedUrl.protocol);
     let warned = false;
+    /** The last host and scheme found to be PUBLIC_URL's (nearly every request has the same). */
+    let lastSame: string | null = null;
     const check = (request: FastifyRequest) => {
       const path = request.url;
       if (path.startsWith('/api/health') || path.startsWith('/metrics')) return;
       const raw = request.host;
       if (!raw) return;
-      const actual = normaliseHost(raw, `${request.protocol}:`);
+      const protocol = `${request.protocol}:`;
+      const seen = `${protocol}//${raw}`;
+      if (seen === lastSame) return;
+      const actual = normaliseHost(raw, protocol);
       const same =
         (actual.name === expected.name && actual.port === expected.port) ||
         (LOOPBACK.has(actual.name) && LOOPBACK.has(expected.name));
-      if (same) return;
+      if (same) {
+        lastSame = seen;
+        return;
+      }
       warned = true;
       app.log.warn(
         { public_url: expectedUrl.origin, request_host: raw },
