@@ -79,6 +79,31 @@ describe('the PUBLIC_URL host warning', () => {
   });
 });
 
+describe("each request's logger", () => {
+  it('binds the request id and redacts as the root logger does', async () => {
+    const { app, log, close } = await createLoggedApp({
+      extend: (scope) =>
+        scope.get('/test/request-log', async (request) => {
+          request.log.info({ user: { email: 'a@example.com', token: 'secret-token' } }, 'request log line');
+          return { ok: true };
+        }),
+    });
+    try {
+      await app.inject({ url: '/test/request-log', headers: { 'x-request-id': 'req-fixed-1' } });
+      const line = log.entries().find((entry) => entry.msg === 'request log line');
+      expect(line).toMatchObject({ reqId: 'req-fixed-1', level: 30 });
+      expect(JSON.stringify(line)).not.toContain('secret-token');
+      expect(JSON.stringify(line)).not.toContain('a@example.com');
+      // Debug lines of the request pass at the app's level (debug in this app).
+      expect(log.entries().some((entry) => entry.reqId === 'req-fixed-1' && entry.msg === 'incoming request')).toBe(
+        true,
+      );
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('/metrics', () => {
   const metrics = (app: Awaited<ReturnType<typeof createTestApp>>['app'], token?: string) =>
     app.inject({ url: '/metrics', headers: token ? { authorization: `Bearer ${token}` } : {} });
