@@ -56,9 +56,16 @@ if (process.env.FLOOR_SERVER) {
   const port = await new Promise((resolve) => child.once('message', resolve));
   const url = `http://127.0.0.1:${port}`;
   await burst(url, { rate: 50, seconds: 1, addresses: 5 });
+  const fs = await import('node:fs');
+  const cpu = () => {
+    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  const before = cpu();
   const f = await burst(url);
+  const cpuMs = ((cpu() - before) * 1000) / f.sent;
   console.log(
-    `${kind} floor (load ${(await import('node:os')).loadavg()[0].toFixed(2)}): ${f.ok}/${f.sent} 200; p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms; health p99 ${f.healthP99.toFixed(1)} ms (max ${f.healthMax.toFixed(1)} ms, ${f.healthPolls} polls)`,
+    `${kind} floor (load ${(await import('node:os')).loadavg()[0].toFixed(2)}): ${f.ok}/${f.sent} 200; p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms; health p99 ${f.healthP99.toFixed(1)} ms (max ${f.healthMax.toFixed(1)} ms, ${f.healthPolls} polls); server CPU ${cpuMs.toFixed(3)} ms a request`,
   );
   child.kill();
 }
