@@ -3,7 +3,11 @@
 // and its latency counts from that schedule) from many addresses, each under its per-address
 // budget, while /api/health is polled. Once with the guest catalogue's cache off (the
 // baseline) and once with it on, in the same run.
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 export const name = 'catalogue-burst';
@@ -16,6 +20,12 @@ const ADDRESSES = Number(process.env.BENCH_BURST_ADDRESSES ?? 50);
 const HEALTH_EVERY_MS = 20;
 /** A request not answered this long after its scheduled time is given up (counted as failed). */
 const TIMEOUT_MS = 10_000;
+/** Another build's server (bench/README.md: comparing two builds); the app's own by default. */
+const ENTRY = process.env.BENCH_BURST_ENTRY || undefined;
+/** A folder: the server writes a CPU profile of the measured burst there (warm-up left out). */
+const CPU_PROF_DIR = process.env.BENCH_BURST_CPU_PROF || undefined;
+/** `cache`: only the cached run (no baseline with the cache off). */
+const ONLY = process.env.BENCH_BURST_ONLY;
 
 const percentile = (values, p) => {
   if (!values.length) return NaN;
@@ -109,9 +119,45 @@ export async function burst(baseUrl, { rate = RATE, seconds = SECONDS, addresses
   };
 }
 
+/** CPU seconds (user + system) the process `pid` has used (Linux /proc; null elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the server is idle (under 5 % of a core for a second, at most 3 minutes): a first
+ * start draws the official characters' private pictures in the background (runtime.ts), which
+ * would otherwise run during the burst and be measured as the catalogue's cost.
+ */
+async function waitIdle(pid, log) {
+  const started = performance.now();
+  let last = cpuSeconds(pid);
+  if (last === null) return;
+  while (performance.now() - started < 180_000) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpuSeconds(pid);
+    if (now - last < 0.05) break;
+    last = now;
+  }
+  log(`server idle after ${((performance.now() - started) / 1000).toFixed(1)} s (load ${os.loadavg()[0].toFixed(2)})`);
+}
+
 async function measure(startServer, log, cacheSeconds) {
+  const profile = CPU_PROF_DIR
+    ? {
+        NODE_OPTIONS: `--import ${path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/cpu-profile.mjs')}`,
+        BENCH_CPU_PROF_DIR: CPU_PROF_DIR,
+        BENCH_CPU_PROF_FROM: 'signal',
+      }
+    : {};
   const server = await startServer({
-    env: { LOG_LEVEL: 'warn', TRUST_PROXY: 'true', CATALOGUE_CACHE_S: String(cacheSeconds) },
+    entry: ENTRY,
+    env: { LOG_LEVEL: 'warn', TRUST_PROXY: 'true', CATALOGUE_CACHE_S: String(cacheSeconds), ...profile },
     pollMs: 50,
     // The first start seeds the catalogue (drawn pictures): slow on a busy machine.
     timeoutMs: 300_000,
@@ -119,11 +165,19 @@ async function measure(startServer, log, cacheSeconds) {
   try {
     // Warm-up: JIT, the first page read once.
     await burst(server.url, { rate: 50, seconds: 1, addresses: 5 });
+    await waitIdle(server.child.pid, log);
+    if (CPU_PROF_DIR) process.kill(server.child.pid, 'SIGWINCH'); // bench/support/cpu-profile.mjs starts sampling
+    const cpuBefore = cpuSeconds(server.child.pid);
     const figures = await burst(server.url);
+    // The server's own CPU time per request of the burst (health polls included): what the
+    // request path costs, much less sensitive to the machine's load than the latencies.
+    if (cpuBefore !== null)
+      figures.cpuMsPerRequest = ((cpuSeconds(server.child.pid) - cpuBefore) * 1000) / figures.sent;
     log(
       `cache ${cacheSeconds ? 'on' : 'off'}: ${figures.ok}/${figures.sent} 200, ${figures.limited} 429, ${figures.failed} failed; ` +
         `p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms; health p99 ${figures.healthP99.toFixed(1)} ms ` +
-        `(max ${figures.healthMax.toFixed(1)} ms, ${figures.healthPolls} polls)`,
+        `(max ${figures.healthMax.toFixed(1)} ms, ${figures.healthPolls} polls); ` +
+        `server CPU ${figures.cpuMsPerRequest?.toFixed(3) ?? '?'} ms a request; load ${os.loadavg()[0].toFixed(2)}`,
     );
     return figures;
   } finally {
@@ -135,13 +189,20 @@ async function measure(startServer, log, cacheSeconds) {
 export async function run({ startServer, log }) {
   // The cache first: the baseline may leave the machine busy for a while.
   const cached = await measure(startServer, log, 60);
-  const baseline = await measure(startServer, log, 0);
   const note = `${RATE} req/s for ${SECONDS} s from ${ADDRESSES} addresses`;
-  return [
+  const cachedFigures = [
     { label: 'burst p50 (cache)', value: cached.p50, unit: 'ms', note },
     { label: 'burst p99 (cache)', value: cached.p99, unit: 'ms', target: { max: 100 }, note },
     { label: '/api/health p99 during the burst (cache)', value: cached.healthP99, unit: 'ms', target: { max: 100 } },
     { label: 'burst answered 200 (cache)', value: cached.ok, unit: `of ${cached.sent}` },
+    ...(cached.cpuMsPerRequest === undefined
+      ? []
+      : [{ label: 'server CPU a request (cache)', value: cached.cpuMsPerRequest, unit: 'ms' }]),
+  ];
+  if (ONLY === 'cache') return cachedFigures;
+  const baseline = await measure(startServer, log, 0);
+  return [
+    ...cachedFigures,
     { label: 'burst p50 (baseline, cache off)', value: baseline.p50, unit: 'ms' },
     { label: 'burst p99 (baseline, cache off)', value: baseline.p99, unit: 'ms' },
     { label: '/api/health p99 during the burst (baseline)', value: baseline.healthP99, unit: 'ms' },

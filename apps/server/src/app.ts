@@ -55,6 +55,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
+    // Each request's logger (`request.log`): Fastify always passes options (the route's level),
+    // which sends pino down its slow path (formatters rebuilt, options checked) for every
+    // request; at the logger's own level the child is the same without them.
+    childLoggerFactory: (logger, bindings, options) =>
+      logger.child(
+        bindings,
+        Object.keys(options).every((key) => key === 'level') && (options.level ?? logger.level) === logger.level
+          ? undefined
+          : options,
+      ),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -40,9 +40,7 @@ export const authPlugin = fp<{ tokens: TokenSigner; sessions: SessionChecker }>(
     app.decorate('tokens', tokens);
     app.decorateRequest('userRole', null);
     app.decorateRequest('sessionId', null);
-    app.addHook('onRequest', async (request) => {
-      const header = request.headers.authorization;
-      if (!header) return;
+    const authenticate = async (request: FastifyRequest, header: string) => {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       const claims = match?.[1] ? await tokens.verifyAccess(match[1]) : null;
       const session = claims ? await sessions.check(claims.sub, claims.sid) : null;
@@ -57,6 +55,12 @@ export const authPlugin = fp<{ tokens: TokenSigner; sessions: SessionChecker }>(
       request.userId = claims.sub;
       request.userRole = session.role;
       request.sessionId = claims.sid;
+    };
+    // Callback-style: a request without a token (a guest) passes without a promise.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const header = request.headers.authorization;
+      if (!header) return done();
+      authenticate(request, header).then(() => done(), done);
     });
   },
   { name: 'auth', dependencies: ['request-context'] },

@@ -50,5 +50,11 @@ describe('compressed JSON answers', async () => {
     expect(preferredEncoding('br;q=0, gzip')).toBe('gzip');
     expect(preferredEncoding('identity')).toBeNull();
     expect(preferredEncoding(undefined)).toBeNull();
+    // Answers are kept per header: asked again, and after many other headers, the same.
+    for (let i = 0; i < 500; i++) preferredEncoding(`gzip;q=0.${i % 10}, x-${i}`);
+    expect(preferredEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(preferredEncoding('gzip;q=0, br')).toBe('br');
+    expect(preferredEncoding(`${'x'.repeat(300)}, gzip`)).toBe('gzip');
+    expect(preferredEncoding(`${'x'.repeat(300)}, gzip;q=0`)).toBeNull();
   });
 });

@@ -29,6 +29,23 @@ describe('the PUBLIC_URL host warning', () => {
     }
   });
 
+  it('is given for the right host name reached by another scheme, even after that host was seen right', async () => {
+    const { app, log, close } = await createLoggedApp({
+      env: { PUBLIC_URL: 'https://chat.example.com', TRUST_PROXY: 'true' },
+    });
+    try {
+      const proxied = (proto: string) =>
+        app.inject({ url: '/api/bots/available', headers: { host: 'chat.example.com', 'x-forwarded-proto': proto } });
+      await proxied('https');
+      await proxied('https');
+      expect(warnings(log)).toHaveLength(0);
+      await proxied('http'); // the same name on port 80: not PUBLIC_URL's
+      expect(warnings(log)).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
   it('is silent for the right host, behind a trusted proxy, and for loopback against loopback', async () => {
     const proxied = await createLoggedApp({ env: { PUBLIC_URL: 'https://chat.example.com', TRUST_PROXY: 'true' } });
     try {
@@ -58,6 +75,31 @@ describe('the PUBLIC_URL host warning', () => {
       expect(warnings(local.log)).toHaveLength(1);
     } finally {
       await local.close();
+    }
+  });
+});
+
+describe("each request's logger", () => {
+  it('binds the request id and redacts as the root logger does', async () => {
+    const { app, log, close } = await createLoggedApp({
+      extend: (scope) =>
+        scope.get('/test/request-log', async (request) => {
+          request.log.info({ user: { email: 'a@example.com', token: 'secret-token' } }, 'request log line');
+          return { ok: true };
+        }),
+    });
+    try {
+      await app.inject({ url: '/test/request-log', headers: { 'x-request-id': 'req-fixed-1' } });
+      const line = log.entries().find((entry) => entry.msg === 'request log line');
+      expect(line).toMatchObject({ reqId: 'req-fixed-1', level: 30 });
+      expect(JSON.stringify(line)).not.toContain('secret-token');
+      expect(JSON.stringify(line)).not.toContain('a@example.com');
+      // Debug lines of the request pass at the app's level (debug in this app).
+      expect(log.entries().some((entry) => entry.reqId === 'req-fixed-1' && entry.msg === 'incoming request')).toBe(
+        true,
+      );
+    } finally {
+      await close();
     }
   });
 });

@@ -28,13 +28,15 @@ export const inputGuardPlugin = fp(
       parseJson(request, text, done);
     });
 
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, done) => {
       const errors = new Map<string, string[]>();
       collect(request.params, '', errors, request);
       collect(request.query, '', errors, request);
       if (request.routeOptions.schema?.body) collect(request.body, '', errors, request);
       // fromEntries keeps a field named `__proto__` an ordinary key of the answer.
-      if (errors.size) throw new AppError('validation_error', { status: 400, errors: Object.fromEntries(errors) });
+      done(
+        errors.size ? new AppError('validation_error', { status: 400, errors: Object.fromEntries(errors) }) : undefined,
+      );
     });
   },
   { name: 'input-guard', dependencies: ['request-context'] },

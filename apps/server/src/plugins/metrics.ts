@@ -49,11 +49,12 @@ export const metricsPlugin = fp<MetricsOptions>(
     });
     app.decorate('metrics', registry);
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       const labels = { method: request.method, route, status_code: String(reply.statusCode) };
       duration.observe(labels, reply.elapsedTime / 1000);
       total.inc(labels);
+      done();
     });
 
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

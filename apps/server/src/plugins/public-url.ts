@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 export interface PublicUrlCheckOptions {
@@ -32,22 +33,33 @@ export const publicUrlCheckPlugin = fp<PublicUrlCheckOptions>(
     const expectedUrl = new URL(options.publicUrl);
     const expected = normaliseHost(expectedUrl.host, expectedUrl.protocol);
     let warned = false;
-    app.addHook('onRequest', async (request) => {
-      if (warned) return;
+    /** The last host and scheme found to be PUBLIC_URL's (nearly every request has the same). */
+    let lastSame: string | null = null;
+    const check = (request: FastifyRequest) => {
       const path = request.url;
       if (path.startsWith('/api/health') || path.startsWith('/metrics')) return;
       const raw = request.host;
       if (!raw) return;
-      const actual = normaliseHost(raw, `${request.protocol}:`);
+      const protocol = `${request.protocol}:`;
+      const seen = `${protocol}//${raw}`;
+      if (seen === lastSame) return;
+      const actual = normaliseHost(raw, protocol);
       const same =
         (actual.name === expected.name && actual.port === expected.port) ||
         (LOOPBACK.has(actual.name) && LOOPBACK.has(expected.name));
-      if (same) return;
+      if (same) {
+        lastSame = seen;
+        return;
+      }
       warned = true;
       app.log.warn(
         { public_url: expectedUrl.origin, request_host: raw },
         `PUBLIC_URL is ${expectedUrl.origin} but requests arrive for ${raw}: links in e-mails and checkout returns point at ${expectedUrl.origin}. Set PUBLIC_URL to the address people use (behind a reverse proxy also TRUST_PROXY=true so X-Forwarded-Host counts). This warning is shown once.`,
       );
+    };
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!warned) check(request);
+      done();
     });
   },
   { name: 'public-url-check' },

@@ -15,8 +15,9 @@ export const requestContextPlugin = fp(
   async (app) => {
     app.decorateRequest('locale', 'en');
     app.decorateRequest('userId', null);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       request.locale = negotiateLocale(request.headers['accept-language']);
+      done();
     });
   },
   { name: 'request-context' },

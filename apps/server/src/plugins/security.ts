@@ -1,10 +1,16 @@
+import type { ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 import { AppError } from '../lib/errors.js';
-import { MemoryWindowCounter, globalLimitKey, type WindowCounter } from '../providers/limits/index.js';
+import {
+  MemoryWindowCounter,
+  globalLimitKey,
+  type WindowCount,
+  type WindowCounter,
+} from '../providers/limits/index.js';
 
 export interface SecurityOptions {
   /** Origins (besides our own) that may call the API from a browser. */
@@ -31,6 +37,34 @@ export interface SecurityOptions {
   globalCounter?: WindowCounter;
 }
 
+/**
+ * The headers helmet sets for `options`, worked out once: helmet's answer does not depend on the
+ * request (no nonces), so every response gets the same list — set in the first hook, on the raw
+ * response (as helmet does, so that hijacked answers carry them too), without building helmet's
+ * middleware and parsing its policy for each request.
+ */
+export function helmetHeaders(options: HelmetOptions): { set: [string, string][]; removed: string[] } {
+  const set: [string, string][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      set.push([name, String(value)]);
+      return recorder;
+    },
+    removeHeader: (name: string) => {
+      removed.push(name);
+    },
+  };
+  let error: unknown;
+  helmet(options)(
+    {} as Parameters<ReturnType<typeof helmet>>[0],
+    recorder as unknown as ServerResponse,
+    (err?: unknown) => (error = err),
+  );
+  if (error) throw error;
+  return { set, removed };
+}
+
 /** Static files and probes are not rate limited; the API is. */
 const limited = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/health');
 
@@ -40,7 +74,7 @@ const limited = (url: string) => url.startsWith('/api/') && !url.startsWith('/ap
  */
 export const securityPlugin = fp<SecurityOptions>(
   async (app, options) => {
-    await app.register(helmet, {
+    const headers = helmetHeaders({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
@@ -61,6 +95,12 @@ export const securityPlugin = fp<SecurityOptions>(
       crossOriginResourcePolicy: { policy: options.webOrigins.length ? 'cross-origin' : 'same-origin' },
       strictTransportSecurity: options.hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     });
+    app.addHook('onRequest', (_request, reply, done) => {
+      const raw = reply.raw;
+      for (const name of headers.removed) raw.removeHeader(name);
+      for (const [name, value] of headers.set) raw.setHeader(name, value);
+      done();
+    });
 
     await app.register(cors, {
       origin: options.webOrigins.length ? options.webOrigins : false,
@@ -75,17 +115,24 @@ export const securityPlugin = fp<SecurityOptions>(
     // any route's work — a client over its budget costs one in-process count (batched to the
     // shared counter) and nothing else.
     const counter = options.globalCounter ?? new MemoryWindowCounter();
-    app.addHook('onRequest', async (request) => {
+    const overLimit = ({ count, ttlMs }: WindowCount) =>
+      count > options.ratePerMinute
+        ? new AppError('rate_limited', {
+            status: 429,
+            headers: { 'retry-after': String(Math.max(1, Math.ceil(ttlMs / 1000))) },
+          })
+        : undefined;
+    // Callback-style: a count this process can answer at once (in process, or batched and heard
+    // recently) passes without a promise.
+    app.addHook('onRequest', (request, _reply, done) => {
       // A route with a limit of its own (`config.rateLimit`) counts on that one instead, as before;
       // one that counts the global limit itself (`rateLimit: false`, `deferredGlobalLimit`) too.
       if (!limited(request.url) || (request.routeOptions.config as { rateLimit?: unknown }).rateLimit !== undefined)
-        return;
-      const { count, ttlMs } = await counter.hit(globalLimitKey(request.ip), 60_000);
-      if (count > options.ratePerMinute)
-        throw new AppError('rate_limited', {
-          status: 429,
-          headers: { 'retry-after': String(Math.max(1, Math.ceil(ttlMs / 1000))) },
-        });
+        return done();
+      const key = globalLimitKey(request.ip);
+      const now = counter.hitNow?.(key, 60_000);
+      if (now) return done(overLimit(now));
+      counter.hit(key, 60_000).then((counted) => done(overLimit(counted)), done);
     });
 
     // Each route's own `config.rateLimit` and `app.createRateLimit` (on the shared store).

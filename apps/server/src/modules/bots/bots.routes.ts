@@ -22,6 +22,7 @@ import type { PictureWork } from '../../lib/picture-work.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { COMPRESS_MIN_BYTES, preferredEncoding } from '../../plugins/compression.js';
 import { CardFieldsError } from './card.js';
+import { CachedPage } from './catalogue-cache.js';
 import type { BotsService } from './bots.service.js';
 
 const errorResponses = {
@@ -64,12 +65,17 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
       if (request.userId || !service.guestCatalogueCached)
         return service.listAvailableBots(request.userId ?? null, request.query);
       // A guest's page is the same for every guest: sent as cached, compressed once.
-      const page = await service.guestCataloguePage(request.query);
+      // A fresh page held by this process and its compressed copy are sent without an await.
+      const held = service.guestCataloguePage(request.query);
+      const page = held instanceof CachedPage ? held : await held;
       reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
       const encoding =
         page.json.length >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
       // The JSON as serialised once (Fastify sends a Buffer as it is, unchecked by the schema).
-      const body = !encoding || request.method === 'HEAD' ? page.json : await page.encoded(encoding);
+      const body =
+        !encoding || request.method === 'HEAD'
+          ? page.json
+          : (page.encodedNow(encoding) ?? (await page.encoded(encoding)));
       if (encoding && request.method !== 'HEAD') reply.header('content-encoding', encoding);
       return reply.send(body as unknown as BotList);
     },

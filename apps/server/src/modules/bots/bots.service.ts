@@ -126,7 +126,12 @@ export class BotsService {
    * A guest's catalogue page, as sent (JSON and its compressed copies), from the shared cache
    * (`CatalogueCache`); read from the database when no copy holds it.
    */
-  guestCataloguePage(query: { size: number; c?: string; tags: BotFilterTag[]; q?: string }): Promise<CachedPage> {
+  guestCataloguePage(query: {
+    size: number;
+    c?: string;
+    tags: BotFilterTag[];
+    q?: string;
+  }): Promise<CachedPage> | CachedPage {
     const compute = () => this.listAvailableBots(null, query);
     if (!this.deps.catalogue) return compute().then((page) => new CachedPage(JSON.stringify(page)));
     const key = JSON.stringify([

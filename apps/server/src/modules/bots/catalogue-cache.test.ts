@@ -1,8 +1,10 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryCache } from '../../providers/cache/index.js';
 import { MemoryPubSub } from '../../providers/pubsub/index.js';
 import { createBot, createUser } from '../../../test/factories.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../../../test/helpers.js';
+import { CachedPage, CatalogueCache } from './catalogue-cache.js';
 
 /** Two replicas on one database and one pub/sub (PGlite: the in-process cache of that database is their shared store). */
 let a: TestApp;
@@ -91,5 +93,25 @@ describe("the guest catalogue's shared cache", () => {
     const pages = await Promise.all(Array.from({ length: 50 }, () => cache.page('q', compute)));
     expect(computed).toBe(1);
     expect(pages.every((page) => page === pages[0])).toBe(true);
+  });
+});
+
+describe('a page this process holds', () => {
+  it('is answered without a promise while fresh, with its compressed copy once made', async () => {
+    const cache = new CatalogueCache({ cache: new MemoryCache(), pubsub: new MemoryPubSub(), ttlMs: 60_000 });
+    let computed = 0;
+    const compute = async () => ({ results: [computed++] });
+    const first = cache.page('q', compute);
+    expect(first).toBeInstanceOf(Promise); // the version and the page are read first
+    const page = await first;
+    const again = cache.page('q', compute);
+    expect(again).toBe(page); // the same page, not a promise of it
+    expect(computed).toBe(1);
+    expect(page).toBeInstanceOf(CachedPage);
+    expect(page.encodedNow('br')).toBeNull();
+    const br = await page.encoded('br');
+    expect(page.encodedNow('br')).toBe(br);
+    expect(brotliDecompressSync(br).toString()).toBe('{"results":[0]}');
+    await cache.close();
   });
 });

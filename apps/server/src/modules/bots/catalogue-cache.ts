@@ -21,10 +21,17 @@ const LOCAL_PAGES = 500;
 export class CachedPage {
   private br?: Promise<Buffer>;
   private gz?: Promise<Buffer>;
+  /** The compressed copies once made (sent without waiting on their promise). */
+  private readonly made: { br?: Buffer; gzip?: Buffer } = {};
   readonly json: Buffer;
 
   constructor(json: string) {
     this.json = Buffer.from(json, 'utf8');
+  }
+
+  /** The compressed copy when already made, else null (then `encoded` makes it). */
+  encodedNow(encoding: 'br' | 'gzip'): Buffer | null {
+    return this.made[encoding] ?? null;
   }
 
   encoded(encoding: 'br' | 'gzip'): Promise<Buffer> {
@@ -34,8 +41,8 @@ export class CachedPage {
           [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
           [zlib.constants.BROTLI_PARAM_SIZE_HINT]: this.json.length,
         },
-      }));
-    return (this.gz ??= gzip(this.json, { level: 6 }));
+      }).then((bytes) => (this.made.br = bytes)));
+    return (this.gz ??= gzip(this.json, { level: 6 }).then((bytes) => (this.made.gzip = bytes)));
   }
 }
 
@@ -88,9 +95,15 @@ export class CatalogueCache {
   }
 
   /** The page of `query` (a canonical string of the guest's query), computed by `compute` when no copy holds it. */
-  async page(query: string, compute: () => Promise<unknown>): Promise<CachedPage> {
-    if (!this.enabled) return new CachedPage(JSON.stringify(await compute()));
-    const version = await this.currentVersion();
+  /** A page this process holds, fresh, under a version read recently, is answered at once (no await). */
+  page(query: string, compute: () => Promise<unknown>): Promise<CachedPage> | CachedPage {
+    if (!this.enabled) return compute().then((page) => new CachedPage(JSON.stringify(page)));
+    const version = this.currentVersion();
+    if (typeof version !== 'string') return version.then((value) => this.pageOf(value, query, compute));
+    return this.pageOf(version, query, compute);
+  }
+
+  private pageOf(version: string, query: string, compute: () => Promise<unknown>): Promise<CachedPage> | CachedPage {
     const key = `catalogue:${version}:${query}`;
     const held = this.local.get(key);
     if (held && held.expiresAt > Date.now()) return held.page;

@@ -40,6 +40,14 @@ export class BatchedWindowCounter implements WindowCounter {
     return this.shared.kind;
   }
 
+  hitNow(key: string, windowMs: number, by = 1): WindowCount | null {
+    const now = this.now();
+    const window = this.windows.get(key);
+    if (!window || window.endsAt <= now || now - window.heardAt >= this.flushEveryMs) return null;
+    window.pending += by;
+    return { count: window.shared + window.pending, ttlMs: window.endsAt - now };
+  }
+
   async hit(key: string, windowMs: number, by = 1): Promise<WindowCount> {
     const now = this.now();
     const window = this.windows.get(key);

@@ -109,6 +109,22 @@ describe.each(backends)('window counter: %s', (_name, pair, enabled) => {
     },
   );
 
+  it.runIf(enabled)(
+    'batched: hitNow answers at once only for a key heard within the flush, counted as hit would',
+    async () => {
+      const [sharedA] = pair();
+      const a = new BatchedWindowCounter(sharedA, 60_000);
+      const key = `batched-now-${randomUUID()}`;
+      expect(a.hitNow(key, 60_000)).toBeNull(); // never heard: only hit() can answer, nothing counted
+      expect((await a.hit(key, 60_000)).count).toBe(1);
+      expect(a.hitNow(key, 60_000)?.count).toBe(2);
+      expect((await a.hit(key, 60_000)).count).toBe(3);
+      await a.flush();
+      expect(await sharedA.peek(key)).toMatchObject({ count: 3 });
+      await a.close();
+    },
+  );
+
   it.runIf(enabled)('counts every one of many concurrent hits', async () => {
     const [a, b] = pair();
     const key = `c-${randomUUID()}`;

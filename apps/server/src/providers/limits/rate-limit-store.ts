@@ -8,8 +8,20 @@ import type { WindowCounter } from './window-counter.js';
  */
 const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 32);
 
+/** Recent addresses' keys: the global limit's key is asked for by every API request. */
+const globalKeys = new Map<string, string>();
+const GLOBAL_KEYS_KEPT = 10_000;
+
 /** The key of an address's global per-address limit (the same key the plugin's global store used). */
-export const globalLimitKey = (ip: string) => `global:${hashed(ip)}`;
+export const globalLimitKey = (ip: string): string => {
+  let key = globalKeys.get(ip);
+  if (key === undefined) {
+    if (globalKeys.size >= GLOBAL_KEYS_KEPT) globalKeys.clear();
+    key = `global:${hashed(ip)}`;
+    globalKeys.set(ip, key);
+  }
+  return key;
+};
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 

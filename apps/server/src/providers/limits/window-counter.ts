@@ -27,6 +27,11 @@ export interface WindowCounter {
    * and the time left.
    */
   hit(key: string, windowMs: number, by?: number, options?: HitOptions): Promise<WindowCount>;
+  /**
+   * The same hit answered without waiting, when this process can (an in-process count, or a
+   * batched counter's key heard recently); null when only `hit` can answer (nothing counted then).
+   */
+  hitNow?(key: string, windowMs: number, by?: number): WindowCount | null;
   /** The same without counting; `{count: 0, ttlMs: 0}` when no window is open. */
   peek(key: string): Promise<WindowCount>;
   close(): Promise<void>;
