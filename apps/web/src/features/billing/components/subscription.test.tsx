@@ -292,7 +292,8 @@ describe('the sandbox checkout page', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Approve payment' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/luna'));
-    expect(router.state.location.search).toBe('?chat=42&purchase=success&plan=monthly');
+    // With the payment's id, so the page asks whether it is credited (one toast saying what was bought).
+    expect(router.state.location.search).toBe(`?chat=42&purchase=success&plan=monthly&payment=${id}`);
   });
 
   it('never leaves the site for a foreign return address, and says when a duplicate is refunded', async () => {
