@@ -122,11 +122,13 @@ async function openSignedIn(user: { userId: string; access: string; refresh: str
   return page;
 }
 
-async function approveSandboxCheckout(page: Page, backTo = '/') {
+/** Approves the sandbox checkout: back where it started, one toast saying what was bought (already credited). */
+async function approveSandboxCheckout(page: Page, bought: string, backTo = '/') {
   await page.waitForURL(/\/checkout\/sandbox\//);
   await page.getByRole('button', { name: readLocaleText('en', 'billing.sandbox_approve')! }).click();
   await page.waitForURL((url) => url.pathname === backTo);
-  await page.getByText(readLocaleText('en', 'errors.purchase_success')!).waitFor();
+  await page.getByText(bought).first().waitFor();
+  expect(await page.getByText(readLocaleText('en', 'errors.purchase_success')!).count()).toBe(0);
 }
 
 describe('buying desires', () => {
@@ -141,8 +143,7 @@ describe('buying desires', () => {
     await modal.getByText('1,000 desires').waitFor();
     await modal.getByText('$24.99').waitFor();
     await modal.getByTestId('buy-pack_350').click();
-    await approveSandboxCheckout(page);
-    await page.getByText('+350 desires').waitFor();
+    await approveSandboxCheckout(page, '+350 desires');
     await expect.poll(() => page.getByTestId('balance').innerText(), { timeout: 15_000 }).toContain('1,250');
     const [row] = await sql<{ n: number }[]>`select num_tokens as n from users where id = ${user.userId}`;
     expect(row!.n).toBe(1250);
@@ -172,7 +173,7 @@ describe('subscribing', () => {
     await modal.getByText('3-day free trial').waitFor();
     await modal.getByTestId('plan-monthly').click();
     await modal.getByTestId('start-trial').click();
-    await approveSandboxCheckout(page);
+    await approveSandboxCheckout(page, 'Premium is active');
     await page.getByTestId('get-premium').waitFor({ state: 'detached', timeout: 15_000 });
     await expect.poll(() => page.getByTestId('balance').innerText(), { timeout: 15_000 }).toContain('100');
   });
@@ -192,8 +193,7 @@ describe('subscribing', () => {
       .getByTestId('sandbox-trial-terms')
       .getByText(/^\$0 today, then \$12\.99\/month from /)
       .waitFor();
-    await approveSandboxCheckout(page);
-    await page.getByText('Premium is active').first().waitFor();
+    await approveSandboxCheckout(page, 'Premium is active');
 
     await page.goto(`${server.url}/settings`);
     const section = page.getByTestId('manage-subscription');

@@ -477,7 +477,9 @@ async function fixtures(identity: Identity, op: Operation) {
   if (op.path === '/api/subscription/resume')
     await db
       .update(subscriptions)
-      .set({ status: 'cancelled', cancelAtPeriodEnd: true })
+      // A sandbox subscription resumes only if it began with a trial (its prepaid and no-trial
+      // periods never renew): this one's trial is over.
+      .set({ status: 'cancelled', cancelAtPeriodEnd: true, trialEndsAt: new Date(Date.now() - 24 * 3600_000) })
       .where(eq(subscriptions.userId, owner.user.id));
   let paymentId: string | null = null;
   if (op.path.startsWith('/api/payments/sandbox/checkout/')) {

@@ -56,6 +56,23 @@ async function startFakeProviders() {
     if (req.method === 'DELETE' && sub) {
       return send(200, { id: sub[1], object: 'subscription', cancel_at_period_end: false, status: 'canceled' });
     }
+    // Invoice payments: the invoice in_<x> was paid by the payment intent pi_<x> (and back).
+    if (req.method === 'GET' && path === '/v1/invoice_payments') {
+      const query = new URLSearchParams(req.url.split('?')[1] ?? '');
+      const invoice = query.get('invoice') ?? query.get('payment[payment_intent]')?.replace(/^pi_/, 'in_');
+      const data = invoice?.startsWith('in_')
+        ? [
+            {
+              id: `inpay_${invoice}`,
+              object: 'invoice_payment',
+              invoice,
+              status: 'paid',
+              payment: { type: 'payment_intent', payment_intent: invoice.replace(/^in_/, 'pi_') },
+            },
+          ]
+        : [];
+      return send(200, { object: 'list', data, has_more: false, url: '/v1/invoice_payments' });
+    }
     if (req.method === 'POST' && path === '/v1/invoice') {
       return send(200, { id: 4242, invoice_url: 'https://nowpayments.test/payment/?iid=4242' });
     }
@@ -619,6 +636,49 @@ describe('Stripe and NOWPayments providers', async () => {
         { amount_cents: 1299, refunded_cents: 500, trial_days: 0, status: 'paid' },
         { amount_cents: 1299, refunded_cents: 0, trial_days: 0, status: 'paid' },
       ]);
+    });
+
+    it('a refund of a later charge subtracts: invoice.paid without its payments is recorded under the payment intent the refund names', async () => {
+      const { user } = await createUser(app, db);
+      // A renewal's invoice as Stripe sends it: `payments` is not in the event unless expanded.
+      const renewal = (id: string, invoice: string) =>
+        event(id, 'invoice.paid', {
+          id: invoice,
+          object: 'invoice',
+          billing_reason: 'subscription_cycle',
+          amount_paid: 1299,
+          currency: 'usd',
+          parent: {
+            type: 'subscription_details',
+            subscription_details: { metadata: { user_id: user.id, plan: 'monthly' } },
+          },
+        });
+      expect((await stripeWebhook(renewal('evt_later_paid', 'in_later1'))).statusCode).toBe(200);
+      expect(fake.requests.some((r) => r.method === 'GET' && r.path === '/v1/invoice_payments')).toBe(true);
+      const refund = (id: string, intent: string, refunded: number) =>
+        event(id, 'charge.refunded', {
+          id: `ch_${intent}`,
+          object: 'charge',
+          payment_intent: intent,
+          amount: 1299,
+          amount_refunded: refunded,
+          metadata: {},
+        });
+      await stripeWebhook(refund('evt_later_refund', 'pi_later1', 1299));
+      const rows = async () =>
+        rowsOf<{ charge_ref: string; amount_cents: number; refunded_cents: number }>(
+          await db.execute(
+            sql`select charge_ref, amount_cents, refunded_cents from payments
+                where user_id = ${user.id} and status = 'paid' order by created_at`,
+          ),
+        );
+      expect(await rows()).toEqual([{ charge_ref: 'pi_later1', amount_cents: 1299, refunded_cents: 1299 }]);
+      // A charge recorded under its invoice id (Stripe could not be asked then) still matches:
+      // the refund's payment intent is looked up to its invoice.
+      await db.execute(sql`update payments set charge_ref = 'in_later1' where user_id = ${user.id}`);
+      await db.execute(sql`update payments set refunded_cents = 0 where user_id = ${user.id}`);
+      await stripeWebhook(refund('evt_later_refund_2', 'pi_later1', 600));
+      expect(await rows()).toEqual([{ charge_ref: 'in_later1', amount_cents: 1299, refunded_cents: 600 }]);
     });
 
     it('another account with the same card gets no second trial: Stripe ends it at once', async () => {

@@ -127,6 +127,12 @@ describe('free trial (sandbox)', async () => {
     expect(await paymentsOf(user.id)).toEqual([{ amount_cents: 1299, trial_days: 0, status: 'paid' }]);
     // Crypto used no trial, but the account has subscribed: a later card subscription pays at once.
     expect((await plans(auth)).trial_available).toBe(false);
+    // A prepaid period never renews: Settings offers no "Resume", and resuming is refused.
+    const sub = await app.inject({ method: 'GET', url: '/api/subscription', headers: auth });
+    expect(sub.json()).toMatchObject({ renews_at: null, can_resume: false });
+    const resume = await app.inject({ method: 'POST', url: '/api/subscription/resume', headers: auth });
+    expect(resume.statusCode).toBe(409);
+    expect(resume.json().code).toBe('cannot_resume');
   });
 
   it('the checkout return asks whether the payment is already credited (payer only)', async () => {

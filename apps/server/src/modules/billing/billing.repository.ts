@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { desireClaims, payments, subscriptions, trialUses, users, webhookEvents } from '../../db/schema.js';
 
@@ -243,11 +243,13 @@ export async function insertChargeOnce(
 export async function recordRefund(
   tx: Database,
   provider: PaymentRow['provider'],
-  match: { paymentId?: string | null; chargeRef?: string | null },
+  match: { paymentId?: string | null; chargeRef?: string | null; invoiceRef?: string | null },
   refundedCents: number,
 ): Promise<PaymentRow | null> {
   const byId = match.paymentId && /^[0-9a-f-]{36}$/i.test(match.paymentId) ? eq(payments.id, match.paymentId) : null;
-  const byCharge = match.chargeRef ? eq(payments.chargeRef, match.chargeRef) : null;
+  // A later charge is recorded under its payment intent, or its invoice when that was unknown.
+  const refs = [match.chargeRef, match.invoiceRef].filter((ref): ref is string => Boolean(ref));
+  const byCharge = refs.length > 0 ? inArray(payments.chargeRef, refs) : null;
   const which = byId && byCharge ? or(byId, byCharge) : (byId ?? byCharge);
   if (!which) return null;
   const [row] = await tx

@@ -50,6 +50,30 @@ async function withCardFingerprint(
   }
 }
 
+/**
+ * A later charge or a refund whose webhook did not say both the charge and its invoice
+ * (Stripe's `invoice.paid` carries its payments only when expanded; a refund names the
+ * payment intent, not the invoice): the provider is asked, so a refund of a later charge finds
+ * the payment it subtracts from. A failure keeps what the event said (logged).
+ */
+async function withChargeRefs(
+  provider: PaymentProvider,
+  event: PaymentEvent,
+  request: FastifyRequest,
+): Promise<PaymentEvent> {
+  try {
+    if (event.type === 'charge.succeeded' && event.invoiceId && provider.invoiceChargeRef) {
+      const chargeRef = await provider.invoiceChargeRef(event.invoiceId);
+      return chargeRef ? { ...event, chargeRef } : event;
+    }
+    if (event.type === 'payment.refunded' && event.chargeRef && !event.invoiceRef && provider.invoiceOfCharge)
+      return { ...event, invoiceRef: await provider.invoiceOfCharge(event.chargeRef) };
+  } catch (error) {
+    request.log.warn({ provider: provider.id, err: error }, 'could not read the invoice of a charge');
+  }
+  return event;
+}
+
 /** Desires, premium and payments (API.md). */
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, options) => {
   const { service, providers } = options;
@@ -218,9 +242,10 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         if (!provider) throw new AppError('not_found', { status: 404 });
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         // Throws (400) unless the signature verifies: nothing is recorded then.
-        const event: PaymentEvent = await withCardFingerprint(
+        const parsed = provider.parseWebhook(raw, request.headers);
+        const event: PaymentEvent = await withChargeRefs(
           provider,
-          provider.parseWebhook(raw, request.headers),
+          await withCardFingerprint(provider, parsed, request),
           request,
         );
         const delivery: Omit<WebhookDeliveryInput, 'httpStatus'> = {

@@ -123,8 +123,14 @@ async function callProvider(
   }
 }
 
-/** A provider's subscriptions renew unless it says otherwise (crypto is prepaid once). */
-const renewsWith = (providers: ProvidersById, id: PaymentProviderId) => providers[id]?.renews ?? id !== 'nowpayments';
+/**
+ * Whether a subscription renews (so a cancel can be undone): its provider's say (crypto is
+ * prepaid once), and the sandbox's only after a trial — its prepaid crypto period and its
+ * no-trial card period are one period each that never renews (docs/billing.md).
+ */
+const renewsWith = (providers: ProvidersById, row: SubscriptionRow) =>
+  (providers[row.provider]?.renews ?? row.provider !== 'nowpayments') &&
+  !(row.provider === 'sandbox' && row.trialEndsAt === null);
 
 /**
  * Desires, premium and payments (docs/billing.md): the daily claim, checkouts, the current
@@ -292,9 +298,7 @@ export class BillingService {
   /** GET /api/subscription: the current subscription (premium now), or null. */
   async getSubscription(userId: string, now = new Date()): Promise<Subscription | null> {
     const current = await findCurrentSubscription(this.deps.db, userId, now);
-    return current
-      ? presentSubscriptionDetail(current, now, renewsWith(this.deps.payments.byId, current.provider))
-      : null;
+    return current ? presentSubscriptionDetail(current, now, renewsWith(this.deps.payments.byId, current)) : null;
   }
 
   /**
@@ -340,7 +344,7 @@ export class BillingService {
     const providers = this.deps.payments.byId;
     const current = await findCurrentSubscription(db, userId, now);
     if (!current) throw new AppError('cannot_resume', { status: 409 });
-    const renews = renewsWith(providers, current.provider);
+    const renews = renewsWith(providers, current);
     if (current.status === 'cancelled' || current.cancelAtPeriodEnd) {
       const provider = providers[current.provider];
       if (!renews || !provider) throw new AppError('cannot_resume', { status: 409 });

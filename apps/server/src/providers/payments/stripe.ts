@@ -100,6 +100,21 @@ export class StripePaymentProvider implements PaymentProvider {
     return method.card?.fingerprint ?? null;
   }
 
+  async invoiceChargeRef(invoiceId: string): Promise<string | null> {
+    const list = await this.stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid', limit: 10 });
+    const paid = list.data.find((p) => p.payment?.payment_intent || p.payment?.charge);
+    return idOf(paid?.payment?.payment_intent) ?? idOf(paid?.payment?.charge);
+  }
+
+  async invoiceOfCharge(chargeRef: string): Promise<string | null> {
+    if (!chargeRef.startsWith('pi_')) return null;
+    const list = await this.stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: chargeRef },
+      limit: 1,
+    });
+    return idOf(list.data[0]?.invoice);
+  }
+
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): PaymentEvent {
     const header = headers['stripe-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
@@ -196,20 +211,23 @@ export function normaliseStripeEvent(event: Stripe.Event): PaymentEvent {
         return { type: 'ignored', id: event.id, reason: 'nothing charged beyond the checkout' };
       if (!metadata.user_id || (plan !== 'monthly' && plan !== 'annual') || !invoice.id)
         return { type: 'ignored', id: event.id, reason: 'invoice without our metadata' };
-      const intent = invoice.payments?.data?.find((p) => p.payment?.payment_intent)?.payment?.payment_intent;
+      // The invoice's payments are in the event only when expanded; else the route asks Stripe.
+      const paid = invoice.payments?.data?.find((p) => p.payment?.payment_intent || p.payment?.charge)?.payment;
+      const named = idOf(paid?.payment_intent) ?? idOf(paid?.charge);
       return {
         type: 'charge.succeeded',
         id: event.id,
         userId: metadata.user_id,
         plan,
-        chargeRef: idOf(intent) ?? invoice.id,
+        chargeRef: named ?? invoice.id,
         amountCents: invoice.amount_paid,
         currency: invoice.currency,
+        invoiceId: named ? null : invoice.id,
       };
     }
     case 'charge.refunded': {
       const charge = event.data.object;
-      const chargeRef = idOf(charge.payment_intent);
+      const chargeRef = idOf(charge.payment_intent) ?? charge.id ?? null;
       const paymentId = charge.metadata?.payment_id ?? null;
       if (!chargeRef && !paymentId) return { type: 'ignored', id: event.id, reason: 'refund of an unknown charge' };
       return { type: 'payment.refunded', id: event.id, paymentId, chargeRef, refundedCents: charge.amount_refunded };

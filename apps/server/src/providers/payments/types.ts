@@ -72,6 +72,12 @@ export type PaymentEvent =
       chargeRef: string;
       amountCents: number;
       currency: string;
+      /**
+       * Set when the webhook did not name the charge (Stripe's `invoice.paid` carries its
+       * payments only when expanded) and `chargeRef` is this invoice's id: the route asks the
+       * provider for the payment intent (`invoiceChargeRef`), which the refund events name.
+       */
+      invoiceId?: string | null;
     }
   | {
       /** Money given back: `refundedCents` is the total refunded of that charge so far. */
@@ -80,6 +86,11 @@ export type PaymentEvent =
       paymentId: string | null;
       chargeRef: string | null;
       refundedCents: number;
+      /**
+       * The invoice the refunded charge paid, when the provider says (the route asks
+       * `invoiceOfCharge`): a later charge recorded under its invoice id still matches.
+       */
+      invoiceRef?: string | null;
     }
   | { type: 'ignored'; id: string; reason: string };
 
@@ -106,6 +117,10 @@ export interface PaymentProvider {
   endTrial?(providerSubscriptionId: string): Promise<void>;
   /** The card fingerprint of a payment method, when the webhook named only its id. */
   cardFingerprint?(paymentMethodId: string): Promise<string | null>;
+  /** The charge (payment intent) that paid an invoice, when the webhook did not name it. */
+  invoiceChargeRef?(invoiceId: string): Promise<string | null>;
+  /** The invoice a charge (payment intent) paid, if any. */
+  invoiceOfCharge?(chargeRef: string): Promise<string | null>;
   /**
    * Verifies the signature over the raw body and normalises the event. Throws
    * `AppError('invalid_signature', 400)` when the signature is missing or wrong.

@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '@reverie/shared';
+import { AlertStack } from '../../components/ui/alerts';
 import { AppProviders } from '../../lib/providers';
 import { initI18n } from '../../lib/i18n';
 import { clearSession, setTokens } from '../../lib/session';
@@ -45,6 +46,29 @@ describe('the verification window (issue 26)', () => {
     renderAt(true);
     expect(await screen.findByRole('heading', { name: 'E-mail confirmed' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Verify your e-mail' })).toBeNull();
+  });
+
+  it('a code that works: the window says it, and no toast says it a second time', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile(false));
+    globalThis.fetch = async (input) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const body =
+        url.includes('/activate') || url.includes('/verify') ? { detail: 'Your e-mail is confirmed' } : profile(true);
+      return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+    };
+    const router = createMemoryRouter([{ path: '/verify', element: <VerifyStep /> }], {
+      initialEntries: ['/verify?code=abc'],
+    });
+    render(
+      <AppProviders client={testQueryClient()}>
+        <RouterProvider router={router} />
+        <AlertStack />
+      </AppProviders>,
+    );
+    expect(await screen.findByRole('heading', { name: 'E-mail confirmed' })).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getAllByText('Your e-mail is confirmed')).toHaveLength(1);
   });
 
   it('asks to verify while it is not', async () => {

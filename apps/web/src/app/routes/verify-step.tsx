@@ -31,9 +31,9 @@ export function Component() {
     if (!code || started.current) return;
     started.current = true;
     activateEmail(code).then(
-      ({ detail }) => {
+      () => {
+        // The window itself says it worked (its title and text): no toast saying it again.
         setProfileData(queryClient, (p) => ({ ...p, is_email_confirmed: true }));
-        showAlert(detail);
         setState('done');
       },
       (e) => {

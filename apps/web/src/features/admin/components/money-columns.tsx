@@ -19,6 +19,9 @@ export const UserLink = ({ id, email }: { id: string | null; email: string | nul
     <span className="text-muted">—</span>
   );
 
+/** A completed checkout that started a free trial and charged nothing. */
+const isTrialStart = (p: AdminPayment) => p.status === 'paid' && p.amount_cents === 0 && p.trial_days > 0;
+
 /** The "whose" column of a table of payments or ledger entries. */
 const userColumns = <T extends { user_id: string | null; user_email: string | null }>(
   t: Translate,
@@ -67,7 +70,8 @@ export function paymentColumns(t: Translate, locale: Locale, withUser: boolean):
       label: t('admin.payments.status'),
       render: (p) => (
         <span>
-          {t(`admin.payments.statuses.${p.status}`)}
+          {/* A trial's checkout took no money: "Trial started", never "Paid" beside $0. */}
+          {t(`admin.payments.statuses.${isTrialStart(p) ? 'trial_started' : p.status}`)}
           {p.refund_reason && (
             <span className="block text-xs text-amber-300">
               {t('admin.payments.refund', { reason: p.refund_reason })}

@@ -8,7 +8,9 @@ import { Modal } from '../../../components/ui/modal';
 import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { useProfile } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
+import { subscriptionMilestone } from '../../../lib/subscription-dates';
 import { usePlans } from '../api/get-plans';
+import { useSubscription } from '../api/subscription';
 import { formatDate, formatPrice } from '../format';
 import { PaymentMethodPicker, PaymentsOffNote, usePaymentMethod } from './payment-method-picker';
 import { useCheckout } from './use-checkout';
@@ -22,6 +24,8 @@ const BENEFITS = [
 ];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const MILESTONE_TEXT = { ends: 'billing.ends_on', trial: 'billing.trial_until', renews: 'billing.renews_on' } as const;
 
 /** Where a subscriber manages the subscription (cancel, resume): Settings. */
 export const MANAGE_SUBSCRIPTION_PATH = '/settings#manage-subscription';
@@ -37,6 +41,7 @@ export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
   const [plan, setPlan] = useState<SubscriptionPlanId>('annual');
   const { method, setMethod, available, enabled } = usePaymentMethod(plans);
   const checkout = useCheckout();
+  const { data: details } = useSubscription(isPremium);
   const monthly = plans?.subscriptions.find((p) => p.id === 'monthly');
   const annual = plans?.subscriptions.find((p) => p.id === 'annual');
   const currency = plans?.currency ?? 'usd';
@@ -46,16 +51,16 @@ export default function PremiumModal({ onClose, requireAuth }: ModalProps) {
 
   if (isPremium && profile?.subscription) {
     const sub = profile.subscription;
+    // The date that matters, as Settings and the console say it (a cancelled or prepaid
+    // subscription has no renewal: its end); never the title said twice.
+    const milestone = details ? subscriptionMilestone(details) : null;
+    const when = milestone ? t(MILESTONE_TEXT[milestone.kind], { date: formatDate(milestone.date, locale) }) : null;
     return (
       <Modal open onClose={onClose} title={t('billing.is_premium')}>
         <div className="space-y-4" data-testid="premium-status">
-          <p className="flex items-center gap-2 text-muted">
+          <p className="flex items-center gap-2 text-muted" data-testid="premium-status-when">
             <Icon icon={Crown} size="md" className="text-primary" />
-            {sub.status === 'trialing' && sub.trial_ends_at
-              ? t('billing.trial_until', { date: formatDate(sub.trial_ends_at, locale) })
-              : sub.renews_at
-                ? t('billing.renews_on', { date: formatDate(sub.renews_at, locale) })
-                : t('billing.is_premium')}
+            {when ?? t('billing.is_premium')}
           </p>
           {/* Cancelling (and resuming) lives in one place: Settings → Manage subscription. */}
           <button

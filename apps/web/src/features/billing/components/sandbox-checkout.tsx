@@ -51,7 +51,7 @@ export function SandboxCheckout() {
         navigate(returnPath, { replace: true });
         return;
       }
-      navigate(purchaseReturnUrl(returnPath, status === 'paid' ? 'success' : 'failed', payment.data.plan), {
+      navigate(purchaseReturnUrl(returnPath, status === 'paid' ? 'success' : 'failed', payment.data.plan, id), {
         replace: true,
       });
     } catch (error) {

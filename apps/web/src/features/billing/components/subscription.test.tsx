@@ -205,6 +205,32 @@ describe('premium and desires dialogs', () => {
     expect(router.state.location.hash).toBe('#manage-subscription');
   });
 
+  it('a cancelled subscriber sees when premium ends, not only "You have Premium"', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const end = '2026-11-30T18:07:06.725Z';
+    seedProfile(
+      profile({
+        has_subscription: true,
+        subscription: { plan: 'annual', status: 'cancelled', trial_ends_at: end, renews_at: null },
+      }),
+    );
+    const cancelled: Subscription = {
+      plan: 'annual',
+      status: 'cancelled',
+      trial_ends_at: end,
+      renews_at: null,
+      ends_at: end,
+      provider: 'sandbox',
+      can_resume: true,
+    };
+    globalThis.fetch = async (input) => json(pathOf(input) === '/api/subscription' ? cancelled : plans());
+    renderWith(<PremiumModal {...modalProps} />);
+    await waitFor(() =>
+      expect(screen.getByTestId('premium-status-when').textContent).toBe(`Premium ends on ${formatDate(end, 'en')}`),
+    );
+    expect(screen.getByTestId('manage-subscription-link').textContent).toBe('Manage subscription');
+  });
+
   it('with buying off, the buttons stay but are disabled and explained', async () => {
     setTokens('a.b.c', 'd.e.f');
     seedProfile(profile());
@@ -266,7 +292,8 @@ describe('the sandbox checkout page', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Approve payment' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/luna'));
-    expect(router.state.location.search).toBe('?chat=42&purchase=success&plan=monthly');
+    // With the payment's id, so the page asks whether it is credited (one toast saying what was bought).
+    expect(router.state.location.search).toBe(`?chat=42&purchase=success&plan=monthly&payment=${id}`);
   });
 
   it('never leaves the site for a foreign return address, and says when a duplicate is refunded', async () => {

@@ -157,6 +157,9 @@ describe("a user's page", () => {
     expect(line.textContent).toBe(`monthly, free trial until ${formatDate(view.trial_ends_at, 'en')}`);
     expect(line.textContent).not.toContain('Dec');
     expect(screen.getAllByText('Free trial, 3 days')[0]!.parentElement!.textContent).toMatch(/^\$0(\.00)?Free trial/);
+    // Its status says the trial started: nothing was paid.
+    expect(screen.getAllByText('Trial started').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Paid')).toBeNull();
   });
 
   it('bans only with a reason, and posts it', async () => {
