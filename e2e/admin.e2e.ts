@@ -22,6 +22,8 @@ beforeAll(async () => {
   adminId = await app.createUser({ name: 'Ada Admin' });
   await app.sql`update users set role = 'admin' where id = ${adminId}`;
   authorId = await app.createUser({ name: 'Casey Author' });
+  // A signed-in author's support answer goes to the account's confirmed address (issue 27).
+  await app.sql`update users set email = ${'casey@example.test'} where id = ${authorId}`;
   const [character] = await app.sql<{ id: string }[]>`
     insert into bots (slug, name, age, description, greeting, tags, visibility, review_state, is_official, author_id)
     values ('marisol-pending', 'Marisol Quay', 31, ${'A harbour pilot who tells sea stories.'}, ${'Ahoy.'},
