@@ -101,7 +101,7 @@ export const ConfigSchema = z.object({
    * Milliseconds a limit waits for the shared counters (Redis or the database) before its
    * failure mode: counted in process for reads (open), 503 for money and e-mail (closed).
    */
-  LIMITS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(75),
+  LIMITS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(400),
   /** Seconds a guest catalogue page is kept in the shared cache (0: no cache); publishing or editing a character empties it at once. */
   CATALOGUE_CACHE_S: z.coerce.number().int().min(0).max(3600).default(60),
   /** Picture decodes and encodes (sharp) one process runs at once; past them uploads wait in a queue. */

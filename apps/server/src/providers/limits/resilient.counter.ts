@@ -17,7 +17,7 @@ export class LimitsTimeoutError extends Error {
 
 export interface ResilientOptions {
   /**
-   * How long a hit waits for the shared backend (`LIMITS_TIMEOUT_MS`, 75 ms): past it the hit
+   * How long a hit waits for the shared backend (`LIMITS_TIMEOUT_MS`, 400 ms): past it the hit
    * takes its failure mode, so a slow Redis or database never holds a request for seconds.
    */
   timeoutMs?: number;
