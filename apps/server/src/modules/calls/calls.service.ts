@@ -78,6 +78,8 @@ export interface CallsDeps {
   /** The voice of a character; null when it is gone (the bots module). */
   characterVoice(botId: string): Promise<string | null>;
   pubsub: PubSub;
+  /** Live sessions: a call token of a session that ended (log-out, password change) is refused. */
+  sessions: { check(userId: string, sid: string): Promise<unknown> };
   log: Pick<ServiceLog, 'info' | 'warn'>;
   settings: CallSettings;
   /** Stage times of each turn (the benchmark). */
@@ -266,7 +268,10 @@ export class CallsService {
     };
   }
 
-  /** A call token's user and call: `exp`, `iat`, `sub`, `sid` and `call` required (`verifyServerJwt`). */
+  /**
+   * A call token's user and call: `exp`, `iat`, `sub`, `sid` and `call` required (`verifyServerJwt`),
+   * and the session it was issued to still live (checked as every access token is).
+   */
   private async verifyToken(token: string): Promise<{ userId: string; callId: string } | null> {
     const payload = await verifyServerJwt(token, this.key, {
       issuer: 'reverie',
@@ -274,6 +279,7 @@ export class CallsService {
       extraClaims: ['call'],
     });
     if (!payload || typeof payload.call !== 'string') return null;
+    if (!(await this.deps.sessions.check(payload.sub, payload.sid))) return null;
     return { userId: payload.sub, callId: payload.call };
   }
 

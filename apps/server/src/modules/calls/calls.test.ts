@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
@@ -379,7 +380,9 @@ describe('a voice call', () => {
         .setIssuedAt();
       return (expires ? jwt.setExpirationTime('5m') : jwt).sign(callKey);
     };
-    for (const forged of [await partial({ sid }, false), await partial({}, true)]) {
+    // A token of a session that is not live (ended, or never was) is refused too.
+    const deadSession = await partial({ sid: randomUUID() }, true);
+    for (const forged of [await partial({ sid }, false), await partial({}, true), deadSession]) {
       const refused = CallClient.open(`${s.ws}/api/audio_chat/ws?token=${forged}`);
       expect(await refused.closed).toBe(4001);
     }

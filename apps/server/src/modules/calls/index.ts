@@ -6,7 +6,7 @@ import type { CallReplies } from './call-session.js';
 import { callsRoutes } from './calls.routes.js';
 import { CallsService, type CallChats } from './calls.service.js';
 
-export type CallsModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'secret' | 'stt' | 'tts' | 'pubsub'> &
+export type CallsModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'secret' | 'stt' | 'tts' | 'pubsub' | 'sessions'> &
   Pick<AppDependencies, 'vad' | 'calls' | 'onCallTimings'> & {
     /** The chats module's replies: a turn is a message sent and its reply streamed. */
     replies: CallReplies;
