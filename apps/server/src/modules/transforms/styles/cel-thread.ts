@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { WorkerThread } from '../../../lib/worker-thread.js';
 import type { Raster } from './raster.js';
 
 /** What `cel` (cel.mjs) is asked to do: docs/transform.md "Styles". */
@@ -44,50 +44,19 @@ interface Answer {
  */
 const WORKER_URL = new URL('./cel-worker.mjs', import.meta.url);
 
-/**
- * One worker thread per process for the style engine's pixel loops (`cel-worker.mjs`), started
- * on first use and restarted if it dies; requests wait their turn in it. Idle, it never keeps
- * the process alive.
- */
-class CelThread {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (a: Answer) => void; reject: (e: Error) => void }>();
+/** One worker thread per process for the style engine's pixel loops (`cel-worker.mjs`). */
+const worker = new WorkerThread<Answer>(WORKER_URL, 'cel');
 
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    // Plain JavaScript: none of the parent's flags (a TypeScript loader, --input-type…) apply.
-    const worker = new Worker(WORKER_URL, { execArgv: [] });
-    worker.on('message', (answer: Answer) => {
-      const waiting = this.pending.get(answer.id);
-      this.pending.delete(answer.id);
-      waiting?.resolve(answer);
-      if (this.pending.size === 0) worker.unref();
-    });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the cel worker stopped (exit code ${code})`)));
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
+export const celThread = {
   /** The cel-shaded raster (three channels) of `src`. */
   async cel(src: Raster, options: CelOptions): Promise<Raster> {
     if (src.channels !== 3) throw new Error('cel needs an RGB raster');
-    const worker = this.start();
-    const id = this.nextId++;
-    const answer = await new Promise<Answer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref(); // while work is pending, the process waits for it
-      // A copy of its own, handed over to the thread (not cloned again).
-      const data = new Uint8Array(src.data);
-      worker.postMessage({ id, data, width: src.width, height: src.height, options }, [data.buffer]);
-    });
+    // A copy of its own, handed over to the thread (not cloned again).
+    const data = new Uint8Array(src.data);
+    const answer = await worker.request(
+      { data, width: src.width, height: src.height, options },
+      { transfer: [data.buffer] },
+    );
     if (!answer.ok || !answer.data) throw new Error(answer.message ?? 'cel failed');
     const out = answer.data;
     return {
@@ -96,7 +65,5 @@ class CelThread {
       height: src.height,
       channels: 3,
     };
-  }
-}
-
-export const celThread = new CelThread();
+  },
+};
