@@ -1,19 +1,16 @@
-import { Redis } from 'ioredis';
+import { RedisCommands } from '../redis-commands.js';
 import type { SharedCache } from './shared-cache.js';
 
 /** The cache in Redis (`REDIS_URL`; keys `reverie:cache:…`, each with its own expiry). */
-export class RedisCache implements SharedCache {
+export class RedisCache extends RedisCommands implements SharedCache {
   readonly kind = 'redis' as const;
-  private readonly client: Redis;
-  private closed = false;
 
   constructor(
     url: string,
     onError: (error: unknown) => void = () => {},
     private readonly prefix = 'reverie:cache:',
   ) {
-    this.client = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
-    this.client.on('error', onError);
+    super(url, onError);
   }
 
   get(key: string): Promise<string | null> {
@@ -22,12 +19,5 @@ export class RedisCache implements SharedCache {
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     await this.client.set(this.prefix + key, value, 'PX', Math.max(1, Math.ceil(ttlMs)));
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.client.quit().catch(() => undefined);
-    this.client.disconnect();
   }
 }

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { RedisCommands } from '../redis-commands.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /**
@@ -27,10 +27,8 @@ type HitCommand = (key: string, windowMs: number, by: number) => Promise<[number
  * mode); a command fails after one reconnection attempt or a second, and the caller then
  * counts in process (`ResilientWindowCounter`).
  */
-export class RedisWindowCounter implements WindowCounter {
+export class RedisWindowCounter extends RedisCommands implements WindowCounter {
   readonly kind = 'redis' as const;
-  private readonly client: Redis;
-  private closed = false;
 
   constructor(
     url: string,
@@ -38,8 +36,7 @@ export class RedisWindowCounter implements WindowCounter {
     /** Prefixes every key, so that one Redis may serve several installations. */
     private readonly prefix = 'reverie:rl:',
   ) {
-    this.client = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
-    this.client.on('error', onError);
+    super(url, onError);
     this.client.defineCommand('reverieHit', { numberOfKeys: 1, lua: HIT });
   }
 
@@ -57,12 +54,5 @@ export class RedisWindowCounter implements WindowCounter {
       .exec()) as [[unknown, string | null], [unknown, number]];
     if (count === null || ttl <= 0) return { count: 0, ttlMs: 0 };
     return { count: Number(count), ttlMs: ttl };
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.client.quit().catch(() => undefined);
-    this.client.disconnect();
   }
 }
