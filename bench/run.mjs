@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { waitIdle } from './support/process-idle.mjs';
 import { ensureBuilt, makeDataDir, repoRoot, startServer } from '../e2e/support/app-server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -80,8 +81,16 @@ async function main() {
     `Reverie benchmarks — node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${os.platform()}, load ${load}\n`,
   );
 
-  /** The toolbox every suite gets. */
-  const ctx = { repoRoot, startServer, makeDataDir, log };
+  /**
+   * The toolbox every suite gets. A server it starts is returned once it is idle (its start-up
+   * work, such as drawing the catalogue's pictures, done), unless asked `{ waitIdle: false }`.
+   */
+  const startIdleServer = async (options = {}) => {
+    const server = await startServer(options);
+    if (options.waitIdle !== false) await waitIdle(server.child.pid, log);
+    return server;
+  };
+  const ctx = { repoRoot, startServer: startIdleServer, makeDataDir, log };
   const report = {
     date: new Date().toISOString(),
     node: process.version,

@@ -93,8 +93,10 @@ describe('characters journey', () => {
     await target.click();
     const profile = page.getByTestId('character-page');
     await expect.poll(() => profile.locator('h1').innerText(), { timeout: 20_000 }).toContain(name);
-    const greeting = await page.getByTestId('greeting').innerText();
-    expect(greeting.length).toBeGreaterThan(5);
+    // The greeting's row is measured before it shows (the list is virtualised): wait for its text.
+    await expect
+      .poll(async () => (await page.getByTestId('greeting').innerText()).length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
     await context.close();
   });
 
@@ -152,7 +154,7 @@ describe('characters journey', () => {
     await context.close();
   });
 
-  it('a signed-in user creates a character with a photo and it is first in the list', async () => {
+  it('a signed-in user creates a character with a photo, lands in her chat, and she is first in the list', async () => {
     const userId = await app.createUser({ name: 'E2E User', age: 30 });
     const context = await app.signedInContext(browser!, userId, { width: 390, height: 844 });
     const page = await context.newPage();
@@ -170,6 +172,10 @@ describe('characters journey', () => {
     await form.getByRole('button', { name: 'Create', exact: true }).click();
 
     await form.waitFor({ state: 'detached', timeout: 20_000 });
+    // She greets the user in her chat (issue 30); Explore lists her first.
+    await page.waitForURL(/\/juniper-vale-[0-9a-z]+\?chat=[0-9a-f-]{36}$/, { timeout: 20_000 });
+    await page.getByText('Mind the ferns — they bite. Kidding. Welcome!').waitFor({ timeout: 20_000 });
+    await page.goto(`${baseUrl}/`);
     const first = page.getByTestId('character-card').first();
     await expect.poll(() => first.locator('h3').innerText(), { timeout: 20_000 }).toContain('Juniper Vale');
     const avatar = first.locator('img');

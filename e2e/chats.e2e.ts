@@ -1,39 +1,24 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAi, type FakeOpenAi } from '../apps/server/test/fake-openai';
-import { artifactsDir } from './harness';
-import { launchChromium, startPgApp, type PgApp } from './support/pg-app';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { artifactsDir, useChatJourney } from './harness';
 
 /**
  * Chats addressed by id (issue 13, part A): "New chat" asks first; the chat left behind is
  * one tap away in the chat menu's history and in the chats list (two rows, two addresses,
  * two different chats); renaming shows the title; deleting a chat removes it everywhere.
  */
-let app: PgApp;
-let model: FakeOpenAi;
-let browser: Browser;
 const slug = 'noor-e2e';
 
-beforeAll(async () => {
-  model = await startFakeOpenAi({ behaviour: { mode: 'slow', delayMs: 20, text: 'The tide is high tonight.' } });
-  app = await startPgApp({
-    LLM_PROVIDER: 'openai',
-    LLM_BASE_URL: model.url,
-    LLM_MODEL: 'fake-model',
-    SEED_ON_START: 'false',
-  });
-  await app.sql`
-    insert into bots (slug, name, age, description, greeting, tags, visibility, review_state, is_official, voice)
-    values (${slug}, 'Noor', 29, 'A lighthouse keeper with stories.', 'Welcome to the lighthouse, {{user}}.',
-            ${['realistic']}, 'public', 'approved', true, 'en-us+f3')`;
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await app?.stop();
-  await model?.close();
+const journey = useChatJourney({
+  behaviour: { mode: 'slow', delayMs: 20, text: 'The tide is high tonight.' },
+  character: {
+    slug,
+    name: 'Noor',
+    age: 29,
+    description: 'A lighthouse keeper with stories.',
+    greeting: 'Welcome to the lighthouse, {{user}}.',
+  },
 });
 
 async function send(page: Page, text: string) {
@@ -57,13 +42,13 @@ describe('chats by id', () => {
     { name: 'desktop', width: 1280, height: 800 },
   ]) {
     it(`${viewport.name}: New chat asks; the old chat stays reachable from the history and the list; delete removes one`, async () => {
-      const userId = await app.createUser({ name: `Ann ${viewport.name}` });
-      const context = await app.signedInContext(browser, userId, { width: viewport.width, height: viewport.height });
+      const userId = await journey.app.createUser({ name: `Ann ${viewport.name}` });
+      const context = await journey.signedIn(userId, { width: viewport.width, height: viewport.height });
       context.setDefaultTimeout(20_000);
       const page = await context.newPage();
 
       // `/{slug}` alone opens (here: starts) the latest chat and moves to its address by id.
-      await page.goto(`${app.baseUrl}/${slug}`);
+      await page.goto(`${journey.app.baseUrl}/${slug}`);
       await poll(() => chatIdOf(page)).toBeTruthy();
       const firstId = chatIdOf(page)!;
       await poll(() => page.getByTestId('greeting').innerText()).toContain('Welcome to the lighthouse');
@@ -109,7 +94,7 @@ describe('chats by id', () => {
       await page.screenshot({ path: path.join(artifactsDir, `chats-renamed-${viewport.name}.png`) });
 
       // The chats list: two rows, two links, each opening its own chat.
-      await page.goto(`${app.baseUrl}/chat`);
+      await page.goto(`${journey.app.baseUrl}/chat`);
       const list = page.getByTestId('chat-row');
       await poll(() => list.count()).toBe(2);
       const hrefs = await list.evaluateAll((links) => links.map((link) => link.getAttribute('href')));
@@ -128,7 +113,7 @@ describe('chats by id', () => {
       await poll(() => page.getByTestId('message-user').first().innerText()).toContain('Tell me about the first storm');
 
       // Search on the server: by title and by message text.
-      await page.goto(`${app.baseUrl}/chat`);
+      await page.goto(`${journey.app.baseUrl}/chat`);
       await poll(() => list.count()).toBe(2);
       await page.getByTestId('chats-search').fill('new evening');
       await poll(() => list.count()).toBe(1);
@@ -143,14 +128,14 @@ describe('chats by id', () => {
       await page.getByTestId('delete-chat-confirm').click();
       await poll(() => list.count()).toBe(1);
       expect(await list.first().getAttribute('href')).toBe(`/${slug}?chat=${firstId}`);
-      await page.goto(`${app.baseUrl}/${slug}?chat=${secondId}`);
+      await page.goto(`${journey.app.baseUrl}/${slug}?chat=${secondId}`);
       await poll(() => page.getByRole('alert').first().innerText()).toContain('This chat no longer exists.');
-      const [left] = await app.sql<{ count: number }[]>`
+      const [left] = await journey.app.sql<{ count: number }[]>`
         select count(*)::int as count from messages where chat_id = ${secondId}`;
       expect(left?.count).toBe(0);
 
       // Delete the first from the chat menu: back to an empty list.
-      await page.goto(`${app.baseUrl}/${slug}?chat=${firstId}`);
+      await page.goto(`${journey.app.baseUrl}/${slug}?chat=${firstId}`);
       await page.getByTestId('chat-menu').click();
       await page.getByTestId('chat-menu-delete').click();
       await page.getByTestId('delete-chat-confirm').click();

@@ -6,12 +6,17 @@
 // - `useBrowser()` (called at the top of a test file) launches Chromium for that file and
 //   gives the tests a `page()` factory; a failing test leaves a screenshot of every page it
 //   opened in e2e/artifacts/; contexts, pages and the browser are closed afterwards.
+// - `useChatJourney()` (likewise) gives a chat journey a world of its own: a fake model, a
+//   server on a new PostgreSQL database that talks to it, the official character it chats
+//   with, and Chromium (support/pg-app.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject, type TestContext } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../bench/support/chromium.mjs';
+import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../apps/server/test/fake-openai';
 import { ensureBuilt, repoRoot, startServer, type RunningServer } from './support/app-server.mjs';
+import { launchChromium, startPgApp, type PgApp } from './support/pg-app';
 
 export type EditionId = 'reverie' | 'amoura';
 
@@ -182,4 +187,120 @@ export function readLocaleText(locale: string, key: string): string | undefined 
     value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   }
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Waits until the page has loaded and fetched nothing new for `quietMs` (its resource entries
+ * stay the same). Playwright's `networkidle` never comes for a signed-in page: the user's
+ * event stream (`GET /api/events`, docs/companion.md) stays open for as long as the page does.
+ */
+export async function waitForQuiet(page: Page, quietMs = 600, timeoutMs = 30_000) {
+  await page.waitForLoadState('load');
+  const deadline = Date.now() + timeoutMs;
+  let last = -1;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const count = await page.evaluate(() => performance.getEntriesByType('resource').length);
+    if (count !== last) {
+      last = count;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the page kept fetching for ${timeoutMs} ms`);
+}
+
+/** The official character a chat journey talks to: public, approved, style `realistic`. */
+export interface JourneyCharacter {
+  slug: string;
+  name: string;
+  age: number;
+  description: string;
+  greeting: string;
+  /** Its voice; null: the column's default. */
+  voice?: string | null;
+}
+
+/** What `useChatJourney` starts before the file's tests; read it inside them. */
+export interface ChatJourney {
+  /** The server of its own, on PostgreSQL (not seeded). */
+  readonly app: PgApp;
+  /** The fake OpenAI-compatible model the server talks to. */
+  readonly model: FakeOpenAi;
+  readonly browser: Browser;
+  /** The character, as inserted. */
+  readonly bot: { id: string; slug: string };
+  /** A browser context signed in as the user (`PgApp.signedInContext` on the journey's browser). */
+  signedIn(userId: string, viewport?: { width: number; height: number }): Promise<BrowserContext>;
+}
+
+/**
+ * Registers a chat journey's world: before the file's tests the fake model (`behaviour`), a
+ * server of its own on a new PostgreSQL database that talks to it (`env` added to its
+ * settings; `SEED_ON_START=false`), the official `character`, then `prepare` (more rows,
+ * media) and Chromium; after them, all of it stopped.
+ */
+export function useChatJourney(options: {
+  behaviour: NonNullable<FakeOpenAiOptions['behaviour']>;
+  character: JourneyCharacter;
+  env?: Record<string, string>;
+  prepare?: (journey: ChatJourney) => Promise<void>;
+}): ChatJourney {
+  const parts: { app?: PgApp; model?: FakeOpenAi; browser?: Browser; bot?: ChatJourney['bot'] } = {};
+  const part = <K extends keyof typeof parts>(key: K): NonNullable<(typeof parts)[K]> => {
+    const value = parts[key];
+    if (!value) throw new Error(`the journey's ${key} is not running (read it inside a test)`);
+    return value;
+  };
+  const journey: ChatJourney = {
+    get app() {
+      return part('app');
+    },
+    get model() {
+      return part('model');
+    },
+    get browser() {
+      return part('browser');
+    },
+    get bot() {
+      return part('bot');
+    },
+    signedIn: (userId, viewport) => journey.app.signedInContext(journey.browser, userId, viewport),
+  };
+
+  beforeAll(async () => {
+    parts.model = await startFakeOpenAi({ behaviour: options.behaviour });
+    parts.app = await startPgApp({
+      LLM_PROVIDER: 'openai',
+      LLM_BASE_URL: parts.model.url,
+      LLM_MODEL: 'fake-model',
+      SEED_ON_START: 'false',
+      ...options.env,
+    });
+    parts.bot = await insertCharacter(parts.app, options.character);
+    await options.prepare?.(journey);
+    parts.browser = await launchChromium();
+  }, 240_000);
+
+  afterAll(async () => {
+    await parts.browser?.close().catch(() => {});
+    await parts.app?.stop();
+    await parts.model?.close();
+  });
+
+  return journey;
+}
+
+async function insertCharacter(app: PgApp, character: JourneyCharacter): Promise<{ id: string; slug: string }> {
+  const { voice = 'en-us+f3', ...fields } = character;
+  const row = {
+    ...fields,
+    tags: ['realistic'],
+    visibility: 'public',
+    review_state: 'approved',
+    is_official: true,
+    ...(voice === null ? {} : { voice }),
+  };
+  const [bot] = await app.sql<{ id: string; slug: string }[]>`insert into bots ${app.sql(row)} returning id, slug`;
+  return bot!;
 }

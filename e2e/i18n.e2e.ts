@@ -11,7 +11,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from './harness';
+import { useBrowser, waitForQuiet } from './harness';
 import { repoRoot } from './support/app-server.mjs';
 
 const browser = useBrowser();
@@ -133,7 +133,7 @@ async function open(page: Page, language: Language, pathname: string, ready?: st
     )
     .toBe(true);
   if (ready) await page.getByTestId(ready).first().waitFor();
-  await page.waitForLoadState('networkidle');
+  await waitForQuiet(page);
   await page.waitForTimeout(300);
 }
 

@@ -5,7 +5,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { artifactsDir, launchBrowser, startServers, VIEWPORTS, type EditionId, type ViewportName } from './harness';
+import {
+  artifactsDir,
+  launchBrowser,
+  startServers,
+  VIEWPORTS,
+  waitForQuiet,
+  type EditionId,
+  type ViewportName,
+} from './harness';
 
 const outDir = path.join(artifactsDir, 'shots');
 
@@ -38,7 +46,7 @@ const SHOTS: Shot[] = [
 ];
 
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
+  await waitForQuiet(page);
   await page
     .locator('[data-testid=footer], [data-testid=error-page], [data-testid=age-gate]')
     .first()

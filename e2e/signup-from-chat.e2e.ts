@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAi, type FakeOpenAi } from '../apps/server/test/fake-openai';
-import { artifactsDir, readLocaleText } from './harness';
-import { launchChromium, startPgApp, type PgApp } from './support/pg-app';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { artifactsDir, readLocaleText, useChatJourney } from './harness';
 
 /**
  * Issue 13, part B: a visitor who types to a character is offered sign-up (not "Welcome
@@ -12,30 +10,17 @@ import { launchChromium, startPgApp, type PgApp } from './support/pg-app';
  * sent — once — and answered; it survives a reload while the sign-up form is open. An
  * unknown path answers HTTP 404 with the site's navigation.
  */
-let app: PgApp;
-let model: FakeOpenAi;
-let browser: Browser;
 const REPLY = 'Jazz, always jazz. Come sit with me and I will play you something.';
 
-beforeAll(async () => {
-  model = await startFakeOpenAi({ behaviour: { mode: 'slow', delayMs: 60, text: REPLY } });
-  app = await startPgApp({
-    LLM_PROVIDER: 'openai',
-    LLM_BASE_URL: model.url,
-    LLM_MODEL: 'fake-model',
-    SEED_ON_START: 'false',
-  });
-  await app.sql`
-    insert into bots (slug, name, age, description, greeting, tags, visibility, review_state, is_official, voice)
-    values ('nora-e2e', 'Nora', 27, 'A pianist in a late-night bar.', 'Hey there. Request a song?',
-            ${['realistic']}, 'public', 'approved', true, 'en-us+f3')`;
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await app?.stop();
-  await model?.close();
+const journey = useChatJourney({
+  behaviour: { mode: 'slow', delayMs: 60, text: REPLY },
+  character: {
+    slug: 'nora-e2e',
+    name: 'Nora',
+    age: 27,
+    description: 'A pianist in a late-night bar.',
+    greeting: 'Hey there. Request a song?',
+  },
 });
 
 /** A picture of the page in e2e/artifacts/ (for a person to look at; not compared). */
@@ -45,7 +30,7 @@ async function snapshot(page: Page, name: string) {
 }
 
 async function visitorPage(viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'UTC' });
+  const context = await journey.browser.newContext({ viewport, locale: 'en-US', timezoneId: 'UTC' });
   context.setDefaultTimeout(20_000);
   // A returning guest: the 18+ gate was confirmed, but nobody ever logged in on this device.
   await context.addInitScript(() => {
@@ -57,7 +42,7 @@ async function visitorPage(viewport: { width: number; height: number }): Promise
 describe('sign-up from where the visitor is', () => {
   it('types to a character → offered sign-up → signs up → back in the chat, the message sent once and answered', async () => {
     const page = await visitorPage({ width: 390, height: 844 });
-    await page.goto(`${app.baseUrl}/nora-e2e`);
+    await page.goto(`${journey.app.baseUrl}/nora-e2e`);
     await expect.poll(() => page.getByTestId('greeting').innerText()).toContain('Request a song?');
     const text = 'What is your favourite song to play at midnight?';
     await page.getByTestId('composer').locator('textarea').fill(text);
@@ -101,7 +86,7 @@ describe('sign-up from where the visitor is', () => {
     await expect.poll(() => page.getByTestId('message-text').last().innerText(), { timeout: 20_000 }).toBe(REPLY);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await page.getByTestId('message-user').count()).toBe(1);
-    const rows = await app.sql`
+    const rows = await journey.app.sql`
       select m.text from messages m join chats c on c.id = m.chat_id join users u on u.id = c.user_id
       where lower(u.email) = ${email} and m.role = 'user'`;
     expect(rows.map((r) => r.text)).toEqual([text]);
@@ -110,7 +95,7 @@ describe('sign-up from where the visitor is', () => {
 
   it('someone who logged in before on this device is offered log-in; afterwards they are back in the chat', async () => {
     const email = `returning-${Date.now()}@example.test`;
-    const registered = await fetch(`${app.baseUrl}/api/register`, {
+    const registered = await fetch(`${journey.app.baseUrl}/api/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'Returning', email, password: 'returning-pass', age_confirmed: true }),
@@ -118,7 +103,7 @@ describe('sign-up from where the visitor is', () => {
     expect(registered.status).toBe(201);
     const page = await visitorPage({ width: 1280, height: 800 });
     await page.addInitScript(() => localStorage.setItem('authorized_once', '1'));
-    await page.goto(`${app.baseUrl}/nora-e2e`);
+    await page.goto(`${journey.app.baseUrl}/nora-e2e`);
     await page.getByTestId('composer').locator('textarea').fill('Play me something slow.');
     await page.getByTestId('send-button').click();
     const login = page.getByTestId('login-form');
@@ -143,7 +128,7 @@ describe('a real 404', () => {
       { width: 1280, height: 800, nav: 'header nav' },
     ]) {
       const page = await visitorPage(viewport);
-      const response = await page.goto(`${app.baseUrl}/no-such-character-xyz`);
+      const response = await page.goto(`${journey.app.baseUrl}/no-such-character-xyz`);
       expect(response?.status()).toBe(404);
       const notFound = page.getByTestId('error-page');
       await notFound.waitFor();
@@ -154,7 +139,7 @@ describe('a real 404', () => {
       await snapshot(page, `not-found-${viewport.width}`);
       expect(await page.title()).toMatch(/^Page Not Found — /);
       // A real character is still 200 with its own title.
-      const real = await page.goto(`${app.baseUrl}/nora-e2e`);
+      const real = await page.goto(`${journey.app.baseUrl}/nora-e2e`);
       expect(real?.status()).toBe(200);
       expect(await page.title()).toContain('Nora');
       await page.context().close();

@@ -14,6 +14,7 @@ const args = new Set(process.argv.slice(2));
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-test-report-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedPasses = [];
+const failures = [];
 
 function vitest(label, vitestArgs, env) {
   const report = path.join(reportDir, `${label}.json`);
@@ -28,6 +29,12 @@ function vitest(label, vitestArgs, env) {
     totals.passed += json.numPassedTests ?? 0;
     totals.failed += json.numFailedTests ?? 0;
     totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+    for (const file of json.testResults ?? []) {
+      const rel = path.relative(root, file.name ?? '');
+      const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failed) failures.push(`${label}: ${rel} > ${t.fullName ?? t.title}`);
+      if (!failed.length && file.status === 'failed') failures.push(`${label}: ${rel} (${(file.message ?? 'failed').split('\n')[0]})`);
+    }
   }
   if (result.status !== 0) failedPasses.push(label);
 }
@@ -45,6 +52,7 @@ if (!args.has('--no-e2e') && fs.existsSync(path.join(root, 'e2e/vitest.config.ts
 }
 
 fs.rmSync(reportDir, { recursive: true, force: true });
+if (failures.length) console.log(`\nfailed tests:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\n${failedPasses.length ? `failed passes: ${failedPasses.join('; ')}` : 'all passes green'}`);
 console.log(
   `tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,

@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const localesDir = path.resolve(here, '../../packages/shared/src/locales');
@@ -17,7 +18,7 @@ const FETCHED_LOCALES = ['ch', 'de', 'es', 'ru'];
  * The chat's safety notices (`chat_safety`) are written on the web from their kind, in the
  * reader's current language: a lazy section that comes with the chat.
  */
-export const SERVER_ONLY_SECTIONS = ['email', 'admin_cli'];
+export const SERVER_ONLY_SECTIONS = ['email', 'admin_cli', 'push', 'data_export'];
 
 /** A locale file without the server-only sections. */
 function readWebTexts(lang: string): Record<string, unknown> {
@@ -65,6 +66,7 @@ export const LAZY_ENGLISH_SECTIONS = [
   'chat',
   'chats',
   'chat_safety',
+  'scenes',
   'characters',
   'explore',
   'auth',
@@ -79,12 +81,58 @@ export const LAZY_ENGLISH_SECTIONS = [
   'admin',
   'transform',
   'takedown',
+  'memories',
+  'companion',
+  'errors',
+  'claim',
+  'voice',
+  'lorebooks',
 ];
 
 /** Texts of lazy sections that the layout shows at first paint: they stay in the core too. */
 export const CORE_ENGLISH_KEYS: Record<string, string[]> = {
-  // features/auth/components/verify-email-banner.tsx; the session-ended alert (hooks/use-auth-bootstrap.ts)
-  auth: ['verify_banner', 'verify_banner_action', 'session_expired'],
+  // the session-ended alert (features/auth/hooks/use-auth-bootstrap.ts)
+  auth: ['session_expired'],
+  // app/routes/error-page.tsx (a route that fails to load shows it, so it cannot wait for a chunk)
+  errors: ['page_not_found_title', 'page_not_found', 'no_route', 'server_error_title', 'server_error_text', 'go_home'],
+};
+
+/**
+ * Parts of a lazy section that a first paint needs without the rest of it:
+ * `virtual:reverie-en/<section>@<part>` holds only these keys (the rest of the section comes
+ * with the chunks that import the whole `virtual:reverie-en/<section>`).
+ */
+export const ENGLISH_PARTS: Record<string, string[]> = {
+  // A part of a bundled section is left out of the core: the install offer, the update toast
+  // and the offline page load after the first screen (components/pwa/texts.ts).
+  'app@pwa': [
+    'update_ready',
+    'update_reload',
+    'update_later',
+    'offline_title',
+    'offline_text',
+    'offline_empty',
+    'offline_retry',
+    'install_title',
+    'install_text',
+    'install_button',
+    'install_later',
+    'install_ios_text',
+  ],
+  // The Explore grid and its cards, the landing page (features/characters/catalogue-texts.ts).
+  // "Your data archive is ready" on any page (app/layout/user-events.tsx, loaded after the first screen).
+  'settings@alerts': ['data_ready_alert', 'data_failed_alert'],
+  'characters@catalogue': [
+    'avatar_alt',
+    'create_cta',
+    'empty',
+    'end',
+    'grid_label',
+    'load_error',
+    'loading_more',
+    'official',
+    'private',
+  ],
 };
 
 /**
@@ -110,13 +158,23 @@ function englishCorePlugin(): Plugin {
           if (keep) texts[section] = Object.fromEntries(keep.map((key) => [key, all[key]]));
           else delete texts[section];
         }
+        for (const [name, keys] of Object.entries(ENGLISH_PARTS)) {
+          const section = name.split('@')[0]!;
+          if (LAZY_ENGLISH_SECTIONS.includes(section)) continue;
+          const all = texts[section] as Record<string, unknown>;
+          for (const key of keys) delete all[key];
+        }
         return `export default ${JSON.stringify(texts)};`;
       }
-      const section = id.slice(`\0${sectionPrefix}`.length);
-      if (!LAZY_ENGLISH_SECTIONS.includes(section) || !(section in texts)) {
-        this.error(`${sectionPrefix}${section}: not a lazy English section (LAZY_ENGLISH_SECTIONS in vite.config.ts)`);
+      const name = id.slice(`\0${sectionPrefix}`.length);
+      const [section = '', part] = name.split('@');
+      const known = part ? Boolean(ENGLISH_PARTS[name]) : LAZY_ENGLISH_SECTIONS.includes(section);
+      if (!known || !(section in texts)) {
+        this.error(`${sectionPrefix}${name}: not a lazy English section or part (vite.config.ts)`);
       }
-      return `export default ${JSON.stringify(texts[section])};`;
+      const all = texts[section] as Record<string, unknown>;
+      const keys = part ? ENGLISH_PARTS[name]! : Object.keys(all);
+      return `export default ${JSON.stringify(Object.fromEntries(keys.map((key) => [key, all[key]])))};`;
     },
   };
 }
@@ -202,6 +260,22 @@ export default defineConfig(({ mode }) => {
       localesPlugin(),
       englishCorePlugin(),
       editionPlugin(env.VITE_APP_NAME ?? 'reverie'),
+      // The service worker (src/sw.ts; docs/companion.md "Push and the app"): Workbox precaches
+      // the app shell; the manifest and icons are the server's, per edition (modules/web).
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: 'src',
+        filename: 'sw.ts',
+        injectRegister: false,
+        manifest: false,
+        injectManifest: {
+          // The shell: the page, its scripts and styles; not the admin console nor the source maps.
+          globPatterns: ['index.html', 'favicon.svg', 'assets/*.{js,css}'],
+          globIgnores: ['**/*.map', 'assets/admin*'],
+          maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+        },
+        devOptions: { enabled: false },
+      }),
       precompressPlugin(),
     ],
     server: {
@@ -213,6 +287,8 @@ export default defineConfig(({ mode }) => {
             '/terms.pdf': apiTarget,
             '/privacy.pdf': apiTarget,
             '/dev': apiTarget,
+            '/manifest.webmanifest': apiTarget,
+            '/icons': apiTarget,
           },
     },
     build: {
@@ -221,6 +297,20 @@ export default defineConfig(({ mode }) => {
       // .vite/manifest.json: the chunk graph the landing-js bench and the no-zod test walk.
       manifest: true,
       chunkSizeWarningLimit: 400,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              // The framework every page runs on, in one file: split into the pieces each
+              // lazy chunk happens to share, it compressed worse (the landing-js bench).
+              {
+                name: 'framework',
+                test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/,
+              },
+            ],
+          },
+        },
+      },
     },
   };
 });

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { cpuSeconds, waitIdle } from '../support/process-idle.mjs';
 
 export const name = 'catalogue-burst';
 export const description = 'GET /api/bots/available at 1 000 req/s for 5 s from 50 addresses; /api/health meanwhile';
@@ -117,34 +118,6 @@ export async function burst(baseUrl, { rate = RATE, seconds = SECONDS, addresses
     healthMax: Math.max(...health.map((r) => r.ms)),
     healthPolls: health.length,
   };
-}
-
-/** CPU seconds (user + system) the process `pid` has used (Linux /proc; null elsewhere). */
-function cpuSeconds(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Waits until the server is idle (under 5 % of a core for a second, at most 3 minutes): a first
- * start draws the official characters' private pictures in the background (runtime.ts), which
- * would otherwise run during the burst and be measured as the catalogue's cost.
- */
-async function waitIdle(pid, log) {
-  const started = performance.now();
-  let last = cpuSeconds(pid);
-  if (last === null) return;
-  while (performance.now() - started < 180_000) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const now = cpuSeconds(pid);
-    if (now - last < 0.05) break;
-    last = now;
-  }
-  log(`server idle after ${((performance.now() - started) / 1000).toFixed(1)} s (load ${os.loadavg()[0].toFixed(2)})`);
 }
 
 async function measure(startServer, log, cacheSeconds) {

@@ -63,6 +63,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { accessToken, insertSession, withScratchDatabase } from '../support/postgres.mjs';
+import { streamPost } from '../support/stream-post.mjs';
 import { median, percentile } from '../support/stats.mjs';
 
 export const name = 'chat';
@@ -213,58 +214,7 @@ function trickle(res, tokens, delayMs) {
   next();
 }
 
-// ---------------------------------------------------------------------------------------------
-// The client: node:http with keep-alive, the same code for the server and for the fake
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-
-/**
- * POSTs `body` and reads the event stream to its end. Resolves with the time to the first
- * chunk containing `marker`, to the end, and how many times the marker came (`count`: the
- * server's `delta` events, one per network read of the model's stream that brought text);
- * `onFirst` runs when the marker arrives.
- */
-function streamPost(url, headers, body, marker, { onFirst, check } = {}) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const payload = JSON.stringify(body);
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
-      },
-      (res) => {
-        let tail = '';
-        let first = null;
-        let count = 0;
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          const text = tail + chunk;
-          if (first === null && text.includes(marker)) {
-            first = performance.now() - started;
-            onFirst?.();
-          }
-          // Only the markers that end in this chunk: those in the tail were counted before.
-          for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1))
-            if (at + marker.length > tail.length) count++;
-          tail = text.slice(-400);
-        });
-        res.on('end', () => {
-          const total = performance.now() - started;
-          if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode} ${tail}`));
-          else if (first === null) reject(new Error(`${url}: no "${marker}" in the answer: ${tail}`));
-          else if (check && !check(tail)) reject(new Error(`${url}: the reply did not finish: ${tail}`));
-          else resolve({ first, total, count });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+// The client: `streamPost` (bench/support/stream-post.mjs).
 
 const FAKE_REQUEST = {
   model: 'bench-model',

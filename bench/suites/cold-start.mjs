@@ -15,13 +15,13 @@ export async function run({ startServer, makeDataDir, log }) {
   const dataDir = makeDataDir('reverie-bench-');
   const fs = await import('node:fs');
   try {
-    const first = await startServer({ dataDir, pollMs: 10 });
+    const first = await startServer({ dataDir, pollMs: 10, waitIdle: false });
     log(`first start (new database): ${Math.round(first.readyMs)} ms to /api/health, startup_ms ${first.startupMs}`);
     await first.stop({ removeData: false });
 
     const starts = [];
     for (let i = 0; i < restarts; i++) {
-      const server = await startServer({ dataDir, pollMs: 10 });
+      const server = await startServer({ dataDir, pollMs: 10, waitIdle: false });
       starts.push({ readyMs: server.readyMs, startupMs: server.startupMs });
       await server.stop({ removeData: false });
     }

@@ -1,30 +1,70 @@
-// Preloaded into the server (`NODE_OPTIONS=--import …`, which may not carry --cpu-prof) by
-// suites that profile it: samples the CPU from start to exit and writes a .cpuprofile to
-// $BENCH_CPU_PROF_DIR (open it in Chrome DevTools or speedscope, or summarise it with
-// bench/support/profile-summary.mjs). With BENCH_CPU_PROF_FROM=signal the sampling starts at
-// the process's first SIGWINCH instead, so that start-up and set-up stay out of the profile
-// (not SIGUSR2: the server's close-with-grace shuts down on it; SIGWINCH is ignored by default).
+// Where a page's main thread spent its time: a CPU profile (CDP `Profiler`) summed by function,
+// minified positions mapped back to the sources through the build's source maps.
 import fs from 'node:fs';
 import path from 'node:path';
-import inspector from 'node:inspector';
+import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 
-const dir = process.env.BENCH_CPU_PROF_DIR;
-if (dir) {
-  const session = new inspector.Session();
-  session.connect();
-  session.post('Profiler.setSamplingInterval', { interval: 500 });
-  session.post('Profiler.enable');
-  if (process.env.BENCH_CPU_PROF_FROM === 'signal') process.once('SIGWINCH', () => session.post('Profiler.start'));
-  else session.post('Profiler.start');
-  // The server has no SIGTERM handler (the signal ends it at once, without an 'exit' event):
-  // exit the same way, but through process.exit, so the profile gets written.
-  process.once('SIGTERM', () => process.exit(143));
-  process.on('exit', () => {
-    // An in-thread session answers synchronously, so this works in an exit handler.
-    session.post('Profiler.stop', (error, result) => {
-      if (error) return;
-      fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, `server-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
-    });
-  });
+/** Starts sampling on a CDP session (every `intervalUs` µs). */
+export async function startProfile(cdp, intervalUs = 500) {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: intervalUs });
+  await cdp.send('Profiler.start');
+}
+
+/**
+ * Stops sampling and answers the `top` functions by self time (ms), each as
+ * `ms  source:line name` (the original source when `distDir` has the script's map), and the
+ * self time by source file.
+ */
+export async function stopProfile(cdp, distDir, top = 25) {
+  const { profile } = await cdp.send('Profiler.stop');
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const deltas = profile.timeDeltas ?? [];
+  for (let i = 0; i < profile.samples.length; i++) {
+    const node = byId.get(profile.samples[i]);
+    const ms = (deltas[i + 1] ?? deltas[i] ?? 0) / 1000;
+    self.set(node, (self.get(node) ?? 0) + ms);
+  }
+  const maps = new Map();
+  const mapFor = (url) => {
+    if (!url || !distDir) return null;
+    if (maps.has(url)) return maps.get(url);
+    let map = null;
+    try {
+      const file = path.join(distDir, new URL(url).pathname);
+      map = new TraceMap(fs.readFileSync(`${file}.map`, 'utf8'));
+    } catch {
+      map = null;
+    }
+    maps.set(url, map);
+    return map;
+  };
+  const totals = new Map();
+  const files = new Map();
+  let all = 0;
+  for (const [node, ms] of self) {
+    all += ms;
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    let where = url ? `${new URL(url).pathname.split('/').pop()}:${lineNumber + 1}` : '';
+    let name = functionName || '(anonymous)';
+    const map = mapFor(url);
+    if (map) {
+      const original = originalPositionFor(map, { line: lineNumber + 1, column: columnNumber });
+      if (original.source) {
+        where = `${original.source.replace(/^(\.\.\/)+/, '').replace(/^node_modules\//, '')}:${original.line}`;
+        if (original.name) name = original.name;
+      }
+    }
+    const key = `${where} ${name}`.trim();
+    totals.set(key, (totals.get(key) ?? 0) + ms);
+    const file = where ? where.replace(/:\d+$/, '') : name;
+    files.set(file, (files.get(file) ?? 0) + ms);
+  }
+  const list = (map, count) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, ms]) => `${ms.toFixed(1).padStart(8)} ms  ${key}`);
+  return { totalMs: all, lines: list(totals, top), files: list(files, 15) };
 }

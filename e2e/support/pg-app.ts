@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import postgres from 'postgres';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath } from '../harness';
+import { CHROMIUM_FLAGS as CHROMIUM_ARGS, CHROMIUM_PATH as chromiumPath } from '../../bench/support/chromium.mjs';
 
 /**
  * A built server of its own on a new PostgreSQL database, for journeys that must prepare

@@ -57,6 +57,30 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Secret for signing access tokens; generated into DATA_DIR/secret.key when unset. */
   JWT_SECRET: z.string().min(32).optional(),
+  /**
+   * Web Push (docs/companion.md "Push and the app"): the VAPID key pair, base64url (what
+   * `npx web-push generate-vapid-keys` prints). Unset: generated once into DATA_DIR/vapid.json.
+   * Replicas must share one pair (a subscription is bound to the public key it was made with).
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{80,100}$/)
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{40,50}$/)
+    .optional(),
+  /** Who the push services may contact (`mailto:` or `https:`); default: PUBLIC_URL when https, else mailto:push@<edition domain>. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/)
+    .optional(),
+  /** An outbound HTTP(S) proxy for the push services (http://proxy:3128), when the servers reach the internet only through one. */
+  PUSH_PROXY: z.url().optional(),
+  /** Device subscriptions a user may register per hour (each device subscribes once; more is a loop). */
+  PUSH_SUBSCRIBE_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Seconds after a chat picture lands before it counts as unseen (a push when still unread; docs/companion.md). */
+  PICTURE_NOTICE_DELAY_S: z.coerce.number().int().min(0).max(3600).default(15),
   /** Bearer token required to read /metrics. Without it /metrics answers 404 in production unless METRICS_PUBLIC is true. */
   METRICS_TOKEN: z.string().optional(),
   /** Serve /metrics without a token in production (only when the port is private or a proxy guards the path). */
@@ -110,6 +134,8 @@ export const ConfigSchema = z.object({
   IMAGE_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
   /** Character pictures (creation with a photo, card imports) one user may upload per hour. */
   CHARACTER_PHOTOS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  /** Characters and personas one user may create, import or duplicate per hour. */
+  CHARACTER_CREATIONS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /** Public characters (new, imported or made public) one user may send to the review queue per day. */
   CHARACTER_SUBMISSIONS_PER_DAY: z.coerce.number().int().min(1).default(10),
   /** Support reports one account (or, for a guest, one e-mail address) may send per hour. */
@@ -165,6 +191,8 @@ export const ConfigSchema = z.object({
   /** The longest reply in tokens. */
   LLM_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
   LLM_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.8),
+  /** The openai provider's `/embeddings` model for memory search (docs/memory.md); unset: full-text search only. */
+  LLM_EMBEDDINGS_MODEL: z.string().optional(),
   /** Seconds without a new token before a generation fails with `timeout`. */
   LLM_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
   /** CPU threads of the local engine (the number of cores when unset). */
@@ -180,6 +208,15 @@ export const ConfigSchema = z.object({
   CHAT_SYNCHRONOUS_COMMIT: booleanFromEnv.default(false),
   /** Messages one user may send per minute (fair use). */
   CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Chat files (SillyTavern JSONL) one user may import per hour (docs/chat.md "Import"). */
+  CHAT_IMPORTS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /** Seconds after a user turn before its memories are extracted (the turns meanwhile are read together; docs/memory.md). */
+  MEMORY_EXTRACT_DELAY_S: z.coerce.number().int().min(0).max(3600).default(60),
+  /**
+   * How a reply's "remembered" mark finds the memories it drew on (docs/memory.md "Citations"):
+   * `overlap` (the memory's terms in the reply) or `model` (the model names them in a marker the server strips).
+   */
+  MEMORY_CITATIONS: z.enum(['overlap', 'model']).default('overlap'),
   /** Where a character's chat pictures come from: `gallery` (its own pictures), `comfyui` or `openai` (generated; the gallery on failure). */
   IMAGE_PROVIDER: z.enum(['gallery', 'comfyui', 'openai']).default('gallery'),
   /** The image endpoint: a ComfyUI server (http://127.0.0.1:8188) or an OpenAI-compatible base (https://api.openai.com/v1). */
@@ -233,6 +270,19 @@ export const ConfigSchema = z.object({
    * of a replica that died are retried after their expiry and this interval at most.
    */
   JOBS_MAINTENANCE_S: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * The companion (docs/companion.md): seconds between the recurring job that claims due
+   * proactive slots (one run per period for the cluster), slots claimed per batch, messages
+   * written at once per replica, a claim's lease (its replica died: claimed again after it),
+   * the wait before a failed slot's one retry, how old a missed slot may be and still be sent
+   * after downtime (each run also sends the e-mail digests due).
+   */
+  COMPANION_TICK_S: z.coerce.number().int().min(1).max(3600).default(60),
+  COMPANION_BATCH: z.coerce.number().int().min(1).max(5000).default(200),
+  COMPANION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  COMPANION_LEASE_S: z.coerce.number().int().min(1).max(86_400).default(600),
+  COMPANION_RETRY_S: z.coerce.number().int().min(1).max(86_400).default(300),
+  COMPANION_CATCH_UP_MIN: z.coerce.number().int().min(1).max(10_080).default(120),
   /** MP3 bit rate (kbit/s) of espeak-ng's speech (22 050 Hz mono: 8–160 in MPEG-2 steps). */
   TTS_MP3_KBPS: z.coerce
     .number()

@@ -1,3 +1,4 @@
+import type { Agent as HttpsAgent } from 'node:https';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { getEdition, type Edition } from '@reverie/shared';
@@ -24,6 +25,7 @@ import { Sessions } from './modules/accounts/index.js';
 import type { TransformProvider } from './modules/transforms/index.js';
 import type { CallSettings, TurnTimings, VadFactory } from './modules/calls/index.js';
 import type { LiveRepliesOptions } from './modules/chats/index.js';
+import type { Notify } from './modules/companion/index.js';
 
 /** What `buildApp` is given: the settings, the database, and what tests or the benchmark replace. */
 export interface AppDependencies {
@@ -69,8 +71,15 @@ export interface AppDependencies {
    * it and stops it on close, whoever made it (tests give apps sharing a database their own).
    */
   jobs?: JobQueue;
+  /**
+   * Told when a character has written first (the companion's notification seam,
+   * docs/companion.md): the push delivery; none by default (the e-mail digest counts anyway).
+   */
+  proactiveNotify?: Notify;
   /** The local operator key (`POST /api/local/admin`); by default a new random one. */
   localAdminKey?: string;
+  /** The HTTPS agent of Web Push requests (tests trust their local push service with it). */
+  pushAgent?: HttpsAgent;
   /** The cluster's shared limit counters; by default the ones the settings select. One passed in is not closed with the app. */
   limits?: WindowCounter;
 }

@@ -10,6 +10,7 @@ import { repoRoot } from '../src/lib/paths.js';
 const root = repoRoot();
 const ruleFilter = ({ ruleId }: { ruleId: string }) => ruleId.startsWith('reverie/');
 const eslint = new ESLint({ cwd: root, ruleFilter });
+const lengthLint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => ruleId === 'max-lines-per-function' });
 
 async function lint(filePath: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath: `${root}/${filePath}` });
@@ -196,6 +197,31 @@ describe('boundary rules', () => {
       expect(result.errorCount > 0, rule).toBe(true);
     }
   });
+
+  it('a function of modules/chats is at most 60 lines long (max-lines-per-function)', async () => {
+    const lengthErrors = async (file: string, code: string) =>
+      (await lengthLint.lintText(code, { filePath: `${root}/${file}` }))[0]!.messages.map((m) => [
+        m.ruleId,
+        m.severity,
+        m.line,
+      ]);
+    const body = (count: number) => Array.from({ length: count }, (_, i) => `  const a${i} = ${i};`).join('\n');
+    // A function of n lines: its first line, n - 2 statements, its last line.
+    const planted = (lines: number) =>
+      `export function f(): void {\n${body(lines - 2)}\n}\nexport class C {\n  m(): void {\n${body(lines - 2)}\n  }\n}\n`;
+    const file = 'apps/server/src/modules/chats/x.ts';
+    expect(await lengthErrors(file, planted(60))).toEqual([]);
+    expect(await lengthErrors(file, planted(61))).toEqual([
+      ['max-lines-per-function', 2, 1],
+      ['max-lines-per-function', 2, 63],
+    ]);
+    // Other modules and the chats module's tests are not held to it.
+    expect(await lengthErrors('apps/server/src/modules/bots/x.ts', planted(61))).toEqual([]);
+    expect(await lengthErrors('apps/server/src/modules/chats/x.test.ts', planted(61))).toEqual([]);
+    // `npm run lint` fails on it, and the module has no such function.
+    const results = await lengthLint.lintFiles(['apps/server/src/modules/chats']);
+    expect(results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(root.length + 1)}:${m.line}`))).toEqual([]);
+  }, 60_000);
 
   it('the code base keeps every boundary that is an error', async () => {
     const results = await eslint.lintFiles([

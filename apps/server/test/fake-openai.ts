@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { wavFile } from '../src/lib/pcm.js';
 import { encodeMp3 } from '../src/providers/tts/mp3.js';
 import { listenOnLoopback, readBody, sendJson } from './fake-http.js';
+import { fakeEmbedding } from './fake-embedder.js';
 
 /**
  * A fake OpenAI-compatible server for tests and the browser journeys' global setup: real
@@ -17,6 +18,11 @@ import { listenOnLoopback, readBody, sendJson } from './fake-http.js';
  * - `POST /v1/audio/speech` (JSON: `input`, `voice`, `response_format`): a tone as long as the
  *   text would take to say (≈ 60 ms a character, at most 4 s): raw 24 kHz PCM16 for
  *   `response_format: pcm`, WAV for `wav`, else MP3; recorded in `speechRequests`.
+ *
+ * - `POST /v1/embeddings` (JSON: `model`, `input` a string or strings): the deterministic
+ *   embedder of `fake-embedder.ts`; recorded in `embeddingRequests`.
+ * - `setResponder(fn)`: a chat completion's text chosen per request (`fn(body)`; undefined:
+ *   the behaviour's) — structured-output tests answer JSON to `response_format` requests.
  *
  * Behaviours: `ok`; `slow` (`delayMs` between pieces, 50 ms by default); `fail` (the status,
  * 500 by default, with an OpenAI-style error body); `hang` (answers the headers of a stream,
@@ -66,6 +72,9 @@ export interface FakeOpenAi {
   /** The headers of those requests, in the same order. */
   headers: http.IncomingHttpHeaders[];
   setBehaviour(behaviour: FakeOpenAiBehaviour): void;
+  /** The text of each chat completion, chosen per request; undefined falls back to the behaviour. */
+  setResponder(responder: ((body: Record<string, unknown>) => string | undefined) | null): void;
+  embeddingRequests: Record<string, unknown>[];
   transcriptions: FakeTranscription[];
   speechRequests: Record<string, unknown>[];
   setStt(behaviour: FakeSttBehaviour): void;
@@ -119,6 +128,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const mp3s = new Map<number, Promise<Buffer>>();
   const speechRequests: Record<string, unknown>[] = [];
   const requests: Record<string, unknown>[] = [];
+  const embeddingRequests: Record<string, unknown>[] = [];
+  let responder: ((body: Record<string, unknown>) => string | undefined) | null = null;
   const headers: http.IncomingHttpHeaders[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const sleep = (ms: number) =>
@@ -143,6 +154,10 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     }
     if (req.method === 'POST' && url.pathname === '/v1/audio/speech') {
       void speak(req, res);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/embeddings') {
+      void embed(req, res);
       return;
     }
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
@@ -170,7 +185,24 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     if (!body) return;
     requests.push(body);
     headers.push(req.headers);
-    await answer(body, res, { ...behaviour });
+    const text = responder?.(body);
+    await answer(body, res, text === undefined ? { ...behaviour } : { ...behaviour, text });
+  }
+
+  async function embed(req: http.IncomingMessage, res: http.ServerResponse) {
+    const body = await readJson(req, res);
+    if (!body) return;
+    embeddingRequests.push(body);
+    const input = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input : null;
+    if (!input || !input.every((x): x is string => typeof x === 'string')) {
+      fail(res, 400, 'input must be a string or strings');
+      return;
+    }
+    sendJson(res, {
+      object: 'list',
+      model: body.model,
+      data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
+    });
   }
 
   async function transcribe(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -292,6 +324,10 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     setBehaviour(next) {
       behaviour = next;
     },
+    setResponder(next) {
+      responder = next;
+    },
+    embeddingRequests,
     transcriptions,
     speechRequests,
     setStt(next) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/db/client.js';
+import { openDatabase, PGLITE_EXTENSIONS } from '../src/db/client.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { createJobQueue } from '../src/providers/jobs/index.js';
 
@@ -39,7 +39,7 @@ export default async function setup(project: TestProject) {
       await admin.end();
     };
   }
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const handle = await openDatabase({ pglite });
   await runMigrations(handle);
   await installJobQueue(handle);

@@ -8,7 +8,7 @@ import { expect, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { openDatabase, PGLITE_EXTENSIONS, type DatabaseHandle } from '../src/db/client.js';
 import { createJobQueue } from '../src/providers/jobs/index.js';
 import { DATABASE_FREE_TESTS } from './database-free.js';
 import { withDatabase } from './global-setup.js';
@@ -54,6 +54,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   if (target.kind === 'pglite') {
     const pglite = await PGlite.create({
       loadDataDir: new Blob([fs.readFileSync(target.file)]),
+      extensions: PGLITE_EXTENSIONS,
       ...(await pgliteAssets()),
     });
     const handle = await openDatabase({ pglite });
@@ -156,7 +157,9 @@ export async function createTestApp(
     onCallTimings: options.onCallTimings,
     pubsub: options.pubsub,
     liveReplies: options.liveReplies,
+    proactiveNotify: options.proactiveNotify,
     limits: options.limits,
+    pushAgent: options.pushAgent,
     jobs,
   });
   await app.ready();

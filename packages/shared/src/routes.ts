@@ -9,6 +9,8 @@ export const WEB_ROUTE_PATTERNS = [
   '/chat',
   '/audio',
   '/settings',
+  '/settings/characters',
+  '/u/:id',
   '/transform',
   '/undress',
   '/welcome',
@@ -20,6 +22,11 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/:section',
   '/admin/:section/:id',
   '/checkout/sandbox/:id',
+  '/memories/:slug',
+  '/lorebooks',
+  '/lorebooks/:id',
+  '/lorebooks/character/:slug',
+  '/scene/join/:code',
   '/:slug',
 ] as const;
 
@@ -69,6 +76,8 @@ export const PAGE_TITLE_KEYS: Readonly<Record<string, string>> = {
   '/chat': 'pages.chats_title',
   '/audio': 'pages.audio_title',
   '/settings': 'pages.settings_title',
+  '/settings/characters': 'pages.my_characters_title',
+  '/u/:id': 'pages.creator_title',
   '/transform': 'pages.transform_title',
   '/undress': 'pages.transform_title',
   '/welcome': 'pages.welcome_title',
@@ -79,6 +88,11 @@ export const PAGE_TITLE_KEYS: Readonly<Record<string, string>> = {
   '/admin/:section': 'pages.admin_title',
   '/admin/:section/:id': 'pages.admin_title',
   '/checkout/sandbox/:id': 'pages.checkout_title',
+  '/memories/:slug': 'pages.memories_title',
+  '/lorebooks': 'pages.lorebooks_title',
+  '/lorebooks/:id': 'pages.lorebooks_title',
+  '/lorebooks/character/:slug': 'pages.lorebooks_title',
+  '/scene/join/:code': 'pages.scene_join_title',
 };
 
 /**

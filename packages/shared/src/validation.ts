@@ -30,6 +30,10 @@ export const VALIDATION_MESSAGES = {
   takedown_description_required: 'Describe the content and why it should be removed',
   takedown_signature_required: 'Sign with your full name',
   takedown_statement_required: 'Please confirm the statement',
+  invalid_regex: 'This regular expression is not valid',
+  unsafe_regex: 'This regular expression could take too long to run; simplify its repetitions',
+  scene_characters_min: 'Choose at least 2 characters',
+  scene_characters_max: 'A scene can have at most 8 characters',
 } as const;
 
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
@@ -89,6 +93,24 @@ export const ERROR_MESSAGES = {
   transform_failed: 'The transform failed and your desires were refunded',
   limits_unavailable: 'The server is busy right now. Please try again in a few seconds.',
   uploads_busy: 'Too many pictures are being processed right now. Please try again in a few seconds.',
+  memory_refused:
+    "This can't be remembered: memories never hold anything about minors or intimate details about other people.",
+  memory_duplicate: 'This is already among the memories.',
+  memory_full: 'There is no room for more memories about you. Forget a few first.',
+  lorebooks_full: 'You have as many lorebooks as you can keep. Delete one first.',
+  lorebook_full: 'This lorebook holds as many entries as it can. Delete a few first.',
+  lorebook_import_invalid: 'This file is not a World Info lorebook or a character book.',
+  character_book: "A character's lorebook cannot be deleted. Delete its entries instead.",
+  scene_owner_only: 'Only the owner of the scene can do this',
+  scene_full: 'The scene is full',
+  already_in_scene: 'This character is in the scene already',
+  scene_last_character: 'A scene keeps one character at least',
+  scene_all_muted: 'No character can speak now',
+  scene_blocked: 'You cannot join this scene',
+  scene_owner_cannot_leave: 'The owner cannot leave the scene',
+  invite_not_found: 'This invite link does not exist',
+  invite_revoked: 'This invite link was closed',
+  invite_expired: 'This invite link has expired',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

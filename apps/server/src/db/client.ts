@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -36,7 +37,20 @@ export interface DatabaseOptions {
    * second process may open a directory another holds (`pglite-lock.ts`).
    */
   role?: string;
+  /**
+   * Told the text and parameters of every statement run through `db` (drizzle's logger): tests count the
+   * statements of a send (`modules/chats/send-statements.test.ts`). The raw client's own
+   * queries (migrations, the job queue on PGlite) are not told.
+   */
+  logQuery?: (query: string, params: unknown[]) => void;
 }
+
+/**
+ * The extensions every PGlite instance loads (PostgreSQL ships them in contrib): `pg_trgm`,
+ * the trigram similarity that corrects mistyped search words (docs/characters.md "Search").
+ * Whoever makes a PGlite instance passes them (`PGlite.create({ extensions: PGLITE_EXTENSIONS })`).
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /** Opens PGlite (embedded default) or a PostgreSQL pool when a URL is given. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -46,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       onnotice: () => {},
       connection: { application_name: 'reverie' },
     });
-    const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    const db = drizzlePostgres(client, { schema, logger: queryLogger(options) }) as unknown as Database;
     return {
       db,
       driver: 'postgres',
@@ -63,15 +77,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       release = acquirePgliteLock(dir, options.role ?? 'server');
       try {
         await initPgliteDir(dir);
-        client = await PGlite.create(dir);
+        client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
       } catch (error) {
         release();
         throw error;
       }
-    } else client = await PGlite.create(dir);
+    } else client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   }
   yieldBeforeQueries(client);
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const db = drizzlePglite(client, { schema, logger: queryLogger(options) }) as unknown as Database;
   const pg = client;
   return {
     db,
@@ -88,6 +102,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   };
 }
 
+const yielding = new WeakSet<PGlite>();
+
+/** Drizzle's logger for `logQuery`; none (drizzle's default) without it. */
+function queryLogger(options: DatabaseOptions): { logQuery(query: string, params: unknown[]): void } | undefined {
+  const { logQuery } = options;
+  return logQuery ? { logQuery: (query, params) => logQuery(query, params) } : undefined;
+}
+
 /**
  * PGlite runs every query on the event loop, and hands its lock from one query to the next
  * through promises: under a burst (200 chat replies starting at once) the chain of queries
@@ -96,6 +118,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  * waiting requests are read and answered between queries.
  */
 function yieldBeforeQueries(client: PGlite): void {
+  // A second handle on the same instance (a test counting statements) yields once, not twice.
+  if (yielding.has(client)) return;
+  yielding.add(client);
   const query = client.query.bind(client);
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   client.query = (async (...args: Parameters<PGlite['query']>) => {

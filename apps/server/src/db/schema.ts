@@ -14,8 +14,25 @@ import {
   uuid,
   boolean,
   check,
+  real,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
+/** Who said a message of a group scene (messages.speaker); the avatar as its media key. */
+export type StoredSpeaker =
+  | { kind: 'character'; bot_id: string; slug: string; name: string; avatar: string | null }
+  | { kind: 'person'; user_id: string; name: string; persona_id: string | null; avatar: string | null };
+
+/** A row's id: a random UUID made by the database. */
+const primaryId = () =>
+  uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
+/** The user a row belongs to; the row goes with the account. */
+const ownerUserId = () =>
+  uuid('user_id')
+    .notNull()
+    .references((): AnyPgColumn => users.id, { onDelete: 'cascade' });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /**
@@ -25,9 +42,7 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const users = pgTable(
   'users',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: primaryId(),
     username: text('username').notNull(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
@@ -44,6 +59,8 @@ export const users = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** The creator hid their page (`/u/{id}`, their public characters): it answers 404 (issue 30). */
+    creatorPageHidden: boolean('creator_page_hidden').notNull().default(false),
     /** False after the user unsubscribes: marketing mail stops, account mail still goes out. */
     marketingEmails: boolean('marketing_emails').notNull().default(true),
     /** When the last verification mail went out; null when none was sent. */
@@ -68,12 +85,8 @@ export const users = pgTable(
 export const refreshTokens = pgTable(
   'refresh_tokens',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    userId: ownerUserId(),
     familyId: uuid('family_id').notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -92,12 +105,8 @@ export const refreshTokens = pgTable(
 export const emailTokens = pgTable(
   'email_tokens',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    userId: ownerUserId(),
     purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -128,9 +137,7 @@ export const mailOutbox = pgTable(
 export const supportReports = pgTable(
   'support_reports',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: primaryId(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     email: text('email'),
     subject: text('subject').notNull().default(''),
@@ -187,6 +194,8 @@ export const blogPosts = pgTable(
     /** SEO: the page title and description when they differ from the post's title and summary. */
     seoTitle: text('seo_title'),
     seoDescription: text('seo_description'),
+    /** The post in the other languages, written by the seed from content/blog/<locale>/. */
+    translations: jsonb('translations').$type<BlogTranslations>().notNull().default({}),
     isPublished: boolean('is_published').notNull().default(true),
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
@@ -200,6 +209,26 @@ export const LISTED = `"bots"."kind" = 'character' and "bots"."visibility" = 'pu
 /** SQL of "has this style tag" for the catalogue's style filters. */
 export const STYLE = (tag: 'anime' | 'realistic') => `"bots"."tags" @> '{${tag}}'::text[]`;
 
+/**
+ * An official text in another language than English (docs/characters.md "Localization"): what
+ * the seed wrote for `ch`, `es`, `de` and `ru`; a missing field falls back to the row's own
+ * (English) text.
+ */
+export interface BotTranslation {
+  description?: string;
+  greeting?: string;
+  scenario?: string;
+  /** The descriptive tags: what she does and what she is like. */
+  occupation?: string[];
+  personality?: string[];
+}
+export type BotTranslations = Partial<Record<'ch' | 'es' | 'de' | 'ru', BotTranslation>>;
+
+/** A blog post in another language (title, summary, body); missing fields fall back to English. */
+export type BlogTranslations = Partial<
+  Record<'ch' | 'es' | 'de' | 'ru', { title?: string; summary?: string; body?: string }>
+>;
+
 /** A Character Card lorebook (V2 `character_book`), kept as given so it survives a round trip. */
 export type CharacterBook = Record<string, unknown>;
 
@@ -211,9 +240,7 @@ export type CharacterBook = Record<string, unknown>;
 export const bots = pgTable(
   'bots',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: primaryId(),
     slug: text('slug').notNull(),
     name: text('name').notNull(),
     age: smallint('age').notNull(),
@@ -273,7 +300,17 @@ export const bots = pgTable(
     extensions: jsonb('extensions').$type<Record<string, unknown>>().notNull().default({}),
     /** V3 `data` fields this server does not model (assets, nickname, …), kept verbatim. */
     cardExtra: jsonb('card_extra').$type<Record<string, unknown>>().notNull().default({}),
+    /** Official characters' texts in the other languages (the seed writes them on every run). */
+    translations: jsonb('translations').$type<BotTranslations>().notNull().default({}),
+    // Not modelled here (hand-written in migration 0015, never selected): `search_vector`, a
+    // stored generated tsvector of the name, tags, description and greeting in every language,
+    // and its partial GIN index `bots_search_idx` (docs/characters.md "Search").
     sortOrder: integer('sort_order').notNull().default(0),
+    /**
+     * When its author deleted it (issue 30): kept, private, for the chats other people have with
+     * it (their history stays); gone from the author's lists, the catalogue and its page.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -302,13 +339,21 @@ export const bots = pgTable(
   ],
 );
 
+/**
+ * Every word of the listed characters' names, tags, descriptions and greetings, in every
+ * language (filled by a trigger, migration 0015): the dictionary a mistyped search word is
+ * corrected from through trigram similarity (docs/characters.md "Search"). A word is never
+ * removed; one no character uses any more only corrects to nothing found.
+ */
+export const botSearchWords = pgTable('bot_search_words', {
+  word: text('word').primaryKey(),
+});
+
 /** A character's gallery: pictures in media storage, in order. */
 export const botPictures = pgTable(
   'bot_pictures',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: primaryId(),
     botId: uuid('bot_id')
       .notNull()
       .references(() => bots.id, { onDelete: 'cascade' }),
@@ -337,9 +382,7 @@ export const botPictures = pgTable(
 export const botPictureSends = pgTable(
   'bot_picture_sends',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerUserId(),
     pictureId: uuid('picture_id')
       .notNull()
       .references(() => botPictures.id, { onDelete: 'cascade' }),
@@ -364,9 +407,7 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerUserId(),
     /** Positive for credits, negative for debits; never zero. */
     amount: integer('amount').notNull(),
     reason: text('reason', {
@@ -397,12 +438,8 @@ export const desireClaims = pgTable('desire_claims', {
 export const subscriptions = pgTable(
   'subscriptions',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    userId: ownerUserId(),
     provider: text('provider', { enum: ['sandbox', 'stripe', 'nowpayments'] }).notNull(),
     /** The provider's subscription id (ours for one-off crypto and sandbox periods). */
     providerSubscriptionId: text('provider_subscription_id').notNull(),
@@ -426,9 +463,7 @@ export const subscriptions = pgTable(
 export const payments = pgTable(
   'payments',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: primaryId(),
     /** Kept (anonymised) when the account is deleted. */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     provider: text('provider', { enum: ['sandbox', 'stripe', 'nowpayments'] }).notNull(),
@@ -465,9 +500,7 @@ export const payments = pgTable(
 export const trialUses = pgTable(
   'trial_uses',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: primaryId(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     provider: text('provider', { enum: ['sandbox', 'stripe', 'nowpayments'] }).notNull(),
     /** The provider's subscription id of the trial. */
@@ -534,12 +567,8 @@ export const webhookEvents = pgTable(
 export const chats = pgTable(
   'chats',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    userId: ownerUserId(),
     botId: uuid('bot_id')
       .notNull()
       .references(() => bots.id, { onDelete: 'cascade' }),
@@ -554,12 +583,147 @@ export const chats = pgTable(
     memoryUpdatedAt: timestamp('memory_updated_at', { withTimezone: true }),
     /** The newest message `seq` the memory summary covers; 0 when none. */
     memoryThroughSeq: bigint('memory_through_seq', { mode: 'number' }).notNull().default(0),
+    /** False: "don't remember this chat" — no long-term memory is extracted from it (docs/memory.md). */
+    remember: boolean('remember').notNull().default(true),
+    /** The newest message `seq` the user has read on any device (issue 31: unread counts); 0: none. */
+    readThroughSeq: bigint('read_through_seq', { mode: 'number' }).notNull().default(0),
     /** When the AI disclosure was last shown in this chat (PRODUCT.md §6). */
     disclosedAt: timestamp('disclosed_at', { withTimezone: true }),
+    /**
+     * A branch (issue 29, docs/chat.md "Branches"): the chat it was branched from (its branches
+     * go with it), the first chat of its tree, and the message it was branched at. Null for a
+     * chat that is no branch.
+     */
+    parentChatId: uuid('parent_chat_id').references((): AnyPgColumn => chats.id, { onDelete: 'cascade' }),
+    rootChatId: uuid('root_chat_id'),
+    forkMessageId: uuid('fork_message_id'),
+    /**
+     * The author's note (docs/chat.md "Author's note"): the user's steer, inserted into the
+     * prompt `author_note_depth` messages before the newest (0: after it); '' for none.
+     */
+    authorNote: text('author_note').notNull().default(''),
+    authorNoteDepth: smallint('author_note_depth').notNull().default(4),
+    /**
+     * A group scene (issue 32, docs/groups.md): several characters (`chat_characters`) and, by
+     * invitation, several people (`chat_people`). `bot_id` stays the scene's first character.
+     */
+    isGroup: boolean('is_group').notNull().default(false),
+    scenePlace: text('scene_place').notNull().default(''),
+    sceneSituation: text('scene_situation').notNull().default(''),
+    turnMode: text('turn_mode', { enum: ['auto', 'manual'] })
+      .notNull()
+      .default('auto'),
+    /** "Continue": the turns the characters still take among themselves; 0 when none runs. */
+    continueRemaining: smallint('continue_remaining').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('chats_user_idx').on(t.userId, t.updatedAt), index('chats_user_bot_idx').on(t.userId, t.botId)],
+  (t) => [
+    index('chats_user_idx').on(t.userId, t.updatedAt),
+    index('chats_user_bot_idx').on(t.userId, t.botId),
+    index('chats_root_idx').on(t.rootChatId),
+  ],
+);
+
+/** The characters of a group chat (issue 32), in the order of their faces. */
+export const chatCharacters = pgTable(
+  'chat_characters',
+  {
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull().default(0),
+    /** Muted: stays in the scene, never picked to speak unless addressed. */
+    muted: boolean('muted').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.botId] })],
+);
+
+/**
+ * The people a group chat's owner let in (issue 32): each with a persona of their own. A removed
+ * person's row stays with `removed_at` (and `blocked`: never again through any link).
+ */
+export const chatPeople = pgTable(
+  'chat_people',
+  {
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    userId: ownerUserId(),
+    personaId: uuid('persona_id').references(() => bots.id, { onDelete: 'set null' }),
+    inviteId: uuid('invite_id'),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    blocked: boolean('blocked').notNull().default(false),
+    /** What this person has read of the scene (their unread count; the owner's is `chats.read_through_seq`). */
+    readThroughSeq: bigint('read_through_seq', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.userId] }), index('chat_people_user_idx').on(t.userId)],
+);
+
+/** Invite links of a scene (issue 32): expiring, revocable, with a member limit. */
+export const chatInvites = pgTable(
+  'chat_invites',
+  {
+    id: primaryId(),
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    maxMembers: smallint('max_members').notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('chat_invites_code_idx').on(t.code), index('chat_invites_chat_idx').on(t.chatId)],
+);
+
+/**
+ * The shared history of a branch: the messages of `source_chat_id` up to `through_seq` are
+ * part of `chat_id`'s history (one row per ancestor: a branch is made in constant time, its
+ * rows are never copied). A chat's own messages follow (their `seq` are all larger).
+ */
+export const chatSegments = pgTable(
+  'chat_segments',
+  {
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    sourceChatId: uuid('source_chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    throughSeq: bigint('through_seq', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chatId, t.sourceChatId] }),
+    index('chat_segments_source_idx').on(t.sourceChatId, t.throughSeq),
+  ],
+);
+
+/**
+ * A chat's own change to a message it shares with another chat of its tree (copy on write): an
+ * edited text, or `deleted` — the shared row itself is never changed, so the other chats keep
+ * their history.
+ */
+export const messageOverrides = pgTable(
+  'message_overrides',
+  {
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    text: text('text'),
+    tokens: integer('tokens'),
+    deleted: boolean('deleted').notNull().default(false),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.messageId] })],
 );
 
 /**
@@ -570,17 +734,13 @@ export const chats = pgTable(
 export const messages = pgTable(
   'messages',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: primaryId(),
     seq: bigserial('seq', { mode: 'number' }).notNull(),
     chatId: uuid('chat_id')
       .notNull()
       .references(() => chats.id, { onDelete: 'cascade' }),
     /** The chat's owner, repeated so that every lookup is authorised in one index read. */
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerUserId(),
     clientId: uuid('client_id'),
     role: text('role', { enum: ['user', 'bot', 'system'] }).notNull(),
     kind: smallint('kind').notNull().default(1),
@@ -610,11 +770,30 @@ export const messages = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** Said in a voice call (issue 14): the user's words as recognised, the reply as spoken. */
     spoken: boolean('spoken').notNull().default(false),
+    /** When the user last edited the text (issue 29); null: never edited. */
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    /**
+     * She wrote first (docs/companion.md): the planned time of the slot this message was
+     * written for. Unique per chat, so a slot retried after its replica died is never written twice.
+     */
+    proactiveSlot: timestamp('proactive_slot', { withTimezone: true }),
+    /**
+     * Group scenes (issue 32): who said it, as named when it was said (a character of the
+     * scene, or a person of a scene of several people); null in a one-to-one chat.
+     */
+    speaker: jsonb('speaker').$type<StoredSpeaker>(),
+    /** A person's message in a scene: who wrote it (null: the chat's owner). */
+    authorId: uuid('author_id'),
+    /** Seen only by this person (a crisis reply in a scene, a joiner's AI disclosure); null: everyone's. */
+    privateTo: uuid('private_to'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('messages_seq_idx').on(t.seq),
+    uniqueIndex('messages_proactive_idx')
+      .on(t.chatId, t.proactiveSlot)
+      .where(sql`${t.proactiveSlot} is not null`),
     /** At most one live reply per chat, across every replica. */
     uniqueIndex('messages_live_idx')
       .on(t.chatId)
@@ -623,6 +802,8 @@ export const messages = pgTable(
       .on(t.leaseUntil)
       .where(sql`${t.state} = 'streaming'`),
     index('messages_chat_idx').on(t.chatId, t.seq),
+    /** Jump to a date in a long chat (docs/chat.md "Long chats"). */
+    index('messages_chat_created_idx').on(t.chatId, t.createdAt),
     uniqueIndex('messages_client_idx')
       .on(t.chatId, t.clientId)
       .where(sql`${t.clientId} is not null`),
@@ -639,12 +820,8 @@ export const messages = pgTable(
 export const calls = pgTable(
   'calls',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    userId: ownerUserId(),
     chatId: uuid('chat_id')
       .notNull()
       .references(() => chats.id, { onDelete: 'cascade' }),
@@ -694,7 +871,13 @@ export const safetyEvents = pgTable(
     locale: text('locale'),
     createdAt: createdAt(),
   },
-  (t) => [index('safety_events_kind_idx').on(t.kind, t.createdAt)],
+  (t) => [
+    index('safety_events_kind_idx').on(t.kind, t.createdAt),
+    /** The companion's crisis pause: a user's crisis events of the last days, one index read. */
+    index('safety_events_crisis_user_idx')
+      .on(t.userId, t.createdAt)
+      .where(sql`${t.kind} = 'crisis'`),
+  ],
 );
 
 /** Messages users reported (PRODUCT.md §6), for the admin console. */
@@ -705,9 +888,7 @@ export const messageReports = pgTable(
     messageId: uuid('message_id')
       .notNull()
       .references(() => messages.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerUserId(),
     reason: text('reason').notNull(),
     comment: text('comment').notNull().default(''),
     status: text('status', { enum: ['open', 'resolved'] })
@@ -759,9 +940,7 @@ export const auditLog = pgTable(
 export const takedownRequests = pgTable(
   'takedown_requests',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: primaryId(),
     /** The reference the reporter gets by e-mail (e.g. `TD-7K2M9QXA`). */
     reference: text('reference').notNull(),
     email: text('email').notNull(),
@@ -831,12 +1010,8 @@ export const adminSetupTokens = pgTable('admin_setup_tokens', {
 export const imageTransforms = pgTable(
   'image_transforms',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    userId: ownerUserId(),
     style: text('style').notNull(),
     state: text('state', { enum: ['uploaded', 'verified', 'processing', 'ready', 'failed'] })
       .notNull()
@@ -859,4 +1034,357 @@ export const imageTransforms = pgTable(
       .where(sql`${t.state} = 'processing'`),
     index('image_transforms_user_created_idx').on(t.userId, t.createdAt.desc()),
   ],
+);
+
+/**
+ * Long-term memories (issue 28, docs/memory.md), per user and character, shared by all that
+ * pair's chats; the memories module owns them. The row is the current revision; every revision
+ * (the current one included) is in `memory_revisions`. `terms` are the search terms scoped to
+ * the pair (`<pair key>:<term>`, modules/memories/terms.ts) behind one GIN index; `dedupe_key`
+ * the normalised text, unique per pair (two replicas extracting the same fact add one row).
+ */
+export const memories = pgTable(
+  'memories',
+  {
+    id: primaryId(),
+    userId: ownerUserId(),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['user', 'event', 'relationship', 'character', 'story'] }).notNull(),
+    text: text('text').notNull(),
+    eventDate: text('event_date'),
+    importance: smallint('importance').notNull().default(3),
+    pinned: boolean('pinned').notNull().default(false),
+    origin: text('origin', { enum: ['model', 'user', 'summary'] }).notNull(),
+    sourceMessageIds: text('source_message_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    terms: text('terms')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    dedupeKey: text('dedupe_key').notNull(),
+    /** The text's embedding when the model endpoint offers one (cosine over a candidate set). */
+    embedding: real('embedding').array(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('memories_pair_idx').on(t.userId, t.botId, t.updatedAt),
+    uniqueIndex('memories_dedupe_idx').on(t.userId, t.botId, t.dedupeKey),
+    index('memories_pinned_idx')
+      .on(t.userId, t.botId)
+      .where(sql`${t.pinned}`),
+    index('memories_terms_idx').using('gin', t.terms),
+  ],
+);
+
+/** Every revision of a memory, newest last: a correction supersedes, it never overwrites. */
+export const memoryRevisions = pgTable(
+  'memory_revisions',
+  {
+    id: primaryId(),
+    memoryId: uuid('memory_id')
+      .notNull()
+      .references(() => memories.id, { onDelete: 'cascade' }),
+    change: text('change', { enum: ['created', 'corrected', 'merged', 'pinned', 'unpinned'] }).notNull(),
+    origin: text('origin', { enum: ['model', 'user', 'summary'] }).notNull(),
+    kind: text('kind', { enum: ['user', 'event', 'relationship', 'character', 'story'] }).notNull(),
+    text: text('text').notNull(),
+    eventDate: text('event_date'),
+    importance: smallint('importance').notNull(),
+    pinned: boolean('pinned').notNull(),
+    sourceMessageIds: text('source_message_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+  },
+  (t) => [index('memory_revisions_memory_idx').on(t.memoryId, t.createdAt)],
+);
+
+/** The memories in a reply's prompt (`position` their order) and whether the reply drew on each. */
+export const messageMemories = pgTable(
+  'message_memories',
+  {
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    memoryId: uuid('memory_id')
+      .notNull()
+      .references(() => memories.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull(),
+    drewOn: boolean('drew_on').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.memoryId] }), index('message_memories_memory_idx').on(t.memoryId)],
+);
+
+/** How far each chat's messages were read for memories (the extraction job's cursor). */
+export const memoryExtractions = pgTable('memory_extractions', {
+  chatId: uuid('chat_id')
+    .primaryKey()
+    .references(() => chats.id, { onDelete: 'cascade' }),
+  throughSeq: bigint('through_seq', { mode: 'number' }).notNull().default(0),
+  /** The chat's summary (the short-term layer) was copied into memories once (docs/memory.md "Migration"). */
+  summaryImported: boolean('summary_imported').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A user's memory settings with one character: the journal (off by default). */
+export const memorySettings = pgTable(
+  'memory_settings',
+  {
+    userId: ownerUserId(),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    journal: boolean('journal').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.botId] })],
+);
+
+/** The character's journal: one entry per day of conversation, in her voice. */
+export const journalEntries = pgTable(
+  'journal_entries',
+  {
+    id: primaryId(),
+    userId: ownerUserId(),
+    botId: uuid('bot_id')
+      .notNull()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    text: text('text').notNull(),
+    memoryIds: text('memory_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('journal_entries_day_idx').on(t.userId, t.botId, t.day)],
+);
+
+/**
+ * The companion between conversations (docs/companion.md): the user's settings of proactive
+ * messages and the state their care rules keep (unanswered messages, today's count, the digest).
+ */
+export const companionSettings = pgTable(
+  'companion_settings',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** IANA time zone from the browser; null: not known yet (UTC). */
+    timeZone: text('time_zone'),
+    /** Quiet hours, minutes after local midnight (22:00–09:00 by default). */
+    quietStart: smallint('quiet_start').notNull().default(1320),
+    quietEnd: smallint('quiet_end').notNull().default(540),
+    /** Proactive messages a day at most, across every character. */
+    dailyCap: smallint('daily_cap').notNull().default(3),
+    emailDigest: boolean('email_digest').notNull().default(false),
+    /** Proactive messages since the user last wrote (two: they stop until the user writes). */
+    unanswered: smallint('unanswered').notNull().default(0),
+    /** The local day (`YYYY-MM-DD` in `time_zone`) `day_count` counts. */
+    day: text('day'),
+    dayCount: smallint('day_count').notNull().default(0),
+    /** A proactive message waits for the digest since this time; null: nothing waits. */
+    digestPendingSince: timestamp('digest_pending_since', { withTimezone: true }),
+    digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    /** The digests due: only users who chose it and have a message waiting. */
+    index('companion_settings_digest_idx')
+      .on(t.digestPendingSince)
+      .where(sql`${t.emailDigest} and ${t.digestPendingSince} is not null`),
+  ],
+);
+
+/**
+ * One chat's proactive messages: its frequency and its next slot. `slot_at` is the planned
+ * time (the key the message is written with); `due_at` is when a replica may next claim it
+ * (the slot's time, then its lease after a claim; null: nothing planned). `attempts` counts
+ * the claims of this slot: a slot claimed a third time (its replica died twice) is skipped.
+ */
+export const companionSlots = pgTable(
+  'companion_slots',
+  {
+    chatId: uuid('chat_id')
+      .primaryKey()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    userId: ownerUserId(),
+    frequency: text('frequency', { enum: ['few_weekly', 'daily', 'several_daily'] }).notNull(),
+    slotAt: timestamp('slot_at', { withTimezone: true }),
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    attempts: smallint('attempts').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    /** The claim: due slots in due order, from the index alone (partial: only planned slots). */
+    index('companion_slots_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.dueAt} is not null`),
+    index('companion_slots_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Web Push subscriptions (issue 31, docs/companion.md "Push and the app"): one row per device
+ * and browser, keyed by its push service endpoint. Removed when the push service answers 404
+ * or 410, when the device unsubscribes, or with the account.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: primaryId(),
+    userId: ownerUserId(),
+    /** The push service's URL for this device (unique: a device re-subscribing replaces its row). */
+    endpoint: text('endpoint').notNull(),
+    /** The subscription's P-256 public key and auth secret (base64url), to encrypt payloads. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/** A user's notification choices (one row, written on first change; absent: the defaults). */
+export const pushPreferences = pgTable('push_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Show the character's first words in a notification (default true); false: name only. */
+  preview: boolean('preview').notNull().default(true),
+  /** Also notify when a long reply or a picture is finished while the user is away (default false). */
+  replies: boolean('replies').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+// ---------------------------------------------------------------------------------------
+// Lorebooks (issue 29, docs/lorebooks.md): the lorebooks module owns them.
+// ---------------------------------------------------------------------------------------
+
+/**
+ * A lorebook: a character's (its card's `character_book`, edited by the character's author;
+ * `bot_id` set, one per character) or a user's own (`bot_id` null), used in every chat of the
+ * user when `global`, else in the chats it is attached to (`chat_lorebooks`). `version` goes up
+ * with every change of the book or its entries: the prompt's compiled keys are cached per
+ * `id:version`.
+ */
+export const lorebooks = pgTable(
+  'lorebooks',
+  {
+    id: primaryId(),
+    userId: ownerUserId(),
+    botId: uuid('bot_id').references(() => bots.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** How many of the newest messages are scanned for keys. */
+    scanDepth: smallint('scan_depth').notNull().default(4),
+    /** The most tokens the book's entries take in a prompt; 0: only the prompt's share. */
+    tokenBudget: integer('token_budget').notNull().default(0),
+    global: boolean('global').notNull().default(false),
+    version: integer('version').notNull().default(1),
+    /** Book fields this server does not model (a card's `extensions`, `recursive_scanning`, …). */
+    extensions: jsonb('extensions').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('lorebooks_user_idx').on(t.userId, t.updatedAt), uniqueIndex('lorebooks_bot_idx').on(t.botId)],
+);
+
+/** One entry of a lorebook (World Info's fields, docs/lorebooks.md "Entries"). */
+export const lorebookEntries = pgTable(
+  'lorebook_entries',
+  {
+    id: primaryId(),
+    lorebookId: uuid('lorebook_id')
+      .notNull()
+      .references(() => lorebooks.id, { onDelete: 'cascade' }),
+    /** The entry's number in its book (World Info's `uid`). */
+    uid: integer('uid').notNull(),
+    keys: text('keys')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    secondaryKeys: text('secondary_keys')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    selectiveLogic: text('selective_logic', { enum: ['and_any', 'and_all', 'not_any', 'not_all'] })
+      .notNull()
+      .default('and_any'),
+    content: text('content').notNull().default(''),
+    comment: text('comment').notNull().default(''),
+    constant: boolean('constant').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+    insertionOrder: integer('insertion_order').notNull().default(100),
+    position: text('position', { enum: ['before_char', 'after_char', 'an_top', 'an_bottom', 'at_depth'] })
+      .notNull()
+      .default('after_char'),
+    depth: smallint('depth').notNull().default(4),
+    probability: smallint('probability').notNull().default(100),
+    caseSensitive: boolean('case_sensitive').notNull().default(false),
+    useRegex: boolean('use_regex').notNull().default(false),
+    /** Entry fields this server does not model, kept for export. */
+    extensions: jsonb('extensions').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('lorebook_entries_uid_idx').on(t.lorebookId, t.uid)],
+);
+
+/** A user's lorebook attached to one of their chats. */
+export const chatLorebooks = pgTable(
+  'chat_lorebooks',
+  {
+    chatId: uuid('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    lorebookId: uuid('lorebook_id')
+      .notNull()
+      .references(() => lorebooks.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.lorebookId] }), index('chat_lorebooks_book_idx').on(t.lorebookId)],
+);
+
+/**
+ * What went into a reply's prompt (docs/lorebooks.md "What went into the prompt"): the lore
+ * entries that fired and why, the author's note, the memories; written once the reply's row exists.
+ */
+export const promptTraces = pgTable('prompt_traces', {
+  messageId: uuid('message_id')
+    .primaryKey()
+    .references(() => messages.id, { onDelete: 'cascade' }),
+  /** The chat's owner and the chat it was written in (the row goes with its message). */
+  userId: uuid('user_id').notNull(),
+  chatId: uuid('chat_id').notNull(),
+  trace: jsonb('trace').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+});
+/**
+ * "Download my data" (docs/accounts.md "Download my data"): one row per archive asked for. The
+ * `data-export` job writes the ZIP to media storage (`storage_key`) and marks it `ready` until
+ * `expires_at`; the `data-export-expire` job then deletes the file and marks it `expired`.
+ */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: primaryId(),
+    userId: ownerUserId(),
+    state: text('state', { enum: ['preparing', 'ready', 'failed', 'expired'] })
+      .notNull()
+      .default('preparing'),
+    storageKey: text('storage_key'),
+    size: bigint('size', { mode: 'number' }),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('data_exports_user_idx').on(t.userId, t.createdAt)],
 );

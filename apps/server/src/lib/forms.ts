@@ -13,6 +13,8 @@ export interface SpooledFile {
   readonly size: number;
   /** The bytes, read when the picture's turn has come. */
   read(): Promise<Buffer>;
+  /** The bytes as a stream (a large file read piece by piece: a chat import). */
+  stream(): NodeJS.ReadableStream;
   /** Deletes the temporary file (once the request is done with it). */
   discard(): Promise<void>;
 }
@@ -31,7 +33,7 @@ async function spool(stream: NodeJS.ReadableStream): Promise<SpooledFile> {
     throw error;
   }
   const { size } = await fs.promises.stat(file);
-  return { size, read: () => fs.promises.readFile(file), discard };
+  return { size, read: () => fs.promises.readFile(file), stream: () => fs.createReadStream(file), discard };
 }
 
 /**

@@ -50,3 +50,15 @@ export function translate(locale: Locale, key: string, vars: Record<string, stri
 
 /** True when the English file has this key. */
 export const hasTranslation = (key: string) => lookup(DICTIONARIES.en, key) !== undefined;
+
+/**
+ * Each language's name in English, for the instructions of the model's prompts (the chat's
+ * platform rules, the memory extraction, the journal): models follow English instructions best.
+ */
+export const LANGUAGE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  ch: 'Chinese (Simplified)',
+  es: 'Spanish',
+  de: 'German',
+  ru: 'Russian',
+};

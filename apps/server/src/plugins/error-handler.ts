@@ -27,6 +27,16 @@ function validationText(locale: Locale, message: string): string {
   return hasTranslation(key) ? translate(locale, key) : translate(locale, 'validation.invalid_value');
 }
 
+/** A service's field messages: a validation key (`invalid_value`, `too_long`, …) in the reader's language, other text as given. */
+function fieldTexts(locale: Locale, errors: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, messages]) => [
+      field,
+      messages.map((m) => (hasTranslation(`validation.${m}`) ? translate(locale, `validation.${m}`) : m)),
+    ]),
+  );
+}
+
 function errorText(locale: Locale, code: string, fallback: string): string {
   const key = `errors.${code}`;
   return hasTranslation(key) ? translate(locale, key) : fallback;
@@ -56,7 +66,7 @@ export function toApiError(
     const detail = error.isCatalogueText ? errorText(locale, error.code, error.message) : error.message;
     return {
       status: error.statusCode,
-      body: { detail, code: error.code, ...(error.errors ? { errors: error.errors } : {}) },
+      body: { detail, code: error.code, ...(error.errors ? { errors: fieldTexts(locale, error.errors) } : {}) },
       headers: error.headers,
     };
   }

@@ -1,5 +1,19 @@
+import fp from 'fastify-plugin';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { JobQueue } from '../providers/jobs/index.js';
+
+/**
+ * The job queue in the app: its figures on `/metrics` (after `metricsPlugin`), and its workers
+ * started once every module has registered its handlers (the app's onReady). They stop in the
+ * app's last preClose hook, which app.ts adds after every module's.
+ */
+export const jobsPlugin = fp<{ jobs: JobQueue }>(
+  async (app, { jobs }) => {
+    registerJobMetrics(app.metrics, jobs);
+    app.addHook('onReady', async () => jobs.start());
+  },
+  { name: 'jobs', dependencies: ['metrics'] },
+);
 
 /**
  * The job queue on `/metrics` (docs/ARCHITECTURE.md "Background jobs"):

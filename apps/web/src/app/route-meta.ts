@@ -30,8 +30,8 @@ export function useRouteHandle(): RouteHandle {
   return { pageKey: 'other', tab: null };
 }
 
-/** Pages that name themselves (a character, a blog post) with `useNamedPageTitle`. */
-const NAMED_PAGES = new Set(['/:slug', '/blog/:id']);
+/** Pages that name themselves (a character, a blog post, a character's memories) with `useNamedPageTitle`. */
+const NAMED_PAGES = new Set(['/:slug', '/blog/:id', '/memories/:slug']);
 
 /**
  * Keeps the browser tab's title on the page and in the interface language: the same title

@@ -1,6 +1,7 @@
 import { createBrowserRouter, data, redirect, type RouteObject } from 'react-router';
 import { isValidBotSlug, BLOG_ID_PATTERN } from '@reverie/shared';
 import { withChunkReload } from '../lib/chunk-reload';
+import { isAuthorized } from '../lib/session';
 import { registerPageLoader } from './router-preload';
 import { runMiddlewares } from './middleware';
 import type { RouteHandle } from './route-meta';
@@ -21,12 +22,22 @@ interface PageDefinition {
   load: () => Promise<PageModule>;
   handle: RouteHandle;
   children?: RouteObject[];
+  /**
+   * Requests the page will make, started by its loader while its code loads (the chat's:
+   * `features/chat/api/opening.ts`): in parallel with the code rather than after it.
+   */
+  early?: (url: URL, params: Record<string, string | undefined>, first: boolean) => void;
 }
 
-function page({ path, index, load, handle, children }: PageDefinition): RouteObject {
+/** No loader has run yet: the app's first navigation (its address is already the page's). */
+let firstNavigation = true;
+
+function page({ path, index, load, handle, children, early }: PageDefinition): RouteObject {
   const safeLoad = withChunkReload(load);
   registerPageLoader(!path || path === '/' ? '/' : `/${path}`, safeLoad);
   const loader = async ({ request, params }: { request: Request; params: Record<string, string | undefined> }) => {
+    early?.(new URL(request.url), params, firstNavigation);
+    firstNavigation = false;
     await runMiddlewares([...GLOBAL_MIDDLEWARE, ...(handle.middleware ?? [])], { request, params });
     if (handle.validate && !handle.validate(params)) {
       throw data({ reason: 'invalid' }, { status: 404 });
@@ -83,6 +94,45 @@ export const routes: RouteObject[] = [
             path: 'settings',
             load: () => import('./routes/settings'),
             handle: { pageKey: 'settings', tab: 'person', middleware: ['auth'] },
+          }),
+          page({
+            path: 'settings/characters',
+            load: () => import('./routes/my-characters'),
+            handle: { pageKey: 'settings', tab: 'person', middleware: ['auth'] },
+          }),
+          page({
+            path: 'lorebooks',
+            load: () => import('./routes/lorebooks'),
+            handle: { pageKey: 'settings', tab: 'person', middleware: ['auth'] },
+          }),
+          page({
+            path: 'lorebooks/character/:slug',
+            load: () => import('./routes/lorebook'),
+            handle: {
+              pageKey: 'settings',
+              tab: 'person',
+              middleware: ['auth'],
+              validate: ({ slug }) => Boolean(slug && isValidBotSlug(slug)),
+            },
+          }),
+          page({
+            path: 'lorebooks/:id',
+            load: () => import('./routes/lorebook'),
+            handle: {
+              pageKey: 'settings',
+              tab: 'person',
+              middleware: ['auth'],
+              validate: ({ id }) => Boolean(id && /^[0-9a-f-]{36}$/i.test(id)),
+            },
+          }),
+          page({
+            path: 'u/:id',
+            load: () => import('./routes/creator'),
+            handle: {
+              pageKey: 'other',
+              tab: 'explore',
+              validate: ({ id }) => Boolean(id && /^[0-9a-f-]{36}$/i.test(id)),
+            },
           }),
           page({
             path: 'transform',
@@ -142,8 +192,42 @@ export const routes: RouteObject[] = [
             },
           }),
           page({
+            path: 'memories/:slug',
+            load: () => import('./routes/character-memories'),
+            handle: {
+              pageKey: 'other',
+              tab: 'message',
+              immersive: true,
+              middleware: ['auth'],
+              validate: ({ slug }) => Boolean(slug && isValidBotSlug(slug)),
+            },
+          }),
+          page({
+            path: 'scene/join/:code',
+            load: () => import('./routes/scene-join'),
+            handle: {
+              pageKey: 'other',
+              tab: 'message',
+              immersive: true,
+              middleware: ['auth'],
+              validate: ({ code }) => Boolean(code && code.length >= 10 && code.length <= 100),
+            },
+          }),
+          page({
             path: ':slug',
             load: () => import('./routes/character-chat'),
+            // A member's chat by id: the chat and its first history page are asked for at once.
+            // Not when the chat is already on screen (a modal's flag in the address reruns the loader).
+            early: (url, { slug }, first) => {
+              const chatId = url.searchParams.get('chat');
+              const onScreen =
+                !first &&
+                window.location.pathname === url.pathname &&
+                new URLSearchParams(window.location.search).get('chat') === chatId;
+              // (Its module is fetched beside the page's code: kept out of the landing bundle.)
+              if (chatId && slug && isValidBotSlug(slug) && isAuthorized() && !onScreen)
+                void import('../features/chat/api/opening').then((m) => m.startChatOpening(chatId));
+            },
             handle: {
               pageKey: 'chat',
               tab: 'message',

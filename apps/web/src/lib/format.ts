@@ -33,6 +33,16 @@ export function formatDate(iso: string, locale: Locale): string {
   return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium' }).format(date);
 }
 
+/**
+ * A calendar day (`YYYY-MM-DD`, no time of day) in the interface language, e.g. "Nov 12, 2026":
+ * the same day wherever the reader is (a shared moment's date in the memories).
+ */
+export function formatDay(day: string, locale: Locale): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+}
+
 /** A time of day in the interface language, e.g. "4:05 PM", "16:05". */
 export function formatTime(iso: string, locale: Locale): string {
   const date = new Date(iso);
@@ -86,4 +96,21 @@ export function formatDateTime(iso: string, locale: Locale): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
   return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** A file's size in the interface language, e.g. "1.2 MB". */
+export function formatBytes(bytes: number, locale: Locale): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return new Intl.NumberFormat(intlLocale(locale), {
+    style: 'unit',
+    unit: units[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: unit === 0 ? 0 : 1,
+  }).format(value);
 }

@@ -25,6 +25,8 @@ const base: Message = {
   alt_count: 1,
   error_code: null,
   spoken: false,
+  edited_at: null,
+  proactive: false,
   notice: 'ai_disclosure',
 };
 

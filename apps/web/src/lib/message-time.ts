@@ -32,7 +32,29 @@ const sameDay = (a: Date, b: Date) =>
  * messages ("14:05", "2:05 PM"), the date and time for older ones ("12 Nov, 14:05"; with the
  * year when it is not this year). Empty for an invalid date.
  */
-export function formatMessageTime(iso: string, language: string, now: Date = new Date()): string {
+export function formatMessageTime(iso: string, language: string, now?: Date): string {
+  if (now) return formatAt(iso, language, now);
+  // Each message's text is made once a day (a long chat renders its rows again and again).
+  const at = Date.now();
+  if (at >= textsUntil || texts.size > 20_000) {
+    texts.clear();
+    const today = new Date(at);
+    textsUntil = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1).getTime();
+  }
+  const key = `${language}|${iso}`;
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = formatAt(iso, language, new Date(at));
+    texts.set(key, text);
+  }
+  return text;
+}
+
+/** The texts made today, by language and date; forgotten at midnight. */
+const texts = new Map<string, string>();
+let textsUntil = 0;
+
+function formatAt(iso: string, language: string, now: Date): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
   const locale = toLocale(language);
@@ -41,13 +63,18 @@ export function formatMessageTime(iso: string, language: string, now: Date = new
   return formatter(tag, !today, date.getFullYear() !== now.getFullYear()).format(date);
 }
 
-/** The full date and time, for the tooltip. */
+const fullFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The full date and time, for the tooltip (one formatter per language: making one is costly). */
 export function formatMessageDateTime(iso: string, language: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
   const locale = toLocale(language);
-  return new Intl.DateTimeFormat(locale ? LOCALE_HTML_LANG[locale] : language, {
-    dateStyle: 'full',
-    timeStyle: 'short',
-  }).format(date);
+  const tag = locale ? LOCALE_HTML_LANG[locale] : language;
+  let format = fullFormats.get(tag);
+  if (!format) {
+    format = new Intl.DateTimeFormat(tag, { dateStyle: 'full', timeStyle: 'short' });
+    fullFormats.set(tag, format);
+  }
+  return format.format(date);
 }

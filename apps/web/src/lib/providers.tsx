@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { i18n } from './i18n';
 import { bindProfileToSession } from './profile';
 
 /** The app's data cache (tests make their own, to seed it). */
@@ -12,9 +13,17 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** App-wide providers: the data cache (the profile dropped when the tokens go). Texts: `lib/i18n.ts`. */
+/**
+ * App-wide providers: the data cache (the profile dropped when the tokens go; everything read
+ * again in the new language when the language changes: the official characters and the blog
+ * answer in it). Texts: `lib/i18n.ts`.
+ */
 export function AppProviders({ children, client: given }: { children: ReactNode; client?: QueryClient }) {
   const [client] = useState(() => given ?? createQueryClient());
   useEffect(() => bindProfileToSession(client), [client]);
+  useEffect(() => {
+    const stop = i18n.onLanguageChanged(() => void client.invalidateQueries());
+    return () => void stop();
+  }, [client]);
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -24,5 +24,6 @@ export const testBot = (overrides: Partial<BotDetail> = {}): BotDetail => ({
   review_reason: null,
   alternate_greetings: [],
   creator_notes: '',
+  example_messages: '',
   ...overrides,
 });

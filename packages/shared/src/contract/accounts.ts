@@ -98,12 +98,19 @@ export const PreferencesBodySchema = z
       .max(INTEREST_TAGS.length, 'too_many_items')
       .optional(),
     marketing_emails: z.boolean({ error: 'invalid_value' }).optional(),
+    /** Hide the creator page (`/u/{id}`, the user's public characters): it answers 404. */
+    creator_page_hidden: z.boolean({ error: 'invalid_value' }).optional(),
   })
   .meta({ id: 'PreferencesBody' });
 export type PreferencesBody = z.infer<typeof PreferencesBodySchema>;
 
 export const PreferencesSchema = z
-  .object({ locale: z.enum(LOCALES), interests: z.array(z.string()), marketing_emails: z.boolean() })
+  .object({
+    locale: z.enum(LOCALES),
+    interests: z.array(z.string()),
+    marketing_emails: z.boolean(),
+    creator_page_hidden: z.boolean(),
+  })
   .meta({ id: 'Preferences' });
 export type Preferences = z.infer<typeof PreferencesSchema>;
 

@@ -13,21 +13,7 @@ export const ADMIN_PRIVATE_PICTURES_MAX = 48;
 /** Public: on the character's page; private: sent in chat only, blurred for free users until unblurred. */
 export const PICTURE_VISIBILITIES = ['public', 'private'] as const;
 
-/**
- * Voices the console offers for a character (espeak-ng voices with a variant: every TTS
- * provider maps the variant's sex onto its own voices; docs/voice.md). A provider's own voice
- * name (`nova`, an ElevenLabs id) may be typed instead.
- */
-export const CHARACTER_VOICES = [
-  { id: 'en-us+f3', sex: 'female' },
-  { id: 'en-us+f2', sex: 'female' },
-  { id: 'en-us+f4', sex: 'female' },
-  { id: 'en-gb+f3', sex: 'female' },
-  { id: 'en-us+m3', sex: 'male' },
-  { id: 'en-us+m1', sex: 'male' },
-  { id: 'en-us+m7', sex: 'male' },
-  { id: 'en-gb+m3', sex: 'male' },
-] as const;
+export { CHARACTER_VOICES } from './constants.js';
 export const VOICE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$/;
 
 const text = (max: number) => freeText().trim().max(max, { message: 'invalid_value' });
@@ -119,6 +105,8 @@ export const AdminCharacterSchema = BotDetailSchema.extend({
   pictures: z.array(AdminPictureSchema),
   author: AdminAuthorSchema.nullable(),
   updated_at: z.string(),
+  /** When its author deleted it (it is no longer listed; other people keep their chats), else null. */
+  deleted_at: z.string().nullable(),
 }).meta({ id: 'AdminCharacter' });
 export type AdminCharacter = z.infer<typeof AdminCharacterSchema>;
 

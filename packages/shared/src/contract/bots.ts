@@ -8,9 +8,12 @@ import {
   BOT_LIMITS,
   BOT_REVIEW_STATES,
   BOT_VISIBILITIES,
+  CHARACTER_VOICES,
   OCCUPATION_OPTIONS,
   PERSONALITY_OPTIONS,
 } from './constants.js';
+
+const VOICE_IDS = CHARACTER_VOICES.map((v) => v.id) as [string, ...string[]];
 
 // The constants live in the zod-free ./constants.ts (the landing page reads them without zod).
 export {
@@ -56,6 +59,8 @@ export const BotDetailSchema = BotSchema.extend({
   review_reason: z.string().nullable(),
   alternate_greetings: z.array(z.string()),
   creator_notes: z.string(),
+  /** Example dialogue (the card's `mes_example`). */
+  example_messages: z.string(),
 }).meta({ id: 'BotDetail' });
 export type BotDetail = z.infer<typeof BotDetailSchema>;
 
@@ -118,6 +123,10 @@ export const BotCreateSchema = z.object({
     .max(BOT_LIMITS.description, { message: 'invalid_value' }),
   greeting: freeText().trim().max(BOT_LIMITS.greeting, { message: 'invalid_value' }).default(''),
   scenario: freeText().trim().max(BOT_LIMITS.scenario, { message: 'invalid_value' }).default(''),
+  /** Example dialogue (the card's `mes_example`), `<START>` between examples. */
+  example_messages: freeText().trim().max(BOT_LIMITS.exampleMessages, { message: 'invalid_value' }).default(''),
+  /** One of CHARACTER_VOICES; absent: chosen from the texts. */
+  voice: z.enum(VOICE_IDS, { message: 'invalid_value' }).optional(),
   tags: z
     .union([z.array(z.string()).max(100, { message: 'too_many_items' }), z.string().max(2000)])
     .optional()
@@ -147,5 +156,56 @@ export const BotUpdateSchema = z
   .strict();
 export type BotUpdate = Partial<Omit<BotCreate, 'kind'>>;
 
+/** Popular this week (Explore): listed characters and how many people chatted with each in the last 7 days. */
+export const BotPopularListSchema = z
+  .object({ results: z.array(BotSchema.extend({ people_week: z.number().int() })) })
+  .meta({ id: 'BotPopularList' });
+export type BotPopularList = z.infer<typeof BotPopularListSchema>;
+
+/** A creator's page (`/u/{id}`): their name and public characters. */
+export const CreatorPageSchema = z
+  .object({ id: z.string(), name: z.string(), results: z.array(BotSchema) })
+  .meta({ id: 'CreatorPage' });
+export type CreatorPage = z.infer<typeof CreatorPageSchema>;
+export const CreatorParamsSchema = z.object({ id: z.uuid({ message: 'invalid_value' }) });
+
 export const BotMineQuerySchema = z.object({ kind: z.enum(BOT_KINDS).optional() });
-export const BotMineListSchema = z.object({ results: z.array(BotSchema) }).meta({ id: 'BotMineList' });
+/** One of the user's own characters or personas (My characters): its state and who chats with it. */
+export const BotMineSchema = BotSchema.extend({
+  review_state: z.enum(BOT_REVIEW_STATES),
+  /** Why an administrator rejected or unpublished it; null otherwise. */
+  review_reason: z.string().nullable(),
+  /** Chats with it, everyone's (the author's included). */
+  chats_count: z.number().int(),
+  /** People other than its author who chat with it. */
+  people_count: z.number().int(),
+}).meta({ id: 'BotMine' });
+export type BotMine = z.infer<typeof BotMineSchema>;
+export const BotMineListSchema = z.object({ results: z.array(BotMineSchema) }).meta({ id: 'BotMineList' });
+
+/** Pictures an author's character holds at most in its gallery (public and private together). */
+export const BOT_GALLERY_MAX = 24;
+/** Public pictures (the character's page) a gallery holds at most; the rest are private. */
+export const BOT_GALLERY_PUBLIC_MAX = 12;
+export const BOT_PICTURE_VISIBILITIES = ['public', 'private'] as const;
+/** One picture of the author's gallery: public (the page) or private (sent in chat only). */
+export const BotGalleryPictureSchema = z
+  .object({
+    id: z.string(),
+    /** Signed when the picture is not public to everyone; the author sees it sharp. */
+    url: z.string(),
+    visibility: z.enum(BOT_PICTURE_VISIBILITIES),
+    /** Judged explicit: blurred for other people until an administrator reviews the pictures. */
+    explicit: z.boolean(),
+  })
+  .meta({ id: 'BotGalleryPicture' });
+export type BotGalleryPicture = z.infer<typeof BotGalleryPictureSchema>;
+export const BotGallerySchema = z
+  .object({ results: z.array(BotGalleryPictureSchema), max: z.number().int(), public_max: z.number().int() })
+  .meta({ id: 'BotGallery' });
+export type BotGallery = z.infer<typeof BotGallerySchema>;
+export const BotGalleryParamsSchema = BotSlugParamsSchema.extend({ pictureId: z.uuid({ message: 'invalid_value' }) });
+export const BotGalleryUploadQuerySchema = z.object({
+  visibility: z.enum(BOT_PICTURE_VISIBILITIES).default('public'),
+});
+export const BotGalleryVisibilitySchema = z.object({ visibility: z.enum(BOT_PICTURE_VISIBILITIES) });

@@ -76,3 +76,19 @@ export const BOT_LIMITS = {
   /** The card's JSON text as a whole, in bytes. */
   cardJsonBytes: 2 * 1024 * 1024,
 } as const;
+
+/**
+ * Voices a character may have: espeak-ng voices with a variant (every TTS provider maps the
+ * variant's sex onto its own voices; docs/voice.md). The console offers them (an administrator
+ * may type a provider's own voice name instead); an author chooses among them.
+ */
+export const CHARACTER_VOICES = [
+  { id: 'en-us+f3', sex: 'female' },
+  { id: 'en-us+f2', sex: 'female' },
+  { id: 'en-us+f4', sex: 'female' },
+  { id: 'en-gb+f3', sex: 'female' },
+  { id: 'en-us+m3', sex: 'male' },
+  { id: 'en-us+m1', sex: 'male' },
+  { id: 'en-us+m7', sex: 'male' },
+  { id: 'en-gb+m3', sex: 'male' },
+] as const;

@@ -20,7 +20,12 @@ export function presentProfile(user: UserRow, billing?: ProfileBilling): Profile
 }
 
 export function presentPreferences(user: UserRow): Preferences {
-  return { locale: toLocale(user.locale) ?? 'en', interests: user.interests, marketing_emails: user.marketingEmails };
+  return {
+    locale: toLocale(user.locale) ?? 'en',
+    interests: user.interests,
+    marketing_emails: user.marketingEmails,
+    creator_page_hidden: user.creatorPageHidden,
+  };
 }
 
 export const presentRegistered = (user: UserRow) => ({ id: user.id, name: user.name, email: user.email });

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { emailTokens, refreshTokens, supportReports, users } from '../../db/schema.js';
 
@@ -64,15 +64,7 @@ async function lockUserForRevoke(tx: Database, userId: string): Promise<void> {
 
 /** Revokes every token of the family (log-out, reuse after the grace window). */
 export async function revokeRefreshFamily(db: Database, userId: string, familyId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await lockUserForRevoke(tx, userId);
-    await tx
-      .update(refreshTokens)
-      .set({ revokedAt: new Date() })
-      .where(
-        and(eq(refreshTokens.familyId, familyId), eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)),
-      );
-  });
+  await revokeTokens(db, userId, eq(refreshTokens.familyId, familyId));
 }
 
 /** Revokes every token of the user (password reset, ban), or all but one session's (password change). */
@@ -81,18 +73,17 @@ export async function revokeAllRefreshTokens(
   userId: string,
   options: { exceptFamily?: string } = {},
 ): Promise<void> {
+  await revokeTokens(db, userId, options.exceptFamily ? ne(refreshTokens.familyId, options.exceptFamily) : undefined);
+}
+
+/** Revokes the user's live tokens that `which` selects (all of them without it), under the user's lock. */
+async function revokeTokens(db: Database, userId: string, which: SQL | undefined): Promise<void> {
   await db.transaction(async (tx) => {
     await lockUserForRevoke(tx, userId);
     await tx
       .update(refreshTokens)
       .set({ revokedAt: new Date() })
-      .where(
-        and(
-          eq(refreshTokens.userId, userId),
-          isNull(refreshTokens.revokedAt),
-          options.exceptFamily ? ne(refreshTokens.familyId, options.exceptFamily) : undefined,
-        ),
-      );
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), which));
   });
 }
 

@@ -267,6 +267,7 @@ export class AccountsService {
       ...(body.locale ? { locale: body.locale } : {}),
       ...(body.interests ? { interests: [...new Set(body.interests)] } : {}),
       ...(body.marketing_emails !== undefined ? { marketingEmails: body.marketing_emails } : {}),
+      ...(body.creator_page_hidden !== undefined ? { creatorPageHidden: body.creator_page_hidden } : {}),
     });
     return user!;
   }

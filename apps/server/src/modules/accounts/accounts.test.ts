@@ -327,7 +327,12 @@ describe('profile', () => {
       headers: user.auth,
       payload: { locale: 'de', interests: ['anime', 'romance'] },
     });
-    expect(res.json()).toEqual({ locale: 'de', interests: ['anime', 'romance'], marketing_emails: true });
+    expect(res.json()).toEqual({
+      locale: 'de',
+      interests: ['anime', 'romance'],
+      marketing_emails: true,
+      creator_page_hidden: false,
+    });
     const bad = await t.app.inject({
       method: 'PATCH',
       url: '/api/profile/preferences',

@@ -4,6 +4,8 @@ import type { Database } from '../../db/client.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { deleteUserTransforms, userTransformPrefix } from '../transforms/index.js';
 import { characterFilePrefix } from '../bots/index.js';
+import { deleteUserMemories } from '../memories/index.js';
+import { dataExportPrefix } from '../data-export/index.js';
 import type { UserRow } from './accounts.repository.js';
 import * as repo from './user-data.repository.js';
 
@@ -29,6 +31,8 @@ export const CORE_DELETERS: UserDataDeleter[] = [
   { name: 'refresh_tokens', delete: (tx, u) => repo.deleteUserRefreshTokens(tx, u.id) },
   // Voice calls (issue 14): their rows, live or ended (a live call's socket then finds it gone and closes).
   { name: 'calls', delete: (tx, u) => repo.deleteUserCalls(tx, u.id) },
+  // Long-term memories (issue 28): memories with their revisions and citations, settings, journal.
+  { name: 'memories', delete: (tx, u) => deleteUserMemories(tx, u.id) },
   { name: 'bots', delete: (tx, u) => repo.deleteUserBots(tx, u.id) },
   // Style transforms (issue 16): their rows; their files are under transforms/<user id>/ (below).
   { name: 'image_transforms', delete: async (tx, u) => deleteUserTransforms(tx, u.id) },
@@ -108,6 +112,8 @@ export class UserDataDeletion {
       for (const prefix of userChatMediaPrefixes(user.id)) await storage.deletePrefix(prefix);
       // Style transforms' originals and results.
       await storage.deletePrefix(userTransformPrefix(user.id));
+      // Download my data: the archives not yet expired.
+      await storage.deletePrefix(dataExportPrefix(user.id));
     }
   }
 }

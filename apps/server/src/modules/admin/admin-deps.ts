@@ -14,6 +14,12 @@ import type { AdminUserRow } from './users.repository.js';
 // console's transaction, so the change and its audit record commit together.
 
 /** Bans, sessions, delete-all-data and the operator commands (the accounts module). */
+/** A stored picture: its key, and whether the judge found it explicit (blurred for guests). */
+export interface StoredPicture {
+  key: string;
+  explicit: boolean;
+}
+
 export interface AdminAccounts {
   /** Bans the user in `tx`; the console ends the sessions after the commit. */
   ban(tx: Database, userId: string, reason: string): Promise<AdminUserRow>;
@@ -72,11 +78,11 @@ export interface AdminBots {
     id: string,
     decision: { approve: true; reviewerId: string } | { approve: false; reviewerId: string; reason: string },
   ): BotChange;
-  /** Sanitises, judges and stores a gallery picture; answers its key. */
-  storeGalleryFile(botId: string, file: Buffer): Promise<string>;
+  /** Sanitises, judges and stores a gallery picture; answers its key and the judge's verdict. */
+  storeGalleryFile(botId: string, file: Buffer): Promise<StoredPicture>;
   addGalleryPicture(
     botId: string,
-    mediaKey: string,
+    stored: StoredPicture,
   ): Promise<{ before: BotRow; after: BotRow; picture: BotPictureRow }>;
   removeGalleryPicture(
     botId: string,

@@ -45,6 +45,7 @@ export function presentAdminCharacter(
     })),
     author: author ? { id: author.id, name: author.name, email: author.email, locale: author.locale } : null,
     updated_at: row.updatedAt.toISOString(),
+    deleted_at: row.deletedAt?.toISOString() ?? null,
   };
 }
 

@@ -151,11 +151,12 @@ export class AdminCharactersService {
     const existing = await this.deps.bots.findBotById(id);
     if (!existing || existing.kind !== 'character') throw notFound();
     // The bots module's photo check (sanitise, moderation) before anything is written.
-    const key = await this.deps.bots.storeGalleryFile(id, file);
+    const stored = await this.deps.bots.storeGalleryFile(id, file);
     try {
-      return (await this.write(actorId, 'character.picture_add', (bots) => bots.addGalleryPicture(id, key))).character;
+      return (await this.write(actorId, 'character.picture_add', (bots) => bots.addGalleryPicture(id, stored)))
+        .character;
     } catch (error) {
-      await this.deps.storage.delete(key).catch(() => {});
+      await this.deps.storage.delete(stored.key).catch(() => {});
       throw error;
     }
   }

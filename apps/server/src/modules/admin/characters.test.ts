@@ -294,6 +294,18 @@ describe('admin characters: official characters', () => {
     expect(await t.database.db.select().from(bots).where(eq(bots.name, 'Audit Less'))).toEqual([]);
   });
 
+  it('shows a character its author deleted as deleted, not as private', async () => {
+    const { user, auth: userAuth } = await createUser(t.app, t.database.db);
+    const custom = await createBot(t.database.db, { authorId: user.id, isOfficial: false });
+    const before = await t.app.inject({ method: 'GET', url: `/api/admin/characters/${custom.id}`, headers: admin });
+    expect(before.json<AdminCharacter>().deleted_at).toBeNull();
+    const gone = await t.app.inject({ method: 'DELETE', url: `/api/bot/${custom.slug}`, headers: userAuth });
+    expect(gone.statusCode).toBeLessThan(300);
+    const after = await t.app.inject({ method: 'GET', url: `/api/admin/characters/${custom.id}`, headers: admin });
+    expect(after.statusCode).toBe(200);
+    expect(after.json<AdminCharacter>().deleted_at).toEqual(expect.any(String));
+  });
+
   it('unpublishes any public character with a reason', async () => {
     const { user, auth: userAuth } = await createUser(t.app, t.database.db);
     const custom = await createBot(t.database.db, { authorId: user.id, isOfficial: false });

@@ -84,28 +84,16 @@ export async function findLedgerEntryId(db: Database, idempotencyKey: string): P
   return row?.id ?? null;
 }
 
-/** Whether the user has a ledger row of this reason since the given time. */
-/** True when the user has a ledger entry of this reason (with this reference, when given). */
-export async function hasLedgerEntry(db: Database, userId: string, reason: LedgerReason, reference?: string) {
-  const rows = await db
-    .select({ id: ledgerEntries.id })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.userId, userId),
-        eq(ledgerEntries.reason, reason),
-        reference === undefined ? undefined : eq(ledgerEntries.reference, reference),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
-}
-
-export async function hasLedgerEntrySince(
+/**
+ * True when the user has a ledger entry of this reason: with this reference when given, and at
+ * or after `since` when given.
+ */
+export async function hasLedgerEntry(
   db: Database,
   userId: string,
   reason: LedgerReason,
-  since: Date,
+  reference?: string,
+  since?: Date,
 ): Promise<boolean> {
   const rows = await db
     .select({ id: ledgerEntries.id })
@@ -114,11 +102,17 @@ export async function hasLedgerEntrySince(
       and(
         eq(ledgerEntries.userId, userId),
         eq(ledgerEntries.reason, reason),
-        sql`${ledgerEntries.createdAt} >= ${since.toISOString()}`,
+        reference === undefined ? undefined : eq(ledgerEntries.reference, reference),
+        since === undefined ? undefined : sql`${ledgerEntries.createdAt} >= ${since.toISOString()}`,
       ),
     )
     .limit(1);
   return rows.length > 0;
+}
+
+/** True when the user has a ledger entry of this reason since the given time. */
+export function hasLedgerEntrySince(db: Database, userId: string, reason: LedgerReason, since: Date): Promise<boolean> {
+  return hasLedgerEntry(db, userId, reason, undefined, since);
 }
 
 /**

@@ -1,8 +1,9 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { blogPosts } from '../../db/schema.js';
+import { blogPosts, type BlogTranslations } from '../../db/schema.js';
 
 export type BlogPostRow = typeof blogPosts.$inferSelect;
+export type { BlogTranslations };
 export type NewBlogPost = typeof blogPosts.$inferInsert;
 
 /** Published posts, newest first, after the given (published_at, id) key. */
@@ -47,6 +48,16 @@ export async function insertMissingPosts(db: Database, posts: NewBlogPost[]): Pr
     .onConflictDoNothing({ target: blogPosts.id })
     .returning({ id: blogPosts.id });
   return inserted.length;
+}
+
+/** Writes a shipped post's translations when they differ (the seed; the English text is left as edited). */
+export async function updatePostTranslations(db: Database, id: string, translations: BlogTranslations): Promise<void> {
+  await db
+    .update(blogPosts)
+    .set({ translations })
+    .where(
+      and(eq(blogPosts.id, id), sql`${blogPosts.translations} is distinct from ${JSON.stringify(translations)}::jsonb`),
+    );
 }
 
 // The admin console's reads and writes (modules/admin/blog.*); `db` may be a transaction.

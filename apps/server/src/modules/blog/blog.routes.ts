@@ -20,7 +20,7 @@ export const blogRoutes: FastifyPluginAsyncZod<{ service: BlogService }> = async
         response: { 200: BlogListSchema, 400: ApiErrorSchema },
       },
     },
-    async (request) => service.list(request.query.size, request.query.c),
+    async (request) => service.list(request.query.size, request.query.c, request.locale),
   );
 
   app.get(
@@ -33,6 +33,6 @@ export const blogRoutes: FastifyPluginAsyncZod<{ service: BlogService }> = async
         response: { 200: BlogPostSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
       },
     },
-    async (request) => service.get(request.params.id),
+    async (request) => service.get(request.params.id, request.locale),
   );
 };

@@ -4,7 +4,12 @@ import type { Edition } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import { serverRoot } from '../../lib/paths.js';
 import { fillTemplate, parseFrontMatter } from '../../lib/templates.js';
-import { insertMissingPosts, type NewBlogPost } from './blog.repository.js';
+import {
+  insertMissingPosts,
+  updatePostTranslations,
+  type BlogTranslations,
+  type NewBlogPost,
+} from './blog.repository.js';
 
 /** Longest blog post id (the blog cursor's and the post route's `slug` kind allow 120). */
 const BLOG_ID_MAX = 120;
@@ -26,7 +31,29 @@ export function blogIdOf(file: string): string | null {
   return id || null;
 }
 
-/** Reads the shipped blog posts (content/blog/*.md with front matter). */
+/** The languages a post is translated into, each in its folder (content/blog/<locale>/<same file name>). */
+const TRANSLATED_LOCALES = ['ch', 'es', 'de', 'ru'] as const;
+
+/**
+ * A post's translations: the files of the same name in `dir/<locale>/` (title, summary and
+ * body; a missing file or field falls back to English when shown).
+ */
+async function readTranslations(dir: string, file: string, vars: Record<string, string>): Promise<BlogTranslations> {
+  const translations: BlogTranslations = {};
+  for (const locale of TRANSLATED_LOCALES) {
+    const text = await fs.readFile(path.join(dir, locale, file), 'utf8').catch(() => null);
+    if (text === null) continue;
+    const { data, body } = parseFrontMatter(text);
+    translations[locale] = {
+      ...(data.title ? { title: fillTemplate(data.title, vars) } : {}),
+      ...(data.summary ? { summary: fillTemplate(data.summary, vars) } : {}),
+      ...(body.trim() ? { body: fillTemplate(body.trim(), vars) } : {}),
+    };
+  }
+  return translations;
+}
+
+/** Reads the shipped blog posts (content/blog/*.md with front matter, translations in content/blog/<locale>/). */
 export async function readShippedBlogPosts(edition: Edition): Promise<NewBlogPost[]> {
   return readBlogPosts(path.join(serverRoot(), 'content', 'blog'), edition);
 }
@@ -56,13 +83,20 @@ export async function readBlogPosts(dir: string, edition: Edition): Promise<NewB
         summary: fillTemplate(data.summary ?? '', vars),
         body: fillTemplate(body.trim(), vars),
         publishedAt: data.published_at ? new Date(data.published_at) : new Date(),
+        translations: await readTranslations(dir, file, vars),
       };
     }),
   );
   return posts.filter((post) => !Number.isNaN(post.publishedAt?.getTime()));
 }
 
-/** Inserts the shipped posts that are missing (an operator's edits survive restarts); how many. */
+/**
+ * Inserts the shipped posts that are missing (an operator's edits survive restarts) and writes
+ * every shipped post's translations again when they changed; how many posts were inserted.
+ */
 export async function seedBlogPosts(db: Database, edition: Edition): Promise<number> {
-  return insertMissingPosts(db, await readShippedBlogPosts(edition));
+  const posts = await readShippedBlogPosts(edition);
+  const inserted = await insertMissingPosts(db, posts);
+  for (const post of posts) await updatePostTranslations(db, post.id, post.translations ?? {});
+  return inserted;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getEdition } from '@reverie/shared';
 import { createTestApp } from '../../../test/helpers.js';
@@ -56,6 +57,45 @@ describe('blog', async () => {
     const res = await app.inject(`/api/blog/${shipped[0]!.id}/`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: shipped[0]!.id, title: shipped[0]!.title, body: expect.any(String) });
+  });
+
+  it('serves every shipped post in each language, English as the fallback, and the seed rewrites changed translations', async () => {
+    const marks = { ch: /[\u4e00-\u9fff]/u, es: /\b(de|que|los|las)\b/u, de: /\b(und|der|die|das)\b/u, ru: /[а-яё]/iu };
+    for (const post of shipped) {
+      const english = (await app.inject(`/api/blog/${post.id}`)).json() as { title: string; body: string };
+      for (const [locale, mark] of Object.entries(marks)) {
+        const res = await app.inject({ url: `/api/blog/${post.id}`, headers: { 'accept-language': locale } });
+        expect(res.statusCode).toBe(200);
+        const translated = res.json() as { title: string; summary: string; body: string };
+        expect(translated.title, `${post.id} ${locale}`).not.toBe(english.title);
+        expect(translated.body, `${post.id} ${locale}`).toMatch(mark);
+        expect(translated.title + translated.summary + translated.body).not.toContain('{{name}}');
+        // The links of the English post are kept.
+        for (const link of english.body.match(/\]\([^)]+\)/g) ?? []) expect(translated.body).toContain(link);
+      }
+    }
+    // A list page in Russian; an unknown language and a post without translations fall back to English.
+    const list = (
+      await app.inject({ url: '/api/blog', query: { size: '50' }, headers: { 'accept-language': 'ru' } })
+    ).json() as {
+      results: { id: string; title: string }[];
+    };
+    expect(list.results.find((p) => p.id === shipped[0]!.id)!.title).toMatch(/[а-яё]/iu);
+    expect(list.results.find((p) => p.id === 'extra-post-0')!.title).toBe('Extra 0');
+    const french = (
+      await app.inject({ url: `/api/blog/${shipped[0]!.id}`, headers: { 'accept-language': 'fr' } })
+    ).json();
+    expect(french).toMatchObject({ title: shipped[0]!.title });
+    // A changed translation is written again on the next seed; the English text stays as edited.
+    await database.db.execute(
+      sql`update blog_posts set translations = '{}'::jsonb, title = 'Edited' where id = ${shipped[0]!.id}`,
+    );
+    await seedDatabase(database.db, getEdition('reverie'));
+    const again = (
+      await app.inject({ url: `/api/blog/${shipped[0]!.id}`, headers: { 'accept-language': 'de' } })
+    ).json();
+    expect(again.title).toBe(shipped[0]!.translations!.de!.title);
+    expect((await app.inject(`/api/blog/${shipped[0]!.id}`)).json().title).toBe('Edited');
   });
 
   it('answers 404 for drafts and unknown posts, 400 for malformed ids and junk cursors', async () => {

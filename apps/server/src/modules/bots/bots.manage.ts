@@ -13,24 +13,25 @@ import { voiceForCharacter } from './character-voice.js';
 import {
   countPendingReview,
   deleteCharacters,
-  deleteGalleryPicture,
   findBotById,
   findBotByIdForUpdate,
   insertBot,
-  insertGalleryPicture,
   listGalleries,
   listGallery,
   listManagedBots,
   listPendingReview,
   setGalleryPosition,
-  setPictureVisibility,
   slugTakenByOther,
   updateBot,
   type BotPictureRow,
   type BotRow,
   type NewBotRow,
 } from './bots.repository.js';
+import { addToGallery, changePictureVisibility, removeFromGallery, type GalleryLimits } from './gallery.js';
 import { BotsService, cardTexts, type BotsServiceDeps, type PreparedCardImport } from './bots.service.js';
+
+/** The console's gallery: public pictures (the page) and private ones (sent in chat). */
+const CONSOLE_LIMITS: GalleryLimits = { public: ADMIN_GALLERY_MAX, private: ADMIN_PRIVATE_PICTURES_MAX };
 
 /** The columns of the console's fields that were sent (an edit leaves the others as they are). */
 function columnsOf(input: AdminCharacterPatch): Partial<NewBotRow> {
@@ -117,12 +118,7 @@ export class BotsManageService {
         kind: 'character',
         voice:
           input.voice ??
-          voiceForCharacter({
-            description: input.description,
-            greeting: input.greeting,
-            scenario: input.scenario,
-            personality: input.personality_text || input.personality.join(', '),
-          }),
+          voiceForCharacter({ ...input, personality: input.personality_text || input.personality.join(', ') }),
         isOfficial: true,
         authorId: null,
         reviewState: 'approved',
@@ -218,10 +214,11 @@ export class BotsManageService {
 
   /**
    * Stores an uploaded gallery picture (the bots module's photo check: a minor's face → 422);
-   * answers its key. Official characters' explicit pictures are not held for review.
+   * answers its key and the judge's verdict. Official characters' explicit pictures are not held
+   * for review, but they are marked explicit (blurred for guests, as every explicit picture).
    */
-  async storeGalleryFile(botId: string, file: Buffer): Promise<string> {
-    return (await this.bots.storeBotPicture(botId, file)).key;
+  async storeGalleryFile(botId: string, file: Buffer): Promise<{ key: string; explicit: boolean }> {
+    return this.bots.storeBotPicture(botId, file);
   }
 
   /**
@@ -230,16 +227,11 @@ export class BotsManageService {
    */
   async addGalleryPicture(
     botId: string,
-    mediaKey: string,
+    stored: { key: string; explicit: boolean },
   ): Promise<{ before: BotRow; after: BotRow; picture: BotPictureRow }> {
-    const { db } = this.deps;
     const before = await this.lockBot(botId);
-    const gallery = await listGallery(db, botId);
-    if (gallery.filter((p) => p.visibility === 'public').length >= ADMIN_GALLERY_MAX)
-      throw new AppError('gallery_full', { status: 409 });
-    const picture = await insertGalleryPicture(db, botId, mediaKey);
-    const after = gallery.length === 0 ? await updateBot(db, botId, { avatarKey: mediaKey }) : before;
-    return { before, after, picture };
+    const picture = { key: stored.key, explicit: stored.explicit, visibility: 'public' as const };
+    return { before, ...(await addToGallery(this.deps.db, before, picture, CONSOLE_LIMITS, true)) };
   }
 
   /**
@@ -250,19 +242,8 @@ export class BotsManageService {
     botId: string,
     pictureId: string,
   ): Promise<{ before: BotRow; after: BotRow; picture: BotPictureRow; needsAvatar: boolean }> {
-    const { db } = this.deps;
     const before = await this.lockBot(botId);
-    const picture = await deleteGalleryPicture(db, botId, pictureId);
-    if (!picture) throw notFound();
-    let after = before;
-    let needsAvatar = false;
-    if (before.avatarKey === picture.mediaKey) {
-      // The avatar is always a public picture.
-      const [next] = await listGallery(db, botId, 'public');
-      needsAvatar = !next;
-      after = await updateBot(db, botId, { avatarKey: next?.mediaKey ?? null });
-    }
-    return { before, after, picture, needsAvatar };
+    return { before, ...(await removeFromGallery(this.deps.db, before, pictureId)) };
   }
 
   /** A character left without any picture gets a drawn one (as a new character does). */
@@ -309,18 +290,8 @@ export class BotsManageService {
     pictureId: string,
     visibility: BotPictureRow['visibility'],
   ): Promise<{ before: BotRow; after: BotRow }> {
-    const { db } = this.deps;
     const before = await this.lockBot(botId);
-    const gallery = await listGallery(db, botId);
-    const picture = gallery.find((p) => p.id === pictureId);
-    if (!picture) throw notFound();
-    if (picture.visibility === visibility) return { before, after: before };
-    if (visibility === 'private' && picture.mediaKey === before.avatarKey)
-      throw new AppError('avatar_public', { status: 409 });
-    const limit = visibility === 'public' ? ADMIN_GALLERY_MAX : ADMIN_PRIVATE_PICTURES_MAX;
-    if (gallery.filter((p) => p.visibility === visibility).length >= limit)
-      throw new AppError('gallery_full', { status: 409 });
-    await setPictureVisibility(db, botId, pictureId, visibility);
+    await changePictureVisibility(this.deps.db, before, pictureId, visibility, CONSOLE_LIMITS);
     return { before, after: before };
   }
 

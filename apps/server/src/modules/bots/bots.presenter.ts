@@ -1,4 +1,4 @@
-import type { Bot, BotDetail } from '@reverie/shared';
+import type { Bot, BotDetail, BotMine } from '@reverie/shared';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { BotPictureRow, BotRow } from './bots.repository.js';
 import { blurredKeyOf } from './explicit-pictures.js';
@@ -33,6 +33,21 @@ function pictureUrl(row: BotRow, key: string, explicit: boolean, urls: MediaUrls
   if (!explicit) return urls.url(key, { signed: needsSignature(row) })!;
   if (explicitPicturesBlurredFor(row, viewerId)) return urls.url(blurredKeyOf(key), { signed: needsSignature(row) })!;
   return urls.url(key, { signed: true })!;
+}
+
+/** One of the author's own characters or personas with its state and chat counts (My characters). */
+export function presentMyBot(
+  row: BotRow,
+  counts: { chats: number; people: number } | undefined,
+  urls: MediaUrls,
+): BotMine {
+  return {
+    ...presentBot(row, urls, row.authorId),
+    review_state: row.reviewState,
+    review_reason: row.reviewState === 'rejected' ? row.reviewReason : null,
+    chats_count: counts?.chats ?? 0,
+    people_count: counts?.people ?? 0,
+  };
 }
 
 /** `viewerId`: who the answer is for (the author sees their own explicit pictures unblurred). */
@@ -78,5 +93,6 @@ export function presentBotDetail(
     review_reason: row.reviewState === 'rejected' ? row.reviewReason : null,
     alternate_greetings: row.alternateGreetings,
     creator_notes: row.creatorNotes,
+    example_messages: row.exampleMessages,
   };
 }

@@ -10,6 +10,9 @@ import {
   BotListSchema,
   BotMineListSchema,
   BotMineQuerySchema,
+  BotPopularListSchema,
+  CreatorPageSchema,
+  CreatorParamsSchema,
   BotSlugParamsSchema,
   BotUpdateSchema,
   CARD_MAX_BYTES,
@@ -19,11 +22,14 @@ import {
 } from '@reverie/shared';
 import { receiveMultipart, requiredFileError, translatedFieldErrors, type SpooledFile } from '../../lib/forms.js';
 import type { PictureWork } from '../../lib/picture-work.js';
+import { AppError } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { COMPRESS_MIN_BYTES, preferredEncoding } from '../../plugins/compression.js';
 import { CardFieldsError } from './card.js';
 import { CachedPage } from './catalogue-cache.js';
 import type { BotsService } from './bots.service.js';
+import type { BotsGalleryService } from './bots.gallery.js';
+import { galleryRoutes } from './gallery.routes.js';
 
 const errorResponses = {
   400: ApiErrorSchema,
@@ -45,10 +51,11 @@ function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {
 }
 
 /** Characters and personas: the catalogue, pages, creation, card import and export. */
-export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWork: PictureWork }> = async (
-  app,
-  { service, pictureWork },
-) => {
+export const botsRoutes: FastifyPluginAsyncZod<{
+  service: BotsService;
+  gallery: BotsGalleryService;
+  pictureWork: PictureWork;
+}> = async (app, { service, gallery, pictureWork }) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
 
   app.get(
@@ -56,19 +63,21 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
     {
       schema: {
         tags: ['bots'],
-        summary: 'The catalogue, newest first (30 first, then 15 through next_param); `q` searches names and tags',
+        summary:
+          'The catalogue, newest first (30 first, then 15 through next_param); `q` searches names, tags, descriptions and greetings in every language, best match first',
         querystring: BotListQuerySchema,
         response: { 200: BotListSchema, 400: ApiErrorSchema },
       },
     },
     async (request, reply) => {
       if (request.userId || !service.guestCatalogueCached)
-        return service.listAvailableBots(request.userId ?? null, request.query);
+        return service.listAvailableBots(request.userId ?? null, request.query, request.locale);
       // A guest's page is the same for every guest: sent as cached, compressed once.
       // A fresh page held by this process and its compressed copy are sent without an await.
-      const held = service.guestCataloguePage(request.query);
+      const held = service.guestCataloguePage(request.query, request.locale);
       const page = held instanceof CachedPage ? held : await held;
-      reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
+      // The official characters' texts are in the reader's language (Accept-Language).
+      reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding, Accept-Language');
       const encoding =
         page.json.length >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
       // The JSON as serialised once (Fastify sends a Buffer as it is, unchecked by the schema).
@@ -79,6 +88,32 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
       if (encoding && request.method !== 'HEAD') reply.header('content-encoding', encoding);
       return reply.send(body as unknown as BotList);
     },
+  );
+
+  app.get(
+    '/api/bots/popular',
+    {
+      schema: {
+        tags: ['bots'],
+        summary:
+          'Popular this week: the listed characters most people chatted with in the last 7 days (ranked every 10 min)',
+        response: { 200: BotPopularListSchema },
+      },
+    },
+    async (request) => service.popularThisWeek(request.userId ?? null),
+  );
+
+  app.get(
+    '/api/creators/:id',
+    {
+      schema: {
+        tags: ['bots'],
+        summary: "A creator's page: their name and public characters; 404 when hidden or without any",
+        params: CreatorParamsSchema,
+        response: { 200: CreatorPageSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+    },
+    async (request) => service.creatorPage(request.params.id, request.userId ?? null),
   );
 
   app.get(
@@ -105,7 +140,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
         response: { 200: BotDetailSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
       },
     },
-    async (request) => service.getBotDetail(request.params.slug, request.userId ?? null),
+    async (request) => service.getBotDetail(request.params.slug, request.userId ?? null, request.locale),
   );
 
   // Picture uploads per user, counted before the body is read (CHARACTER_PHOTOS_PER_HOUR); a
@@ -122,6 +157,8 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
       await spooled?.discard();
     }
   };
+
+  galleryRoutes(app, { gallery, photoLimit, withSpooled });
 
   app.post(
     '/api/bot/create',
@@ -209,6 +246,68 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
     async (request) => service.updateOwnBot(currentUserId(request), request.params.slug, request.body),
   );
 
+  app.delete(
+    '/api/bot/:slug',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['bots'],
+        summary:
+          "Delete one's own character or persona: gone from every list and page; other people's chats with it keep their history",
+        params: BotSlugParamsSchema,
+        response: { 204: z.null(), 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteOwnBot(currentUserId(request), request.params.slug);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/bot/:slug/duplicate',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['bots'],
+        summary: "A private copy of one's own character or persona (texts, voice, avatar)",
+        params: BotSlugParamsSchema,
+        response: {
+          201: BotDetailSchema,
+          400: ApiErrorSchema,
+          401: ApiErrorSchema,
+          404: ApiErrorSchema,
+          429: ApiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.duplicateOwnBot(currentUserId(request), request.params.slug)),
+  );
+
+  app.put(
+    '/api/bot/:slug/photo',
+    {
+      preHandler: [requireUser, photoLimit],
+      schema: {
+        tags: ['bots'],
+        summary: "Replace the photo of one's own character or persona (multipart `photo`), checked as at creation",
+        params: BotSlugParamsSchema,
+        response: { 200: BotDetailSchema, ...errorResponses, 429: ApiErrorSchema },
+      },
+    },
+    async (request) => {
+      const userId = currentUserId(request);
+      if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
+      const form = await receiveMultipart(request, 'photo', IMAGE_MAX_BYTES);
+      if (!form.file?.size) {
+        await form.file?.discard();
+        throw requiredFileError(request, 'photo');
+      }
+      return withSpooled(form.file, (photo) => service.replaceOwnPhoto(userId, request.params.slug, photo!));
+    },
+  );
+
   app.get(
     '/api/bot/:slug/card.png',
     {
@@ -220,7 +319,7 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
       },
     },
     async (request, reply) => {
-      const { png, row } = await service.exportCardPng(request.params.slug, request.userId ?? null);
+      const { png, row } = await service.exportCardPng(request.params.slug, request.userId ?? null, request.locale);
       return reply
         .header('content-type', 'image/png')
         .header('content-disposition', `attachment; filename="${row.slug}.png"`)
@@ -241,7 +340,12 @@ export const botsRoutes: FastifyPluginAsyncZod<{ service: BotsService; pictureWo
       },
     },
     async (request, reply) => {
-      const card = await service.exportCardJson(request.params.slug, request.userId ?? null, request.query.spec);
+      const card = await service.exportCardJson(
+        request.params.slug,
+        request.userId ?? null,
+        request.query.spec,
+        request.locale,
+      );
       return reply
         .header('content-type', 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${request.params.slug}.json"`)

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Database } from '../../db/client.js';
 import type { MediaStorage } from '../../providers/storage/index.js';
 import { FIRST_PRIVATE_VARIANT, PRIVATE_PICTURE_COUNT, renderPicture } from './bot-pictures.js';
@@ -11,6 +12,7 @@ import {
   type BotRow,
 } from './bots.repository.js';
 import { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';
+import { officialTranslations } from './official-translations/index.js';
 
 export const GALLERY_SIZE = 3;
 /** Official characters sort below anything created later; their order is the list's. */
@@ -39,7 +41,8 @@ async function ensurePicture(storage: MediaStorage, key: string, character: Offi
 /**
  * Inserts the official characters that are missing and renders their avatar, gallery (public,
  * on the page) and private pictures (sent in chat) into media storage when absent. Idempotent; an existing character is left as it is (edits,
- * pictures, avatar chosen in the admin console survive restarts); prints progress through `log`.
+ * pictures, avatar chosen in the admin console survive restarts) but for its translations, which
+ * the seed writes again when they differ; prints progress through `log`.
  */
 export async function seedOfficialCharacters(
   db: Database,
@@ -71,6 +74,7 @@ export async function seedOfficialCharacters(
         description: character.description,
         greeting: character.greeting,
         tags: [character.look],
+        translations: officialTranslations(character.slug),
         isOfficial: true,
         visibility: 'public',
         reviewState: 'approved',
@@ -88,6 +92,10 @@ export async function seedOfficialCharacters(
       });
       inserted++;
     }
+    // The texts in the other languages are the seed's: written again whenever they changed
+    // (docs/characters.md "Localization"); the English ones an administrator edits stay.
+    const translations = officialTranslations(character.slug);
+    if (!isDeepStrictEqual(row.translations, translations)) row = await updateBot(db, row.id, { translations });
     // The seed's own pictures are drawn again when missing from storage (a new volume), but
     // an avatar or a gallery an administrator changed in the console stays as it is.
     const key = avatarKey(row.id);

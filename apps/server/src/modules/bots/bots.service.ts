@@ -1,6 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { slugify, type Bot, type BotCreate, type BotDetail, type BotFilterTag, type BotList } from '@reverie/shared';
+import {
+  slugify,
+  type BotCreate,
+  type BotDetail,
+  type BotFilterTag,
+  type BotList,
+  type BotMine,
+  type BotPopularList,
+  type CreatorPage,
+  type Locale,
+} from '@reverie/shared';
+import type { SharedCache } from '../../providers/cache/index.js';
 import type { Database } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -14,11 +25,13 @@ import type { WindowLimiter } from '../../providers/limits/index.js';
 import { pictureLook, renderPicture } from './bot-pictures.js';
 import { botToCardV2, botToCardV3, cardToBotFields, CardFormatError, parseCardFile } from './card.js';
 import { withTextChunks } from './card-png.js';
-import { explicitPicturesBlurredFor, presentBot, presentBotDetail } from './bots.presenter.js';
+import { explicitPicturesBlurredFor, presentBot, presentBotDetail, presentMyBot } from './bots.presenter.js';
 import { makeBlurredPreview } from '../pictures/index.js';
 import { AUTHOR_EDIT_COLUMNS, ownTags } from './card-columns.js';
 import { CachedPage, type CatalogueCache } from './catalogue-cache.js';
 import { voiceForCharacter } from './character-voice.js';
+import { localizeBot } from './localize.js';
+import { hasSearchTerms, searchTerms, TEXT_SEARCH_CONFIG } from './search-terms.js';
 import {
   blurredKeyOf,
   judgeUploadedPicture,
@@ -27,6 +40,11 @@ import {
   type PictureLog,
 } from './explicit-pictures.js';
 import {
+  clearChatPersona,
+  countChatsOfBots,
+  findCreatorPage,
+  findListedBotsByIds,
+  listPopularSince,
   findBotById,
   findBotWithPicture,
   findPublicBotBySlug,
@@ -36,7 +54,12 @@ import {
   listBotsByAuthor,
   listCatalogue,
   listGallery,
+  searchCatalogue,
+  searchQuery,
+  searchWordCorrections,
+  searchWordHints,
   slugExists,
+  softDeleteBot,
   updateBot,
   type BotRow,
   type NewBotRow,
@@ -57,8 +80,16 @@ export interface BotsServiceDeps {
   /** The guest catalogue's shared cache (told of every change to a listed character). */
   catalogue?: CatalogueCache;
   /** Per user, for the cluster: picture uploads per hour and public characters sent for review per day. */
-  limiters?: { photos: WindowLimiter; submissions: WindowLimiter };
+  limiters?: { photos: WindowLimiter; submissions: WindowLimiter; creations?: WindowLimiter };
+  /** The replicas' shared cache: "popular this week" is ranked once per POPULAR_CACHE_MS for all of them. */
+  cache?: SharedCache;
 }
+
+/** How long one ranking of "popular this week" is shared before it is computed again. */
+export const POPULAR_CACHE_MS = 10 * 60_000;
+const POPULAR_KEY = 'bots:popular-week:v1';
+const POPULAR_SIZE = 12;
+const WEEK_MS = 7 * 24 * 3_600_000;
 
 const rateLimited = (seconds: number) =>
   new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(seconds) } });
@@ -87,33 +118,99 @@ export interface PreparedCardImport {
   discard(): Promise<void>;
 }
 
+/** How deep a search's pages go (its ranking reads every match; nobody reads 500 results). */
+const SEARCH_DEPTH = 500;
+
 /**
  * Characters and personas (docs/characters.md): the catalogue, a character's page, the user's
  * own characters (create, card import and export, edit), the reads other modules make of a
  * character, and the photo check every character picture goes through.
  */
 export class BotsService {
+  /** The character's lorebook as edited (the lorebooks module, docs/lorebooks.md); null: the card's own. */
+  private editedBook: ((botId: string) => Promise<Record<string, unknown> | null>) | null = null;
+
   constructor(private readonly deps: BotsServiceDeps) {}
 
-  /** One page of the catalogue (spec §4: 30 first, 15 after, through `next_param`). */
+  /** The lorebooks module gives cards their edited book (app.ts wires it once both exist). */
+  useEditedBooks(source: (botId: string) => Promise<Record<string, unknown> | null>): void {
+    this.editedBook = source;
+  }
+
+  /** The row a card is written from: its `character_book` the edited one, when there is one. */
+  private async withEditedBook(row: BotRow): Promise<BotRow> {
+    const book = this.editedBook ? await this.editedBook(row.id) : null;
+    return book ? { ...row, characterBook: book } : row;
+  }
+
+  /**
+   * One page of the catalogue (spec §4: 30 first, 15 after, through `next_param`) in the
+   * reader's language. With a search (`q`), ranked results (`searchPage`).
+   */
   async listAvailableBots(
     viewerId: string | null,
     query: { size: number; c?: string; tags: BotFilterTag[]; q?: string },
+    locale: Locale = 'en',
   ): Promise<BotList> {
+    if (query.q !== undefined) return this.searchPage(viewerId, { ...query, q: query.q }, locale);
     const key = decodeCursor(query.c, ['iso', 'uuid']);
     const after = key ? { createdAt: key[0], id: key[1] } : null;
     const rows = await listCatalogue(this.deps.db, {
       viewerId,
       tags: query.tags,
-      search: query.q,
       limit: query.size + 1,
       after,
     });
     const page = rows.slice(0, query.size);
     const last = page.at(-1);
     return {
-      results: page.map((row) => presentBot(row, this.deps.urls, viewerId)),
+      results: page.map((row) => presentBot(localizeBot(row, locale), this.deps.urls, viewerId)),
       next_param: rows.length > query.size && last ? encodeCursor([last.cursorAt, last.id]) : null,
+    };
+  }
+
+  /**
+   * A search's page (docs/characters.md "Search"): full-text over names, tags, descriptions and
+   * greetings in every language, best match first. When nothing matches and a word is unknown
+   * to the catalogue, the search is made again with its closest known words (a typo). The
+   * cursor holds the next offset (at most SEARCH_DEPTH results) and whether words were corrected.
+   * A search with no letter or digit finds nothing.
+   */
+  private async searchPage(
+    viewerId: string | null,
+    query: { size: number; c?: string; tags: BotFilterTag[]; q: string },
+    locale: Locale,
+  ): Promise<BotList> {
+    const [offset, corrected] = decodeCursor(query.c, ['int', 'int']) ?? [0, 0];
+    const terms = searchTerms(query.q);
+    if (!hasSearchTerms(terms) || offset >= SEARCH_DEPTH) return { results: [], next_param: null };
+    const hints = await searchWordHints(this.deps.db, terms.words, TEXT_SEARCH_CONFIG[locale]);
+    const size = Math.min(query.size, SEARCH_DEPTH - offset);
+    const page = async (corrections: boolean) => {
+      const tsquery = searchQuery(terms, hints, { corrections, prefix: true });
+      const rankBy = searchQuery(terms, hints, { corrections, prefix: false });
+      if (!tsquery || !rankBy) return [];
+      return searchCatalogue(this.deps.db, {
+        viewerId,
+        tags: query.tags,
+        query: tsquery,
+        rankBy,
+        offset,
+        limit: size + 1,
+      });
+    };
+    // A corrected search's next page looks its corrections up again; a new search only when it
+    // finds nothing (the trigram look-up is the dearest part of a search).
+    let corrections = corrected === 1 && (await searchWordCorrections(this.deps.db, hints));
+    let rows = await page(corrections);
+    if (rows.length === 0 && offset === 0 && !corrections && (await searchWordCorrections(this.deps.db, hints))) {
+      corrections = true;
+      rows = await page(true);
+    }
+    return {
+      results: rows.slice(0, size).map((row) => presentBot(localizeBot(row, locale), this.deps.urls, viewerId)),
+      next_param:
+        rows.length > size && offset + size < SEARCH_DEPTH ? encodeCursor([offset + size, corrections ? 1 : 0]) : null,
     };
   }
 
@@ -123,18 +220,22 @@ export class BotsService {
   }
 
   /**
-   * A guest's catalogue page, as sent (JSON and its compressed copies), from the shared cache
-   * (`CatalogueCache`); read from the database when no copy holds it.
+   * A guest's catalogue page in `locale`, as sent (JSON and its compressed copies), from the
+   * shared cache (`CatalogueCache`); read from the database when no copy holds it.
    */
-  guestCataloguePage(query: {
-    size: number;
-    c?: string;
-    tags: BotFilterTag[];
-    q?: string;
-  }): Promise<CachedPage> | CachedPage {
-    const compute = () => this.listAvailableBots(null, query);
+  guestCataloguePage(
+    query: {
+      size: number;
+      c?: string;
+      tags: BotFilterTag[];
+      q?: string;
+    },
+    locale: Locale = 'en',
+  ): Promise<CachedPage> | CachedPage {
+    const compute = () => this.listAvailableBots(null, query, locale);
     if (!this.deps.catalogue) return compute().then((page) => new CachedPage(JSON.stringify(page)));
     const key = JSON.stringify([
+      locale,
       query.size,
       query.c ?? '',
       [...query.tags].sort(),
@@ -152,6 +253,15 @@ export class BotsService {
     if (wait > 0) throw rateLimited(wait);
   }
 
+  /**
+   * Counts one new character of the user (created, imported or duplicated): 429 with
+   * Retry-After past CHARACTER_CREATIONS_PER_HOUR.
+   */
+  async takeCreation(userId: string): Promise<void> {
+    const wait = (await this.deps.limiters?.creations?.take(userId)) ?? 0;
+    if (wait > 0) throw rateLimited(wait);
+  }
+
   /** Counts one public character sent to the review queue: 429 past CHARACTER_SUBMISSIONS_PER_DAY. */
   private async takeSubmission(userId: string): Promise<void> {
     const wait = (await this.deps.limiters?.submissions.take(userId)) ?? 0;
@@ -159,14 +269,176 @@ export class BotsService {
   }
 
   /** A character's page (private ones only for their author); 404 otherwise. */
-  async getBotDetail(slug: string, viewerId: string | null): Promise<BotDetail> {
+  async getBotDetail(slug: string, viewerId: string | null, locale: Locale = 'en'): Promise<BotDetail> {
     const row = await findVisibleBotBySlug(this.deps.db, slug, viewerId);
     if (!row) throw notFound();
-    return presentBotDetail(row, await listGallery(this.deps.db, row.id, 'public'), this.deps.urls, viewerId);
+    return presentBotDetail(
+      localizeBot(row, locale),
+      await listGallery(this.deps.db, row.id, 'public'),
+      this.deps.urls,
+      viewerId,
+    );
   }
 
-  async listMyBots(userId: string, kind?: 'character' | 'persona'): Promise<Bot[]> {
-    return (await listBotsByAuthor(this.deps.db, userId, kind)).map((row) => presentBot(row, this.deps.urls, userId));
+  /** The user's own characters and personas (My characters): state, chats and the people in them. */
+  async listMyBots(userId: string, kind?: 'character' | 'persona'): Promise<BotMine[]> {
+    const rows = await listBotsByAuthor(this.deps.db, userId, kind);
+    const counts = await countChatsOfBots(
+      this.deps.db,
+      userId,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => presentMyBot(row, counts.get(row.id), this.deps.urls));
+  }
+
+  /**
+   * Popular this week (Explore): the listed characters most people chatted with in the last 7
+   * days. The ranking (ids and counts) is computed by one replica and shared through the cache
+   * for POPULAR_CACHE_MS; the characters themselves are read fresh for the viewer, so one made
+   * private or deleted since drops out at once.
+   */
+  async popularThisWeek(viewerId: string | null): Promise<BotPopularList> {
+    const { db, cache } = this.deps;
+    let ranking: { id: string; people: number }[] | null = null;
+    const held = await cache?.get(POPULAR_KEY).catch(() => null);
+    if (held) ranking = JSON.parse(held) as { id: string; people: number }[];
+    if (!ranking) {
+      ranking = await listPopularSince(db, new Date(Date.now() - WEEK_MS), POPULAR_SIZE);
+      await cache?.set(POPULAR_KEY, JSON.stringify(ranking), POPULAR_CACHE_MS).catch(() => {});
+    }
+    const rows = new Map(
+      (
+        await findListedBotsByIds(
+          db,
+          ranking.map((r) => r.id),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    return {
+      results: ranking.flatMap(({ id, people }) => {
+        const row = rows.get(id);
+        return row ? [{ ...presentBot(row, this.deps.urls, viewerId), people_week: people }] : [];
+      }),
+    };
+  }
+
+  /**
+   * A creator's page (`GET /api/creators/{id}`): their name and listed characters. 404 when the
+   * creator hid it (Settings), is unknown or banned, or has no public character — so the
+   * address tells nothing about an account that is not a creator.
+   */
+  async creatorPage(userId: string, viewerId: string | null): Promise<CreatorPage> {
+    const page = await findCreatorPage(this.deps.db, userId, 200);
+    if (!page || !page.rows.length) throw notFound();
+    return {
+      id: userId,
+      name: page.name,
+      results: page.rows.map((row) => presentBot(row, this.deps.urls, viewerId)),
+    };
+  }
+
+  /** The author's own character or persona by slug (not deleted); 404 for anyone else's. */
+  private async ownRow(authorId: string, slug: string): Promise<BotRow> {
+    const row = await findVisibleBotBySlug(this.deps.db, slug, authorId);
+    if (!row || row.authorId !== authorId || row.deletedAt) throw notFound();
+    return row;
+  }
+
+  /**
+   * The author deletes a character or persona (DELETE /api/bot/{slug}). It leaves the catalogue,
+   * its page, the review queue and the author's lists at once; the chats people have with it
+   * keep their history (the row stays, private, marked deleted). A deleted persona leaves the
+   * chats that used it. 404 for anyone else's.
+   */
+  async deleteOwnBot(authorId: string, slug: string): Promise<void> {
+    const row = await this.ownRow(authorId, slug);
+    if (!(await softDeleteBot(this.deps.db, row.id, authorId))) throw notFound();
+    if (row.kind === 'persona') await clearChatPersona(this.deps.db, row.id);
+    if (row.visibility === 'public' && row.reviewState === 'approved') void this.deps.catalogue?.changed();
+  }
+
+  /**
+   * A private copy of the author's character or persona (POST /api/bot/{slug}/duplicate): every
+   * text and card field, the voice and a copy of the avatar; not its gallery, chats or review.
+   */
+  async duplicateOwnBot(authorId: string, slug: string): Promise<BotDetail> {
+    const row = await this.ownRow(authorId, slug);
+    await this.takeCreation(authorId);
+    const id = randomUUID();
+    let avatarKey: string | null = null;
+    let explicit = false;
+    const { storage } = this.deps;
+    if (row.avatarKey) {
+      const file = await storage.get(row.avatarKey);
+      if (file) {
+        const ext = row.avatarKey.split('.').pop() ?? 'webp';
+        avatarKey = `bots/${id}/avatar-${randomBytes(4).toString('hex')}.${ext}`;
+        await storage.put(avatarKey, file.data, file.contentType);
+        const blurred = row.avatarExplicit ? await storage.get(blurredKeyOf(row.avatarKey)) : null;
+        if (blurred) await storage.put(blurredKeyOf(avatarKey), blurred.data, blurred.contentType);
+        explicit = row.avatarExplicit;
+      }
+    }
+    if (!avatarKey) avatarKey = await this.generatedAvatar(id, `${row.name}-${id}`, row.tags);
+    const {
+      id: _id,
+      slug: _slug,
+      createdAt: _createdAt,
+      updatedAt: _updatedAt,
+      reviewedAt: _reviewedAt,
+      reviewedBy: _reviewedBy,
+      reviewReason: _reviewReason,
+      picturesReviewedAt: _picturesReviewedAt,
+      deletedAt: _deletedAt,
+      sortOrder: _sortOrder,
+      ...fields
+    } = row;
+    try {
+      const copy = await insertBot(this.deps.db, {
+        ...fields,
+        id,
+        slug: await this.uniqueSlug(row.name),
+        visibility: 'private',
+        reviewState: 'pending',
+        avatarKey,
+        avatarExplicit: explicit,
+      });
+      return presentBotDetail(copy, [], this.deps.urls, authorId);
+    } catch (error) {
+      await this.deleteAvatar(avatarKey);
+      throw error;
+    }
+  }
+
+  /**
+   * The author changes the photo of their character or persona (PUT /api/bot/{slug}/photo): the
+   * same check as at creation (a minor's face → 422, explicit → blurred for others until an
+   * administrator reviews it again), then the old picture is removed. The review state follows
+   * the rules of an edit (a rejected public character goes back to the queue).
+   */
+  async replaceOwnPhoto(authorId: string, slug: string, photo: Buffer): Promise<BotDetail> {
+    const { db } = this.deps;
+    const row = await this.ownRow(authorId, slug);
+    const image = await sanitizeImage(photo);
+    const avatar = await this.storeAvatar(row.id, image, photo);
+    const values: Partial<NewBotRow> = { avatarKey: avatar.key, avatarExplicit: avatar.explicit };
+    // A new explicit picture is blurred for others until reviewed again.
+    if (avatar.explicit) values.picturesReviewedAt = null;
+    if (row.visibility === 'public' && row.reviewState === 'rejected') {
+      values.reviewState = 'pending';
+      values.reviewReason = null;
+    }
+    let updated: BotRow;
+    try {
+      updated = await updateBot(db, row.id, values);
+    } catch (error) {
+      await this.deleteAvatar(avatar.key);
+      throw error;
+    }
+    // The avatar drawn at seed or creation time (`avatar.png`) and any older photo go.
+    if (row.avatarKey && row.avatarKey !== avatar.key) await this.deleteAvatar(row.avatarKey);
+    if (row.visibility === 'public') void this.deps.catalogue?.changed();
+    return presentBotDetail(updated, await listGallery(db, row.id, 'public'), this.deps.urls, authorId);
   }
 
   /** Any character by id, whoever may see it (the caller decides). */
@@ -288,12 +560,14 @@ export class BotsService {
    */
   async createBot(authorId: string, input: BotCreate, photo: Buffer | null): Promise<BotDetail> {
     const { db } = this.deps;
+    await this.takeCreation(authorId);
     if (input.visibility === 'public') await this.takeSubmission(authorId);
     await this.refuseInappropriateText([
       input.name,
       input.description,
       input.greeting,
       input.scenario,
+      input.example_messages,
       ...input.occupation,
       ...input.personality,
     ]);
@@ -315,16 +589,12 @@ export class BotsService {
         description: input.description,
         greeting: input.greeting,
         scenario: input.scenario,
+        exampleMessages: input.example_messages,
         occupation: input.occupation,
         personality: input.personality,
         personalityText: input.personality.join(', '),
-        // A man speaks with a man's voice, a woman with a woman's (docs/voice.md).
-        voice: voiceForCharacter({
-          description: input.description,
-          greeting: input.greeting,
-          scenario: input.scenario,
-          personality: input.personality.join(', '),
-        }),
+        // The author's choice, else a man speaks with a man's voice, a woman with a woman's (docs/voice.md).
+        voice: input.voice ?? voiceForCharacter({ ...input, personality: input.personality.join(', ') }),
         tags,
         visibility: input.visibility,
         reviewState: this.reviewStateFor(input.visibility),
@@ -349,6 +619,7 @@ export class BotsService {
     file: Buffer,
     visibility: 'public' | 'private' = 'private',
   ): Promise<BotDetail> {
+    await this.takeCreation(authorId);
     if (visibility === 'public') await this.takeSubmission(authorId);
     const prepared = await this.prepareCardImport(authorId, file, visibility);
     let row: BotRow;
@@ -399,14 +670,7 @@ export class BotsService {
         insertBot(db, {
           ...fields,
           // A card exported by a Reverie server names its voice; other cards get one fitting the character.
-          voice:
-            fields.voice ??
-            voiceForCharacter({
-              description: fields.description,
-              greeting: fields.greeting,
-              scenario: fields.scenario,
-              personality: fields.personalityText,
-            }),
+          voice: fields.voice ?? voiceForCharacter({ ...fields, personality: fields.personalityText }),
           id,
           slug: await this.uniqueSlug(fields.name, db),
           visibility,
@@ -428,8 +692,7 @@ export class BotsService {
    */
   async updateOwnBot(authorId: string, slug: string, patch: Partial<BotCreate>): Promise<BotDetail> {
     const { db } = this.deps;
-    const row = await findVisibleBotBySlug(db, slug, authorId);
-    if (!row || row.authorId !== authorId) throw notFound();
+    const row = await this.ownRow(authorId, slug);
     const values = sentColumns<Partial<BotCreate>, NewBotRow>(patch, AUTHOR_EDIT_COLUMNS);
     if (patch.personality !== undefined) {
       values.personality = patch.personality;
@@ -469,9 +732,11 @@ export class BotsService {
     return row;
   }
 
-  async exportCardJson(slug: string, viewerId: string | null, version: 'v2' | 'v3') {
-    const row = await this.visibleRow(slug, viewerId);
-    return version === 'v2' ? botToCardV2(row) : botToCardV3(row);
+  /** The card in the language the reader sees (`locale`); V3 also carries the other languages it can. */
+  async exportCardJson(slug: string, viewerId: string | null, version: 'v2' | 'v3', locale: Locale = 'en') {
+    const row = await this.withEditedBook(await this.visibleRow(slug, viewerId));
+    const seen = localizeBot(row, locale);
+    return version === 'v2' ? botToCardV2(seen) : botToCardV3(seen, row.description);
   }
 
   /**
@@ -491,8 +756,13 @@ export class BotsService {
   }
 
   /** The card as PNG: the avatar with `chara` (V2) and `ccv3` (V3) tEXt chunks, base64 JSON. */
-  async exportCardPng(slug: string, viewerId: string | null): Promise<{ png: Buffer; row: BotRow }> {
-    const row = await this.visibleRow(slug, viewerId);
+  async exportCardPng(
+    slug: string,
+    viewerId: string | null,
+    locale: Locale = 'en',
+  ): Promise<{ png: Buffer; row: BotRow }> {
+    const own = await this.withEditedBook(await this.visibleRow(slug, viewerId));
+    const row = localizeBot(own, locale);
     // An explicit picture leaves in a card blurred whenever the viewer would see it blurred: the
     // stored blurred copy, never blurred again per export.
     const held = row.avatarExplicit && explicitPicturesBlurredFor(row, viewerId);
@@ -505,6 +775,9 @@ export class BotsService {
           variant: 0,
         });
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
-    return { png: withTextChunks(base, { chara: b64(botToCardV2(row)), ccv3: b64(botToCardV3(row)) }), row };
+    return {
+      png: withTextChunks(base, { chara: b64(botToCardV2(row)), ccv3: b64(botToCardV3(row, own.description)) }),
+      row,
+    };
   }
 }

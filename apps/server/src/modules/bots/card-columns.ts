@@ -11,6 +11,8 @@ export const AUTHOR_EDIT_COLUMNS = {
   scenario: 'scenario',
   occupation: 'occupation',
   visibility: 'visibility',
+  example_messages: 'exampleMessages',
+  voice: 'voice',
 } as const;
 
 export const CONSOLE_EDIT_COLUMNS = {

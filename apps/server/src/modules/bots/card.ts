@@ -201,10 +201,35 @@ export function botToCardV2(bot: BotRow): CardV2 {
   return { spec: 'chara_card_v2', spec_version: '2.0', data: cardData(bot) };
 }
 
-export function botToCardV3(bot: BotRow): CardV3 {
+/** ISO 639-1 codes of the interface languages, as V3's `*_multilingual` maps key them. */
+const ISO_639_1 = { en: 'en', ch: 'zh', es: 'es', de: 'de', ru: 'ru' } as const;
+
+/**
+ * V3's only multilingual field is `creator_notes_multilingual` (ISO 639-1 → the notes shown to
+ * people, not the prompt): a character with translations (the official ones) carries its
+ * description — what people read about her — in every language there. Its prompt fields
+ * (description, first_mes, scenario) have no multilingual form and carry the reader's language.
+ * `english` is the untranslated description (the row may already be localized).
+ */
+function multilingualNotes(bot: BotRow, english: string): Record<string, string> | null {
+  const languages = Object.entries(bot.translations ?? {}).filter(([, t]) => t?.description);
+  if (languages.length === 0) return null;
+  const notes: Record<string, string> = { [ISO_639_1.en]: english };
+  for (const [locale, text] of languages) notes[ISO_639_1[locale as keyof typeof ISO_639_1]] = text!.description!;
+  return notes;
+}
+
+/** `english`: the character's own (untranslated) description when `bot` is a localized copy. */
+export function botToCardV3(bot: BotRow, english: string = bot.description): CardV3 {
+  const notes = multilingualNotes(bot, english);
   return {
     spec: 'chara_card_v3',
     spec_version: '3.0',
-    data: { group_only_greetings: [], ...bot.cardExtra, ...cardData(bot) },
+    data: {
+      group_only_greetings: [],
+      ...bot.cardExtra,
+      ...cardData(bot),
+      ...(notes ? { creator_notes_multilingual: notes } : {}),
+    },
   };
 }

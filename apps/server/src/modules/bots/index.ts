@@ -1,5 +1,6 @@
 import type { Core } from '../../core.js';
 import { defineModule } from '../../lib/module.js';
+import { BotsGalleryService } from './bots.gallery.js';
 import { BotsManageService } from './bots.manage.js';
 import { botsRoutes } from './bots.routes.js';
 import { BotsService } from './bots.service.js';
@@ -56,12 +57,14 @@ export const botsModule = defineModule<BotsModuleDeps>('bots', async (app, deps)
     limiters: {
       photos: new WindowLimiter(limits, 'character-photo', config.CHARACTER_PHOTOS_PER_HOUR, 3_600_000),
       submissions: new WindowLimiter(limits, 'character-submission', config.CHARACTER_SUBMISSIONS_PER_DAY, 86_400_000),
+      creations: new WindowLimiter(limits, 'character-creation', config.CHARACTER_CREATIONS_PER_HOUR, 3_600_000),
     },
   };
   const service = new BotsService(serviceDeps);
   app.decorate('bots', service);
   app.decorate('botsManage', new BotsManageService(serviceDeps));
-  await app.register(botsRoutes, { service, pictureWork: deps.pictureWork });
+  const gallery = new BotsGalleryService(serviceDeps);
+  await app.register(botsRoutes, { service, gallery, pictureWork: deps.pictureWork });
 });
 
 /** Other modules receive these services through their deps (app.ts passes `app.bots`, `app.botsManage`). */
@@ -70,10 +73,14 @@ export { BotsManageService } from './bots.manage.js';
 export type { BotPictureRow, BotRow } from './bots.repository.js';
 /** Where a character's files and their blurred copies live (pure; the media route, takedowns, delete all data). */
 export { blurredKeyOf, characterFilePrefix, originalOfBlurredKey, type PictureLog } from './explicit-pictures.js';
+/** A character in a reader's language (the official characters' translations; chats greet and prompt with it). */
+export { localizeBot } from './localize.js';
 /** A character as the contract shows it (the chats and the admin console present characters with it). */
 export { presentBot, presentBotDetail } from './bots.presenter.js';
 /** A card whose fields break the contract (the console's card import translates its errors). */
 export { CardFieldsError } from './card.js';
+/** A character as a Character Card V3 (download my data). */
+export { botToCardV3 } from './card.js';
 /** The official catalogue and its seed (runtime.ts seeds on start; `npm run db:seed`). */
 export { seedOfficialCharacters } from './bots.seed.js';
 export { OFFICIAL_CHARACTERS, type OfficialCharacter } from './official-characters.js';

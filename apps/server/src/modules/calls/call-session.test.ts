@@ -73,6 +73,8 @@ const message = (over: Partial<Message>): Message => ({
   error_code: null,
   notice: null,
   spoken: true,
+  edited_at: null,
+  proactive: false,
   ...over,
 });
 

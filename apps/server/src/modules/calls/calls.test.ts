@@ -14,6 +14,7 @@ import { MemoryPubSub } from '../../providers/pubsub/index.js';
 import { CallClient, concat, EnergyVad, noise, silence, speech } from '../../../test/call-audio.js';
 import { createBot, createPremium, createUser, deleteAccount } from '../../../test/factories.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
+import { listeningPort } from '../../../test/child-replica.js';
 import { createTestApp, createTestDatabase, openReplicaDatabase, type TestApp } from '../../../test/helpers.js';
 
 /**
@@ -598,15 +599,7 @@ describe.runIf(inject('testDb').kind === 'postgres')('a replica killed with kill
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening (\d+)/.exec(out);
-        if (match) resolve(Number(match[1]));
-      });
-      child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before listening`)));
-    });
+    const port = await listeningPort(child);
     return { child, ws: `ws://127.0.0.1:${port}` };
   }
 

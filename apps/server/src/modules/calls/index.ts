@@ -2,17 +2,20 @@ import type { AppDependencies, Core } from '../../core.js';
 import { providerLog } from '../../core.js';
 import { defineModule } from '../../lib/module.js';
 import { createVad } from '../../providers/vad/index.js';
+import type { BotsService } from '../bots/index.js';
+import type { ChatsApi } from '../chats/index.js';
 import type { CallReplies } from './call-session.js';
 import { callsRoutes } from './calls.routes.js';
-import { CallsService, type CallChats } from './calls.service.js';
+import { CallsService } from './calls.service.js';
 
 export type CallsModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'secret' | 'stt' | 'tts' | 'pubsub' | 'sessions'> &
   Pick<AppDependencies, 'vad' | 'calls' | 'onCallTimings'> & {
     /** The chats module's replies: a turn is a message sent and its reply streamed. */
     replies: CallReplies;
-    chats: CallChats;
-    /** The voice of a character; null when it is gone (the bots module). */
-    characterVoice(botId: string): Promise<string | null>;
+    /** The chats module: the user's own chat, or the chat with a character. */
+    chats: Pick<ChatsApi, 'ownedChat' | 'chatForSlug'>;
+    /** The bots module: the voice of a character (none when it is gone). */
+    bots: Pick<BotsService, 'findBotById'>;
   };
 
 declare module 'fastify' {
@@ -31,6 +34,7 @@ export const callsModule = defineModule<CallsModuleDeps>('calls', async (app, de
   const { config } = deps;
   const calls = new CallsService({
     ...deps,
+    characterVoice: async (botId) => (await deps.bots.findBotById(botId))?.voice ?? null,
     vad: deps.vad ?? (() => createVad(config, providerLog(deps.log, 'vad'))),
     onTimings: deps.onCallTimings,
     settings: {

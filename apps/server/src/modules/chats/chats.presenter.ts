@@ -1,4 +1,5 @@
-import type { Chat, Message } from '@reverie/shared';
+import type { Chat, ChatSceneSummary, Message, Speaker } from '@reverie/shared';
+import type { StoredSpeaker } from './scenes.repository.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
 import type { BotRow } from '../bots/index.js';
 import { hasAudio } from '../audio/index.js';
@@ -28,10 +29,34 @@ export function presentMessage(row: MessageRow | MessageWithAlts, urls: MediaUrl
     error_code: row.errorCode,
     notice: row.notice,
     spoken: row.spoken,
+    edited_at: row.editedAt ? row.editedAt.toISOString() : null,
+    proactive: row.proactiveSlot !== null,
+    // Group scenes (docs/groups.md): only on the messages of a scene, so one-to-one chats answer as before.
+    ...(row.speaker ? { speaker: presentSpeaker(row.speaker) } : {}),
+    ...(row.privateTo ? { private: true } : {}),
   };
 }
 
-export function presentChat(chat: ChatRow, bot: BotRow, last: MessageWithAlts | null, urls: MediaUrls): Chat {
+/** Who said a message of a scene, as stored with it. */
+export function presentSpeaker(stored: StoredSpeaker): Speaker {
+  return stored.kind === 'character'
+    ? { kind: 'character', bot_id: stored.bot_id, slug: stored.slug, name: stored.name, avatar_url: stored.avatar }
+    : {
+        kind: 'person',
+        user_id: stored.user_id,
+        name: stored.name,
+        persona_id: stored.persona_id,
+        avatar_url: stored.avatar,
+      };
+}
+
+export function presentChat(
+  chat: ChatRow,
+  bot: BotRow,
+  last: MessageWithAlts | null,
+  urls: MediaUrls,
+  unread = 0,
+): Chat {
   return {
     id: chat.id,
     bot: presentBot(bot, urls, chat.userId),
@@ -39,6 +64,30 @@ export function presentChat(chat: ChatRow, bot: BotRow, last: MessageWithAlts | 
     updated_at: chat.updatedAt.toISOString(),
     persona_id: chat.personaId,
     model_id: chat.modelId,
+    unread,
     title: chat.title,
+    remember: chat.remember,
+    parent_chat_id: chat.parentChatId,
+    root_chat_id: chat.rootChatId,
+    fork_message_id: chat.forkMessageId,
   };
+}
+
+/** What the chats list shows of a group chat: the characters' faces, how many people, the viewer's role. */
+export function presentSceneSummary(
+  faces: { bots: BotRow[]; people: number } | undefined,
+  chat: ChatRow,
+  viewerId: string,
+  urls: MediaUrls,
+): ChatSceneSummary {
+  return {
+    characters: (faces?.bots ?? []).map((bot) => presentFace(bot, chat, urls)),
+    people: faces?.people ?? 1,
+    role: chat.userId === viewerId ? 'owner' : 'member',
+  };
+}
+
+/** A character's face in a scene (her picture as the scene's owner is shown it). */
+export function presentFace(bot: BotRow, chat: ChatRow, urls: MediaUrls) {
+  return { bot_id: bot.id, slug: bot.slug, name: bot.name, avatar_url: presentBot(bot, urls, chat.userId).avatar_url };
 }

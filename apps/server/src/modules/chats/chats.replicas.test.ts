@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
@@ -9,6 +7,7 @@ import type { Chat, Message } from '@reverie/shared';
 import { messages } from '../../db/schema.js';
 import { MemoryPubSub } from '../../providers/pubsub/index.js';
 import { createBot, createChat, createMessage, createUser } from '../../../test/factories.js';
+import { startChildReplica } from '../../../test/child-replica.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../../../test/helpers.js';
 import { ScriptedLlm } from '../../../test/scripted-llm.js';
@@ -22,7 +21,6 @@ import { openStream } from '../../../test/sse-client.js';
  */
 const testDb = inject('testDb');
 const redisUrl = process.env.REDIS_URL;
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Short lease timings, so that a dead owner is found within seconds. */
 const LIVE = { leaseMs: 1500, renewEveryMs: 300, sweepEveryMs: 300, pollEveryMs: 200 };
@@ -237,31 +235,10 @@ describe.runIf(testDb.kind === 'postgres')('the owner killed with SIGKILL', () =
   });
 
   /** Starts a replica in a child process on the database; answers its address. */
-  async function childReplica(
-    databaseUrl: string,
-    env: Record<string, string>,
-  ): Promise<{ url: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/replica-process.ts'], {
-      cwd: serverRoot,
-      env: {
-        ...process.env,
-        REPLICA_DATABASE_URL: databaseUrl,
-        REPLICA_ENV: JSON.stringify(env),
-        REPLICA_LIVE: JSON.stringify(LIVE),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening (\d+)/.exec(out);
-        if (match) resolve(Number(match[1]));
-      });
-      child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before listening`)));
-    });
-    return { url: `http://127.0.0.1:${port}`, child };
+  async function childReplica(databaseUrl: string, env: Record<string, string>) {
+    const started = await startChildReplica(databaseUrl, env, LIVE);
+    children.push(started.child);
+    return started;
   }
 
   it('its reply is failed (interrupted) within the lease with the text last saved, and the chat is usable on B', async () => {

@@ -3,9 +3,9 @@
  * Its messages are `messages.repository.ts`'s; what a send reads of the chat with its character
  * and user is the read model `chat-context.repository.ts`.
  */
-import { and, desc, eq, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { chats, messages } from '../../db/schema.js';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { rowsOf, type Database } from '../../db/client.js';
+import { chatPeople, chats, messages } from '../../db/schema.js';
 import type { NewMessageRow } from './messages.repository.js';
 
 export type ChatRow = typeof chats.$inferSelect;
@@ -65,7 +65,10 @@ export async function deleteChat(
       .from(messages)
       .where(
         and(
-          eq(messages.chatId, chatId),
+          // The chat and its branches (deleted with it): their own messages' files.
+          sql`${messages.chatId} in (with recursive tree(id) as (
+            select ${chatId}::uuid union all select c.id from chats c join tree t on c.parent_chat_id = t.id)
+            select id from tree)`,
           eq(messages.userId, userId),
           or(
             sql`${messages.mediaKey} is not null`,
@@ -86,9 +89,162 @@ export async function updateChat(
   db: Database,
   chatId: string,
   values: Partial<
-    Pick<ChatRow, 'personaId' | 'modelId' | 'title' | 'memory' | 'memoryUpdatedAt' | 'memoryThroughSeq' | 'disclosedAt'>
+    Pick<
+      ChatRow,
+      | 'personaId'
+      | 'modelId'
+      | 'title'
+      | 'memory'
+      | 'memoryUpdatedAt'
+      | 'memoryThroughSeq'
+      | 'disclosedAt'
+      | 'authorNote'
+      | 'authorNoteDepth'
+      | 'remember'
+    >
   >,
 ): Promise<ChatRow> {
   const [row] = await db.update(chats).set(values).where(eq(chats.id, chatId)).returning();
   return row!;
+}
+
+/**
+ * Which messages count as unread for `viewerId` (issue 31; docs/groups.md for a scene): a shown
+ * message, finished, newer than what they read on any device (`readThrough`: the owner's
+ * `chats.read_through_seq`, a member's `chat_people.read_through_seq`) — a character's, or
+ * another person's in a scene — and never another person's private message.
+ */
+const unreadMessage = (viewerId: string, readThrough: SQL | AnyColumn) =>
+  and(
+    or(
+      eq(messages.role, 'bot'),
+      and(eq(messages.role, 'user'), isNotNull(messages.authorId), ne(messages.authorId, viewerId)),
+    ),
+    eq(messages.selected, true),
+    sql`${messages.state} <> 'streaming'`,
+    sql`${messages.seq} > ${readThrough}`,
+    or(isNull(messages.privateTo), eq(messages.privateTo, viewerId)),
+  );
+
+/** A member's scenes (not removed), joined to their messages. */
+const memberScene = (userId: string) => and(eq(chatPeople.userId, userId), isNull(chatPeople.removedAt));
+
+/** Unread messages per chat of the user, their own and the scenes they joined (chats with none are absent). */
+export async function unreadCounts(db: Database, userId: string, chatIds: string[]): Promise<Map<string, number>> {
+  if (chatIds.length === 0) return new Map();
+  const [owned, joined] = await Promise.all([
+    db
+      .select({ chatId: messages.chatId, n: sql<number>`count(*)::int` })
+      .from(chats)
+      .innerJoin(messages, eq(messages.chatId, chats.id))
+      .where(and(eq(chats.userId, userId), inArray(chats.id, chatIds), unreadMessage(userId, chats.readThroughSeq)))
+      .groupBy(messages.chatId),
+    db
+      .select({ chatId: messages.chatId, n: sql<number>`count(*)::int` })
+      .from(chatPeople)
+      .innerJoin(messages, eq(messages.chatId, chatPeople.chatId))
+      .where(
+        and(memberScene(userId), inArray(chatPeople.chatId, chatIds), unreadMessage(userId, chatPeople.readThroughSeq)),
+      )
+      .groupBy(messages.chatId),
+  ]);
+  return new Map([...owned, ...joined].map((r) => [r.chatId, Number(r.n)]));
+}
+
+/** Unread messages over all the user's chats and joined scenes (the Chats tab's and the app icon's badge). */
+export async function unreadTotal(db: Database, userId: string): Promise<number> {
+  // One statement (a send's completion reads it for the badge): both counts as subqueries.
+  const owned = db
+    .select({ n: sql`count(*)` })
+    .from(chats)
+    .innerJoin(messages, eq(messages.chatId, chats.id))
+    .where(and(eq(chats.userId, userId), unreadMessage(userId, chats.readThroughSeq)));
+  const joined = db
+    .select({ n: sql`count(*)` })
+    .from(chatPeople)
+    .innerJoin(messages, eq(messages.chatId, chatPeople.chatId))
+    .where(and(memberScene(userId), unreadMessage(userId, chatPeople.readThroughSeq)));
+  const [row] = rowsOf<{ n: number | string }>(await db.execute(sql`select ((${owned}) + (${joined}))::int as n`));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A picture message of the user's chat that is still unread (the user has not looked at the
+ * chat since it landed, on any device): its kind and the chat's character; null when it was
+ * read, deleted, or is not a picture of that user's chat.
+ */
+export async function findUnreadPicture(
+  db: Database,
+  userId: string,
+  chatId: string,
+  messageId: string,
+): Promise<{ kind: number; botId: string } | null> {
+  const [row] = await db
+    .select({ kind: messages.kind, botId: chats.botId })
+    .from(messages)
+    .innerJoin(chats, eq(chats.id, messages.chatId))
+    .where(
+      and(
+        eq(messages.id, messageId),
+        eq(messages.chatId, chatId),
+        eq(chats.userId, userId),
+        inArray(messages.kind, [2, 3]),
+        unreadMessage(userId, chats.readThroughSeq),
+      ),
+    );
+  return row ?? null;
+}
+
+/**
+ * Marks the chat read through its newest message for the user: their own chat, or a scene they
+ * are in (their own marker, docs/groups.md); false when it is neither.
+ */
+export async function markChatRead(db: Database, userId: string, chatId: string): Promise<boolean> {
+  const newest = (seq: AnyColumn) =>
+    sql`greatest(${seq}, coalesce((select max(${messages.seq}) from ${messages} where ${messages.chatId} = ${chatId}), 0))`;
+  const rows = await db
+    .update(chats)
+    .set({ readThroughSeq: newest(chats.readThroughSeq) })
+    .where(and(eq(chats.id, chatId), eq(chats.userId, userId)))
+    .returning({ id: chats.id });
+  if (rows.length > 0) return true;
+  const member = await db
+    .update(chatPeople)
+    .set({ readThroughSeq: newest(chatPeople.readThroughSeq) })
+    .where(and(eq(chatPeople.chatId, chatId), memberScene(userId)))
+    .returning({ id: chatPeople.chatId });
+  return member.length > 0;
+}
+
+/**
+ * Creates a chat from an imported file (docs/chat.md "Import") in one transaction: the chat,
+ * then each batch of messages as the file is read (one insert a batch), then the chat's
+ * activity time. Should the file turn out bad half way (`batches` throws), nothing is left.
+ */
+export async function insertImportedChat(
+  db: Database,
+  values: { userId: string; botId: string; disclosedAt: Date },
+  batches: (chatId: string) => AsyncIterable<NewMessageRow[]>,
+): Promise<{ chat: ChatRow; count: number }> {
+  return db.transaction(async (tx) => {
+    const [chat] = await tx.insert(chats).values(values).returning();
+    let count = 0;
+    let last: Date | null = null;
+    for await (const rows of batches(chat!.id)) {
+      if (rows.length === 0) continue;
+      await tx.insert(messages).values(rows);
+      count += rows.length;
+      last = rows[rows.length - 1]!.createdAt ?? last;
+    }
+    const [updated] = await tx
+      .update(chats)
+      // The imported story is the user's own: read through its last message.
+      .set({
+        updatedAt: last ?? values.disclosedAt,
+        readThroughSeq: sql`(select coalesce(max(${messages.seq}), 0) from ${messages} where ${messages.chatId} = ${chat!.id})`,
+      })
+      .where(eq(chats.id, chat!.id))
+      .returning();
+    return { chat: updated!, count };
+  });
 }

@@ -1,12 +1,19 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
   ApiErrorSchema,
+  AuthorNoteBodySchema,
+  AuthorNoteSchema,
   ChatCreateBodySchema,
   ChatGetOrCreateBodySchema,
   ChatIdParamsSchema,
+  ChatImportResultSchema,
   ChatListQuerySchema,
   ChatListSchema,
+  ChatReadSchema,
+  UnreadTotalSchema,
   ChatMemoryBodySchema,
   ChatMemorySchema,
   ChatMessageParamsSchema,
@@ -21,10 +28,14 @@ import {
   SendMessageBodySchema,
 } from '@reverie/shared';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
+import { AppError } from '../../lib/errors.js';
+import { receiveMultipart, requiredFileError } from '../../lib/forms.js';
+import { IMPORT_MAX_BYTES } from './chat-import.js';
 import { deferredGlobalLimit } from '../../plugins/security.js';
 import type { ChatsService } from './chats.service.js';
 import type { RepliesService } from './replies.service.js';
 import { pipeEvents } from './sse.js';
+import { pipeUserEvents, type UserEvents } from './user-events.js';
 
 const errors = {
   400: ApiErrorSchema,
@@ -44,18 +55,116 @@ const STREAM_NOTE =
 type App = Parameters<FastifyPluginAsyncZod>[0];
 
 /** Chats and messages (API.md "Chats and messages", docs/chat.md). */
-export const chatsRoutes: FastifyPluginAsyncZod<{ service: ChatsService; replies: RepliesService }> = async (
-  app,
-  { service, replies },
-) => {
+export const chatsRoutes: FastifyPluginAsyncZod<{
+  service: ChatsService;
+  replies: RepliesService;
+  events: UserEvents;
+}> = async (app, { service, replies, events }) => {
   app.addHook('onClose', async () => replies.close());
   chatRoutes(app, service, replies);
   openChatRoutes(app, service);
   chatSettingsRoutes(app, service);
+  chatNoteAndExportRoutes(app, service);
+  // Multipart is read by the import only (its own scope).
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
+    importRoutes(scope, service);
+  });
   sendRoutes(app, replies);
   streamRoutes(app, replies);
   messageRoutes(app, service);
+  unreadRoutes(app, service, events);
 };
+
+/** A SillyTavern chat JSONL imported as a new chat (docs/chat.md "Import"). */
+function importRoutes(app: App, service: ChatsService): void {
+  app.post(
+    '/api/chat/import',
+    {
+      preHandler: requireUser,
+      bodyLimit: IMPORT_MAX_BYTES + 64 * 1024,
+      schema: {
+        tags: ['chats'],
+        summary:
+          'Import a SillyTavern chat JSONL (multipart `file`) as a new chat with a character (`bot_id` or `slug`)',
+        description:
+          'Read line by line and written in batches in one transaction. `force=true` imports a file whose `character_name` is another name. ' +
+          '413 `payload_too_large` past 20 MB; 422 `import_character_mismatch`, `import_bad_line` (`errors.line`), `import_empty`, `import_too_many_messages` (100 000); 404 for a character the user may not chat with; 429 past CHAT_IMPORTS_PER_HOUR.',
+        response: { 201: ChatImportResultSchema, 413: ApiErrorSchema, 415: ApiErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUserId(request);
+      if (!request.isMultipart()) throw new AppError('unsupported_media_type', { status: 415 });
+      await service.takeImport(userId);
+      const { fields, file } = await receiveMultipart(request, 'file', IMPORT_MAX_BYTES);
+      try {
+        if (!file?.size) throw requiredFileError(request, 'file');
+        const one = (name: string) => {
+          const value = fields[name];
+          return typeof value === 'string' && value.trim() && value.length <= 100 ? value.trim() : undefined;
+        };
+        const ref = { botID: one('bot_id'), slug: one('slug') };
+        if (!ref.botID && !ref.slug) throw requiredFileError(request, 'bot_id');
+        const result = await service.importChat(userId, ref, () => file.stream(), {
+          force: fields.force === 'true' || fields.force === '1',
+          locale: request.locale,
+        });
+        return reply.status(201).send(result);
+      } finally {
+        await file?.discard();
+      }
+    },
+  );
+}
+
+/** Unread state (issue 31): reading a chat, and the user's events on every replica. */
+function unreadRoutes(app: App, service: ChatsService, events: UserEvents): void {
+  app.get(
+    '/api/chats/unread',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary:
+          "The user's unread messages over all chats and joined scenes (the Chats tab's badge): characters' messages, and other people's in a scene",
+        response: { 200: UnreadTotalSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => ({ total: await service.unreadTotal(currentUserId(request)) }),
+  );
+
+  app.post(
+    '/api/chat/:id/read',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary:
+          'The user read the chat (or a scene they are in: their own mark) through its newest message (every device clears its badges)',
+        params: ChatIdParamsSchema,
+        response: { 200: ChatReadSchema, ...errors },
+      },
+    },
+    async (request) => service.markRead(currentUserId(request), request.params.id),
+  );
+
+  app.get(
+    '/api/events',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "The user's events, from every replica (server-sent events)",
+        description:
+          'Answers `text/event-stream` of `read` {chat_id, unread_total} (a chat read on any device) and ' +
+          '`unread` {chat_id, unread_total} (a character message landed). Say "look again": the truth is the chats list.',
+        response: { 401: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => pipeUserEvents(request, reply, events, currentUserId(request)),
+  );
+}
 
 /** The user's chats: the list, one chat, deleting one. */
 function chatRoutes(app: App, service: ChatsService, replies: RepliesService): void {
@@ -150,13 +259,14 @@ function openChatRoutes(app: App, service: ChatsService): void {
       preHandler: requireUser,
       schema: {
         tags: ['chats'],
-        summary: 'A page of the history, newest first (keyset cursor `c`)',
+        summary:
+          'A page of the history, newest first: the newest, older than `c`, newer than `a`, the first, or around `at`',
         params: ChatIdParamsSchema,
         querystring: HistoryQuerySchema,
         response: { 200: HistorySchema, ...errors },
       },
     },
-    async (request) => service.history(currentUserId(request), request.params.id, request.query.c, request.query.size),
+    async (request) => service.history(currentUserId(request), request.params.id, request.query),
   );
 }
 
@@ -216,6 +326,67 @@ function chatSettingsRoutes(app: App, service: ChatsService): void {
       },
     },
     async (request) => service.setMemory(currentUserId(request), request.params.id, request.body.memory),
+  );
+}
+
+/** A chat's author's note, and the chat exported as a file. */
+function chatNoteAndExportRoutes(app: App, service: ChatsService): void {
+  app.get(
+    '/api/chat/:id/export',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: 'The chat as SillyTavern chat JSONL (`format=jsonl`) or plain text (`format=txt`), streamed',
+        params: ChatIdParamsSchema,
+        querystring: z.object({ format: z.enum(['jsonl', 'txt']).default('jsonl') }),
+        response: { 200: z.any().describe('application/jsonl or text/plain'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { filename, lines } = await service.exportChat(
+        currentUserId(request),
+        request.params.id,
+        request.query.format,
+      );
+      return reply
+        .header(
+          'content-type',
+          request.query.format === 'jsonl' ? 'application/jsonl; charset=utf-8' : 'text/plain; charset=utf-8',
+        )
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'private, no-store')
+        .send(Readable.from(lines));
+    },
+  );
+
+  app.get(
+    '/api/chat/:id/author-note',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "The chat's author's note and the depth it goes in at",
+        params: ChatIdParamsSchema,
+        response: { 200: AuthorNoteSchema, ...errors },
+      },
+    },
+    async (request) => service.getAuthorNote(currentUserId(request), request.params.id),
+  );
+
+  app.put(
+    '/api/chat/:id/author-note',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['chats'],
+        summary: "Edit the chat's author's note (≤ 2000 characters, '' for none) and its depth (0–100)",
+        params: ChatIdParamsSchema,
+        body: AuthorNoteBodySchema,
+        response: { 200: AuthorNoteSchema, ...errors },
+      },
+    },
+    async (request) => service.setAuthorNote(currentUserId(request), request.params.id, request.body),
   );
 }
 

@@ -187,10 +187,12 @@ describe('sending and streaming', () => {
     const requestsBefore = llm.requests.length;
     const second = await send(auth, chat.id, 'Once', 'b2b1d1a4-3c1f-4b7e-9a53-0f2a6f3f9c11');
     expect(second.res.statusCode).toBe(200);
-    // The second send's early model request was cancelled when its insert was refused.
+    // The second send's early model request is cancelled when its insert is refused: either it
+    // went out and was aborted, or (the refusal came first: the prompt reads persona, memories
+    // and lorebooks before the request leaves) it never left. Never one that runs on.
     const cancelled = llm.requests.slice(requestsBefore);
-    expect(cancelled).toHaveLength(1);
-    expect(cancelled[0]!.signal.aborted).toBe(true);
+    expect(cancelled.length).toBeLessThanOrEqual(1);
+    for (const request of cancelled) expect(request.signal.aborted).toBe(true);
     expect(second.events.map((e) => e.event)).toEqual(['user_message', 'bot_message']);
     expect(second.events[0]!.data.id).toBe(first.events[0]!.data.id);
     expect(second.events[1]!.data).toMatchObject({ id: first.events.at(-1)!.data.id, state: 'done' });

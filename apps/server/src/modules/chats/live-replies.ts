@@ -25,6 +25,9 @@ export interface LiveRepliesOptions {
 /** A control message to a reply's owner: a watcher wants the pieces, or the user stopped it. */
 type OwnerMessage = { t: 'sync'; id: string; from: number } | { t: 'stop'; id: string };
 
+/** Replies this replica ended because their owner died (each reply is answered to one replica only). */
+export type ExpiredListener = (ended: { id: string; chatId: string }[]) => void;
+
 const ownerChannel = (owner: string) => `chat.owner.${owner}`;
 const replyChannel = (messageId: string) => `chat.reply.${messageId}`;
 
@@ -86,6 +89,7 @@ export class LiveReplies {
   private sweepTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | null = null;
   private closed = false;
+  private readonly expiredListeners: ExpiredListener[] = [];
 
   constructor(private readonly options: LiveRepliesOptions) {
     this.leaseMs = options.leaseMs ?? 15_000;
@@ -122,17 +126,45 @@ export class LiveReplies {
     sweep();
   }
 
-  /** Ends the replies whose owner died (lease run out); answers how many. */
-  async sweep(scope: { chatId?: string; messageId?: string } = {}): Promise<number> {
+  /**
+   * Tells `listener` of every reply this replica ends because its owner died (a scene's
+   * "Continue" takes its next turn there, docs/groups.md). The ending `UPDATE … RETURNING`
+   * answers a reply to one replica only, so each is told once in the cluster.
+   */
+  onExpired(listener: ExpiredListener): void {
+    this.expiredListeners.push(listener);
+  }
+
+  /**
+   * Ends the replies whose owner died (lease run out); answers how many. `takeover`: the
+   * caller writes a new live reply in the chat right after (a send, a tapped face, a
+   * regenerate), which takes the turn — the listeners are not told.
+   */
+  async sweep(
+    scope: { chatId?: string; messageId?: string } = {},
+    options: { takeover?: boolean } = {},
+  ): Promise<number> {
     try {
       const ended = await failExpiredReplies(this.db, scope);
       for (const { id } of ended) this.publishEnd(id);
-      if (ended.length > 0)
+      if (ended.length > 0) {
         this.options.log.warn({ count: ended.length }, 'replies whose replica stopped were marked interrupted');
+        if (!options.takeover) this.tellExpired(ended);
+      }
       return ended.length;
     } catch (error) {
       this.options.log.warn({ err: error }, 'could not sweep interrupted replies');
       return 0;
+    }
+  }
+
+  private tellExpired(ended: { id: string; chatId: string }[]): void {
+    for (const listener of this.expiredListeners) {
+      try {
+        listener(ended);
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'a listener of interrupted replies failed');
+      }
     }
   }
 
@@ -239,7 +271,7 @@ export class LiveReplies {
       const alive = await leaseAlive(this.db, row.id).catch(() => true);
       if (alive) return;
       // Ended (or its owner died: end it here rather than wait for the sweep).
-      await failExpiredReplies(this.db, { messageId: row.id }).catch(() => undefined);
+      await this.sweep({ messageId: row.id });
       await finish();
     };
     const unsubscribe = await this.options.pubsub.subscribe(replyChannel(row.id), (raw) => {

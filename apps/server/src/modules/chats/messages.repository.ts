@@ -3,7 +3,7 @@
  * the replies' saves (the group commit of `reply-saves.ts`) and a call's cut reply. The owner
  * and lease of a live reply are `live-replies.repository.ts`'s.
  */
-import { and, desc, eq, getTableColumns, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { commitMode } from '../../db/commit-mode.js';
 import { executePrepared } from '../../db/prepared.js';
@@ -65,6 +65,25 @@ export async function historyPage(
   return rows.map((r) => ({ ...r.message, altCount: r.altCount }));
 }
 
+/**
+ * One page of the history going forward: the `size` shown messages after `afterSeq` (from the
+ * chat's first with 0), oldest first. Read on `messages_chat_idx` like the pages going back.
+ */
+export async function historyPageAfter(
+  db: Database,
+  chatId: string,
+  afterSeq: number,
+  size: number,
+): Promise<MessageWithAlts[]> {
+  const rows = await db
+    .select({ message: messages, altCount })
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), eq(messages.selected, true), gt(messages.seq, afterSeq)))
+    .orderBy(asc(messages.seq))
+    .limit(size);
+  return rows.map((r) => ({ ...r.message, altCount: r.altCount }));
+}
+
 export async function findMessage(db: Database, chatId: string, messageId: string): Promise<MessageWithAlts | null> {
   const [row] = await db
     .select({ message: messages, altCount })
@@ -103,13 +122,27 @@ const wellFormed = (text: string): string =>
 /** A message a send writes; a live reply gives its owner and the length of its lease. */
 export type NewMessage = Pick<
   NewMessageRow,
-  'id' | 'clientId' | 'role' | 'kind' | 'text' | 'state' | 'errorCode' | 'notice' | 'replyTo' | 'spoken' | 'owner'
+  | 'id'
+  | 'clientId'
+  | 'role'
+  | 'kind'
+  | 'text'
+  | 'state'
+  | 'errorCode'
+  | 'notice'
+  | 'replyTo'
+  | 'spoken'
+  | 'owner'
+  | 'proactiveSlot'
+  | 'speaker'
+  | 'authorId'
+  | 'privateTo'
 > & { chatId: string; userId: string; leaseMs?: number };
 
 const messageColumns = Object.entries(getTableColumns(messages));
 
 /** A `messages` row as the driver answers it (`returning *`: column names, driver values) → `MessageRow`. */
-function messageFromRaw(raw: Record<string, unknown>): MessageRow {
+export function messageFromRaw(raw: Record<string, unknown>): MessageRow {
   const row: Record<string, unknown> = {};
   for (const [key, column] of messageColumns) {
     const value = raw[column.name];
@@ -150,6 +183,10 @@ export async function insertMessages(
     tokens: estimateTokens(row.text ?? ''),
     owner: row.owner ?? null,
     lease_ms: row.leaseMs ?? null,
+    proactive_slot: row.proactiveSlot?.toISOString() ?? null,
+    speaker: row.speaker ?? null,
+    author_id: row.authorId ?? null,
+    private_to: row.privateTo ?? null,
   }));
   // One statement writes the messages and the chat's activity time (which orders the chats
   // list): a data-modifying CTE runs whether or not the insert reads it.
@@ -163,13 +200,15 @@ export async function insertMessages(
       where id = ${chatId}::uuid
       returning id)
     insert into messages (id, chat_id, user_id, client_id, role, kind, text, state, error_code, notice, reply_to,
-      spoken, tokens, owner, lease_until)
+      spoken, tokens, owner, lease_until, proactive_slot, speaker, author_id, private_to)
     select coalesce(v.id, gen_random_uuid()), v.chat_id, v.user_id, v.client_id, v.role, coalesce(v.kind, 1), v.text,
       coalesce(v.state, 'done'), v.error_code, v.notice, v.reply_to, coalesce(v.spoken, false), v.tokens, v.owner,
-      case when v.lease_ms is null then null else now() + v.lease_ms * interval '1 millisecond' end
+      case when v.lease_ms is null then null else now() + v.lease_ms * interval '1 millisecond' end,
+      v.proactive_slot, v.speaker, v.author_id, v.private_to
     from json_to_recordset(${JSON.stringify(values)}::json) as v(i int, id uuid, chat_id uuid, user_id uuid,
       client_id uuid, role text, kind smallint, text text, state text, error_code text, notice text, reply_to uuid,
-      spoken boolean, tokens int, owner text, lease_ms float8), commit_mode
+      spoken boolean, tokens int, owner text, lease_ms float8, proactive_slot timestamptz, speaker jsonb,
+      author_id uuid, private_to uuid), commit_mode
     order by v.i
     returning *`,
   );
@@ -186,9 +225,16 @@ export async function insertAlternative(
   db: Database,
   target: MessageRow,
   live: { owner: string; leaseMs: number },
+  /**
+   * The chat the alternative is written in, and whether it has the reply group alone: a reply
+   * shared with another chat of its tree (a branch) is never changed — the new alternative is
+   * the chat's own row and the others keep their state (the caller hides the shared one).
+   */
+  into: { chatId: string; alone: boolean } = { chatId: target.chatId, alone: true },
 ): Promise<MessageRow> {
+  const chatId = into.chatId;
   return db.transaction(async (tx) => {
-    if (target.state === 'failed') {
+    if (target.state === 'failed' && into.alone) {
       const [row] = await tx
         .update(messages)
         .set({
@@ -203,30 +249,12 @@ export async function insertAlternative(
         .returning();
       return row!;
     }
-    const [last] = await tx
-      .select({ max: sql<number>`max(${messages.altIndex})`.mapWith(Number) })
-      .from(messages)
-      .where(and(eq(messages.chatId, target.chatId), eq(messages.replyTo, target.replyTo!)));
-    await tx
-      .update(messages)
-      .set({ selected: false })
-      .where(and(eq(messages.chatId, target.chatId), eq(messages.replyTo, target.replyTo!)));
-    const [row] = await tx
-      .insert(messages)
-      .values({
-        chatId: target.chatId,
-        userId: target.userId,
-        role: 'bot',
-        kind: 1,
-        text: '',
-        state: 'streaming',
-        replyTo: target.replyTo,
-        altIndex: (last?.max ?? 0) + 1,
-        selected: true,
-        ...liveReplyValues(live.owner, live.leaseMs),
-      })
-      .returning();
-    await tx.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, target.chatId));
+    const row = await addToReplyGroup(tx, chatId, target, into.alone, {
+      text: '',
+      state: 'streaming',
+      ...liveReplyValues(live.owner, live.leaseMs),
+    });
+    await tx.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, chatId));
     return row!;
   });
 }
@@ -262,6 +290,8 @@ export interface ReplySave {
   /** A save while streaming renews the lease for this long. */
   leaseMs?: number;
   updatedAt: Date;
+  /** A final save: what went into the reply's prompt (`prompt_traces`), kept in the same statement. */
+  trace?: { userId: string; chatId: string; trace: Record<string, unknown> };
 }
 
 /**
@@ -283,27 +313,41 @@ export async function saveReplies(db: Database, saves: ReplySave[], relaxedCommi
     state: save.state ?? null,
     error_code: save.errorCode ?? null,
     lease_ms: save.state === undefined ? (save.leaseMs ?? null) : null,
+    trace: save.trace?.trace ?? null,
+    trace_user_id: save.trace?.userId ?? null,
+    trace_chat_id: save.trace?.chatId ?? null,
   }));
+  // A reply's trace is written (or, for a reply generated again into its row, replaced) only
+  // when its row was saved: a reply deleted meanwhile leaves no trace and fails no save.
   await executePrepared(
     db,
     'chats_save_replies',
     sql`
-    with ${commitMode(relaxedCommit)}
-    update messages as m set
-      text = v.text,
-      tokens = v.tokens,
-      updated_at = v.updated_at,
-      state = case when v.final then v.state else m.state end,
-      error_code = case when v.final then v.error_code else m.error_code end,
-      owner = case when v.final then null else m.owner end,
-      lease_until = case
-        when v.final then null
-        when v.lease_ms is not null then now() + v.lease_ms * interval '1 millisecond'
-        else m.lease_until end
-    from json_to_recordset(${JSON.stringify(rows)}::json)
-      as v(id uuid, text text, tokens int, updated_at timestamptz, final boolean, state text, error_code text, lease_ms float8),
-      commit_mode
-    where m.id = v.id`,
+    with ${commitMode(relaxedCommit)},
+    v as (select * from json_to_recordset(${JSON.stringify(rows)}::json)
+      as v(id uuid, text text, tokens int, updated_at timestamptz, final boolean, state text, error_code text,
+        lease_ms float8, trace jsonb, trace_user_id uuid, trace_chat_id uuid)),
+    saved as (
+      update messages as m set
+        text = v.text,
+        tokens = v.tokens,
+        updated_at = v.updated_at,
+        state = case when v.final then v.state else m.state end,
+        error_code = case when v.final then v.error_code else m.error_code end,
+        owner = case when v.final then null else m.owner end,
+        lease_until = case
+          when v.final then null
+          when v.lease_ms is not null then now() + v.lease_ms * interval '1 millisecond'
+          else m.lease_until end
+      from v, commit_mode
+      where m.id = v.id
+      returning m.id),
+    traced as (
+      insert into prompt_traces (message_id, user_id, chat_id, trace)
+      select v.id, v.trace_user_id, v.trace_chat_id, v.trace from v join saved s on s.id = v.id
+      where v.trace is not null
+      on conflict (message_id) do update set trace = excluded.trace, created_at = now())
+    select count(*) from saved`,
   );
 }
 
@@ -332,4 +376,111 @@ export async function cutSpokenReply(
     .where(which)
     .returning({ id: messages.id });
   return rows.length > 0;
+}
+
+/** Edits a message's own row (it is shared with no other chat): the text, marked edited. */
+export async function editMessageText(db: Database, messageId: string, text: string, at: Date): Promise<void> {
+  await db
+    .update(messages)
+    .set({ text: wellFormed(text), tokens: estimateTokens(text), editedAt: at, updatedAt: at })
+    .where(eq(messages.id, messageId));
+}
+
+/**
+ * The user's rewrite of a character's reply: a new alternative of it (shown; the original stays
+ * as a swipe) in the chat `chatId`, marked edited. `hideOthers`: the other alternatives of the
+ * chat's own group are no longer shown (false when they are shared with another chat).
+ */
+export async function insertEditedReply(
+  db: Database,
+  target: MessageRow,
+  chatId: string,
+  text: string,
+  at: Date,
+  hideOthers: boolean,
+): Promise<MessageRow> {
+  return db.transaction((tx) =>
+    addToReplyGroup(tx, chatId, target, hideOthers, {
+      text: wellFormed(text),
+      tokens: estimateTokens(text),
+      state: 'done',
+      editedAt: at,
+    }),
+  );
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/**
+ * A new character message in `target`'s reply group of the chat `chatId`: the next alternative,
+ * shown (the group's others hidden when `hideOthers`), with `values` (its text and state).
+ */
+async function addToReplyGroup(
+  tx: Transaction,
+  chatId: string,
+  target: MessageRow,
+  hideOthers: boolean,
+  values: Pick<NewMessageRow, 'text'> & Partial<NewMessageRow>,
+): Promise<MessageRow> {
+  const group = and(eq(messages.chatId, chatId), eq(messages.replyTo, target.replyTo!));
+  const [last] = await tx
+    .select({ max: sql<number>`max(${messages.altIndex})`.mapWith(Number) })
+    .from(messages)
+    .where(group);
+  if (hideOthers) await tx.update(messages).set({ selected: false }).where(group);
+  const [row] = await tx
+    .insert(messages)
+    .values({
+      chatId,
+      userId: target.userId,
+      role: 'bot',
+      kind: 1,
+      replyTo: target.replyTo,
+      // In a group scene, the same character answers again (docs/groups.md).
+      speaker: target.speaker,
+      altIndex: last?.max === null || last?.max === undefined ? 0 : last.max + 1,
+      selected: true,
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+/** Files a deleted message held (removed from storage once the rows are gone). */
+export type MessageMedia = { mediaKey: string | null; originalKey: string | null; audioKey: string | null };
+
+/**
+ * Deletes the chat's own messages `ids` (with the alternatives answering them when asked) and
+ * answers the ids really deleted and the files they held.
+ */
+export async function deleteOwnMessages(
+  db: Database,
+  chatId: string,
+  ids: string[],
+): Promise<{ ids: string[]; media: MessageMedia[] }> {
+  if (ids.length === 0) return { ids: [], media: [] };
+  const rows = await db
+    .delete(messages)
+    .where(and(eq(messages.chatId, chatId), inArray(messages.id, ids)))
+    .returning({
+      id: messages.id,
+      mediaKey: messages.mediaKey,
+      originalKey: messages.originalKey,
+      audioKey: messages.audioKey,
+    });
+  await db.update(chats).set({ updatedAt: new Date() }).where(eq(chats.id, chatId));
+  return {
+    ids: rows.map((r) => r.id),
+    media: rows
+      .filter((r) => r.mediaKey || r.originalKey || r.audioKey)
+      .map(({ mediaKey, originalKey, audioKey }) => ({ mediaKey, originalKey, audioKey })),
+  };
+}
+
+/** The alternatives of a reply group in one chat (a reply is deleted with its swipes). */
+export async function replyGroup(db: Database, chatId: string, replyTo: string) {
+  return db
+    .select({ id: messages.id, seq: messages.seq, chatId: messages.chatId })
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), eq(messages.replyTo, replyTo)));
 }

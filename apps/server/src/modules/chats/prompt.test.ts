@@ -266,3 +266,35 @@ describe('historyReadBudget', () => {
     expect(historyReadBudget([1024], 1024)).toBe(40);
   });
 });
+
+describe('long-term memories in the prompt', () => {
+  const longTermMemory = {
+    ids: ['m1', 'm2', 'm3'],
+    lines: [
+      '- {{user}} has a cat called Fog.',
+      '- {{user}} met {{char}} at the fair. (2026-05-01)',
+      '- {{user}} hates rain.',
+    ],
+  };
+
+  it('holds them as their own section, names replaced, and reports every id kept', async () => {
+    const built = await buildPrompt(base({ longTermMemory }));
+    const system = built.messages[0]!.content;
+    expect(system).toContain(
+      '# What Mira remembers about Alex (long-term memory)\n- Alex has a cat called Fog.\n- Alex met Mira at the fair. (2026-05-01)',
+    );
+    expect(built.memoryIds).toEqual(['m1', 'm2', 'm3']);
+    expect((await buildPrompt(base())).memoryIds).toEqual([]);
+  });
+
+  it('reports only the memories whose lines survive when the section gives way', async () => {
+    const tight = await buildPrompt(
+      base({ longTermMemory, contextSize: 160, maxTokens: 32, history: history(1, 5), memory: '' }),
+    );
+    const system = tight.messages.find((m) => m.role === 'system')?.content ?? '';
+    for (const [i, id] of longTermMemory.ids.entries()) {
+      const line = longTermMemory.lines[i]!.replaceAll('{{user}}', 'Alex').replaceAll('{{char}}', 'Mira');
+      expect(tight.memoryIds.includes(id)).toBe(system.split('\n').includes(line));
+    }
+  });
+});

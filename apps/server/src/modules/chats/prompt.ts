@@ -6,7 +6,9 @@
  */
 import type { Locale } from '@reverie/shared';
 import type { CharacterBook } from './chat-context.repository.js';
+import { activateLore, compileCardBook, type CompiledBook, type FiredEntry } from '../lorebooks/index.js';
 import type { ChatTurn } from '../../providers/llm/llm.js';
+import { LANGUAGE_NAMES } from '../../lib/i18n.js';
 
 export interface PromptCharacter {
   name: string;
@@ -28,6 +30,21 @@ export interface PromptMessage {
    * is that same estimate: older turns are then not counted again on every reply.
    */
   tokens?: number;
+  /**
+   * A group scene (docs/groups.md): who said it. Another character's line goes in as a user
+   * turn with her name; a person's line carries their name; the character's own lines stay hers.
+   */
+  speaker?: { name: string; self: boolean } | null;
+}
+
+/** A group scene's setting and who is in it (docs/groups.md "Each character is herself"). */
+export interface PromptScene {
+  place: string;
+  situation: string;
+  /** The other characters present. */
+  characters: string[];
+  /** The people present (persona or display names). */
+  people: string[];
 }
 
 export interface PromptInput {
@@ -35,10 +52,29 @@ export interface PromptInput {
   /** The persona's name if a persona is chosen, else the profile name. */
   userName: string;
   persona: { name: string; description: string } | null;
-  /** The chat's memory summary ('' if none). */
+  /** The chat's memory summary ('' if none): the short-term layer. */
   memory: string;
+  /**
+   * Long-term memories of the user and character (the memories module: docs/memory.md), one
+   * line each, already chosen within their budget; `ids[i]` is the memory of `lines[i]`.
+   */
+  longTermMemory?: { ids: string[]; lines: string[]; note?: string };
+  /**
+   * The lorebooks of the prompt, compiled (the lorebooks module's `forPrompt`: the character's,
+   * the user's global and attached books); without them, the card's own `lorebook`.
+   */
+  books?: CompiledBook[];
+  /** The lorebook's rolls for entries with a probability (seeded per send: `loreRandom`). */
+  random?: () => number;
+  /**
+   * The chat's author's note: a system turn `depth` messages before the newest (0: after it,
+   * deeper than the history: before its oldest kept message); none when its text is empty.
+   */
+  authorNote?: { text: string; depth: number } | null;
   /** Oldest first; ends with the newest user message. */
   history: PromptMessage[];
+  /** A group scene: its setting, who is present, and that she writes only her own lines. */
+  scene?: PromptScene | null;
   /** The user's interface language. */
   locale: Locale;
   contextSize: number;
@@ -54,6 +90,10 @@ export interface BuiltPrompt {
   truncated: boolean;
   /** The prompt's size as counted: every turn's tokens plus MESSAGE_OVERHEAD_TOKENS each. */
   tokens: number;
+  /** The long-term memories whose lines the prompt holds whole (in prompt order). */
+  memoryIds: string[];
+  /** Every lore entry that fired, and whether it went in (the reply's "what went into the prompt"). */
+  lore: FiredEntry[];
 }
 
 /** Tokens a chat template spends around each message (role markers, separators). */
@@ -72,19 +112,8 @@ export function historyReadBudget(contextSizes: number[], maxTokens: number): nu
   const prompt = Math.max(context - maxTokens, MIN_PROMPT_BUDGET);
   return Math.min(context, Math.ceil(prompt * 1.25));
 }
-/** How many of the newest messages are scanned for lorebook keys when the book does not say. */
-export const DEFAULT_LORE_SCAN_DEPTH = 4;
 /** The share of the prompt budget lorebook entries may take at most. */
 export const LORE_BUDGET_SHARE = 0.25;
-
-/** The language named in the platform rules, in English (models follow English rules best). */
-const LANGUAGE_NAMES: Record<Locale, string> = {
-  en: 'English',
-  ch: 'Chinese (Simplified)',
-  es: 'Spanish',
-  de: 'German',
-  ru: 'Russian',
-};
 
 const ELLIPSIS = '…';
 
@@ -117,6 +146,19 @@ function section(title: string, body: string, drop: number | null): Section | nu
   return trimmed ? { drop, text: `# ${title}\n${trimmed}` } : null;
 }
 
+/** A group scene's section: where, what is happening, who is there, and whose lines she writes. */
+function sceneText(scene: PromptScene, charName: string): string {
+  const present = [...scene.characters, ...scene.people];
+  return [
+    scene.place.trim() ? `Place: ${scene.place.trim()}` : '',
+    scene.situation.trim() ? `Situation: ${scene.situation.trim()}` : '',
+    present.length ? `Also present: ${present.join(', ')}.` : '',
+    `This is a group conversation; the others' lines are shown with their names. Write only ${charName}'s next message, never the lines of anyone else.`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
 /** Card example dialogue with `<START>` markers turned into separators. */
 function formatExamples(examples: string): string {
   return examples
@@ -130,113 +172,37 @@ function formatExamples(examples: string): string {
 // Lorebook
 // ---------------------------------------------------------------------------------------
 
-interface LoreEntry {
-  keys: string[];
-  secondaryKeys: string[];
-  selective: boolean;
-  content: string;
-  constant: boolean;
-  insertionOrder: number;
-  priority: number;
-  caseSensitive: boolean;
-  useRegex: boolean;
-  index: number;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
-const finite = (value: unknown, fallback: number): number =>
-  typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-
-/** Reads the entries of a V2/V3 `character_book` defensively (it is stored as imported). */
-function readLoreEntries(book: CharacterBook): LoreEntry[] {
-  const raw = Array.isArray(book.entries) ? book.entries : isRecord(book.entries) ? Object.values(book.entries) : [];
-  const entries: LoreEntry[] = [];
-  raw.forEach((value, index) => {
-    if (!isRecord(value)) return;
-    if (value.enabled === false || value.disable === true) return;
-    const content = typeof value.content === 'string' ? value.content.trim() : '';
-    if (!content) return;
-    entries.push({
-      keys: strings(value.keys ?? value.key),
-      secondaryKeys: strings(value.secondary_keys ?? value.keysecondary),
-      selective: value.selective === true,
-      content,
-      constant: value.constant === true,
-      insertionOrder: finite(value.insertion_order ?? value.order, 100),
-      priority: finite(value.priority, 0),
-      caseSensitive: value.case_sensitive === true,
-      useRegex: value.use_regex === true,
-      index,
-    });
-  });
-  return entries;
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A key matches as a whole word in alphabetic scripts and as a substring in CJK text. */
-function keyPattern(key: string, caseSensitive: boolean, useRegex: boolean): RegExp | null {
-  const flags = caseSensitive ? 'u' : 'iu';
-  if (useRegex) {
-    const literal = /^\/(.+)\/([a-z]*)$/s.exec(key);
-    try {
-      return literal ? new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) : new RegExp(key, flags);
-    } catch {
-      return null;
-    }
-  }
-  const trimmed = key.trim();
-  const before = /^[\p{L}\p{N}]/u.test(trimmed) && !/^\p{Script=Han}/u.test(trimmed) ? '(?<![\\p{L}\\p{N}])' : '';
-  const after = /[\p{L}\p{N}]$/u.test(trimmed) && !/\p{Script=Han}$/u.test(trimmed) ? '(?![\\p{L}\\p{N}])' : '';
-  return new RegExp(`${before}${escapeRegExp(trimmed)}${after}`, flags);
-}
-
-function anyKeyMatches(keys: string[], entry: LoreEntry, text: string): boolean {
-  return keys.some((key) => keyPattern(key, entry.caseSensitive, entry.useRegex)?.test(text) ?? false);
+/**
+ * A seeded random in [0, 1) (mulberry32 over the FNV-1a hash of `seed`): a send's lorebook rolls
+ * are drawn from the chat and the message answered, so the same send always rolls the same.
+ */
+export function loreRandom(seed: string): () => number {
+  let state = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 0x01000193) >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /**
- * The lorebook entries to insert: constant entries and those whose keys appear in the newest
- * `scan_depth` messages (selective entries also need a secondary key). Under the token
- * budget (the book's `token_budget`, at most `limit`), higher `priority` wins, then lower
- * `insertion_order`; the chosen entries are returned in insertion order.
+ * The contents of a card book's entries that go in (activation: the lorebooks module's
+ * `activateLore`): constant entries and those whose keys appear in the newest `scan_depth`
+ * messages, within the book's `token_budget` and `limit`, in insertion order.
  */
 export async function selectLoreEntries(
   book: CharacterBook | null,
   scanned: string[],
   limit: number,
   countTokens: (text: string) => Promise<number>,
+  random: () => number = Math.random,
 ): Promise<string[]> {
-  if (!book || !isRecord(book)) return [];
-  const depth = Math.max(1, Math.floor(finite(book.scan_depth, DEFAULT_LORE_SCAN_DEPTH)));
-  const text = scanned.slice(-depth).join('\n');
-  const hits = readLoreEntries(book).filter(
-    (entry) =>
-      entry.constant ||
-      (anyKeyMatches(entry.keys, entry, text) &&
-        (!entry.selective || entry.secondaryKeys.length === 0 || anyKeyMatches(entry.secondaryKeys, entry, text))),
-  );
-  const bookBudget = finite(book.token_budget, 0);
-  const budget = bookBudget > 0 ? Math.min(bookBudget, limit) : limit;
-  const byImportance = [...hits].sort(
-    (a, b) =>
-      Number(b.constant) - Number(a.constant) ||
-      b.priority - a.priority ||
-      a.insertionOrder - b.insertionOrder ||
-      a.index - b.index,
-  );
-  const chosen: LoreEntry[] = [];
-  let used = 0;
-  for (const entry of byImportance) {
-    const cost = await countTokens(entry.content);
-    if (used + cost > budget) continue;
-    used += cost;
-    chosen.push(entry);
-  }
-  return chosen.sort((a, b) => a.insertionOrder - b.insertionOrder || a.index - b.index).map((e) => e.content);
+  if (!book || typeof book !== 'object' || Array.isArray(book)) return [];
+  const fired = await activateLore([compileCardBook(book)], scanned, limit, countTokens, random);
+  return fired.filter((f) => f.status === 'inserted').map((f) => f.content);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -298,16 +264,74 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
   const conversation = input.history
     .map((message, index) => ({ message, index }))
     .filter(({ message }) => message.role !== 'system');
-  const toTurn = (message: PromptMessage): ChatTurn => ({
-    role: message.role === 'bot' ? 'assistant' : 'user',
-    content: names(message.text),
-  });
+  const toTurn = (message: PromptMessage): ChatTurn => {
+    const other = message.speaker && !message.speaker.self ? message.speaker.name : null;
+    return {
+      role: message.role === 'bot' && !other ? 'assistant' : 'user',
+      content: other ? `${other}: ${names(message.text)}` : names(message.text),
+    };
+  };
   const texts = conversation.map(({ message }) => message.text);
-  const { parts, post } = await promptSections(input, texts, names, budget, tokens.count);
+  const books = input.books ?? (input.character.lorebook ? [compileCardBook(input.character.lorebook)] : []);
+  const lore = books.length
+    ? await activateLore(books, texts.map(names), Math.floor(budget * LORE_BUDGET_SHARE), tokens.count, input.random)
+    : [];
+  const { parts, post } = await promptSections(input, lore, names);
   const newest = conversation.at(-1);
   const draft: Draft = { parts, post, newestTurn: newest ? toTurn(newest.message) : null, shortened: false };
   await fitFixedParts(draft, budget, tokens);
-  return keepHistory(draft, conversation, { historyLength: input.history.length, budget, tokens, toTurn });
+  const built = await keepHistory(draft, conversation, {
+    historyLength: input.history.length,
+    budget,
+    tokens,
+    toTurn,
+    inserts: historyInserts(input, lore, names),
+  });
+  return { ...built, memoryIds: keptMemoryIds(draft, input, names), lore };
+}
+
+/** A system turn put `depth` messages before the newest: the author's note, lore entries at a depth. */
+interface HistoryInsert {
+  depth: number;
+  text: string;
+}
+
+/**
+ * The turns inside the history: lore entries `at_depth` (one turn per depth), and the author's
+ * note with the entries placed at its top and bottom (at the note's depth, even without a note).
+ */
+function historyInserts(input: PromptInput, lore: FiredEntry[], names: (text: string) => string): HistoryInsert[] {
+  const inserted = lore.filter((f) => f.status === 'inserted');
+  const contents = (position: FiredEntry['position']) =>
+    inserted.filter((f) => f.position === position).map((f) => names(f.content));
+  const inserts: HistoryInsert[] = [];
+  const depths = [...new Set(inserted.filter((f) => f.position === 'at_depth').map((f) => f.depth))];
+  for (const depth of depths.sort((a, b) => b - a)) {
+    const text = inserted
+      .filter((f) => f.position === 'at_depth' && f.depth === depth)
+      .map((f) => names(f.content))
+      .join('\n\n');
+    inserts.push({ depth, text });
+  }
+  const noteText = input.authorNote?.text?.trim() ? `[${names(input.authorNote.text.trim())}]` : null;
+  const around = [...contents('an_top'), ...(noteText ? [noteText] : []), ...contents('an_bottom')];
+  if (around.length)
+    inserts.push({ depth: Math.max(0, Math.floor(input.authorNote?.depth ?? 4)), text: around.join('\n\n') });
+  return inserts;
+}
+
+const longTermTitle = (charName: string, userName: string) =>
+  `What ${charName} remembers about ${userName} (long-term memory)`;
+
+/** The memories whose lines survived the fitting whole (a shortened section keeps its first lines). */
+function keptMemoryIds(draft: Draft, input: PromptInput, names: (text: string) => string): string[] {
+  const memory = input.longTermMemory;
+  if (!memory?.ids.length) return [];
+  const title = `# ${longTermTitle(input.character.name, input.userName)}\n`;
+  const part = draft.parts.find((p) => p.text.startsWith(title));
+  if (!part) return [];
+  const kept = new Set(part.text.slice(title.length).split('\n'));
+  return memory.ids.filter((_, i) => kept.has(names(memory.lines[i]!)));
 }
 
 /** Counts tokens through the model, each text once (the fitting asks for the same texts again). */
@@ -334,33 +358,43 @@ function tokenCounter(countTokens: PromptInput['countTokens']): Tokens {
 /** The system prompt's sections in order, and the instructions that follow the history. */
 async function promptSections(
   input: PromptInput,
-  conversation: string[],
+  lore: FiredEntry[],
   names: (text: string) => string,
-  budget: number,
-  count: Tokens['count'],
 ): Promise<{ parts: Section[]; post: Section | null }> {
   const card = input.character;
   const charName = card.name;
-  const lore = await selectLoreEntries(
-    card.lorebook,
-    card.lorebook ? conversation.map(names) : [],
-    Math.floor(budget * LORE_BUDGET_SHARE),
-    count,
-  );
+  const loreAt = (position: FiredEntry['position']) =>
+    lore
+      .filter((f) => f.status === 'inserted' && f.position === position)
+      .map((f) => f.content)
+      .join('\n\n');
   const sections: (Section | null)[] = [
     { drop: null, text: names(platformRules(input.locale)) },
     section(`Character: ${charName}`, names(card.systemPrompt.replace(/\{\{\s*original\s*\}\}/gi, '')), 9),
+    section('World information', names(loreAt('before_char')), 1),
     section(`${charName}'s description`, names(card.description), 8),
     section(`${charName}'s personality`, names(card.personality), 7),
     section('Scenario', names(card.scenario), 6),
+    input.scene ? section('The scene', sceneText(input.scene, charName), null) : null,
     section(
       `Example dialogue (shows ${charName}'s style; not part of this conversation)`,
       names(formatExamples(card.exampleMessages)),
       2,
     ),
     input.persona ? section(`About ${input.userName} (the user)`, names(input.persona.description), 5) : null,
-    section('World information', names(lore.join('\n\n')), 1),
+    section('World information', names(loreAt('after_char')), 1),
     section('Memory of the conversation so far', names(input.memory), 3),
+    input.longTermMemory?.lines.length
+      ? section(
+          longTermTitle(charName, input.userName),
+          // The note (citations asked of the model) goes first: a shortened section keeps it.
+          [
+            ...(input.longTermMemory.note ? [input.longTermMemory.note] : []),
+            ...input.longTermMemory.lines.map(names),
+          ].join('\n'),
+          3,
+        )
+      : null,
   ];
   return {
     parts: sections.filter((s): s is Section => s !== null),
@@ -422,11 +456,32 @@ async function fitFixedParts(draft: Draft, budget: number, { count, cost }: Toke
   }
 }
 
+/**
+ * The kept history with the inserts in it: each `depth` messages before the newest (deeper than
+ * the history: first); at one place, deeper inserts first, in the order given.
+ */
+function placeInserts(kept: ChatTurn[], inserts: HistoryInsert[]): ChatTurn[] {
+  const slots = new Map<number, ChatTurn[]>();
+  for (const insert of inserts) {
+    const slot = Math.max(0, kept.length - insert.depth);
+    slots.set(slot, [...(slots.get(slot) ?? []), { role: 'system', content: insert.text }]);
+  }
+  const placed = kept.flatMap((turn, i) => [...(slots.get(i) ?? []), turn]);
+  placed.push(...(slots.get(kept.length) ?? []));
+  return placed;
+}
+
 /** 3. As many older messages as fit, newest first, without gaps; the prompt as built. */
 async function keepHistory(
   draft: Draft,
   conversation: { message: PromptMessage; index: number }[],
-  options: { historyLength: number; budget: number; tokens: Tokens; toTurn: (message: PromptMessage) => ChatTurn },
+  options: {
+    historyLength: number;
+    budget: number;
+    tokens: Tokens;
+    toTurn: (message: PromptMessage) => ChatTurn;
+    inserts: HistoryInsert[];
+  },
 ): Promise<BuiltPrompt> {
   const { budget, tokens, toTurn } = options;
   const head: ChatTurn[] = draft.parts.length ? [{ role: 'system', content: systemText(draft) }] : [];
@@ -434,6 +489,14 @@ async function keepHistory(
   const newestTurn = draft.newestTurn;
   let used = 0;
   for (const turn of [...head, ...tail, ...(newestTurn ? [newestTurn] : [])]) used += await tokens.cost(turn.content);
+  // The author's note and lore at a depth are kept before older messages (they steer the next reply), if they fit.
+  const inserts: HistoryInsert[] = [];
+  for (const insert of options.inserts) {
+    const insertCost = await tokens.cost(insert.text);
+    if (used + insertCost > budget) continue;
+    used += insertCost;
+    inserts.push(insert);
+  }
 
   const kept: ChatTurn[] = newestTurn ? [newestTurn] : [];
   const newest = conversation.at(-1);
@@ -454,9 +517,11 @@ async function keepHistory(
   }
 
   return {
-    messages: [...head, ...kept, ...tail],
+    messages: [...head, ...placeInserts(kept, inserts), ...tail],
     historyIncluded: options.historyLength - firstIndex,
     truncated: leftOut || draft.shortened,
     tokens: used,
+    memoryIds: [],
+    lore: [],
   };
 }

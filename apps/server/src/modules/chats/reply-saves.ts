@@ -25,12 +25,16 @@ export class ReplySaves {
     return this.queue.push({ messageId, text, leaseMs, updatedAt: new Date() });
   }
 
-  /** The final save: text, state and error code; the reply is no longer live (no owner, no lease). */
+  /**
+   * The final save: text, state and error code; the reply is no longer live (no owner, no
+   * lease). With `trace`, what went into its prompt is kept in the same statement.
+   */
   final(
     messageId: string,
     values: { text: string; state: NonNullable<ReplySave['state']>; errorCode: string | null },
+    trace?: ReplySave['trace'],
   ): Promise<undefined> {
-    return this.queue.push({ messageId, ...values, updatedAt: new Date() });
+    return this.queue.push({ messageId, ...values, updatedAt: new Date(), trace });
   }
 
   /** Answers once every save asked for so far is written. */

@@ -32,7 +32,15 @@ function setUp() {
     leaseMs: 15_000,
     saves,
   });
-  const chat = { id: 'chat-1', userId: 'user-1', personaId: null, modelId: null, memory: '' } as unknown as ChatRow;
+  const chat = {
+    id: 'chat-1',
+    userId: 'user-1',
+    personaId: null,
+    modelId: null,
+    memory: '',
+    authorNote: '',
+    authorNoteDepth: 4,
+  } as unknown as ChatRow;
   const bot = {
     id: 'bot-1',
     name: 'Mira',

@@ -4,15 +4,25 @@ import type { Database } from '../../db/client.js';
 import { hasTranslation, translate } from '../../lib/i18n.js';
 import { LlmError, type ChatTurn, type LlmProvider, type ModelEntry } from '../../providers/llm/llm.js';
 import { hasPremium } from '../billing/index.js';
-import { findOwnPersona, type PromptBot, type PromptRow } from './chat-context.repository.js';
+import { findOwnPersona, type PromptBot, type PromptRow, type StoredForPrompt } from './chat-context.repository.js';
 import { type ChatRow } from './chats.repository.js';
 import { type MessageRow } from './messages.repository.js';
 import { recordSafetyEvent } from './safety-events.repository.js';
 import type { Generation } from './generations.js';
 import { ReplySaves } from './reply-saves.js';
-import { buildPrompt, type PromptMessage } from './prompt.js';
+import { buildPrompt, loreRandom, type PromptMessage, type PromptScene } from './prompt.js';
 import { refusalText, StreamingMinorsGuard, violatesMinorsPolicy } from './safety.js';
 import type { ServiceLog } from '../../lib/logger.js';
+import type { CompiledBook, LorebooksApi } from '../lorebooks/index.js';
+import { traceOf } from './chat-lore.js';
+import {
+  CITATION_INSTRUCTION,
+  CitationStream,
+  labelledLine,
+  stripCitations,
+  type MemoriesApi,
+  type PromptMemories,
+} from '../memories/index.js';
 
 type Logger = Pick<ServiceLog, 'warn' | 'error'>;
 
@@ -30,11 +40,27 @@ export interface RunnerDeps {
   metrics?: Registry;
   /** Called after a reply that left older messages out of the prompt (memory summary). */
   onTruncated?: (request: SummaryRequest) => void;
+  /** A reply was written in full (issue 31: unread badges, the "long reply" notification). */
+  onFinished?: (finished: FinishedReply) => void;
   /** The saves' group commit; by default one of its own on `db`. */
   saves?: ReplySaves;
   /** The saves commit without waiting for the disk (`db/commit-mode.ts`; CHAT_SYNCHRONOUS_COMMIT). */
   relaxedCommit?: boolean;
+  /** Long-term memories (the memories module): the prompt's, each reply's citations, extraction after a turn. */
+  memories?: Pick<MemoriesApi, 'forPrompt' | 'replied'> | null;
+  /** Lorebooks (the lorebooks module): the prompt's books; null: the card's own book only. */
+  lorebooks?: Pick<LorebooksApi, 'forPrompt'> | null;
+  /**
+   * How a reply's citations are found (MEMORY_CITATIONS, docs/memory.md "Citations"): `model`
+   * labels the prompt's memories and asks the model to name those it used in a trailing marker,
+   * which is taken out of the reply as it streams; `overlap` (default) leaves it to the memories module.
+   */
+  citations?: 'overlap' | 'model';
 }
+
+/** The share of the prompt budget long-term memories may take, and the most tokens they take at all. */
+export const MEMORY_BUDGET_SHARE = 0.15;
+export const MEMORY_BUDGET_MAX = 600;
 
 /** What a finished reply asks of the memory: fold the messages before `beforeSeq` into it. */
 export interface SummaryRequest {
@@ -53,6 +79,17 @@ export interface GenerationContext {
   locale: Locale;
   /** The shown messages up to the one answered, oldest first. */
   history: Promise<PromptRow[]>;
+  /**
+   * A group scene (docs/groups.md): its setting and who is present, and the persona of the
+   * person answered (null: none). `chat.botId` is then the speaking character's id, so her
+   * memories and card are the reply's.
+   */
+  scene?: { prompt: PromptScene; persona: { name: string; description: string } | null } | null;
+  /**
+   * Whether the pair has memories and lorebooks, as the send read them with the chat (a
+   * one-to-one send): a false one is not read again. Absent: both are read.
+   */
+  stored?: StoredForPrompt;
 }
 
 /**
@@ -98,8 +135,26 @@ interface Run {
   /** Where the memory summary folds up to (-1: through the answered message). */
   foldBeforeSeq: number;
   modelId: string;
+  /** The long-term memories the prompt held (prompt order). */
+  memoryIds: string[];
+  /** What went into the prompt (stored with the reply once its row exists). */
+  trace: Record<string, unknown> | null;
+  /** Citations asked of the model: the marker taken out of the stream, and the labelled memories (label order). */
+  citations: CitationStream | null;
+  labelledIds: string[];
   pendingSave: Promise<unknown> | null;
   lastSave: number;
+}
+
+/** A reply written in full: who it is for, and how long it took. */
+export interface FinishedReply {
+  userId: string;
+  chatId: string;
+  botId: string;
+  text: string;
+  tookMs: number;
+  /** A group chat's reply: every person of the scene has it unread (docs/groups.md). */
+  group?: boolean;
 }
 
 /** How a generation ended, decided once from what happened. */
@@ -192,7 +247,7 @@ export class GenerationRunner {
   }
 
   /** The chat's model: its own when still in the catalogue and allowed, else the default. */
-  private async modelFor(chat: ChatRow): Promise<ModelEntry> {
+  async modelFor(chat: ChatRow): Promise<ModelEntry> {
     const models = this.deps.llm.models();
     const chosen = chat.modelId ? models.find((m) => m.id === chat.modelId) : undefined;
     if (chosen && (!chosen.premium || (await hasPremium(this.deps.db, chat.userId)))) return chosen;
@@ -243,6 +298,10 @@ export class GenerationRunner {
       truncated: false,
       foldBeforeSeq: 0,
       modelId: '',
+      memoryIds: [],
+      trace: null,
+      citations: null,
+      labelledIds: [],
       pendingSave: null,
       lastSave: Date.now(),
     });
@@ -263,6 +322,7 @@ export class GenerationRunner {
   }
 
   private async run(run: Run): Promise<void> {
+    const startedAt = performance.now();
     let outcome: Outcome | null;
     try {
       outcome = await this.generate(run);
@@ -280,8 +340,102 @@ export class GenerationRunner {
     // A generation that failed before its row was written (the model unavailable) waits for it.
     const throughSeq = await this.rowWritten(run);
     if (throughSeq === null) return;
+    // The prompt's trace is kept in the final save's statement (it never delays the reply).
     const state = await this.saveFinal(run, outcome);
     if (state === 'done' && run.truncated) this.requestSummary(run, throughSeq);
+    // Never a reply the minors guard replaced (saveFinal wrote the refusal instead).
+    if (outcome === 'completed' && state === 'done' && !violatesMinorsPolicy(run.generation.text)) {
+      const { chat, bot } = run.context;
+      this.deps.onFinished?.({
+        userId: chat.userId,
+        chatId: chat.id,
+        botId: bot.id,
+        text: run.generation.text,
+        tookMs: performance.now() - startedAt,
+        group: chat.isGroup,
+      });
+    }
+    await this.afterReply(run, state);
+  }
+
+  /** What went into the reply's prompt (docs/lorebooks.md), kept with its final save; none before a prompt was built. */
+  private savedTrace(run: Run) {
+    const { chat } = run.context;
+    return run.trace ? { userId: chat.userId, chatId: chat.id, trace: run.trace } : undefined;
+  }
+
+  /**
+   * The prompt's lorebooks; on failure (logged) the card's own book, as before any edit ("Write
+   * my reply" too). `noneStored`: the send found no stored book (only the card's own is compiled).
+   */
+  booksFor(chat: ChatRow, bot: PromptBot, noneStored = false): Promise<CompiledBook[] | undefined> {
+    const lorebooks = this.deps.lorebooks;
+    if (!lorebooks) return Promise.resolve(undefined);
+    return lorebooks
+      .forPrompt({ userId: chat.userId, botId: chat.botId, chatId: chat.id, cardBook: bot.characterBook, noneStored })
+      .catch((error: unknown) => {
+        this.deps.log.warn({ err: error, chatId: chat.id }, 'lorebooks: could not read the prompt books');
+        return undefined;
+      });
+  }
+
+  /** Tells the memories module: the reply's citations, and a user turn to extract memories from. */
+  private async afterReply(run: Run, state: ReturnType<typeof settle>['state']): Promise<void> {
+    const memories = this.deps.memories;
+    if (!memories) return;
+    const { chat, bot, userName, locale } = run.context;
+    await memories
+      .replied({
+        messageId: run.generation.messageId,
+        chatId: chat.id,
+        userId: chat.userId,
+        botId: chat.botId,
+        memoryIds: run.memoryIds,
+        reply: state === 'done' && !run.refused ? run.generation.text : '',
+        cited: run.citations ? citedIds(run) : undefined,
+        characterName: bot.name,
+        userName,
+        locale,
+      })
+      .catch((error: unknown) =>
+        this.deps.log.warn({ err: error, chatId: chat.id }, 'memories: could not note a reply'),
+      );
+  }
+
+  /**
+   * The long-term memories for a prompt (none when the memories module is off or fails: the
+   * reply goes on). `noneStored`: the send found none for the pair — what the module would answer.
+   */
+  private promptMemories(
+    chat: ChatRow,
+    history: Promise<PromptRow[]>,
+    noneStored = false,
+  ): Promise<PromptMemories | null> {
+    const memories = this.deps.memories;
+    if (!memories) return Promise.resolve(null);
+    if (noneStored) return Promise.resolve({ ids: [], lines: [] });
+    const models = this.deps.llm.models();
+    const model = models.find((m) => m.id === chat.modelId) ?? models[0]!;
+    const budget = Math.min(
+      MEMORY_BUDGET_MAX,
+      Math.floor((model.contextSize - this.deps.maxTokens) * MEMORY_BUDGET_SHARE),
+    );
+    return history
+      .then((rows) =>
+        memories.forPrompt({
+          userId: chat.userId,
+          botId: chat.botId,
+          turns: rows
+            .filter((m) => m.role !== 'system')
+            .slice(-3)
+            .map((m) => m.text),
+          budgetTokens: budget,
+        }),
+      )
+      .catch((error: unknown) => {
+        this.deps.log.warn({ err: error, chatId: chat.id }, 'memories: could not read the prompt memories');
+        return null;
+      });
   }
 
   /**
@@ -324,37 +478,102 @@ export class GenerationRunner {
 
   /** The chat's model and the prompt for it (what was left out of it is noted for the memory). */
   private async preparePrompt(run: Run): Promise<{ model: string; messages: ChatTurn[] }> {
-    const { db, llm } = this.deps;
-    const { chat, bot, locale, userName } = run.context;
-    const model = await this.modelFor(chat);
+    const { model, prompt, history, labelledIds } = await this.promptFor(run.context);
     run.modelId = model.id;
-    const [persona, history] = await Promise.all([
-      chat.personaId ? findOwnPersona(db, chat.personaId, chat.userId) : null,
-      run.context.history,
-    ]);
-    const storedCounts = llm.estimatesTokens === true;
-    const prompt = await buildPrompt({
-      character: characterCard(bot),
-      userName: persona?.name ?? userName,
-      persona: persona ? { name: persona.name, description: persona.description } : null,
-      memory: chat.memory,
-      history: history.map((m): PromptMessage => ({
-        role: m.role,
-        text: m.text,
-        tokens: storedCounts ? m.tokens : undefined,
-      })),
-      locale,
-      contextSize: model.contextSize,
-      maxTokens: this.deps.maxTokens,
-      countTokens: (text) => llm.countTokens(model.id, text),
-    });
     run.truncated = prompt.truncated;
+    run.memoryIds = prompt.memoryIds;
+    run.trace = traceOf(prompt, run.context.chat);
+    run.labelledIds = labelledIds;
+    run.citations = labelledIds.length ? new CitationStream() : null;
     // When older messages were left out, the summary folds them and the older half of what
     // still fitted: the next replies then have room again instead of asking for a summary
     // after every message.
     const keep = Math.max(2, Math.ceil(prompt.historyIncluded / 2));
     run.foldBeforeSeq = history[history.length - keep]?.seq ?? -1;
     return { model: model.id, messages: prompt.messages };
+  }
+
+  /**
+   * The prompt of a reply: the same for every message the character writes (platform rules,
+   * card, persona, memory, lorebook, history); `reserve` tokens are kept free for a turn added after it.
+   */
+  private async promptFor(
+    context: Omit<GenerationContext, 'history'> & { history: Promise<PromptRow[]> },
+    reserve = 0,
+  ) {
+    const { db, llm } = this.deps;
+    const { chat, bot, locale, userName } = context;
+    const model = await this.modelFor(chat);
+    const scene = context.scene ?? null;
+    const [persona, history, longTerm, books] = await Promise.all([
+      scene ? scene.persona : chat.personaId ? findOwnPersona(db, chat.personaId, chat.userId) : null,
+      context.history,
+      this.promptMemories(chat, context.history, context.stored?.memories === false),
+      this.booksFor(chat, context.bot, context.stored?.lorebooks === false),
+    ]);
+    // Citations asked of the model: each memory line labelled, the instruction before them.
+    const labelled: { ids: string[]; lines: string[]; note?: string } | null =
+      longTerm && this.deps.citations === 'model' && longTerm.ids.length
+        ? { ids: longTerm.ids, lines: longTerm.lines.map(labelledLine), note: CITATION_INSTRUCTION }
+        : longTerm;
+    const storedCounts = llm.estimatesTokens === true;
+    const prompt = await buildPrompt({
+      character: characterCard(bot, locale),
+      userName: persona?.name ?? userName,
+      persona: persona ? { name: persona.name, description: persona.description } : null,
+      memory: chat.memory,
+      longTermMemory: labelled ?? undefined,
+      authorNote: { text: chat.authorNote, depth: chat.authorNoteDepth },
+      books,
+      random: loreRandom(`${chat.id}:${history.at(-1)?.id ?? ''}`),
+      history: history.map((m): PromptMessage => ({
+        role: m.role,
+        text: m.text,
+        tokens: storedCounts ? m.tokens : undefined,
+        speaker: m.speaker
+          ? { name: m.speaker.name, self: m.speaker.kind === 'character' && m.speaker.bot_id === bot.id }
+          : null,
+      })),
+      scene: scene?.prompt ?? null,
+      locale,
+      contextSize: model.contextSize,
+      maxTokens: this.deps.maxTokens + reserve,
+      countTokens: (text) => llm.countTokens(model.id, text),
+    });
+    return { model, prompt, history, labelledIds: labelled?.note ? labelled.ids : [] };
+  }
+
+  /**
+   * A whole message the character writes first, not streamed (docs/companion.md): the prompt
+   * of a reply with `instruction` as the last turn, the same minors guard on output. Answers
+   * the text, or null when the guard refused it (the event is recorded, nothing is written).
+   * A model error throws (the caller's retry decides).
+   */
+  async compose(context: GenerationContext, instruction: string, signal: AbortSignal): Promise<string | null> {
+    const { llm, db, log } = this.deps;
+    const { chat, locale } = context;
+    await waitReady(llm, signal);
+    const reserve = Math.ceil(await llm.countTokens((await this.modelFor(chat)).id, instruction)) + 8;
+    const { model, prompt } = await this.promptFor(context, reserve);
+    let text = '';
+    for await (const piece of llm.generate({
+      model: model.id,
+      messages: [...prompt.messages, { role: 'system', content: instruction }],
+      maxTokens: this.deps.maxTokens,
+      temperature: this.deps.temperature,
+      signal,
+    })) {
+      text += piece;
+    }
+    // Her message names no memory on screen (MEMORY_CITATIONS=model asks for a marker).
+    text = stripCitations(text).text;
+    if (!text) throw new LlmError('empty_reply', 'the model wrote nothing');
+    if (violatesMinorsPolicy(text)) {
+      await recordSafetyEvent(db, { userId: chat.userId, kind: 'minors_output', locale }).catch(() => undefined);
+      log.warn({ chatId: chat.id, model: model.id }, 'a proactive message was refused by the minors guard');
+      return null;
+    }
+    return text;
   }
 
   /** Streams the model's pieces from `first` on, until the end, a stop, the minors guard or an error. */
@@ -365,9 +584,13 @@ export class GenerationRunner {
       for (let result = await step; !result.done; result = await step) {
         const piece = result.value;
         if (signal.aborted) break;
-        if (piece && !this.takePiece(run, piece)) break;
+        // A citation marker never reaches the screen or the database (MEMORY_CITATIONS=model).
+        const shown = run.citations && piece ? run.citations.push(piece) : piece;
+        if (shown && !this.takePiece(run, shown)) break;
         step = stream.next();
       }
+      const rest = run.citations && !signal.aborted && !run.refused ? run.citations.end() : '';
+      if (rest) this.takePiece(run, rest);
     } finally {
       // Ends the model's request when the loop left early (stop, the minors guard, an error).
       void stream.return?.(undefined)?.catch(() => undefined);
@@ -426,7 +649,7 @@ export class GenerationRunner {
     try {
       if (run.pendingSave) await run.pendingSave;
       this.replies?.inc({ state });
-      await this.saves.final(generation.messageId, { text, state, errorCode });
+      await this.saves.final(generation.messageId, { text, state, errorCode }, this.savedTrace(run));
       const final = { ...generation.snapshot(), text, state, error_code: errorCode };
       generation.emit({ event: 'bot_message', data: final });
       if (state === 'failed') generation.emit(errorEvent(locale, final));
@@ -452,16 +675,39 @@ export class GenerationRunner {
   }
 }
 
-/** The prompt's character card from the character's fields. */
-function characterCard(bot: PromptBot) {
+/** The model ready, or an LlmError (a model still loading is waited for, like a reply's). */
+async function waitReady(llm: LlmProvider, signal: AbortSignal): Promise<void> {
+  let status = llm.status();
+  while (!status.ready && status.code === 'model_loading' && !signal.aborted) {
+    await (llm.warmUp?.() ?? new Promise((resolve) => setTimeout(resolve, 500)));
+    status = llm.status();
+  }
+  signal.throwIfAborted();
+  if (!status.ready) throw new LlmError(status.code, status.detail);
+}
+
+/**
+ * The prompt's character card from the character's fields, in the user's language where the
+ * character has a translation (the official ones: docs/characters.md "Localization").
+ */
+export function characterCard(bot: PromptBot, locale: Locale = 'en') {
+  const text = locale === 'en' ? undefined : bot.translations?.[locale];
   return {
     name: bot.name,
-    description: bot.description,
-    personality: [...bot.personality, bot.personalityText].filter(Boolean).join(', '),
-    scenario: bot.scenario,
+    description: text?.description ?? bot.description,
+    personality: [...(text?.personality ?? bot.personality), bot.personalityText].filter(Boolean).join(', '),
+    scenario: text?.scenario ?? bot.scenario,
     exampleMessages: bot.exampleMessages,
     systemPrompt: bot.systemPrompt,
     postHistoryInstructions: bot.postHistoryInstructions,
     lorebook: bot.characterBook,
   };
+}
+
+/** The memories the model named in its marker (label → id), only those its prompt held whole. */
+function citedIds(run: Run): string[] {
+  const held = new Set(run.memoryIds);
+  return [...run.citations!.cited]
+    .map((index) => run.labelledIds[index])
+    .filter((id): id is string => id !== undefined && held.has(id));
 }

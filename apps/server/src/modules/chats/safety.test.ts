@@ -5,6 +5,7 @@ import {
   SESSION_GAP_MS,
   crisisReply,
   disclosureText,
+  groupDisclosureText,
   needsDisclosure,
   refusalText,
   signalsCrisis,
@@ -244,5 +245,17 @@ describe('needsDisclosure', () => {
     // Disclosed a minute ago at the start of a session that followed a long pause.
     expect(needsDisclosure(at(-MIN), at(-5 * 60 * MIN), t0)).toBe(false);
     expect(needsDisclosure(at(-MIN), null, t0)).toBe(false);
+  });
+});
+
+describe('the AI disclosure of a group scene', () => {
+  it('names every character as the language joins a list, in the plural', () => {
+    expect(groupDisclosureText('en', ['Mira', 'Jun'])).toMatch(/^Mira and Jun are AI characters, not real people\./);
+    expect(groupDisclosureText('en', ['Mira', 'Jun', 'Ayla'])).toMatch(/^Mira, Jun, and Ayla are AI characters/);
+    expect(groupDisclosureText('de', ['Mira', 'Jun'])).toMatch(/^Mira und Jun sind KI-Figuren/);
+    expect(groupDisclosureText('es', ['Mira', 'Jun'])).toMatch(/^Mira y Jun son personajes de IA/);
+    expect(groupDisclosureText('ru', ['Mira', 'Jun'])).toMatch(/^Mira и Jun — ИИ-персонажи/);
+    expect(groupDisclosureText('ch', ['Mira', 'Jun'])).toMatch(/^Mira和Jun 都是 AI 角色/);
+    expect(groupDisclosureText('en', ['Mira'])).toBe(disclosureText('en', 'Mira'));
   });
 });

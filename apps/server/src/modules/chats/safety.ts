@@ -6,7 +6,7 @@
  * SB 243, New York GBL Art. 47). Pure functions; the texts live in the locale files under
  * `chat_safety`.
  */
-import type { Locale } from '@reverie/shared';
+import { LOCALE_HTML_LANG, type Locale } from '@reverie/shared';
 import { translate } from '../../lib/i18n.js';
 import { detectSexualContentWithMinor } from '../../providers/moderation/rules-moderation.js';
 
@@ -183,6 +183,13 @@ export function refusalText(locale: Locale): string {
 /** The AI disclosure shown in the chat: "{name} is an AI character, not a real person …". */
 export function disclosureText(locale: Locale, characterName: string): string {
   return translate(locale, 'chat_safety.disclosure', { name: characterName });
+}
+
+/** The AI disclosure of a group scene: every character named, joined as the language joins a list. */
+export function groupDisclosureText(locale: Locale, characterNames: string[]): string {
+  if (characterNames.length === 1) return disclosureText(locale, characterNames[0]!);
+  const names = new Intl.ListFormat(LOCALE_HTML_LANG[locale], { type: 'conjunction' }).format(characterNames);
+  return translate(locale, 'chat_safety.disclosure_group', { names });
 }
 
 /** The disclosure repeats after this much continuous chatting (NY GBL Art. 47: every 3 hours). */

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '@reverie/shared';
 
 /** How often an idle stream sends a comment so proxies keep it open. */
-const HEARTBEAT_MS = 15_000;
+export const HEARTBEAT_MS = 15_000;
 
 /**
  * A delta that comes less than this after the stream's last delta was written waits for the
@@ -111,7 +111,7 @@ export function mergeDeltas(events: StreamEvent[]): StreamEvent[] {
 }
 
 /** Takes the reply over and writes the stream's headers, with those Fastify's hooks set. */
-function openStream(reply: FastifyReply) {
+export function openStream(reply: FastifyReply) {
   reply.hijack();
   const raw = reply.raw;
   const headers: Record<string, string | number | string[]> = {};
@@ -125,4 +125,44 @@ function openStream(reply: FastifyReply) {
     'x-accel-buffering': 'no',
   });
   return raw;
+}
+
+/**
+ * Writes a subscription's events (`{type, …}`) as server-sent events until the client goes
+ * away or `subscribe`'s `end` is called — the writer of the user's and a scene's event streams.
+ * Subscribed before the headers go out, so an event published meanwhile waits in a queue and
+ * is not missed; `opened` runs once the queue is written; a comment every HEARTBEAT_MS (with
+ * `heartbeat`) keeps proxies from closing the stream.
+ */
+export async function pipeSubscription<E extends { type: string }>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  subscribe: (write: (event: E) => void, end: () => void) => Promise<() => Promise<void>>,
+  hooks: { opened?: (write: (event: E) => void) => Promise<void>; heartbeat?: () => void } = {},
+): Promise<void> {
+  const queue: E[] = [];
+  let raw: ReturnType<typeof openStream> | null = null;
+  let ended: (() => void) | null = null;
+  const write = (event: E) => {
+    if (!raw || raw.destroyed) return void queue.push(event);
+    raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  };
+  const unsubscribe = await subscribe(write, () => ended?.());
+  raw = openStream(reply);
+  raw.write(': connected\n\n');
+  for (const event of queue.splice(0)) write(event);
+  await hooks.opened?.(write);
+  const heartbeat = setInterval(() => {
+    if (raw && !raw.destroyed && !raw.writableNeedDrain) raw.write(': keep-alive\n\n');
+    hooks.heartbeat?.();
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  await new Promise<void>((resolve) => {
+    ended = resolve;
+    request.raw.once('close', resolve);
+    raw!.once('close', resolve);
+  });
+  clearInterval(heartbeat);
+  await unsubscribe();
+  if (!raw.destroyed) raw.end();
 }

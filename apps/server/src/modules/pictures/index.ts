@@ -1,9 +1,10 @@
 import type { Core } from '../../core.js';
 import { defineModule } from '../../lib/module.js';
 import { pictureRoutes } from './pictures.routes.js';
-import { PictureService } from './pictures.service.js';
+import { PictureService, type PictureServiceDeps } from './pictures.service.js';
 
-export type PicturesModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'storage' | 'urls' | 'images'>;
+export type PicturesModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'storage' | 'urls' | 'images'> &
+  Pick<PictureServiceDeps, 'sceneAccess'>;
 
 declare module 'fastify' {
   interface FastifyInstance {

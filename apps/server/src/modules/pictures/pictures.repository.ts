@@ -1,15 +1,34 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { botPictureSends, botPictures, bots, chats, messages } from '../../db/schema.js';
+import {
+  botPictureSends,
+  botPictures,
+  bots,
+  chatCharacters,
+  chats,
+  messages,
+  type StoredSpeaker,
+} from '../../db/schema.js';
 
 export type MessageRow = typeof messages.$inferSelect;
+/** Who sends a picture in a group chat (`messages.speaker`). */
+export type PictureSpeaker = StoredSpeaker;
 
-/** The chat, when it belongs to the user and is with that character. */
+/** The chat, when it belongs to the user and is with that character (in a group chat: one of its characters). */
 export async function findOwnedChat(db: Database, chatId: string, userId: string, botId: string) {
   const [row] = await db
     .select({ id: chats.id })
     .from(chats)
-    .where(and(eq(chats.id, chatId), eq(chats.userId, userId), eq(chats.botId, botId)));
+    .where(
+      and(
+        eq(chats.id, chatId),
+        eq(chats.userId, userId),
+        or(
+          eq(chats.botId, botId),
+          sql`exists (select 1 from ${chatCharacters} where ${chatCharacters.chatId} = ${chats.id} and ${chatCharacters.botId} = ${botId})`,
+        ),
+      ),
+    );
   return row ?? null;
 }
 
@@ -86,6 +105,8 @@ export async function insertPictureMessage(
     text: string;
     mediaKey: string | null;
     originalKey: string | null;
+    /** A group chat: the character who sends it. */
+    speaker?: StoredSpeaker | null;
   },
 ): Promise<string> {
   return db.transaction(async (tx) => {

@@ -20,6 +20,7 @@ import {
   markUnblurred,
   releasePictureSend,
   sentPictureIds,
+  type PictureSpeaker,
 } from './pictures.repository.js';
 
 /** What the chats module passes to `reply` (it calls the service structurally). */
@@ -30,6 +31,13 @@ export interface PictureReplyArgs {
   /** The user message that asked for the picture. */
   replyTo: string;
   locale: string;
+  /**
+   * A scene of several people (docs/groups.md): the picture is kept blurred for everyone, and
+   * each person unblurs it for themselves (their own desires; premium free).
+   */
+  shared?: boolean;
+  /** A group chat (docs/groups.md): the character who sends it, kept as the message's speaker; `botId` is hers. */
+  speaker?: PictureSpeaker | null;
 }
 
 export interface PictureServiceDeps {
@@ -41,6 +49,11 @@ export interface PictureServiceDeps {
   log: Pick<ServiceLog, 'warn'>;
   /** How long a generated picture may take before the gallery is used instead. */
   imageTimeoutMs?: number;
+  /**
+   * Group scenes (the chats module, docs/groups.md): the chat owner of a message the user may
+   * see as a person of its scene, and whether the scene has several people; null otherwise.
+   */
+  sceneAccess?: (userId: string, messageId: string) => Promise<{ ownerId: string; shared: boolean } | null>;
 }
 
 /**
@@ -94,6 +107,7 @@ export class PictureService {
         text,
         mediaKey,
         originalKey,
+        speaker: args.speaker ?? null,
       });
 
     // 1. The picture: generated when a provider is configured, else (or when it fails) a private one of the gallery.
@@ -111,7 +125,12 @@ export class PictureService {
       `pictures.captions.${PICTURE_CAPTION_KEYS[randomInt(PICTURE_CAPTION_KEYS.length)]!}`,
     );
     try {
-      const stored = await this.store(args.userId, await hasPremium(db, args.userId), generated, gallery);
+      const stored = await this.store(
+        args.userId,
+        !args.shared && (await hasPremium(db, args.userId)),
+        generated,
+        gallery,
+      );
       return await insert(stored.kind, caption, stored.mediaKey, stored.originalKey);
     } catch (error) {
       // Not sent after all: the picture stays unseen for this user.
@@ -205,8 +224,13 @@ export class PictureService {
   async unblur(userId: string, messageId: string): Promise<{ img_url: string; num_tokens: number }> {
     const { db, urls } = this.deps;
     if (!UUID.test(messageId)) throw notFound();
-    const message = await findOwnedMessage(db, messageId, userId);
+    // In a scene of several people each person unblurs for themselves: the row stays blurred.
+    const scene = this.deps.sceneAccess ? await this.deps.sceneAccess(userId, messageId) : null;
+    const message =
+      (await findOwnedMessage(db, messageId, userId)) ??
+      (scene ? await findOwnedMessage(db, messageId, scene.ownerId) : null);
     if (!message || message.role !== 'bot' || !message.mediaKey) throw notFound();
+    if (scene?.shared) return this.unblurForOne(userId, message);
     const original = message.originalKey;
     const alreadyUnblurred = original !== null && message.kind === MessageKind.Image && message.mediaKey === original;
     if (!original || (message.kind !== MessageKind.BlurImage && !alreadyUnblurred)) {
@@ -238,5 +262,29 @@ export class PictureService {
       img_url: urls.url(original, { signed: true })!,
       num_tokens: balance ?? (await readBalance(db, userId)),
     };
+  }
+
+  /** A scene's picture unblurred for one person: charged once per person (premium free), the row left blurred for the others. */
+  private async unblurForOne(userId: string, message: { id: string; originalKey: string | null; kind: number }) {
+    const { db, urls } = this.deps;
+    const original = message.originalKey;
+    if (!original) throw new AppError('not_blurred', { status: 409, detail: 'This picture is not blurred' });
+    let balance: number | null = null;
+    if (!(await hasPremium(db, userId))) {
+      try {
+        balance = (
+          await debitDesires(db, userId, UNBLUR_COST, {
+            reason: 'spend',
+            reference: `unblur:${message.id}`,
+            idempotencyKey: `unblur:${userId}:${message.id}`,
+          })
+        ).balance;
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'insufficient_desires')
+          throw new AppError('not_enough_desires', { status: 402, detail: 'not enough desires' });
+        throw error;
+      }
+    }
+    return { img_url: urls.url(original, { signed: true })!, num_tokens: balance ?? (await readBalance(db, userId)) };
   }
 }

@@ -15,11 +15,13 @@ import {
   toLocale,
   type BotList,
   type Edition,
+  type Locale,
 } from '@reverie/shared';
 import { notFound } from '../../lib/errors.js';
 import { escapeHtml, insertLiteral, scriptJson } from '../../lib/html.js';
 import { preferredEncoding } from '../../plugins/compression.js';
 import { renderIndexHtml } from './page-meta.js';
+import { APP_ICON_FILES, appManifest, renderAppIcon } from './app-manifest.js';
 import type { WebService } from './web.service.js';
 
 export interface WebRoutesOptions {
@@ -124,20 +126,41 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
   const template = indexPath && fs.existsSync(indexPath) ? fs.readFileSync(indexPath, 'utf8') : null;
   const preloads = options.distDir ? pagePreloads(options.distDir) : new Map<string, string>();
 
-  // The first catalogue page, read at most every 10 s for all the pages of `/` (the same for
-  // every guest); a failure leaves it out (the web app then asks the API as before).
-  let catalogue: { at: number; head: Promise<string> } | null = null;
-  const firstCatalogueHead = (): Promise<string> => {
+  // The first catalogue page in each language (the official characters' texts are translated),
+  // read at most every 10 s for all the pages of `/` (the same for every guest of a language); a
+  // failure leaves it out (the web app then asks the API as before).
+  const catalogues = new Map<Locale, { at: number; head: Promise<string> }>();
+  const firstCatalogueHead = (locale: Locale): Promise<string> => {
+    let catalogue = catalogues.get(locale);
     if (!catalogue || Date.now() - catalogue.at > CATALOGUE_CACHE_MS) {
-      const head = options.service.firstCataloguePage().then(catalogueHead, (error: unknown) => {
+      const head = options.service.firstCataloguePage(locale).then(catalogueHead, (error: unknown) => {
         app.log.warn({ err: error }, 'The first catalogue page could not be read for /');
-        catalogue = null;
+        catalogues.delete(locale);
         return '';
       });
       catalogue = { at: Date.now(), head };
+      catalogues.set(locale, catalogue);
     }
     return catalogue.head;
   };
+
+  // The installable app: the manifest and icons in the edition's colours (drawn once per process).
+  const manifest = JSON.stringify(appManifest(options.edition));
+  app.get('/manifest.webmanifest', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .header('content-type', 'application/manifest+json')
+      .header('cache-control', 'public, max-age=3600')
+      .send(manifest),
+  );
+  const icons = new Map<string, Promise<Buffer | null>>();
+  app.get<{ Params: { file: string } }>('/icons/:file', { schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params;
+    if (!APP_ICON_FILES.test(file)) throw notFound();
+    if (!icons.has(file)) icons.set(file, renderAppIcon(options.edition, file));
+    const png = await icons.get(file)!;
+    if (!png) throw notFound();
+    return reply.header('content-type', 'image/png').header('cache-control', 'public, max-age=86400').send(png);
+  });
 
   if (template && options.distDir) {
     await app.register(fastifyStatic, {
@@ -151,9 +174,14 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       setHeaders: (reply, filePath) => {
         const relative = path.relative(options.distDir!, filePath);
         // Files under assets/ carry a hash of their content in the name: they never change.
+        // The service worker is always asked again, so that a new version is found at once.
         reply.header(
           'cache-control',
-          relative.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+          relative.startsWith(`assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : relative === 'sw.js'
+              ? 'no-cache'
+              : 'public, max-age=300',
         );
       },
     });
@@ -175,7 +203,7 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
       siteName: options.edition.name,
     });
     let inlined = '';
-    if (route?.pattern === '/' && meta.status === 200) inlined = await firstCatalogueHead();
+    if (route?.pattern === '/' && meta.status === 200) inlined = await firstCatalogueHead(locale);
     else if (route?.pattern === '/:slug' && meta.status === 200 && route.params.slug) {
       // The character's picture downloads with the scripts instead of after they have run.
       const picture = await options.service.characterPicture(route.params.slug).catch(() => null);

@@ -34,8 +34,8 @@ export class WebService {
    * A guest's first catalogue page, written into the page of `/` (issue 13: the cards without
    * waiting for the API on a slow phone).
    */
-  firstCataloguePage(): Promise<BotList> {
-    return this.deps.bots.listAvailableBots(null, { size: BOTS_FIRST_PAGE_SIZE, tags: [] });
+  firstCataloguePage(locale: Locale = 'en'): Promise<BotList> {
+    return this.deps.bots.listAvailableBots(null, { size: BOTS_FIRST_PAGE_SIZE, tags: [] }, locale);
   }
 
   /** The picture address (as the API gives it) of the character a `/{slug}` page shows first. */

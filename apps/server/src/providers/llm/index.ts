@@ -29,6 +29,7 @@ export function createLlmProvider(config: Config, options: LlmProviderOptions): 
       }),
       idleTimeoutMs: config.LLM_TIMEOUT_S * 1000,
       temperature: config.LLM_TEMPERATURE,
+      embeddingsModel: config.LLM_EMBEDDINGS_MODEL,
     });
   }
   if (config.LLM_MODELS)

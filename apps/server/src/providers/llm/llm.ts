@@ -21,6 +21,13 @@ export interface GenerateRequest {
    * iteration then ends promptly by throwing the signal's reason (as `fetch` does).
    */
   signal: AbortSignal;
+  /**
+   * Structured output: the reply is one JSON value of this schema (an OpenAI-compatible
+   * `response_format: {type: 'json_schema'}`, a JSON-schema grammar on the local engine).
+   * Keep to the subset both accept: object, array, string, integer, number, boolean, enum,
+   * `required`, `additionalProperties: false`, nullable as a `type` list.
+   */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
 }
 
 /** One model of the catalogue. */
@@ -60,6 +67,11 @@ export interface LlmProvider {
    * then as good as counting again, and the prompt builder uses them.
    */
   readonly estimatesTokens?: boolean;
+  /**
+   * Embeddings of `texts` (one vector each) when the endpoint offers `/v1/embeddings`
+   * (LLM_EMBEDDINGS_MODEL set); absent otherwise. Throws LlmError on failure.
+   */
+  embed?(texts: string[], signal?: AbortSignal): Promise<number[][]>;
   /** Starts loading or downloading (local models); resolves when ready or failed. */
   warmUp?(): Promise<void>;
   close?(): Promise<void>;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChatHistoryItem, Llama, LlamaChat, LlamaModel } from 'node-llama-cpp';
+import type { ChatHistoryItem, Llama, LlamaChat, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
 import type * as NodeLlamaCppModule from 'node-llama-cpp';
 import { megabytes, probeHost, progressLogger, pullFiles } from '../models/pull.js';
 import {
@@ -113,6 +113,21 @@ export class LocalLlmProvider implements LlmProvider {
     return this.loading;
   }
 
+  /** A JSON-schema grammar for structured output (kept per schema: building one parses it). */
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+  private grammarFor(schema: Record<string, unknown>): Promise<LlamaGrammar> {
+    const key = JSON.stringify(schema);
+    let grammar = this.grammars.get(key);
+    if (!grammar) {
+      const llama = this.llama;
+      if (!llama) throw new LlmError('model_unavailable', 'The local language model is not loaded');
+      grammar = llama.createGrammarForJsonSchema(schema as Parameters<Llama['createGrammarForJsonSchema']>[0]);
+      grammar.catch(() => this.grammars.delete(key));
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
+  }
+
   async *generate(request: GenerateRequest): AsyncIterable<string> {
     request.signal.throwIfAborted();
     if (this.state.kind !== 'ready') {
@@ -123,6 +138,7 @@ export class LocalLlmProvider implements LlmProvider {
     if (request.model !== this.id)
       throw new LlmError('model_unavailable', `The model "${request.model}" is not in the catalogue`);
 
+    const grammar = request.jsonSchema ? await this.grammarFor(request.jsonSchema.schema) : undefined;
     const slot = await this.acquire(request.signal);
     // Ends the generation on the caller's abort, or when the caller stops reading.
     const stop = new AbortController();
@@ -150,6 +166,7 @@ export class LocalLlmProvider implements LlmProvider {
       .generateResponse(toHistory(request.messages), {
         maxTokens: request.maxTokens,
         temperature: request.temperature ?? this.options.temperature,
+        grammar,
         signal,
         stopOnAbortSignal: true,
         onTextChunk: (text) => {

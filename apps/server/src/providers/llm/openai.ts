@@ -15,6 +15,8 @@ export interface OpenAiLlmOptions {
   idleTimeoutMs: number;
   /** The temperature when a request gives none (the endpoint's default when unset). */
   temperature?: number;
+  /** The `/embeddings` model (LLM_EMBEDDINGS_MODEL): `embed` exists only when it is set. */
+  embeddingsModel?: string;
 }
 
 /** An answer of the endpoint: its status, headers and body (a Node stream of bytes). */
@@ -118,6 +120,7 @@ export class OpenAiLlmProvider implements LlmProvider {
 
   constructor(private readonly options: OpenAiLlmOptions) {
     if (options.models.length === 0) throw new Error('The openai LLM provider needs at least one model');
+    if (options.embeddingsModel) this.embed = (texts, signal) => this.embeddings(texts, signal);
     let endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     const secrets = options.apiKey ? [options.apiKey] : [];
     try {
@@ -137,6 +140,52 @@ export class OpenAiLlmProvider implements LlmProvider {
     }
     this.endpoint = endpoint;
     this.secrets = secrets.filter((secret) => secret.length >= 4);
+  }
+
+  /** `POST {base}/embeddings` (docs/memory.md): one vector per text, in order. */
+  embed?: (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
+
+  private async embeddings(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const url = this.endpoint.replace(/\/chat\/completions$/, '/embeddings');
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(this.options.apiKey
+            ? { authorization: `Bearer ${this.options.apiKey}` }
+            : this.basicAuth
+              ? { authorization: this.basicAuth }
+              : {}),
+        },
+        body: JSON.stringify({ model: this.options.embeddingsModel, input: texts }),
+        signal: signal
+          ? AbortSignal.any([signal, AbortSignal.timeout(this.options.idleTimeoutMs)])
+          : AbortSignal.timeout(this.options.idleTimeoutMs),
+      });
+    } catch (error) {
+      throw new LlmError(
+        'provider_error',
+        this.scrub(`Cannot reach the embeddings endpoint ${this.where()}: ${describe(error)}`),
+      );
+    }
+    if (!response.ok)
+      throw new LlmError('provider_error', `The embeddings endpoint ${this.where()} answered ${response.status}`);
+    const body = (await response.json().catch(() => null)) as {
+      data?: { index?: number; embedding?: unknown }[];
+    } | null;
+    const data = Array.isArray(body?.data) ? body.data : [];
+    const vectors = data
+      .slice()
+      .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
+      .map((item) =>
+        Array.isArray(item.embedding) ? item.embedding.filter((x): x is number => typeof x === 'number') : [],
+      );
+    if (vectors.length !== texts.length || vectors.some((v) => v.length === 0))
+      throw new LlmError('provider_error', `The embeddings endpoint ${this.where()} answered an unexpected body`);
+    return vectors;
   }
 
   models(): ModelEntry[] {
@@ -218,6 +267,14 @@ export class OpenAiLlmProvider implements LlmProvider {
             messages: request.messages,
             stream: true,
             max_tokens: request.maxTokens,
+            ...(request.jsonSchema
+              ? {
+                  response_format: {
+                    type: 'json_schema',
+                    json_schema: { name: request.jsonSchema.name, strict: true, schema: request.jsonSchema.schema },
+                  },
+                }
+              : {}),
             ...((request.temperature ?? this.options.temperature) === undefined
               ? {}
               : { temperature: request.temperature ?? this.options.temperature }),

@@ -21,12 +21,21 @@ export class LocalMediaStorage implements MediaStorage {
     return path.join(this.root, ...key.split('/'));
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
+  /** Writes the key's file whole or not at all: into a temporary file, then renamed over it. */
+  private async replace(key: string, writeTemp: (temp: string) => Promise<void>): Promise<void> {
     const file = this.file(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await fs.writeFile(temp, data);
+    await writeTemp(temp);
     await fs.rename(temp, file);
+  }
+
+  put(key: string, data: Buffer): Promise<void> {
+    return this.replace(key, (temp) => fs.writeFile(temp, data));
+  }
+
+  putFile(key: string, filePath: string): Promise<void> {
+    return this.replace(key, (temp) => fs.copyFile(filePath, temp));
   }
 
   async get(key: string): Promise<{ data: Buffer; contentType: string } | null> {

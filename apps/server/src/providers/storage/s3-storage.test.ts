@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttp, type FakeHttp, type FakeRequest } from '../../../test/fake-http.js';
@@ -5,6 +8,7 @@ import { testConfig } from '../../../test/helpers.js';
 import { createMediaStorage } from './index.js';
 import { LocalMediaStorage } from './local-storage.js';
 import { S3MediaStorage } from './s3-storage.js';
+import type { MediaStorage } from './storage.js';
 
 /**
  * A small fake S3: objects in memory per bucket, path-style or virtual-host addressing,
@@ -121,6 +125,23 @@ describe('S3 media storage', () => {
     await store.delete('chats/u1/abc.webp');
     expect(await store.exists('chats/u1/abc.webp')).toBe(false);
     await store.delete('chats/u1/abc.webp');
+  });
+
+  it('puts a file from disk as a streamed body (a data archive), and so does local storage', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-putfile-'));
+    try {
+      const file = path.join(dir, 'archive.zip');
+      const data = Buffer.alloc(300_000, 7);
+      fs.writeFileSync(file, data);
+      await storage().putFile('exports/u1/a.zip', file, 'application/zip');
+      expect(s3.objects.get('media/exports/u1/a.zip')).toEqual({ data, type: 'application/zip' });
+      const local: MediaStorage = new LocalMediaStorage(path.join(dir, 'media'));
+      await local.putFile('exports/u1/a.zip', file, 'application/zip');
+      expect((await local.stat('exports/u1/a.zip'))?.contentType).toBe('application/zip');
+      expect((await local.get('exports/u1/a.zip'))?.data.equals(data)).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports size, type and validators (HEAD) and streams a byte range with a ranged GET', async () => {

@@ -1,4 +1,6 @@
 import { pipeline, Readable, Transform } from 'node:stream';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AwsClient } from 'aws4fetch';
 import {
@@ -84,6 +86,20 @@ export class S3MediaStorage implements MediaStorage {
       body: new Uint8Array(data),
       headers: { 'content-type': contentType, 'content-length': String(data.length) },
     });
+    if (!response.ok) await S3MediaStorage.fail(response, `PUT ${key}`);
+    await response.body?.cancel();
+  }
+
+  /** One PUT with the file as a streamed body (S3's single PUT takes up to 5 GB). */
+  async putFile(key: string, filePath: string, contentType: string): Promise<void> {
+    const { size } = await fsp.stat(filePath);
+    const body = Readable.toWeb(fs.createReadStream(filePath)) as unknown as ReadableStream<Uint8Array>;
+    const response = await this.send(this.objectUrl(key), {
+      method: 'PUT',
+      body,
+      headers: { 'content-type': contentType, 'content-length': String(size) },
+      duplex: 'half',
+    } as RequestInit);
     if (!response.ok) await S3MediaStorage.fail(response, `PUT ${key}`);
     await response.body?.cancel();
   }

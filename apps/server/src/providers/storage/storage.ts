@@ -21,6 +21,8 @@ export interface ByteRange {
  */
 export interface MediaStorage {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Stores a file from disk, streamed (a large archive never whole in memory). */
+  putFile(key: string, filePath: string, contentType: string): Promise<void>;
   /** The file and its type, or null when it does not exist. */
   get(key: string): Promise<{ data: Buffer; contentType: string } | null>;
   /** Size, type and validators of a file, or null when it does not exist. */
@@ -49,4 +51,5 @@ export const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
   mp3: 'audio/mpeg',
+  zip: 'application/zip',
 };

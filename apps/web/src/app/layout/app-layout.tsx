@@ -8,7 +8,7 @@ import { loadRewardful } from '../../lib/rewardful';
 import { useClientConfig } from '../../lib/client-config';
 import { ModalHost } from '../modals';
 import { preloadPage } from '../router-preload';
-import { useAuthBootstrap, VerifyEmailBanner } from '../../features/auth';
+import { useAuthBootstrap } from '../../features/auth';
 import { useDocumentTitle, useRouteHandle } from '../route-meta';
 import { AgeGate } from './age-gate';
 import { ShowNavigationProvider } from './layout-mode';
@@ -16,11 +16,26 @@ import { Footer } from './footer';
 import { NewsBanner } from './news-banner';
 import { TabBar } from './tab-bar';
 import { TopBar } from './top-bar';
+import { useProfile } from '../../lib/profile';
 
 // Back from a checkout on any page (`?purchase=`): its code loads only then.
 const PurchaseReturn = lazy(withChunkReload(() => import('../../features/billing/components/purchase-return')));
 
+// "A new version is ready": its code loads after the first screen, and shows when one waits.
+const UpdateToast = lazy(
+  withChunkReload(() => import('../../components/pwa/update-toast').then((m) => ({ default: m.UpdateToast }))),
+);
+
+// The user's events (unread badges across devices): their code loads after the first screen.
+const UserEvents = lazy(withChunkReload(() => import('./user-events').then((m) => ({ default: m.UserEvents }))));
+
 // The side panel (and its dialog code) loads when the burger is first opened.
+// Only a signed-in user whose address is not confirmed yet sees it.
+const VerifyEmailBanner = lazy(
+  withChunkReload(() =>
+    import('../../features/auth/components/verify-email-banner').then((m) => ({ default: m.VerifyEmailBanner })),
+  ),
+);
 const SidePanel = lazy(withChunkReload(() => import('./side-panel').then((m) => ({ default: m.SidePanel }))));
 
 function PurchaseReturnOnDemand() {
@@ -119,6 +134,8 @@ export function AppLayout() {
   const { data: clientConfig } = useClientConfig();
   useEffect(() => loadRewardful(clientConfig?.rewardful_key), [clientConfig?.rewardful_key]);
   useAuthBootstrap();
+  // Unread badges follow the user's other devices (a chat read there, a message landed).
+  const { profile } = useProfile();
 
   return (
     <AgeGate>
@@ -165,8 +182,20 @@ export function AppLayout() {
       <ModalHost />
       <PurchaseReturnOnDemand />
       {/* Immersive pages (chat, call) keep the bottom free for their own controls. */}
-      {!immersive && <VerifyEmailBanner />}
+      {!immersive && profile && !profile.is_email_confirmed && (
+        <Suspense fallback={null}>
+          <VerifyEmailBanner />
+        </Suspense>
+      )}
       <AlertStack />
+      {profile && (
+        <Suspense fallback={null}>
+          <UserEvents viewer={profile.id} />
+        </Suspense>
+      )}
+      <Suspense fallback={null}>
+        <UpdateToast />
+      </Suspense>
       <ScrollRestoration />
     </AgeGate>
   );

@@ -1,7 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import { MY_CHARACTERS_PATH } from '../../features/characters/paths';
 import { Link } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
-import { BookOpen, Plus, Wand2, X } from 'lucide-react';
+import { BookOpen, Plus, Wand2, X, UserRoundPen } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { Logo } from '../../components/ui/logo';
 import { useSession } from '../../lib/session';
@@ -76,6 +77,12 @@ export function SidePanel({ open, onClose }: { open: boolean; onClose: () => voi
               <Icon icon={Plus} size="lg" />
               {t('nav.create_character')}
             </button>
+            {isAuthorized && (
+              <Link to={MY_CHARACTERS_PATH} onClick={onClose} className={linkClass} data-testid="nav-my-characters">
+                <Icon icon={UserRoundPen} size="lg" />
+                {t('nav.my_characters')}
+              </Link>
+            )}
             <Link to="/transform" onClick={onClose} className={linkClass}>
               <Icon icon={Wand2} size="lg" />
               {t('nav.transform')}

@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session';
 import { useModal } from '../../lib/modals';
 import { useRouteHandle } from '../route-meta';
 import { NAV_ITEMS } from './nav-items';
+import { ChatsBadgeSlot as ChatsBadge } from './chats-badge-slot';
 
 /**
  * The bottom tab bar on mobile: Explore, Chats, Profile. For guests Chats and Login open
@@ -52,7 +53,10 @@ export function TabBar({ noCurrentTab = false }: { noCurrentTab?: boolean }) {
             data-active={tab === item.tab}
             aria-current={tab === item.tab ? 'page' : undefined}
           >
-            <Icon icon={item.icon} size="lg" />
+            <span className="relative">
+              <Icon icon={item.icon} size="lg" />
+              {item.tab === 'message' && <ChatsBadge className="absolute -top-1.5 left-3.5" />}
+            </span>
             {t(item.labelKey)}
           </Link>
         );

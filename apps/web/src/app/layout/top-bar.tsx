@@ -12,6 +12,7 @@ import { preloadPage } from '../router-preload';
 import { useRouteHandle } from '../route-meta';
 import { LanguagePicker } from './language-picker';
 import { NAV_ITEMS } from './nav-items';
+import { ChatsBadgeSlot as ChatsBadge } from './chats-badge-slot';
 
 /** The top bar: logo, menu tabs, and Login/Create account or Get Premium/My balance. */
 export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
@@ -50,6 +51,7 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
             >
               <Icon icon={item.icon} size="md" className={tab === item.tab ? 'text-primary' : ''} />
               {t(item.labelKey)}
+              {isAuthorized && item.tab === 'message' && <ChatsBadge />}
             </Link>
           ))}
         </nav>

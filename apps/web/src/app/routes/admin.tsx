@@ -1,3 +1,4 @@
+import '../../lib/error-texts';
 import { useTranslation } from '../../lib/i18n';
 import { Page, Skeleton } from '../../components/ui/page';
 import { useProfile } from '../../lib/profile';

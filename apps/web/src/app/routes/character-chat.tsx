@@ -1,3 +1,4 @@
+import '../../lib/error-texts';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
@@ -10,24 +11,21 @@ import { EditCharacterDialog, isOwnCharacter } from '../../features/characters/c
 import { OwnCharacterReview } from '../../features/characters/components/review-notice';
 import { chatPath } from '../../features/chat/api/chat-path';
 import { useChat } from '../../features/chat/api/get-chat';
+import { useChats } from '../../features/chat/api/get-chats';
+import { ChatList, ChatListSkeleton } from '../../features/chat/components/chat-list';
+import { useMediaQuery } from '../../lib/media-query';
 import { useLatestChat } from '../../features/chat/api/get-or-create-chat';
 import { ChatView, ChatViewSkeleton, GuestChatView } from '../../features/chat/components/chat-view';
 import { ChatPicture } from '../../features/media/components/chat-picture';
+import { CompanionDialog } from '../../features/companion';
 import { VoiceButton } from '../../features/voice';
+import { RememberedMark } from '../../features/memories/components/remembered-mark';
+import { memoriesPath } from '../../features/memories/memories-path';
 import { ApiRequestError } from '../../lib/api-client';
 import { useModal } from '../../lib/modals';
 import { ErrorView } from './error-page';
 import { useNamedPageTitle } from '../route-meta';
-
-/** Back to where the user came from, else to the chats list (members) or Explore (guests). */
-function useBack(fallback: string) {
-  const navigate = useNavigate();
-  return useCallback(() => {
-    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (index > 0) navigate(-1);
-    else navigate(fallback);
-  }, [navigate, fallback]);
-}
+import { useBack } from '../use-back';
 
 /** A picture in the chat; an unblurred one becomes a clear picture in the conversation. */
 const renderPicture = (message: Message, update: (changes: Partial<Message>) => void) => (
@@ -35,13 +33,38 @@ const renderPicture = (message: Message, update: (changes: Partial<Message>) => 
 );
 
 /** The voice button under a character's finished text reply (premium; others get the premium modal). */
-const renderMessageExtras = (message: Message) =>
+const voiceButton = (message: Message) =>
   message.role === 'bot' &&
   message.kind === 1 &&
   message.text &&
   (message.state === 'done' || message.state === 'stopped') ? (
     <VoiceButton messageId={message.id} />
   ) : null;
+
+/**
+ * Under a character's reply: the voice button, and the "remembered" mark when the reply's
+ * prompt held memories (features/memories).
+ */
+function useMessageExtras(viewer: string, bot: { slug: string; name: string }) {
+  const { slug, name } = bot;
+  return useCallback(
+    (message: Message) => (
+      <>
+        {voiceButton(message)}
+        {message.role === 'bot' && (
+          // A group chat: the memories are the speaker's own (docs/groups.md).
+          <RememberedMark
+            memories={message.memories}
+            viewer={viewer}
+            slug={message.speaker?.kind === 'character' ? message.speaker.slug : slug}
+            name={message.speaker?.kind === 'character' ? message.speaker.name : name}
+          />
+        )}
+      </>
+    ),
+    [viewer, slug, name],
+  );
+}
 
 function GuestChat({ slug }: { slug: string }) {
   const modal = useModal();
@@ -125,7 +148,10 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
   const gone = chat.error instanceof ApiRequestError && chat.error.status === 404;
   // Its author edits the character from its page (never anyone else, nor an official one).
   const [editing, setEditing] = useState(false);
+  // "She can write to me first" (the chat's menu; docs/companion.md).
+  const [writeFirst, setWriteFirst] = useState(false);
   const own = isOwnCharacter(detail.data, viewer) ? detail.data : null;
+  const renderMessageExtras = useMessageExtras(viewer, chat.data?.bot ?? { slug, name: '' });
 
   // A link whose character part is out of date still opens the chat, at its own address.
   useEffect(() => {
@@ -167,17 +193,66 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
         onOpenChat={(next) => navigate(chatPath(next))}
         onDeleted={() => navigate('/chat', { replace: true })}
         onEditCharacter={own ? () => setEditing(true) : undefined}
+        memoriesHref={memoriesPath(chat.data.bot.slug)}
+        onWriteFirst={() => setWriteFirst(true)}
+      />
+      <CompanionDialog
+        chatId={chat.data.id}
+        characterName={chat.data.bot.name}
+        open={writeFirst}
+        onClose={() => setWriteFirst(false)}
       />
       {own && editing && <EditCharacterDialog bot={own} onClose={() => setEditing(false)} />}
     </>
   );
 }
 
+/** From 1024 px the chat uses the width: the user's chats beside the conversation (issue 30). */
+export const DESKTOP_CHAT_QUERY = '(min-width: 1024px)';
+
+function ChatsBeside({ viewer, current }: { viewer: string; current: string | null }) {
+  const { t } = useTranslation();
+  const chats = useChats(viewer, { q: '' });
+  // A chat just started (`/{slug}` alone starts one) is not in a list read before it: read again.
+  const missing = Boolean(current && chats.data && !chats.data.some((chat) => chat.id === current));
+  const { refetch } = chats;
+  useEffect(() => {
+    if (missing) void refetch();
+  }, [missing, refetch]);
+  return (
+    <aside
+      className="flex h-dvh w-80 shrink-0 flex-col border-r border-white/10 bg-surface/40 xl:w-96"
+      aria-label={t('pages.chats_title')}
+      data-testid="chats-beside"
+    >
+      <h2 className="px-5 pt-5 pb-3 text-lg font-semibold">{t('pages.chats_title')}</h2>
+      <div className="min-h-0 flex-1 overflow-y-auto px-3 pb-4">
+        {chats.isPending ? (
+          <ChatListSkeleton />
+        ) : chats.isError ? null : (
+          <ChatList chats={chats.data} viewer={viewer} current={current ?? undefined} />
+        )}
+      </div>
+    </aside>
+  );
+}
+
 function MemberChat({ slug, viewer }: { slug: string; viewer: string }) {
   const [params] = useSearchParams();
   const chatId = params.get('chat');
-  if (!chatId) return <LatestChat slug={slug} viewer={viewer} />;
-  return <ChatById key={chatId} slug={slug} chatId={chatId} viewer={viewer} />;
+  const wide = useMediaQuery(DESKTOP_CHAT_QUERY);
+  const conversation = !chatId ? (
+    <LatestChat slug={slug} viewer={viewer} />
+  ) : (
+    <ChatById key={chatId} slug={slug} chatId={chatId} viewer={viewer} />
+  );
+  if (!wide) return conversation;
+  return (
+    <div className="flex h-dvh">
+      <ChatsBeside viewer={viewer} current={chatId} />
+      <div className="min-w-0 flex-1">{conversation}</div>
+    </div>
+  );
 }
 
 /**

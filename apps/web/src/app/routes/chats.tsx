@@ -1,4 +1,10 @@
-import { useEffect, useState } from 'react';
+import '../../features/chat/texts';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Users } from 'lucide-react';
+import { Icon } from '../../components/ui/icon';
+import { NewGroupDialog } from '../../features/chat/components/scene-dialogs';
+import { knownCharacters } from '../../features/chat/components/character-picker';
 import { useTranslation } from '../../lib/i18n';
 import { LoadFailed } from '../../components/ui/load-failed';
 import { Page } from '../../components/ui/page';
@@ -6,32 +12,70 @@ import { SearchField } from '../../components/ui/search-field';
 import { useProfile } from '../../lib/profile';
 import { useChats } from '../../features/chat/api/get-chats';
 import { ChatList, ChatListSkeleton } from '../../features/chat/components/chat-list';
+import { chatPreview } from '../../features/chat/components/chat-preview';
+import { chatPath } from '../../features/chat/api/chat-path';
+import { saveChatsSnapshot } from '../../lib/chats-snapshot';
+import { useSearchQuery } from '../../lib/use-debounced';
 
 /** `/chat`: the user's chats, newest activity first; searched on the server (name, title, messages). */
 export function Component() {
   const { t } = useTranslation();
   const { profile } = useProfile();
-  const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
-  // The server is asked once typing pauses (300 ms), not on every key.
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(search.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [search]);
+  const { search, setSearch, query: q } = useSearchQuery();
   // One fetch per user: the list waits for the profile (loaded at start) to key it.
   const chats = useChats(profile?.id ?? null, { q });
+  const navigate = useNavigate();
+  const [creating, setCreating] = useState(false);
+  const known = useMemo(() => knownCharacters(chats.data ?? []), [chats.data]);
+  // The latest list (not a search) is kept for the offline page.
+  useEffect(() => {
+    if (!chats.data || q !== '' || chats.isPlaceholderData) return;
+    saveChatsSnapshot(
+      chats.data.map((chat) => ({
+        id: chat.id,
+        name: chat.title ?? chat.bot.name,
+        preview: chatPreview(chat, t).text,
+        path: chatPath(chat),
+        unread: chat.unread,
+        at: chat.last_message?.created_at ?? chat.updated_at,
+      })),
+    );
+  }, [chats.data, chats.isPlaceholderData, q, t]);
   return (
     <Page title={t('pages.chats_title')}>
       <div className="max-w-2xl">
-        <SearchField
-          value={search}
-          onChange={setSearch}
-          maxLength={100}
-          label={t('chats.search_label')}
-          placeholder={t('chats.search_placeholder')}
-          testId="chats-search"
-          className="mb-4"
-        />
+        <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:items-center">
+          <SearchField
+            value={search}
+            onChange={setSearch}
+            maxLength={100}
+            label={t('chats.search_label')}
+            placeholder={t('chats.search_placeholder')}
+            testId="chats-search"
+            className="min-w-0 sm:flex-1"
+          />
+          <button
+            type="button"
+            onClick={() => setCreating(true)}
+            data-testid="new-group"
+            className="flex h-10 shrink-0 items-center gap-1.5 self-start rounded-full border border-white/15 px-4 text-sm font-medium hover:bg-white/5 sm:h-11"
+          >
+            <Icon icon={Users} size="sm" />
+            {t('scenes.new_group')}
+          </button>
+        </div>
+        {profile && (
+          <NewGroupDialog
+            open={creating}
+            viewer={profile.id}
+            known={known}
+            onClose={() => setCreating(false)}
+            onCreated={(chat) => {
+              setCreating(false);
+              navigate(chatPath(chat));
+            }}
+          />
+        )}
         {chats.isPending ? (
           <ChatListSkeleton />
         ) : chats.isError ? (

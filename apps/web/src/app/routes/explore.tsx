@@ -8,11 +8,24 @@ import { useSession } from '../../lib/session';
 import { withChunkReload } from '../../lib/chunk-reload';
 import { useModal } from '../../lib/modals';
 import { CharacterGrid } from '../../features/characters/components/character-grid';
+import { useProfile } from '../../lib/profile';
 
 // Members only: guests do not download the daily claim.
 const DailyClaim = lazy(
   withChunkReload(() =>
     import('../../features/billing/components/daily-claim').then((m) => ({ default: m.DailyClaim })),
+  ),
+);
+
+// Members only too: "Continue chatting" and "Popular this week" (issue 30).
+const ContinueChattingRow = lazy(
+  withChunkReload(() =>
+    import('../../features/chat/components/continue-row').then((m) => ({ default: m.ContinueChattingRow })),
+  ),
+);
+const PopularRow = lazy(
+  withChunkReload(() =>
+    import('../../features/characters/components/popular-row').then((m) => ({ default: m.PopularRow })),
   ),
 );
 
@@ -66,10 +79,16 @@ function GuestHero({ onSignUp }: { onSignUp: () => void }) {
 export function Component() {
   const { t } = useTranslation();
   const { isAuthorized } = useSession();
+  const { profile } = useProfile();
   const modal = useModal();
   const create = () => (isAuthorized ? modal.open('create') : modal.requireAuth('/?create=1'));
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-4 lg:px-6 lg:py-8">
+      {isAuthorized && profile && (
+        <Suspense fallback={null}>
+          <ContinueChattingRow viewer={profile.id} />
+        </Suspense>
+      )}
       {isAuthorized ? (
         <Suspense fallback={null}>
           <div className="mb-5 empty:hidden">
@@ -78,6 +97,11 @@ export function Component() {
         </Suspense>
       ) : (
         <GuestHero onSignUp={() => modal.open('signup')} />
+      )}
+      {isAuthorized && profile && (
+        <Suspense fallback={null}>
+          <PopularRow viewer={profile.id} />
+        </Suspense>
       )}
       <div className="mb-3 flex items-center justify-between gap-3">
         <h2 className="text-base font-semibold sm:text-xl">{t('explore.title')}</h2>

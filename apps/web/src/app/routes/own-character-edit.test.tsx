@@ -96,8 +96,13 @@ describe('the author edits their character from its page', () => {
       name: 'Aiko Mori',
       age: 24,
       description: 'A barista who loves rainy days.',
+      occupation: [],
+      personality: [],
       greeting: 'Hi! Coffee or tea?',
       scenario: 'A rainy café.',
+      example_messages: '',
+      // The form's style: realistic when the character has no style tag.
+      tags: ['realistic'],
       visibility: 'public',
     });
     expect(

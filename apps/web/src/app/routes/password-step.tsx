@@ -1,3 +1,4 @@
+import '../../lib/error-texts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useZodForm } from '../../lib/zod-form';

@@ -1,3 +1,4 @@
+import '../../lib/error-texts';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,3 +1,4 @@
+import '../../lib/error-texts';
 import { useState, type ReactNode } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,6 +7,7 @@ import { ISSUE_TEXT_MAX, ProfileUpdateBodySchema, type Locale, type ProfileUpdat
 import { showAlert } from '../../components/ui/alerts';
 import { LanguageChoice } from '../../components/ui/language-choice';
 import { Page, Skeleton } from '../../components/ui/page';
+import { SwitchRow } from '../../components/ui/switch-row';
 import { logout, requestVerification } from '../../features/auth';
 import { updatePreferences, usePreferences } from '../../features/auth/api/preferences';
 import { sendSupportReport } from '../../features/auth/api/support';
@@ -19,8 +21,13 @@ import { currentLocale, useTranslation } from '../../lib/i18n';
 import { useZodForm } from '../../lib/zod-form';
 import { selectLocale } from '../layout/language-picker';
 import { useModal } from '../../lib/modals';
+import { CreateCharacterButton } from '../create-character-button';
 import { ChangePasswordForm, DeleteAllData } from './settings-account';
+import { CompanionSettingsForm } from '../../features/companion';
+import { NotificationSettings } from './settings-notifications';
+import { DownloadMyData } from './settings-data-export';
 import './settings-texts';
+import { MY_CHARACTERS_PATH } from '../../features/characters/paths';
 import '../../features/auth/texts';
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
@@ -136,7 +143,7 @@ function ReportForm() {
   );
 }
 
-/** `/settings`: profile, e-mail, language, subscription, report, password, log-out, delete all data. */
+/** `/settings`: profile, e-mail, language, subscription, report, password, log-out, download my data, delete all data. */
 export function Component() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -162,6 +169,14 @@ export function Component() {
   const toggleMarketing = async (value: boolean) => {
     try {
       queryClient.setQueryData(profileKeys.preferences(), await updatePreferences({ marketing_emails: value }));
+    } catch {
+      showAlert(t('errors.something_went_wrong'), { type: 'error' });
+    }
+  };
+
+  const toggleCreatorPage = async (shown: boolean) => {
+    try {
+      queryClient.setQueryData(profileKeys.preferences(), await updatePreferences({ creator_page_hidden: !shown }));
     } catch {
       showAlert(t('errors.something_went_wrong'), { type: 'error' });
     }
@@ -198,19 +213,49 @@ export function Component() {
       title={t('pages.settings_title')}
       subtitle={profile.email}
       actions={
-        <button
-          type="button"
-          onClick={() => modal.open('create')}
-          className="rounded-full bg-primary px-5 py-2.5 text-sm font-semibold text-on-primary hover:brightness-110"
-          data-testid="settings-create-character"
-        >
-          {t('nav.create_character')}
-        </button>
+        <div className="flex flex-wrap gap-2">
+          <Link
+            to={MY_CHARACTERS_PATH}
+            className="rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold hover:bg-white/5"
+            data-testid="settings-my-characters"
+          >
+            {t('nav.my_characters')}
+          </Link>
+          <Link
+            to="/lorebooks"
+            className="rounded-full border border-white/15 px-5 py-2.5 text-sm font-semibold hover:bg-white/5"
+            data-testid="settings-lorebooks"
+          >
+            {t('settings.lorebooks')}
+          </Link>
+          <CreateCharacterButton testId="settings-create-character" />
+        </div>
       }
     >
       <div className="grid max-w-3xl gap-4">
         <Section title={t('settings.profile_section')} testId="settings-profile">
           <ProfileForm />
+        </Section>
+
+        <Section title={t('settings.creator_section')} testId="settings-creator">
+          <p className="text-sm text-muted">{t('settings.creator_text')}</p>
+          <SwitchRow
+            className="mt-4 text-sm"
+            label={t('settings.creator_show')}
+            disabled={!preferences.data}
+            checked={!(preferences.data?.creator_page_hidden ?? false)}
+            onChange={(shown) => void toggleCreatorPage(shown)}
+            testId="settings-creator-switch"
+          />
+          {preferences.data && !preferences.data.creator_page_hidden && (
+            <Link
+              to={`/u/${profile.id}`}
+              className="mt-3 inline-block text-sm font-semibold text-primary hover:underline"
+              data-testid="settings-creator-link"
+            >
+              {t('settings.creator_open')}
+            </Link>
+          )}
         </Section>
 
         <Section title={t('settings.email_section')} testId="settings-email">
@@ -228,6 +273,10 @@ export function Component() {
               {t('settings.send_verification')}
             </button>
           )}
+        </Section>
+
+        <Section title={t('companion.section')} testId="companion">
+          <CompanionSettingsForm />
         </Section>
 
         <Section title={t('settings.language_section')} testId="settings-language">
@@ -257,17 +306,17 @@ export function Component() {
               </button>
             )}
           </div>
-          <label className="mt-4 flex items-center justify-between gap-4 border-t border-white/10 pt-4 text-sm">
-            <span>{t('settings.marketing_emails')}</span>
-            <input
-              type="checkbox"
-              role="switch"
-              className="size-5 accent-[var(--color-primary)]"
-              disabled={!preferences.data}
-              checked={preferences.data?.marketing_emails ?? false}
-              onChange={(event) => void toggleMarketing(event.target.checked)}
-            />
-          </label>
+          <SwitchRow
+            className="mt-4 border-t border-white/10 pt-4 text-sm"
+            label={t('settings.marketing_emails')}
+            disabled={!preferences.data}
+            checked={preferences.data?.marketing_emails ?? false}
+            onChange={(on) => void toggleMarketing(on)}
+          />
+        </Section>
+
+        <Section title={t('settings.notifications_section')} testId="notifications">
+          <NotificationSettings viewer={profile.id} />
         </Section>
 
         <Section title={t('billing.manage_title')} testId={MANAGE_SUBSCRIPTION_ID}>
@@ -302,6 +351,10 @@ export function Component() {
               </Link>
             )}
           </div>
+        </Section>
+
+        <Section title={t('settings.data_section')} testId="settings-data-export">
+          <DownloadMyData viewer={profile.id} />
         </Section>
 
         <Section title={t('settings.danger_section')} testId="settings-delete">

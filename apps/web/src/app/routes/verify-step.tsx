@@ -1,3 +1,4 @@
+import '../../lib/error-texts';
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n';

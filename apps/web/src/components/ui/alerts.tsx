@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import { CheckCircle2, Info, TriangleAlert, X, XCircle } from 'lucide-react';
 import { ALERT_DEFAULTS } from '@reverie/shared';
@@ -10,6 +11,8 @@ export interface Alert {
   type: AlertType;
   text: string;
   closable: boolean;
+  /** A link after the text (e.g. "My characters" after creating one); following it closes the alert. */
+  action?: { label: string; to: string };
 }
 
 let alerts: Alert[] = [];
@@ -28,13 +31,14 @@ export function dismissAlert(id: number): void {
  */
 export function showAlert(
   text: string,
-  options: { type?: AlertType; autoCloseMs?: number; closable?: boolean } = {},
+  options: { type?: AlertType; autoCloseMs?: number; closable?: boolean; action?: Alert['action'] } = {},
 ): number {
   const alert: Alert = {
     id: nextId++,
     type: options.type ?? ALERT_DEFAULTS.type,
     text,
     closable: options.closable ?? ALERT_DEFAULTS.closable,
+    ...(options.action ? { action: options.action } : {}),
   };
   alerts = [...alerts.slice(-4), alert];
   emit();
@@ -77,7 +81,21 @@ export function AlertStack() {
             className={`pointer-events-auto flex items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-xl backdrop-blur ${style.className}`}
           >
             <Icon icon={style.icon} size="md" className="mt-0.5 shrink-0" />
-            <p className="flex-1 leading-snug">{alert.text}</p>
+            <p className="flex-1 leading-snug">
+              {alert.text}
+              {alert.action && (
+                <>
+                  {' '}
+                  <Link
+                    to={alert.action.to}
+                    onClick={() => dismissAlert(alert.id)}
+                    className="font-semibold underline underline-offset-2"
+                  >
+                    {alert.action.label}
+                  </Link>
+                </>
+              )}
+            </p>
             {alert.closable && (
               <button
                 type="button"

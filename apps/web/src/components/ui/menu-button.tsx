@@ -20,6 +20,8 @@ export function MenuButton({
   testId,
   itemTestIdPrefix = testId,
   minWidth = 'min-w-52',
+  align = 'right',
+  compact = false,
 }: {
   label: string;
   items: MenuItem[];
@@ -27,6 +29,10 @@ export function MenuButton({
   itemTestIdPrefix?: string;
   /** The open menu's minimum width (a Tailwind class). */
   minWidth?: string;
+  /** Which edge of the button the menu lines up with (`left` for a button near the left edge). */
+  align?: 'left' | 'right';
+  /** A small button (in a message's action row). */
+  compact?: boolean;
 }) {
   const { open, setOpen, root, itemRef, onKeyDown } = useMenu(items.length);
   return (
@@ -38,15 +44,15 @@ export function MenuButton({
         aria-expanded={open}
         onClick={() => setOpen((value) => !value)}
         data-testid={testId}
-        className="rounded-full p-2.5 text-muted hover:bg-white/10 hover:text-fg"
+        className={`rounded-full text-muted hover:bg-white/10 hover:text-fg ${compact ? 'p-1' : 'p-2.5'}`}
       >
-        <Icon icon={EllipsisVertical} size="md" />
+        <Icon icon={EllipsisVertical} size={compact ? 'sm' : 'md'} />
       </button>
       {open && (
         <div
           role="menu"
           aria-label={label}
-          className={`absolute right-0 z-40 mt-1 ${minWidth} rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl`}
+          className={`absolute ${align === 'left' ? 'left-0' : 'right-0'} z-40 mt-1 max-h-[calc(100dvh-5rem)] ${minWidth} overflow-y-auto overscroll-contain rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl`}
         >
           {items.map((item, i) => (
             <button

@@ -1,3 +1,2 @@
-export { useAuthBootstrap } from './hooks/use-auth-bootstrap';
-export { VerifyEmailBanner } from './components/verify-email-banner';
+export { startProfileLoad, useAuthBootstrap } from './hooks/use-auth-bootstrap';
 export { logout, requestVerification, finishOnboarding, loginWithPassword } from './auth-flow';

@@ -5,3 +5,6 @@ export { useLatestChat, getOrCreateChat } from './api/get-or-create-chat';
 export { useChat, getChat } from './api/get-chat';
 export { useChats, sortChats } from './api/get-chats';
 export { chatPath } from './api/chat-path';
+export { NewGroupDialog } from './components/scene-dialogs';
+export { knownCharacters } from './components/character-picker';
+export { useInvitePreview, useJoinScene } from './api/scene';

@@ -18,6 +18,8 @@ export type MessageListAction =
   | { type: 'delta'; messageId: string; text: string }
   /** An older history page, newest first as the API sends it. */
   | { type: 'prepend'; messages: Message[] }
+  /** A newer history page (going forward from a jump), newest first as the API sends it. */
+  | { type: 'append'; messages: Message[] }
   /** Fields the client sets itself (a reply it gave up on, an unblurred picture). */
   | { type: 'patch'; messageId: string; changes: Partial<Message> }
   | { type: 'remove'; messageId: string }
@@ -48,6 +50,40 @@ function withoutKey(byId: Record<string, Message>, key: string): Record<string, 
   return next;
 }
 
+/**
+ * A history page (newest first, as the API sends it) put before or after the shown messages,
+ * without those already shown (by id, client id or as another alternative of the same reply,
+ * as `slotOf` finds them). The shown messages' client ids and replies are gathered once, so a
+ * page costs one pass over a long chat rather than one per message of the page. Going back
+ * (`before`), a message of the page also hides a later one of the same slot; going forward,
+ * as before, only the shown ones do.
+ */
+function mergePage(state: MessageListState, page: Message[], where: 'before' | 'after'): MessageListState {
+  const byId = { ...state.byId };
+  const clientIds = new Set<string>();
+  const replies = new Set<string>();
+  const note = (message: Message) => {
+    if (message.client_id) clientIds.add(message.client_id);
+    if (message.role === 'bot' && message.reply_to) replies.add(message.reply_to);
+  };
+  for (const id of state.order) {
+    const shown = state.byId[id];
+    if (shown) note(shown);
+  }
+  const added: string[] = [];
+  for (let i = page.length - 1; i >= 0; i -= 1) {
+    const message = page[i]!;
+    if (byId[message.id]) continue;
+    if (message.client_id && clientIds.has(message.client_id)) continue;
+    if (message.role === 'bot' && message.reply_to && replies.has(message.reply_to)) continue;
+    byId[message.id] = message;
+    added.push(message.id);
+    if (where === 'before') note(message);
+  }
+  if (!added.length) return state;
+  return { order: where === 'before' ? [...added, ...state.order] : [...state.order, ...added], byId };
+}
+
 export function messageListReducer(state: MessageListState, action: MessageListAction): MessageListState {
   switch (action.type) {
     case 'upsert': {
@@ -65,18 +101,10 @@ export function messageListReducer(state: MessageListState, action: MessageListA
       if (!current || !action.text) return state;
       return { ...state, byId: { ...state.byId, [current.id]: { ...current, text: current.text + action.text } } };
     }
-    case 'prepend': {
-      const byId = { ...state.byId };
-      const older: string[] = [];
-      for (const message of [...action.messages].reverse()) {
-        // Already shown (by id, client id or as another alternative of the same reply).
-        if (slotOf({ order: [...older, ...state.order], byId }, message)) continue;
-        byId[message.id] = message;
-        older.push(message.id);
-      }
-      if (!older.length) return state;
-      return { order: [...older, ...state.order], byId };
-    }
+    case 'prepend':
+      return mergePage(state, action.messages, 'before');
+    case 'append':
+      return mergePage(state, action.messages, 'after');
     case 'patch': {
       const current = state.byId[action.messageId];
       if (!current) return state;

@@ -45,6 +45,8 @@ export const message = (id: string, changes: Partial<Message> = {}): Message => 
   error_code: null,
   notice: null,
   spoken: false,
+  edited_at: null,
+  proactive: false,
   ...changes,
 });
 
@@ -55,7 +57,12 @@ export const chat = (changes: Partial<Chat> = {}): Chat => ({
   updated_at: '2026-11-23T10:00:00.000Z',
   persona_id: null,
   model_id: null,
+  unread: 0,
   title: null,
+  remember: true,
+  parent_chat_id: null,
+  root_chat_id: null,
+  fork_message_id: null,
   ...changes,
 });
 

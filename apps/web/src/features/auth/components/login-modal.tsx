@@ -1,3 +1,4 @@
+import '../../../lib/error-texts';
 import { useTranslation } from '../../../lib/i18n';
 import { useZodForm } from '../../../lib/zod-form';
 import { Link, useNavigate } from 'react-router';

@@ -1,3 +1,4 @@
+import '../texts';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation } from 'react-router';

@@ -8,10 +8,33 @@ import { analytics } from '../../../lib/analytics';
 import { loadProfile, refreshAccessToken } from '../auth-flow';
 import { useProfile } from '../../../lib/profile';
 import { profileKeys } from '../../../lib/query-keys';
-import { acknowledgeExpired, useSession } from '../../../lib/session';
+import { acknowledgeExpired, getSession, useSession } from '../../../lib/session';
+
+/** The profile asked for at the app's start (`startProfileLoad`), for the token of that moment. */
+let early: { token: string; answer: Promise<Profile> } | null = null;
+
+/**
+ * Asks for the profile as the app starts (main.tsx), before the layout mounts and its query
+ * would: a signed-in page (a chat) waits for the profile, and the request then runs while the
+ * page's code loads. The bootstrap's query takes that answer once, for the same token.
+ */
+export function startProfileLoad(): void {
+  const token = getSession().accessToken;
+  if (!token) return;
+  const answer = loadedProfile();
+  answer.catch(() => {});
+  early = { token, answer };
+}
 
 /** The profile query's function: a profile, or a failure that keeps what was loaded. */
 async function profileForSession(): Promise<Profile> {
+  const taken = early;
+  early = null;
+  if (taken && taken.token === getSession().accessToken) return taken.answer;
+  return loadedProfile();
+}
+
+async function loadedProfile(): Promise<Profile> {
   const profile = await loadProfile();
   if (!profile) throw new Error('No profile for this token');
   return profile;

@@ -1,3 +1,4 @@
+import '../../../lib/error-texts';
 import { Gift, Loader2, Timer } from 'lucide-react';
 import { DAILY_CLAIM_AMOUNT } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';

@@ -1,3 +1,4 @@
+import '../../../lib/error-texts';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,3 +1,4 @@
+import '../../../lib/error-texts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';

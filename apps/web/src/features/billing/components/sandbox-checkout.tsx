@@ -1,3 +1,4 @@
+import '../../../lib/error-texts';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';

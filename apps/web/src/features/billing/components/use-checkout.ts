@@ -1,3 +1,4 @@
+import '../../../lib/error-texts';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import type { PlanId } from '@reverie/shared';

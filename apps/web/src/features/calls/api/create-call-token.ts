@@ -1,3 +1,4 @@
+import '../../../lib/error-texts';
 import { useMutation } from '@tanstack/react-query';
 import type { CallTokenBody, CallTokenResponse } from '@reverie/shared';
 import { requestRaw } from '../../../lib/api-raw';

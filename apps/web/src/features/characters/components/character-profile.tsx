@@ -1,4 +1,5 @@
-import '../catalogue-texts';
+import '../../../lib/error-texts';
+import '../character-texts';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
 

@@ -1,17 +1,13 @@
-import '../catalogue-texts';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import '../../../lib/error-texts';
+import '../character-texts';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
-import { ImagePlus, Upload, X } from 'lucide-react';
-import {
-  IMAGE_MAX_BYTES,
-  MIN_CHARACTER_AGE,
-  OCCUPATION_OPTIONS,
-  PERSONALITY_OPTIONS,
-  type BotDetail,
-} from '@reverie/shared';
+import { Upload } from 'lucide-react';
+import { MIN_CHARACTER_AGE, type BotDetail } from '@reverie/shared';
 import type { ModalProps } from '../../../lib/modals';
-import { CharacterBasics, checkCharacterBasics } from '../../../components/ui/character-basics';
+import { MY_CHARACTERS_PATH } from '../paths';
+import { checkCharacterBasics } from '../../../components/ui/character-basics';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { SegmentedControl } from '../../../components/ui/segmented-control';
@@ -23,16 +19,12 @@ import { useSession } from '../../../lib/session';
 import { useClientConfig } from '../../../lib/client-config';
 import { useCreateBot } from '../api/create-bot';
 import { useImportCard } from '../api/import-card';
-import { ChoicePicker } from './choice-picker';
-import { basicsMessages, CharacterStoryFields, useBasicsInput } from './character-story-fields';
+import { basicsMessages } from './character-story-fields';
+import { CharacterFormFields, firstFieldErrors, useCharacterForm, type FieldErrors } from './character-form';
 import { VisibilityChoice } from './visibility-choice';
 import '../texts';
 
 type Kind = 'character' | 'persona';
-type Errors = Partial<Record<string, string>>;
-
-const choicesOf = (value: { picked: string[]; text: string }) =>
-  value.text.trim() ? [value.text.trim()] : value.picked;
 
 /** Create a character or persona (`?create=1`), or import a community character card. */
 export default function CreateCharacterModal({ onClose, requireAuth }: ModalProps) {
@@ -42,60 +34,41 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
   const create = useCreateBot();
   const importCard = useImportCard();
   const [kind, setKind] = useState<Kind>('character');
-  const [photo, setPhoto] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
-  const [occupation, setOccupation] = useState({ picked: [] as string[], text: '' });
-  const [personality, setPersonality] = useState({ picked: [] as string[], text: '' });
-  const [greeting, setGreeting] = useState('');
-  const [scenario, setScenario] = useState('');
-  const [style, setStyle] = useState<'anime' | 'realistic'>('realistic');
   const [visibility, setVisibility] = useState<'private' | 'public'>('private');
   /** Public characters are listed at once (the server's moderation approves them): no "after review". */
   const autoApprove = useClientConfig().data?.auto_approve_characters === true;
-  /** Errors the server gave, per field; one goes as soon as its field is changed. */
-  const [serverErrors, setServerErrors] = useState<Errors>({});
-  /** A field the user changes loses the server's error for it (the next submit checks again). */
-  const edited = (field: string) =>
-    setServerErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
-  const { basics, input: basicsInput } = useBasicsInput(
-    {
-      name: '',
-      age: String(MIN_CHARACTER_AGE + 7),
-      description: '',
-    },
-    edited,
-  );
+  /** The fields, and the errors the server gave per field (one goes as soon as its field is changed). */
+  const form = useCharacterForm(() => ({
+    name: '',
+    age: String(MIN_CHARACTER_AGE + 7),
+    description: '',
+    occupation: { picked: [], text: '' },
+    personality: { picked: [], text: '' },
+    greeting: '',
+    scenario: '',
+    exampleMessages: '',
+    style: 'realistic',
+  }));
   /** After the first submit the form's own checks run on every change. */
   const [submitted, setSubmitted] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const photoInput = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!photo) return setPreview(null);
-    const url = URL.createObjectURL(photo);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [photo]);
 
   /** The form's own checks (what the server would refuse anyway), with their messages. */
-  const checkFields = (): Errors => checkCharacterBasics(basics, basicsMessages(t));
+  const checkFields = (): FieldErrors => checkCharacterBasics(form.basics, basicsMessages(t));
   // An error shows from the first submit on, and goes as soon as the field is valid.
-  const errors: Errors = { ...serverErrors, ...(submitted ? checkFields() : {}) };
+  const errors: FieldErrors = { ...form.errors, ...(submitted ? checkFields() : {}) };
 
-  const choosePhoto = (file: File | undefined) => {
-    if (!file) return;
-    if (!file.type.startsWith('image/'))
-      return setServerErrors((e) => ({ ...e, photo: t('create_character.photo_not_image') }));
-    if (file.size > IMAGE_MAX_BYTES)
-      return setServerErrors((e) => ({ ...e, photo: t('create_character.photo_too_big') }));
-    setServerErrors((e) => ({ ...e, photo: undefined }));
-    setPhoto(file);
-  };
-
+  /**
+   * A new character: the user lands in her chat, with her greeting (`/{slug}` starts it). A
+   * persona is made where the user is (often the chat's persona choice): the user stays. The
+   * message links to My characters either way.
+   */
   const done = (bot: BotDetail, message: string) => {
-    showAlert(message);
-    onClose();
-    if (bot.kind === 'character') navigate('/', { replace: false });
+    showAlert(message, { action: { label: t('characters.mine.title'), to: MY_CHARACTERS_PATH } });
+    // Her chat takes the dialog's place in the history (Back returns to where it was opened);
+    // leaving the `?create=1` address closes the dialog.
+    if (bot.kind === 'character') navigate(`/${bot.slug}`, { replace: true });
+    else onClose();
   };
 
   const failure = (error: unknown) => {
@@ -103,7 +76,7 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
     if (apiError.status === 422 || apiError.code === 'inappropriate_content')
       return setFormError(t('errors.inappropriate_content'));
     if (apiError.status === 400 && Object.keys(apiError.fieldErrors).length) {
-      setServerErrors(Object.fromEntries(Object.entries(apiError.fieldErrors).map(([k, v]) => [k, v[0]])));
+      form.setErrors(firstFieldErrors(apiError.fieldErrors));
       return setFormError(null);
     }
     if (apiError.code === 'invalid_card' || apiError.code === 'invalid_image') return setFormError(apiError.message);
@@ -114,21 +87,18 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
     event.preventDefault();
     setFormError(null);
     setSubmitted(true);
-    setServerErrors({});
+    form.setErrors({});
     if (Object.keys(checkFields()).length) return;
     create.mutate(
       {
-        name: basics.name.trim(),
-        age: Number(basics.age),
+        ...form.basicFields(),
         kind,
-        occupation: choicesOf(occupation),
-        personality: choicesOf(personality),
-        description: basics.description,
-        greeting,
-        scenario,
-        tags: [style],
+        greeting: form.greeting,
+        scenario: form.scenario,
+        example_messages: form.exampleMessages,
+        tags: [form.style],
         visibility,
-        photo,
+        photo: form.photo,
       },
       {
         onSuccess: (bot) =>
@@ -182,115 +152,20 @@ export default function CreateCharacterModal({ onClose, requireAuth }: ModalProp
           }))}
         />
 
-        <div className="flex items-center gap-4">
-          <button
-            type="button"
-            onClick={() => photoInput.current?.click()}
-            className="flex h-24 w-24 shrink-0 items-center justify-center overflow-hidden rounded-2xl border border-dashed border-white/20 bg-bg text-muted hover:border-primary"
-            aria-label={t('create_character.photo_choose')}
-          >
-            {preview ? (
-              <img src={preview} alt="" className="h-full w-full object-cover" />
-            ) : (
-              <Icon icon={ImagePlus} size="xl" />
-            )}
-          </button>
-          <div className="min-w-0 text-sm">
-            <p className="font-medium">{t('create_character.photo')}</p>
-            <p className="text-xs text-muted">{t('create_character.photo_hint')}</p>
-            {photo && (
-              <button
-                type="button"
-                onClick={() => setPhoto(null)}
-                className="mt-1 flex items-center gap-1 text-xs text-muted hover:text-fg"
-              >
-                <Icon icon={X} size="sm" />
-                {t('create_character.photo_remove')}
-              </button>
-            )}
-            {errors.photo && <p className="mt-1 text-xs text-red-400">{errors.photo}</p>}
-          </div>
-          <input
-            ref={photoInput}
-            type="file"
-            accept="image/png,image/jpeg,image/webp,image/gif,image/avif"
-            className="sr-only"
-            data-testid="photo-input"
-            tabIndex={-1}
-            onChange={(e) => choosePhoto(e.target.files?.[0])}
-          />
-        </div>
-
-        <CharacterBasics
-          {...basicsInput}
-          placeholders={{
-            name: t('create_character.name_placeholder'),
-            description: t('create_character.description_placeholder'),
-          }}
+        <CharacterFormFields
+          form={form}
           errors={errors}
-        />
-        <ChoicePicker
-          label={t('create_character.occupation')}
-          options={OCCUPATION_OPTIONS}
-          labelPrefix="create_character.occupations"
-          value={occupation}
-          onChange={(value) => {
-            setOccupation(value);
-            edited('occupation');
-          }}
-          error={errors.occupation}
-        />
-        <ChoicePicker
-          label={t('create_character.personality')}
-          options={PERSONALITY_OPTIONS}
-          labelPrefix="create_character.personalities"
-          value={personality}
-          onChange={(value) => {
-            setPersonality(value);
-            edited('personality');
-          }}
-          error={errors.personality}
-        />
-
-        {kind === 'character' && (
-          <>
-            <CharacterStoryFields
-              greeting={greeting}
-              scenario={scenario}
-              placeholders
-              errors={errors}
-              onChange={(field, value) => {
-                (field === 'greeting' ? setGreeting : setScenario)(value);
-                edited(field);
-              }}
+          character={kind === 'character'}
+          photoHint={t('create_character.photo_hint')}
+          placeholders
+          aside={
+            <VisibilityChoice
+              value={visibility}
+              onChange={setVisibility}
+              publicLabel={t(autoApprove ? 'characters.edit.visibility_public' : 'create_character.visibility_public')}
             />
-            <div className="grid gap-3 sm:grid-cols-2">
-              <fieldset>
-                <legend className="text-sm font-medium">{t('create_character.tags')}</legend>
-                <div className="mt-1 flex gap-2">
-                  {(['realistic', 'anime'] as const).map((s) => (
-                    <button
-                      key={s}
-                      type="button"
-                      aria-pressed={style === s}
-                      onClick={() => setStyle(s)}
-                      className={`rounded-full border px-3 py-1 text-sm ${style === s ? 'border-primary bg-primary/20' : 'border-white/15 text-muted'}`}
-                    >
-                      {t(`explore.filter_${s}`)}
-                    </button>
-                  ))}
-                </div>
-              </fieldset>
-              <VisibilityChoice
-                value={visibility}
-                onChange={setVisibility}
-                publicLabel={t(
-                  autoApprove ? 'characters.edit.visibility_public' : 'create_character.visibility_public',
-                )}
-              />
-            </div>
-          </>
-        )}
+          }
+        />
 
         <FormError message={formError} />
         <button

@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MemoryRouter } from 'react-router';
 import type { BotDetail } from '@reverie/shared';
 import { AppProviders } from '../../../lib/providers';
 import { AlertStack } from '../../../components/ui/alerts';
@@ -18,7 +19,9 @@ describe("the author's review notice", () => {
   it('shows the author a rejected character with the reason and a way to edit it', () => {
     render(
       <AppProviders>
-        <OwnCharacterReview bot={bot()} viewer="me" />
+        <MemoryRouter>
+          <OwnCharacterReview bot={bot()} viewer="me" />
+        </MemoryRouter>
       </AppProviders>,
     );
     expect(screen.getByTestId('own-character-review').textContent).toContain('Mara was not approved');
@@ -29,12 +32,14 @@ describe("the author's review notice", () => {
   it('shows nothing to anyone else, nor for an approved or a private pending character', () => {
     render(
       <AppProviders>
-        <OwnCharacterReview bot={bot()} viewer="someone-else" />
-        <OwnCharacterReview bot={bot({ review_state: 'approved', review_reason: null })} viewer="me" />
-        <OwnCharacterReview
-          bot={bot({ visibility: 'private', review_state: 'pending', review_reason: null })}
-          viewer="me"
-        />
+        <MemoryRouter>
+          <OwnCharacterReview bot={bot()} viewer="someone-else" />
+          <OwnCharacterReview bot={bot({ review_state: 'approved', review_reason: null })} viewer="me" />
+          <OwnCharacterReview
+            bot={bot({ visibility: 'private', review_state: 'pending', review_reason: null })}
+            viewer="me"
+          />
+        </MemoryRouter>
       </AppProviders>,
     );
     expect(screen.queryByTestId('own-character-review')).toBeNull();
@@ -43,7 +48,12 @@ describe("the author's review notice", () => {
   it('tells the author that an administrator unpublished the character, and why', () => {
     render(
       <AppProviders>
-        <OwnCharacterReview bot={bot({ visibility: 'private', review_reason: 'Copyrighted character' })} viewer="me" />
+        <MemoryRouter>
+          <OwnCharacterReview
+            bot={bot({ visibility: 'private', review_reason: 'Copyrighted character' })}
+            viewer="me"
+          />
+        </MemoryRouter>
       </AppProviders>,
     );
     expect(screen.getByTestId('own-character-review').textContent).toContain('Mara is no longer public');
@@ -66,8 +76,13 @@ describe("the author's review notice", () => {
     };
     render(
       <AppProviders>
-        <OwnCharacterReview bot={bot({ visibility: 'private', review_reason: 'Copyrighted character' })} viewer="me" />
-        <AlertStack />
+        <MemoryRouter>
+          <OwnCharacterReview
+            bot={bot({ visibility: 'private', review_reason: 'Copyrighted character' })}
+            viewer="me"
+          />
+          <AlertStack />
+        </MemoryRouter>
       </AppProviders>,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Make public again' }));
@@ -102,7 +117,9 @@ describe("the author's edit form (the create form's fields)", () => {
     };
     render(
       <AppProviders>
-        <OwnCharacterReview bot={bot()} viewer="me" />
+        <MemoryRouter>
+          <OwnCharacterReview bot={bot()} viewer="me" />
+        </MemoryRouter>
       </AppProviders>,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Edit' }));

@@ -1,4 +1,4 @@
-import '../catalogue-texts';
+import '../character-texts';
 import '../texts';
 import { useState } from 'react';
 import type { BotDetail } from '@reverie/shared';

@@ -8,9 +8,11 @@ export interface ChatUpdate {
   model_id?: string | null;
   /** 1..80 characters; null clears it. */
   title?: string | null;
+  /** False: "don't remember this chat" (nothing of it becomes a long-term memory). */
+  remember?: boolean;
 }
 
-/** PATCH /api/chat/{id}: the chat's persona, model and title. */
+/** PATCH /api/chat/{id}: the chat's persona, model, title and whether it is remembered. */
 export const updateChat = (chatId: string, changes: ChatUpdate) =>
   request<Chat>(`/api/chat/${encodeURIComponent(chatId)}`, { method: 'PATCH', body: changes });
 

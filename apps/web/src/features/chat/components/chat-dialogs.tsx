@@ -5,6 +5,7 @@ import { Check } from 'lucide-react';
 import { CHAT_TITLE_MAX, type Chat } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
+import { ConfirmDialog, type ConfirmHandlers } from '../../../components/ui/confirm-dialog';
 import { Modal } from '../../../components/ui/modal';
 import { DialogListState } from './dialog-list-state';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -15,11 +16,10 @@ import { useDeleteChat } from '../api/delete-chat';
 import { useChats } from '../api/get-chats';
 import { useUpdateChat } from '../api/update-chat';
 import { chatPreview } from './chat-preview';
-
-const buttonRow = 'mt-5 flex justify-end gap-2';
-const secondary = 'rounded-full px-4 py-2 text-sm text-muted hover:text-fg';
-const primary = 'rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary disabled:opacity-50';
-const danger = 'rounded-full bg-red-500 px-5 py-2 text-sm font-semibold text-white disabled:opacity-50';
+import {
+  primaryButtonClass as primary,
+  secondaryButtonClass as secondary,
+} from '../../../components/ui/dialog-actions';
 
 /** "New chat" asks first: the current chat is kept and stays in the history. */
 export function NewChatDialog({
@@ -28,31 +28,21 @@ export function NewChatDialog({
   pending,
   onConfirm,
   onClose,
-}: {
-  open: boolean;
-  name: string;
-  pending: boolean;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
+}: { open: boolean; name: string } & ConfirmHandlers) {
   const { t } = useTranslation();
   return (
-    <Modal
+    <ConfirmDialog
       open={open}
-      onClose={onClose}
       title={t('chat.new_chat_title')}
-      description={t('chat.new_chat_text', { name })}
-      size="sm"
-    >
-      <div className={buttonRow}>
-        <button type="button" onClick={onClose} className={secondary}>
-          {t('chat.cancel')}
-        </button>
-        <button type="button" onClick={onConfirm} disabled={pending} className={primary} data-testid="new-chat-confirm">
-          {t('chat.new_chat_confirm')}
-        </button>
-      </div>
-    </Modal>
+      text={t('chat.new_chat_text', { name })}
+      confirmLabel={t('chat.new_chat_confirm')}
+      cancelLabel={t('chat.cancel')}
+      tone="primary"
+      pending={pending}
+      onConfirm={onConfirm}
+      onClose={onClose}
+      testId="new-chat-confirm"
+    />
   );
 }
 
@@ -176,28 +166,19 @@ export function DeleteChatDialog({
   };
   const name = chat ? (chat.title ?? chat.bot.name) : '';
   return (
-    <Modal
+    <ConfirmDialog
       open={chat !== null}
-      onClose={onClose}
       title={t('chat.delete_title')}
-      description={t('chat.delete_text', { name })}
-      size="sm"
+      text={t('chat.delete_text', { name })}
+      confirmLabel={t('chat.delete_confirm')}
+      cancelLabel={t('chat.cancel')}
+      pending={remove.isPending}
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+      testId="delete-chat-confirm"
     >
-      <div className={buttonRow}>
-        <button type="button" onClick={onClose} className={secondary}>
-          {t('chat.cancel')}
-        </button>
-        <button
-          type="button"
-          onClick={() => void confirm()}
-          disabled={remove.isPending}
-          className={danger}
-          data-testid="delete-chat-confirm"
-        >
-          {t('chat.delete_confirm')}
-        </button>
-      </div>
-    </Modal>
+      <p className="text-sm text-muted">{t('chat.story.delete_chat_branches')}</p>
+    </ConfirmDialog>
   );
 }
 

@@ -33,7 +33,11 @@ const newer = chat({
   }),
 });
 
-function renderChat(current: Chat, answer: (call: Call) => Response | undefined = () => undefined) {
+function renderChat(
+  current: Chat,
+  answer: (call: Call) => Response | undefined = () => undefined,
+  onWriteFirst?: () => void,
+) {
   const calls = fakeApi((call) => {
     if (call.method === 'GET' && call.path.startsWith('/api/chat/history/'))
       return json({ results: [message('g1', { text: 'Hi! Coffee or tea?' })], next_param: null });
@@ -60,6 +64,7 @@ function renderChat(current: Chat, answer: (call: Call) => Response | undefined 
             onCreatePersona={() => created.push('persona')}
             onOpenChat={(next) => opened.push(next)}
             onDeleted={() => deleted.push(current.id)}
+            onWriteFirst={onWriteFirst}
           />
         ),
       },
@@ -76,6 +81,20 @@ const openMenuItem = async (id: string) => {
 };
 
 describe('the chat menu', () => {
+  it('"She can write to me first" is in the menu when the page offers it, and opens its dialog', async () => {
+    const opened: string[] = [];
+    renderChat(chat(), undefined, () => opened.push('write-first'));
+    fireEvent.click(await screen.findByTestId('chat-menu'));
+    const item = screen.getByTestId('chat-menu-write-first');
+    expect(item.textContent).toContain('She can write to me first');
+    fireEvent.click(item);
+    expect(opened).toEqual(['write-first']);
+    cleanup();
+    renderChat(chat());
+    fireEvent.click(await screen.findByTestId('chat-menu'));
+    expect(screen.queryByTestId('chat-menu-write-first')).toBeNull();
+  });
+
   it('"New chat" asks first; confirming creates the chat and opens it, cancelling keeps this one', async () => {
     const fresh = chat({ id: 'c3' });
     const { calls, opened } = renderChat(older, (call) =>

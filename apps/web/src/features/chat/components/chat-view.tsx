@@ -1,18 +1,25 @@
+import '../../../lib/error-texts';
 import '../texts';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from '../../../lib/i18n';
-import { TriangleAlert, X } from 'lucide-react';
+import { GitBranch, Search, TriangleAlert, X } from 'lucide-react';
 import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
+import { IconButton } from '../../../components/ui/icon-button';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
 import { BlurredPictureHint } from '../../../components/ui/blurred-picture-hint';
 import { RoleplayText } from '../../../components/ui/roleplay-text';
 import { wasAuthorizedOnce } from '../../../lib/session';
+import { countSentMessage } from '../../../lib/install-offer';
+import { InstallOffer } from '../../../components/pwa/install-offer';
+import { useMarkRead } from '../api/mark-read';
 import { useCreateChat } from '../api/create-chat';
-import { downloadCard } from '../api/download-card';
+import { useUpdateChat } from '../api/update-chat';
+import { downloadCard } from '../../../lib/download-card';
 import { useConversation, type ConversationError } from '../hooks/use-conversation';
 import { characterDraftKey, chatDraftKey } from '../drafts';
 import { keepPendingMessage, takePendingMessage } from '../pending-message';
@@ -20,10 +27,20 @@ import { ChatHeader, CHAT_MENU_ICONS, type ChatMenuItem } from './chat-header';
 import { Composer } from './composer';
 import { ChatHistoryDialog, DeleteChatDialog, NewChatDialog, RenameChatDialog } from './chat-dialogs';
 import { MemoriesDialog } from './memories-dialog';
+import { AuthorNoteDialog } from './author-note-dialog';
+import { ChatLorebooksDialog, PromptTraceDialog } from './lore-dialogs';
+import { JumpDialog } from './jump-dialog';
+import { exportChat } from '../api/export-chat';
+import { ImportChatDialog } from './import-chat-dialog';
 import { MessageList } from './message-list';
 import { ModelDialog } from './model-dialog';
 import { PersonaDialog } from './persona-dialog';
 import { ReportDialog } from './report-dialog';
+import { ChatSearchDialog } from './search-dialog';
+import { BranchesDialog, DeleteMessageDialog, EditMessageDialog } from './story-dialogs';
+import { useStory } from '../hooks/use-story';
+import { GroupDialogs, SceneIntro, useGroupChat } from './group-chat';
+import { SceneBar, SceneTypingLine } from './scene-bar';
 
 /** What the chat shows of its character. */
 export type ChatCharacter = Pick<Bot, 'slug' | 'name' | 'age' | 'avatar_url' | 'description' | 'greeting'>;
@@ -76,11 +93,14 @@ function CharacterIntro({
   bot,
   gallery = [],
   onEdit,
+  memoriesHref,
 }: {
   bot: ChatCharacter;
   gallery?: string[];
   /** The author's "Edit character" (none for anyone else). */
   onEdit?: () => void;
+  /** The character's memory page (a member's). */
+  memoriesHref?: string;
 }) {
   const { t } = useTranslation();
   return (
@@ -115,6 +135,16 @@ function CharacterIntro({
           <Icon icon={CHAT_MENU_ICONS.editCharacter} size="sm" />
           {t('chat.edit_character')}
         </button>
+      )}
+      {memoriesHref && (
+        <Link
+          to={memoriesHref}
+          data-testid="intro-memories-link"
+          className="mt-1 flex items-center gap-1.5 rounded-full border border-white/15 px-4 py-1.5 text-sm hover:border-primary"
+        >
+          <Icon icon={CHAT_MENU_ICONS.remembers} size="sm" />
+          {t('chat.remembers', { name: bot.name })}
+        </Link>
       )}
     </div>
   );
@@ -170,8 +200,14 @@ function ChatFrame({
   children,
   testId,
   chatId,
+  actions,
+  group,
 }: {
   bot: ChatCharacter;
+  /** A group chat: its name, faces, and the call that asks whom to call. */
+  group?: { name: string; faces: { name: string; avatar_url: string | null }[]; onCall: () => void };
+  /** More header buttons (search, branches). */
+  actions?: ReactNode;
   /** The chat the call continues (a member's); the character's latest chat without one. */
   chatId?: string;
   title?: string | null;
@@ -183,12 +219,15 @@ function ChatFrame({
   return (
     <div className="flex h-dvh flex-col bg-bg" data-testid={testId}>
       <ChatHeader
-        name={bot.name}
+        name={group?.name ?? bot.name}
+        faces={group?.faces}
+        onCall={group?.onCall}
         title={title}
         avatarUrl={bot.avatar_url}
         onBack={onBack}
         callHref={chatId ? `/audio?chat=${encodeURIComponent(chatId)}` : `/audio?slug=${encodeURIComponent(bot.slug)}`}
         menu={menu}
+        actions={actions}
       />
       {children}
     </div>
@@ -216,6 +255,13 @@ export interface ChatViewProps {
   onDeleted: () => void;
   /** The viewer wrote this character: "Edit character" in the menu and under the intro opens its editor. */
   onEditCharacter?: () => void;
+  /**
+   * The character's memory page ("What {name} remembers about you"): the menu's entry, a link
+   * under the intro and in the chat summary; none without it.
+   */
+  memoriesHref?: string;
+  /** "She can write to me first" in the menu opens the page's companion dialog (docs/companion.md). */
+  onWriteFirst?: () => void;
 }
 
 /** A member's conversation with a character. */
@@ -231,15 +277,38 @@ export function ChatView({
   onOpenChat,
   onDeleted,
   onEditCharacter,
+  memoriesHref,
+  onWriteFirst,
 }: ChatViewProps) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const bot = chat.bot;
   const conversation = useConversation(chat.id);
+  const group = useGroupChat(chat, conversation, onDeleted);
+  // A group chat is several characters': one character's memory page and card do not fit it.
+  if (group.isGroup) memoriesHref = undefined;
   const createChat = useCreateChat(viewer);
+  const updateChat = useUpdateChat(chat.id, viewer);
   const [dialog, setDialog] = useState<
-    'memories' | 'model' | 'persona' | 'history' | 'new' | 'rename' | 'delete' | null
+    | 'memories'
+    | 'model'
+    | 'persona'
+    | 'history'
+    | 'new'
+    | 'rename'
+    | 'delete'
+    | 'branches'
+    | 'search'
+    | 'jump'
+    | 'author-note'
+    | 'lorebooks'
+    | 'import'
+    | null
   >(null);
+  const story = useStory(chat, conversation, onOpenChat);
   const [reporting, setReporting] = useState<string | null>(null);
+  /** The reply whose "what went into the prompt" is open. */
+  const [tracing, setTracing] = useState<string | null>(null);
   const [composerKey, setComposerKey] = useState(0);
 
   // The message a guest wrote before signing up (or logging in) is sent once the chat is open.
@@ -254,6 +323,15 @@ export function ChatView({
   }, [historyReady, busy, bot.slug, chat.id, send]);
 
   const close = () => setDialog(null);
+  useMarkRead(chat.id, viewer, busy, conversation.messages.length);
+  const sendCounted = useCallback(
+    (text: string) => {
+      const sent = send(text);
+      if (sent) countSentMessage();
+      return sent;
+    },
+    [send],
+  );
 
   // "New chat" asks first; the chat left behind stays in the menu's history and the list.
   const startNewChat = async () => {
@@ -266,18 +344,86 @@ export function ChatView({
     }
   };
 
+  // "Don't remember this chat": nothing of it becomes a long-term memory until turned back on.
+  const toggleRemember = () => {
+    const remember = !chat.remember;
+    updateChat.mutate(
+      { remember },
+      {
+        onSuccess: () =>
+          showAlert(t(remember ? 'chat.remembered_done' : 'chat.not_remembered_done', { name: bot.name })),
+        onError: () => showAlert(t('chat.save_failed'), { type: 'error' }),
+      },
+    );
+  };
+
   const menu: ChatMenuItem[] = [
+    ...(memoriesHref
+      ? [
+          {
+            id: 'remembers',
+            label: t('chat.remembers', { name: bot.name }),
+            icon: CHAT_MENU_ICONS.remembers,
+            onSelect: () => navigate(memoriesHref),
+          },
+        ]
+      : []),
+    ...(memoriesHref
+      ? [
+          {
+            id: 'remember',
+            label: chat.remember ? t('chat.forget_chat') : t('chat.remember_chat'),
+            icon: CHAT_MENU_ICONS.remember,
+            onSelect: () => toggleRemember(),
+          },
+        ]
+      : []),
     {
       id: 'memories',
       label: t('chat.memories'),
       icon: CHAT_MENU_ICONS.memories,
       onSelect: () => setDialog('memories'),
     },
+    {
+      id: 'author-note',
+      label: t('chat.author_note'),
+      icon: CHAT_MENU_ICONS.authorNote,
+      onSelect: () => setDialog('author-note'),
+    },
+    {
+      id: 'lorebooks',
+      label: t('chat.lore.menu'),
+      icon: CHAT_MENU_ICONS.lorebooks,
+      onSelect: () => setDialog('lorebooks'),
+    },
     { id: 'model', label: t('chat.model'), icon: CHAT_MENU_ICONS.model, onSelect: () => setDialog('model') },
     { id: 'persona', label: t('chat.persona'), icon: CHAT_MENU_ICONS.persona, onSelect: () => setDialog('persona') },
     { id: 'history', label: t('chat.history'), icon: CHAT_MENU_ICONS.history, onSelect: () => setDialog('history') },
+    { id: 'jump', label: t('chat.jump'), icon: CHAT_MENU_ICONS.jump, onSelect: () => setDialog('jump') },
+    ...(onWriteFirst
+      ? [
+          {
+            id: 'write-first',
+            label: t('chat.companion_menu'),
+            icon: CHAT_MENU_ICONS.writeFirst,
+            onSelect: onWriteFirst,
+          },
+        ]
+      : []),
     { id: 'new', label: t('chat.new_chat'), icon: CHAT_MENU_ICONS.newChat, onSelect: () => setDialog('new') },
     { id: 'rename', label: t('chat.rename'), icon: CHAT_MENU_ICONS.rename, onSelect: () => setDialog('rename') },
+    {
+      id: 'branches',
+      label: t('chat.story.branches'),
+      icon: CHAT_MENU_ICONS.branches,
+      onSelect: () => setDialog('branches'),
+    },
+    {
+      id: 'suggestions',
+      label: story.suggestionsOn ? t('chat.story.suggestions_turn_off') : t('chat.story.suggestions_turn_on'),
+      icon: CHAT_MENU_ICONS.suggestions,
+      onSelect: story.toggleSuggestions,
+    },
     {
       id: 'card',
       label: t('chat.export_card'),
@@ -285,9 +431,30 @@ export function ChatView({
       onSelect: () =>
         void downloadCard(bot.slug).catch(() => showAlert(t('errors.something_went_wrong'), { type: 'error' })),
     },
+    ...(['jsonl', 'txt'] as const).map((format) => ({
+      id: `export-${format}`,
+      label: t(`chat.export_${format}`),
+      icon: CHAT_MENU_ICONS.card,
+      onSelect: () =>
+        void exportChat(chat.id, format).catch(() => showAlert(t('errors.something_went_wrong'), { type: 'error' })),
+    })),
+    {
+      id: 'import',
+      label: t('chat.import.menu'),
+      icon: CHAT_MENU_ICONS.importChat,
+      onSelect: () => setDialog('import'),
+    },
     { id: 'delete', label: t('chat.delete'), icon: CHAT_MENU_ICONS.delete, onSelect: () => setDialog('delete') },
   ];
-  if (onEditCharacter)
+  // A group chat: the scene's entries first; its owner keeps the chat's own (a member only the scene's).
+  const GROUP_KEEPS = ['memories', 'author-note', 'model', 'rename', 'export-jsonl', 'export-txt', 'delete'];
+  if (group.isGroup) {
+    const kept = group.owner ? menu.filter((item) => GROUP_KEEPS.includes(item.id)) : [];
+    menu.splice(0, menu.length, ...group.menu, ...kept);
+  } else {
+    menu.splice(menu.findIndex((item) => item.id === 'persona') + 1, 0, ...group.menu);
+  }
+  if (onEditCharacter && !group.isGroup)
     menu.unshift({
       id: 'edit-character',
       label: t('chat.edit_character'),
@@ -303,7 +470,50 @@ export function ChatView({
   );
 
   return (
-    <ChatFrame testId="chat-view" bot={bot} chatId={chat.id} title={chat.title} onBack={onBack} menu={menu}>
+    <ChatFrame
+      testId="chat-view"
+      bot={bot}
+      group={
+        group.isGroup ? { name: group.name, faces: group.faces, onCall: () => group.setDialog('call') } : undefined
+      }
+      chatId={chat.id}
+      title={chat.title}
+      onBack={onBack}
+      menu={menu}
+      actions={
+        <>
+          <IconButton
+            look="bar"
+            icon={Search}
+            label={t('chat.story.search')}
+            testId="chat-search"
+            onClick={() => setDialog('search')}
+          />
+          {chat.root_chat_id && (
+            <IconButton
+              look="bar"
+              icon={GitBranch}
+              label={t('chat.story.branches')}
+              testId="chat-branches"
+              onClick={() => setDialog('branches')}
+            />
+          )}
+        </>
+      }
+    >
+      {group.scene && (
+        <SceneBar
+          scene={group.scene}
+          busy={conversation.busy}
+          onlineCount={group.online.length}
+          onSpeak={(character) => conversation.speakNow(character.bot_id)}
+          onContinue={() => void conversation.continueTurns()}
+          onStop={() => void conversation.stop()}
+          onCharacters={() => group.setDialog('characters')}
+          onPeople={() => group.setDialog('people')}
+          onSetting={() => group.setDialog('setting')}
+        />
+      )}
       {conversation.history.isPending ? (
         <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col justify-end gap-3 px-4 py-4" aria-busy="true">
           <Skeleton className="h-12 w-2/3" />
@@ -322,6 +532,8 @@ export function ChatView({
           messages={conversation.messages}
           botName={bot.name}
           botAvatar={bot.avatar_url}
+          viewer={viewer}
+          groupNames={group.isGroup ? group.name : undefined}
           lastBotId={conversation.lastBotId}
           busy={conversation.busy}
           waitingForReply={conversation.waitingForReply}
@@ -329,26 +541,106 @@ export function ChatView({
           hasOlder={conversation.history.hasOlder}
           isLoadingOlder={conversation.history.isLoadingOlder}
           loadOlder={conversation.history.loadOlder}
-          intro={<CharacterIntro bot={bot} gallery={gallery} onEdit={onEditCharacter} />}
+          hasNewer={conversation.history.hasNewer}
+          isLoadingNewer={conversation.history.isLoadingNewer}
+          loadNewer={conversation.history.loadNewer}
+          onJumpToLatest={() => conversation.history.jumpTo({ kind: 'latest' })}
+          anchorId={conversation.history.anchorId}
+          anchorOffset={conversation.history.anchorOffset}
+          openAt={conversation.history.anchor.kind === 'first' ? 'start' : 'end'}
+          windowKey={conversation.history.windowKey}
+          sentCount={conversation.sentCount}
+          chatId={chat.id}
+          intro={
+            group.isGroup ? (
+              <SceneIntro chat={chat} scene={group.scene} />
+            ) : (
+              <CharacterIntro bot={bot} gallery={gallery} onEdit={onEditCharacter} memoriesHref={memoriesHref} />
+            )
+          }
           onRegenerate={(message) => conversation.regenerate(message.id)}
           onSelectAlternative={(message, index) => void conversation.select(message, index)}
           onReport={(message) => setReporting(message.id)}
           onResend={conversation.resend}
           renderPicture={pictureRenderer}
           renderMessageExtras={renderMessageExtras}
+          onMessageAction={
+            group.isGroup
+              ? undefined
+              : (action, message) =>
+                  action === 'prompt' ? setTracing(message.id) : story.onMessageAction(action, message)
+          }
         />
       )}
+      {group.isGroup && <SceneTypingLine typing={group.live.typing} />}
       {conversation.error && <ErrorBanner error={conversation.error} onDismiss={conversation.dismissError} />}
+      {memoriesHref && !chat.remember && (
+        <p
+          className="mx-auto w-full max-w-3xl px-4 pb-1 text-center text-xs text-muted"
+          data-testid="chat-not-remembered"
+        >
+          {t('chat.not_remembered', { name: bot.name })}
+        </p>
+      )}
+      <InstallOffer />
       <Composer
         key={`${chat.id}:${composerKey}`}
-        botName={bot.name}
+        botName={group.name}
         draftKey={chatDraftKey(chat.id)}
         draftFallbackKey={characterDraftKey(bot.slug)}
         busy={conversation.busy}
-        onSend={conversation.send}
+        onSend={sendCounted}
         onStop={() => void conversation.stop()}
+        onWriteMyReply={group.isGroup ? undefined : story.writeMyReply}
+        suggestions={group.isGroup ? undefined : story.suggestions}
+        onTyping={group.isGroup ? group.live.signalTyping : undefined}
+        mentions={group.isGroup ? group.faces.map((face) => face.name) : undefined}
       />
-      <MemoriesDialog chatId={chat.id} open={dialog === 'memories'} onClose={() => setDialog(null)} />
+      <GroupDialogs chat={chat} group={group} viewer={viewer} onLeft={onDeleted} onCreatePersona={onCreatePersona} />
+      <MemoriesDialog
+        chatId={chat.id}
+        name={bot.name}
+        memoriesHref={memoriesHref}
+        open={dialog === 'memories'}
+        onClose={() => setDialog(null)}
+      />
+      <EditMessageDialog
+        message={story.editing}
+        canRegenerate={story.canRegenerate}
+        pending={story.pending}
+        onSave={(text, regenerate) => void story.saveEdit(text, regenerate)}
+        onClose={story.closeEdit}
+      />
+      <DeleteMessageDialog
+        target={story.deleting}
+        pending={story.pending}
+        onConfirm={() => void story.confirmDelete()}
+        onClose={story.closeDelete}
+      />
+      <BranchesDialog
+        open={dialog === 'branches'}
+        current={chat}
+        onOpen={(id) => {
+          close();
+          onOpenChat({ ...chat, id });
+        }}
+        onClose={close}
+      />
+      <ChatSearchDialog open={dialog === 'search'} chatId={chat.id} botName={bot.name} onClose={close} />
+      <JumpDialog open={dialog === 'jump'} onClose={close} onJump={conversation.history.jumpTo} />
+      <AuthorNoteDialog chatId={chat.id} open={dialog === 'author-note'} onClose={close} />
+      <ChatLorebooksDialog chatId={chat.id} open={dialog === 'lorebooks'} onClose={close} />
+      <PromptTraceDialog chatId={chat.id} messageId={tracing} onClose={() => setTracing(null)} />
+      <ImportChatDialog
+        open={dialog === 'import'}
+        bot={bot}
+        viewer={viewer}
+        onClose={close}
+        onImported={(imported) => {
+          close();
+          onOpenChat(imported);
+        }}
+      />
       <ModelDialog
         chatId={chat.id}
         modelId={chat.model_id}
@@ -414,6 +706,8 @@ export function GuestChatView({ bot, gallery, onBack, onLoginRequired }: GuestCh
       alt_count: 1,
       error_code: null,
       spoken: false,
+      edited_at: null,
+      proactive: false,
     };
     const notice: Message = {
       ...base,

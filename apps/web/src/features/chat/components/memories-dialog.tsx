@@ -1,28 +1,22 @@
 import '../texts';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { CHAT_MEMORY_MAX } from '@reverie/shared';
-import { showAlert } from '../../../components/ui/alerts';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
 import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { formatDate } from '../../../lib/format';
 import { useChatMemory } from '../api/get-memory';
 import { useUpdateChatMemory } from '../api/update-memory';
+import { CancelSaveButtons, useSaveAndClose } from './chat-text-editor';
+import { DialogListState } from './dialog-list-state';
 
 /** The editor, mounted once the memory is loaded so it starts from the saved text. */
 function MemoryEditor({ chatId, initial, onDone }: { chatId: string; initial: string; onDone: () => void }) {
   const { t } = useTranslation();
   const save = useUpdateChatMemory(chatId);
   const [text, setText] = useState(initial);
-  const onSave = async () => {
-    try {
-      await save.mutateAsync(text);
-      showAlert(t('chat.memories_saved'));
-      onDone();
-    } catch {
-      showAlert(t('chat.save_failed'), { type: 'error' });
-    }
-  };
+  const onSave = useSaveAndClose(() => save.mutateAsync(text), t('chat.memories_saved'), onDone);
   return (
     <div className="flex flex-col gap-3">
       <label className="flex flex-col gap-1.5 text-sm">
@@ -41,26 +35,37 @@ function MemoryEditor({ chatId, initial, onDone }: { chatId: string; initial: st
         <span className="text-xs text-muted tabular-nums">
           {t('chat.char_count', { used: text.length, max: CHAT_MEMORY_MAX })}
         </span>
-        <div className="flex gap-2">
-          <button type="button" onClick={onDone} className="rounded-full px-4 py-2 text-sm text-muted hover:text-fg">
-            {t('chat.cancel')}
-          </button>
-          <button
-            type="button"
-            onClick={() => void onSave()}
-            disabled={save.isPending || text === initial}
-            className="rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary disabled:opacity-50"
-          >
-            {t('chat.save')}
-          </button>
-        </div>
+        <CancelSaveButtons
+          className="flex gap-2"
+          onCancel={onDone}
+          onSave={onSave}
+          disabled={save.isPending || text === initial}
+        />
       </div>
     </div>
   );
 }
 
-/** The Memories panel: what the character remembers of older messages, readable and editable. */
-export function MemoriesDialog({ chatId, open, onClose }: { chatId: string; open: boolean; onClose: () => void }) {
+/**
+ * The chat's short-term summary (the menu's "Chat summary"): what the character keeps in mind
+ * of this chat's older messages, readable and editable. Long-term memories, shared by all the
+ * user's chats with the character, are the memory page (`memoriesHref`).
+ */
+export function MemoriesDialog({
+  chatId,
+  name,
+  memoriesHref,
+  open,
+  onClose,
+}: {
+  chatId: string;
+  /** The character's name. */
+  name: string;
+  /** The memory page of this character, linked from the dialog; no link without it. */
+  memoriesHref?: string;
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const memory = useChatMemory(chatId, open);
   const updated = memory.data?.updated_at ? formatDate(memory.data.updated_at, currentLocale()) : null;
@@ -69,23 +74,24 @@ export function MemoriesDialog({ chatId, open, onClose }: { chatId: string; open
       open={open}
       onClose={onClose}
       title={t('chat.memories_title')}
-      description={updated ? t('chat.memories_updated', { date: updated }) : t('chat.memories_text')}
+      description={updated ? t('chat.memories_updated', { date: updated, name }) : t('chat.memories_text', { name })}
       size="lg"
     >
-      {memory.isPending ? (
-        <Skeleton className="h-48 w-full" />
-      ) : memory.isError ? (
-        <p role="alert" className="text-sm text-red-300">
-          {t('chat.load_failed')}
-        </p>
-      ) : (
-        <MemoryEditor
-          key={memory.data.updated_at ?? 'new'}
-          chatId={chatId}
-          initial={memory.data.memory}
-          onDone={onClose}
-        />
+      {memoriesHref && (
+        <Link
+          to={memoriesHref}
+          onClick={onClose}
+          data-testid="summary-memories-link"
+          className="mb-3 inline-block text-sm font-semibold text-primary hover:underline"
+        >
+          {t('chat.memories_open_page', { name })}
+        </Link>
       )}
+      <DialogListState query={memory} skeleton={<Skeleton className="h-48 w-full" />}>
+        {(saved) => (
+          <MemoryEditor key={saved.updated_at ?? 'new'} chatId={chatId} initial={saved.memory} onDone={onClose} />
+        )}
+      </DialogListState>
     </Modal>
   );
 }

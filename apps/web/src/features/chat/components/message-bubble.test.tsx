@@ -88,3 +88,42 @@ describe('MessageBubble: said in a call', () => {
     expect(screen.queryByTestId('message-spoken')).toBeNull();
   });
 });
+
+describe('MessageBubble: she wrote first', () => {
+  it('marks a proactive message with “wrote first”, and an answer with nothing', () => {
+    const first = renderBubble({ ...message('b1', { role: 'bot', text: 'How was the lighthouse?' }), proactive: true });
+    const mark = screen.getByTestId('message-wrote-first');
+    expect(mark.textContent).toBe('wrote first');
+    expect(mark.getAttribute('title')).toMatch(/wrote this first/);
+    first.unmount();
+    renderBubble(message('b2', { role: 'bot', text: 'An answer', reply_to: 'u1' }));
+    expect(screen.queryByTestId('message-wrote-first')).toBeNull();
+  });
+});
+
+describe('MessageBubble: a picture in a group chat', () => {
+  it("names the character who sent it and shows her face, not the chat's first character", () => {
+    const bea = { bot_id: 'b2', slug: 'bea', name: 'Bea', avatar_url: '/api/media/bots/b2/avatar.webp' };
+    const { container } = render(
+      <ol>
+        <MessageBubble
+          message={message('p1', {
+            kind: 3,
+            text: '',
+            img_url: '/api/media/chat/p1-preview.webp',
+            reply_to: 'u1',
+            speaker: { kind: 'character', ...bea },
+          })}
+          botName="Aiko"
+          botAvatar="/api/media/bots/b1/avatar.webp"
+          isLastBot={false}
+          busy={false}
+          renderPicture={(m) => <span data-testid="picture-of">{m.speaker?.name}</span>}
+        />
+      </ol>,
+    );
+    expect(screen.getByTestId('message-speaker').textContent).toBe('Bea');
+    expect(screen.getByTestId('picture-of').textContent).toBe('Bea');
+    expect(container.querySelector('img')?.getAttribute('src')).toBe(bea.avatar_url);
+  });
+});

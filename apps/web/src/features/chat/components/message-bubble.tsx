@@ -1,21 +1,29 @@
 import '../texts';
-import { useRef, useState, type ReactNode, type TouchEvent } from 'react';
+import { memo, useRef, useState, type ReactNode, type TouchEvent } from 'react';
 import {
   ChevronLeft,
   ChevronRight,
   Copy,
   Flag,
+  GitBranch,
+  ListX,
+  Pencil,
+  Trash2,
   Info,
+  EyeOff,
   LifeBuoy,
   Phone,
   RefreshCw,
   RotateCcw,
   ShieldAlert,
   TriangleAlert,
+  ScrollText,
 } from 'lucide-react';
 import { MessageKind, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
+import { IconButton } from '../../../components/ui/icon-button';
+import { MenuButton, type MenuItem } from '../../../components/ui/menu-button';
 import { RoleplayText } from '../../../components/ui/roleplay-text';
 import { formatMessageDateTime, formatMessageTime } from '../../../lib/message-time';
 import { currentLocale, useTranslation } from '../../../lib/i18n';
@@ -25,6 +33,10 @@ export interface MessageBubbleProps {
   message: Message;
   botName: string;
   botAvatar: string | null;
+  /** The signed-in user: in a scene of several people, others' messages show on the left with their names. */
+  viewer?: string;
+  /** A group chat: its characters' names ("Mira and Jun"), for the AI disclosure. */
+  groupNames?: string;
   /** The newest bot reply: it offers regenerate. */
   isLastBot: boolean;
   /** A send or generation is under way: actions that start another wait. */
@@ -37,12 +49,132 @@ export interface MessageBubbleProps {
   onResend?: (message: Message) => void;
   renderPicture?: (message: Message) => ReactNode;
   renderMessageExtras?: (message: Message) => ReactNode;
+  /** The message's menu: edit, branch from here, delete, delete from here (docs/chat.md "Edit, delete and branches"). */
+  onMessageAction?: (action: MessageAction, message: Message) => void;
+}
+
+/** What a message's menu does. */
+export type MessageAction = 'edit' | 'branch' | 'delete' | 'delete_from' | 'prompt';
+
+/** The "⋮" of a saved message: edit (text only), branch from here, delete, delete from here. */
+function MessageMenu({
+  message,
+  busy,
+  onAction,
+  isLastBot = false,
+}: {
+  message: Message;
+  busy: boolean;
+  onAction?: MessageBubbleProps['onMessageAction'];
+  /** The last reply: its menu also shows what went into its prompt (docs/lorebooks.md). */
+  isLastBot?: boolean;
+}) {
+  const { t } = useTranslation();
+  if (!onAction || busy || message.id.startsWith('local-') || message.state === 'streaming') return null;
+  const items: MenuItem[] = [];
+  if (isLastBot && message.role === 'bot' && message.reply_to)
+    items.push({
+      id: 'prompt',
+      label: t('chat.trace.menu'),
+      icon: ScrollText,
+      onSelect: () => onAction('prompt', message),
+    });
+  if (message.kind === MessageKind.Text && message.text)
+    items.push({ id: 'edit', label: t('chat.story.edit'), icon: Pencil, onSelect: () => onAction('edit', message) });
+  items.push(
+    { id: 'branch', label: t('chat.story.branch'), icon: GitBranch, onSelect: () => onAction('branch', message) },
+    { id: 'delete', label: t('chat.story.delete'), icon: Trash2, onSelect: () => onAction('delete', message) },
+    {
+      id: 'delete-from',
+      label: t('chat.story.delete_from'),
+      icon: ListX,
+      onSelect: () => onAction('delete_from', message),
+    },
+  );
+  return (
+    <MenuButton
+      label={t('chat.story.message_menu')}
+      items={items}
+      testId="message-menu"
+      align={message.role === 'user' ? 'right' : 'left'}
+      compact
+    />
+  );
+}
+
+/** "edited" under a message the user changed. */
+function EditedMark({ message }: { message: Message }) {
+  const { t } = useTranslation();
+  if (!message.edited_at) return null;
+  return (
+    <span className="px-1 text-[0.7rem] text-muted" data-testid="message-edited">
+      {t('chat.story.edited')}
+    </span>
+  );
 }
 
 const isPicture = (message: Message) => message.kind === MessageKind.Image || message.kind === MessageKind.BlurImage;
 
 /** How far a finger must travel sideways to count as a swipe. */
 const SWIPE_MIN_PX = 60;
+
+/** "Only you see this" on a private message of a scene (a crisis reply, the AI disclosure on joining). */
+function PrivateMark({ message }: { message: Message }) {
+  const { t } = useTranslation();
+  if (!message.private) return null;
+  return (
+    <span className="flex items-center gap-1 px-1 text-[0.7rem] text-muted" data-testid="message-private">
+      <Icon icon={EyeOff} size="sm" className="h-3 w-3" />
+      {t('scenes.only_you')}
+    </span>
+  );
+}
+
+/** The speaker's name over a message of a group chat (a character's, or another person's). */
+function SpeakerName({ name, person = false }: { name: string; person?: boolean }) {
+  return (
+    <span
+      className={`px-1 text-xs font-semibold ${person ? 'text-sky-300' : 'text-primary'}`}
+      data-testid="message-speaker"
+    >
+      {name}
+    </span>
+  );
+}
+
+function Avatar({ url }: { url: string | null }) {
+  return url ? (
+    <img src={url} alt="" className="h-8 w-8 shrink-0 rounded-full object-cover" />
+  ) : (
+    <span className="h-8 w-8 shrink-0 rounded-full bg-surface" aria-hidden="true" />
+  );
+}
+
+/** Another person's message in a shared scene: on the left, with their name and picture. */
+function PersonMessage({ message, name, avatar }: { message: Message; name: string; avatar: string | null }) {
+  return (
+    <li className="flex flex-col gap-1 pr-10" data-testid="message-person" data-state={message.state}>
+      <div className="flex items-end gap-2">
+        {avatar ? (
+          <Avatar url={avatar} />
+        ) : (
+          <span
+            className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-sky-900/60 text-sm font-semibold text-sky-200"
+            aria-hidden="true"
+          >
+            {[...name][0]?.toLocaleUpperCase()}
+          </span>
+        )}
+        <div className="flex min-w-0 flex-col items-start gap-0.5">
+          <SpeakerName name={name} person />
+          <p className="max-w-full rounded-2xl rounded-bl-sm border border-sky-300/20 bg-sky-950/40 px-4 py-2.5 text-[0.95rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-xl">
+            <RoleplayText text={message.text} />
+          </p>
+        </div>
+      </div>
+    </li>
+  );
+}
 
 const NOTICE_ICONS = { ai_disclosure: Info, crisis: LifeBuoy, refusal: ShieldAlert } as const;
 
@@ -61,37 +193,12 @@ function SystemNotice({ message }: { message: Message }) {
         }`}
       >
         <Icon icon={NOTICE_ICONS[notice]} size="sm" className="mt-0.5 shrink-0" />
-        <p className="whitespace-pre-line">{message.text}</p>
+        <div className="flex flex-col gap-1">
+          <p className="whitespace-pre-line">{message.text}</p>
+          <PrivateMark message={message} />
+        </div>
       </div>
     </li>
-  );
-}
-
-function ActionButton({
-  icon,
-  label,
-  onClick,
-  disabled,
-  testId,
-}: {
-  icon: typeof Copy;
-  label: string;
-  onClick: () => void;
-  disabled?: boolean;
-  testId?: string;
-}) {
-  return (
-    <button
-      type="button"
-      onClick={onClick}
-      disabled={disabled}
-      aria-label={label}
-      title={label}
-      data-testid={testId}
-      className="rounded-full p-1 text-muted hover:bg-white/10 hover:text-fg disabled:opacity-40 disabled:hover:bg-transparent"
-    >
-      <Icon icon={icon} size="sm" />
-    </button>
   );
 }
 
@@ -106,7 +213,8 @@ function MessageTime({ iso, shown, hiddenClass }: { iso: string; shown: boolean;
   return (
     <time
       dateTime={iso}
-      title={formatMessageDateTime(iso, i18n.language)}
+      // The full date (a tooltip) made when the pointer comes: not for every row rendered.
+      onPointerEnter={(event) => (event.currentTarget.title = formatMessageDateTime(iso, i18n.language))}
       data-testid="message-time"
       data-shown={shown || undefined}
       className={`px-1 text-[0.7rem] whitespace-nowrap text-muted tabular-nums transition-opacity ${shown ? '' : hiddenClass}`}
@@ -125,6 +233,21 @@ function SpokenMark({ message }: { message: Message }) {
   return (
     <span className="px-0.5 text-muted" title={t('chat.spoken')} data-testid="message-spoken">
       <Icon icon={Phone} size="sm" className="h-3 w-3" aria-label={t('chat.spoken')} role="img" />
+    </span>
+  );
+}
+
+/** A small mark on a message the character wrote first (docs/companion.md), not an answer. */
+function WroteFirstMark({ message, name }: { message: Message; name: string }) {
+  const { t } = useTranslation();
+  if (!message.proactive) return null;
+  return (
+    <span
+      className="rounded-full bg-primary/15 px-2 py-0.5 text-[0.7rem] text-primary"
+      title={t('chat.wrote_first_title', { name })}
+      data-testid="message-wrote-first"
+    >
+      {t('chat.wrote_first')}
     </span>
   );
 }
@@ -175,11 +298,17 @@ function failureText(t: (key: string) => string, code: string | null): string {
   }
 }
 
-/** One message: the user's on the right, the character's on the left, notices centred. */
-export function MessageBubble({
+/**
+ * One message: the user's on the right, the character's on the left, notices centred.
+ * Memoised: a long chat's list renders its rows again on every scroll step and page, and a row
+ * whose props (the message object, stable callbacks) did not change is not rendered again.
+ */
+export const MessageBubble = memo(function MessageBubble({
   message: saved,
-  botName,
-  botAvatar,
+  botName: chatBotName,
+  botAvatar: chatBotAvatar,
+  viewer,
+  groupNames,
   isLastBot,
   busy,
   warmingUp = false,
@@ -189,14 +318,26 @@ export function MessageBubble({
   onResend,
   renderPicture,
   renderMessageExtras,
+  onMessageAction,
 }: MessageBubbleProps) {
   const { t } = useTranslation();
+  // A group chat: each reply is her own (name, picture).
+  const speaker = saved.speaker ?? null;
+  const character = speaker?.kind === 'character' ? speaker : null;
+  const botName = character?.name ?? chatBotName;
+  const botAvatar = character ? character.avatar_url : chatBotAvatar;
   // Notices and picture captions in the language the reader uses now (lib/message-texts.ts).
-  const message = localizeMessage(saved, botName, t, currentLocale());
+  const localized = localizeMessage(saved, botName, t, currentLocale());
+  const message =
+    groupNames && localized.notice === 'ai_disclosure'
+      ? { ...localized, text: t('scenes.ai_notice', { names: groupNames }) }
+      : localized;
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const [timeShown, setTimeShown] = useState(false);
   const toggleTime = () => setTimeShown((shown) => !shown);
   if (message.role === 'system') return <SystemNotice message={message} />;
+  if (message.role === 'user' && speaker?.kind === 'person' && viewer && speaker.user_id !== viewer)
+    return <PersonMessage message={message} name={speaker.name} avatar={speaker.avatar_url} />;
 
   const copy = async () => {
     try {
@@ -245,6 +386,7 @@ export function MessageBubble({
           </p>
         ) : (
           <div className="flex items-center">
+            <EditedMark message={message} />
             <SpokenMark message={message} />
             {!sending && (
               <MessageTime
@@ -254,8 +396,9 @@ export function MessageBubble({
               />
             )}
             <div className="hidden transition-opacity sm:flex sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">
-              {!sending && <ActionButton icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
+              {!sending && <IconButton look="small" icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
             </div>
+            <MessageMenu message={message} busy={busy} onAction={onMessageAction} />
           </div>
         )}
       </li>
@@ -315,6 +458,8 @@ export function MessageBubble({
           <span className="h-8 w-8 shrink-0 rounded-full bg-surface" aria-hidden="true" />
         )}
         <div className="flex min-w-0 flex-col items-start gap-1">
+          {character && <SpeakerName name={character.name} />}
+          <WroteFirstMark message={message} name={botName} />
           {picture && renderPicture ? renderPicture(message) : null}
           {failed && !bubbleShown && !picture && (
             <div className="rounded-2xl rounded-bl-sm border border-red-400/30 bg-red-950/30 px-3 py-2.5">
@@ -355,7 +500,8 @@ export function MessageBubble({
           <div className="flex flex-wrap items-center gap-0.5">
             {showAlternatives && (
               <div className="mr-1 flex items-center" role="group" aria-label={t('chat.alternatives')}>
-                <ActionButton
+                <IconButton
+                  look="small"
                   icon={ChevronLeft}
                   label={t('chat.previous_alt')}
                   disabled={busy || message.alt_index <= 0}
@@ -365,7 +511,8 @@ export function MessageBubble({
                 <span className="min-w-8 text-center text-xs text-muted tabular-nums" data-testid="alt-position">
                   {t('chat.alt_position', { index: message.alt_index + 1, total: message.alt_count })}
                 </span>
-                <ActionButton
+                <IconButton
+                  look="small"
                   icon={ChevronRight}
                   label={t('chat.next_alt')}
                   disabled={busy || message.alt_index >= message.alt_count - 1}
@@ -374,9 +521,10 @@ export function MessageBubble({
                 />
               </div>
             )}
-            {message.text && <ActionButton icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
+            {message.text && <IconButton look="small" icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
             {isLastBot && !failed && message.reply_to && onRegenerate && (
-              <ActionButton
+              <IconButton
+                look="small"
                 icon={RefreshCw}
                 label={t('chat.regenerate')}
                 disabled={busy}
@@ -385,7 +533,8 @@ export function MessageBubble({
               />
             )}
             {onReport && (message.text || picture) && (
-              <ActionButton
+              <IconButton
+                look="small"
                 icon={Flag}
                 label={t('chat.report')}
                 onClick={() => onReport(message)}
@@ -393,6 +542,9 @@ export function MessageBubble({
               />
             )}
             {renderMessageExtras?.(message)}
+            <MessageMenu message={message} busy={busy} onAction={onMessageAction} isLastBot={isLastBot} />
+            <PrivateMark message={message} />
+            <EditedMark message={message} />
             <SpokenMark message={message} />
             <MessageTime
               iso={message.created_at}
@@ -404,4 +556,4 @@ export function MessageBubble({
       </div>
     </li>
   );
-}
+});

@@ -16,6 +16,7 @@ export function PersonaDialog({
   open,
   onClose,
   onCreatePersona,
+  save,
 }: {
   chatId: string;
   personaId: string | null;
@@ -24,6 +25,8 @@ export function PersonaDialog({
   onClose: () => void;
   /** Offers to create a persona (the page opens the create form). */
   onCreatePersona?: () => void;
+  /** Saves the choice elsewhere (a group scene: the persona the scene sees me as); the chat's own otherwise. */
+  save?: (personaId: string | null) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
   const personas = useMyPersonas(viewer, open);
@@ -32,7 +35,8 @@ export function PersonaDialog({
   const choose = async (id: string | null, name: string) => {
     if (id === personaId) return onClose();
     try {
-      await update.mutateAsync({ persona_id: id });
+      if (save) await save(id);
+      else await update.mutateAsync({ persona_id: id });
       showAlert(t('chat.persona_saved', { name }));
       onClose();
     } catch {

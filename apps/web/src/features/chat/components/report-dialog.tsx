@@ -1,23 +1,18 @@
+import '../../../lib/error-texts';
 import '../texts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { REPORT_REASONS } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Modal } from '../../../components/ui/modal';
 import { useReportMessage, type ReportReason } from '../api/report-message';
+import type { MessageDialogProps } from './message-dialog';
 
 const COMMENT_MAX = 1000;
 
 /** Reporting one message: a reason (required) and an optional comment. */
-export function ReportDialog({
-  chatId,
-  messageId,
-  onClose,
-}: {
-  chatId: string;
-  messageId: string | null;
-  onClose: () => void;
-}) {
+export function ReportDialog({ chatId, messageId, onClose }: MessageDialogProps) {
   const { t } = useTranslation();
   const report = useReportMessage(chatId);
   const [reason, setReason] = useState<ReportReason | null>(null);
@@ -74,18 +69,12 @@ export function ReportDialog({
             className="resize-none rounded-xl border border-white/10 bg-bg px-3 py-2 focus:border-primary/60 focus:outline-none"
           />
         </label>
-        <div className="flex justify-end gap-2">
-          <button type="button" onClick={close} className="rounded-full px-4 py-2 text-sm text-muted hover:text-fg">
-            {t('chat.cancel')}
-          </button>
-          <button
-            type="submit"
-            disabled={!reason || report.isPending}
-            className="rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary disabled:opacity-50"
-          >
-            {t('chat.report_submit')}
-          </button>
-        </div>
+        <DialogActions
+          cancelLabel={t('chat.cancel')}
+          onCancel={close}
+          actionLabel={t('chat.report_submit')}
+          disabled={!reason || report.isPending}
+        />
       </form>
     </Modal>
   );

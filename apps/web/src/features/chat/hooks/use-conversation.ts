@@ -3,12 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { MessageKind, type Message, type StreamEvent } from '@reverie/shared';
 import { ApiRequestError } from '../../../lib/api-client';
 import { attachStream } from '../api/attach-stream';
-import { useHistory } from '../api/get-history';
+import { getHistory, useHistory, type HistoryAnchor } from '../api/get-history';
 import { chatKeys } from '../api/keys';
 import { regenerateMessage } from '../api/regenerate-message';
 import { selectAlternative } from '../api/select-alternative';
 import { sendMessage } from '../api/send-message';
 import { stopGeneration } from '../api/stop-generation';
+import { continueScene, speak } from '../api/scene';
+import { openingAnchor } from '../scroll-memory';
 import { emptyMessageList, lastBotMessage, listMessages, messageListReducer, streamingMessage } from '../message-state';
 
 /** A problem the conversation shows above the composer (the stream's own failures go on the message). */
@@ -44,6 +46,7 @@ function localUserMessage(chatId: string, clientId: string, text: string): Messa
     kind: MessageKind.Text,
     text,
     spoken: false,
+    proactive: false,
     img_url: null,
     has_audio: false,
     state: 'streaming',
@@ -53,6 +56,7 @@ function localUserMessage(chatId: string, clientId: string, text: string): Messa
     alt_count: 1,
     error_code: null,
     notice: null,
+    edited_at: null,
   };
 }
 
@@ -63,6 +67,9 @@ const toConversationError = (error: ApiRequestError): ConversationError => ({
 });
 
 type Opener = (onEvent: (event: StreamEvent) => void, signal: AbortSignal) => Promise<void>;
+
+/** How long after a reply ends its long-term memories are asked for (the server notes them as it ends). */
+const CITATIONS_DELAY_MS = 800;
 
 /**
  * One open chat: its history (older pages on demand), the live messages from the streams,
@@ -77,18 +84,41 @@ export function useConversation(chatId: string) {
   const [error, setError] = useState<ConversationError | null>(null);
   /** The reply waiting for the model to load (a `status` event), until its first text. */
   const [warmingUpId, setWarmingUpId] = useState<string | null>(null);
-  const history = useHistory(chatId);
-  const mergedPages = useRef(0);
+  /** Where the loaded window of the history starts (a jump moves it; docs/chat.md "Long chats"). */
+  const [anchor, setAnchor] = useState<HistoryAnchor>(() => openingAnchor(chatId));
+  /** Bumped by every jump: the list opens afresh at the new place. */
+  const [windowKey, setWindowKey] = useState(0);
+  /** Bumped by every send: the list brings the user to their message. */
+  const [sentCount, setSentCount] = useState(0);
+  const history = useHistory(chatId, anchor);
+  const mergedPages = useRef(new WeakSet<object>());
   const stream = useRef<AbortController | null>(null);
   const attachedOnLoad = useRef(false);
+  /** The loaded window does not reach the newest message (after a jump back in time). */
+  const hasNewer = Boolean(history.hasPreviousPage);
+  const detached = useRef(false);
+  detached.current = hasNewer;
 
-  // History pages go into the list once each, older ones above.
+  // History pages go into the list once each: older ones above, newer ones (after a jump) below.
   useEffect(() => {
     const pages = history.data?.pages ?? [];
-    if (pages.length < mergedPages.current) mergedPages.current = 0;
-    for (const page of pages.slice(mergedPages.current)) dispatch({ type: 'prepend', messages: page.results });
-    mergedPages.current = pages.length;
+    const firstMerged = pages.findIndex((page) => mergedPages.current.has(page));
+    if (firstMerged > 0)
+      for (let i = firstMerged - 1; i >= 0; i -= 1) dispatch({ type: 'append', messages: pages[i]!.results });
+    for (const page of pages.slice(Math.max(firstMerged, 0))) {
+      if (!mergedPages.current.has(page)) dispatch({ type: 'prepend', messages: page.results });
+    }
+    for (const page of pages) mergedPages.current.add(page);
   }, [history.data]);
+
+  /** Opens the history elsewhere: the first message, a date, or back at the newest. */
+  const jumpTo = useCallback((next: HistoryAnchor) => {
+    mergedPages.current = new WeakSet();
+    attachedOnLoad.current = false;
+    dispatch({ type: 'reset' });
+    setAnchor(next);
+    setWindowKey((key) => key + 1);
+  }, []);
 
   // Leaving the page closes the stream; the server goes on writing and saves the reply.
   useEffect(() => () => stream.current?.abort(), []);
@@ -97,6 +127,7 @@ export function useConversation(chatId: string) {
     switch (event.event) {
       case 'delta':
         setWarmingUpId(null);
+        if (detached.current) break;
         dispatch({ type: 'delta', messageId: event.data.message_id, text: event.data.text });
         break;
       case 'status':
@@ -113,9 +144,30 @@ export function useConversation(chatId: string) {
         } else setError({ code: event.data.code, retryAfter: null, detail: event.data.detail });
         break;
       default:
-        dispatch({ type: 'upsert', message: event.data });
+        // Away from the newest messages (a jump): they are read again on the way back.
+        if (!detached.current) dispatch({ type: 'upsert', message: event.data });
     }
   }, []);
+
+  /**
+   * A finished reply's long-term memories ("remembered" under it): the server notes which
+   * memories its prompt held and which it drew on as the reply ends, after the stream's last
+   * event; the newest messages are read once, a moment later, and the reply gets them.
+   */
+  const readCitations = useCallback(
+    async (reply: Message) => {
+      if (reply.memories || reply.state !== 'done') return;
+      await new Promise((resolve) => setTimeout(resolve, CITATIONS_DELAY_MS));
+      try {
+        const page = await getHistory(chatId, { anchor: { kind: 'latest' } }, 4);
+        const saved = page.results.find((message) => message.id === reply.id);
+        if (saved?.memories) dispatch({ type: 'patch', messageId: reply.id, changes: { memories: saved.memories } });
+      } catch {
+        // Nothing shown: the mark appears when the chat is opened again.
+      }
+    },
+    [chatId],
+  );
 
   /**
    * Reads one stream to its end. `reopen` continues after a drop when nothing of the reply
@@ -132,12 +184,14 @@ export function useConversation(chatId: string) {
       let replyId: string | null = null;
       let finished = false;
       let received = false;
+      let ended: Message | null = null;
       const onEvent = (event: StreamEvent) => {
         if (controller.signal.aborted) return;
         received = true;
         if (event.event === 'bot_message') {
           replyId = event.data.id;
           finished = event.data.state !== 'streaming';
+          ended = finished ? event.data : null;
         }
         if (event.event === 'error') finished = true;
         handleEvent(event);
@@ -159,7 +213,10 @@ export function useConversation(chatId: string) {
             await opener(onEvent, controller.signal);
             // A send answered without a written reply (a picture, the crisis reply, a
             // refusal) ends with its last event; a reply still streaming was cut off.
-            if (finished || (received && !replyId)) return;
+            if (finished || (received && !replyId)) {
+              if (ended) void readCitations(ended);
+              return;
+            }
           } catch (failure) {
             if (controller.signal.aborted) return;
             if (failure instanceof ApiRequestError && failure.status > 0) {
@@ -182,11 +239,14 @@ export function useConversation(chatId: string) {
         }
       }
     },
-    [chatId, client, handleEvent],
+    [chatId, client, handleEvent, readCitations],
   );
 
   const sendWithClientId = useCallback(
     (clientId: string, text: string) => {
+      // Sent from far back in the history: the list goes to the newest messages, then this one.
+      if (detached.current) jumpTo({ kind: 'latest' });
+      setSentCount((count) => count + 1);
       dispatch({ type: 'upsert', message: localUserMessage(chatId, clientId, text) });
       const open: Opener = (handler, signal) => sendMessage(chatId, { client_id: clientId, text }, handler, signal);
       return run(open, open, () =>
@@ -197,7 +257,7 @@ export function useConversation(chatId: string) {
         }),
       );
     },
-    [chatId, run],
+    [chatId, run, jumpTo],
   );
 
   /**
@@ -232,6 +292,43 @@ export function useConversation(chatId: string) {
     [busy, chatId, run],
   );
 
+  /**
+   * A group scene: follows a character's reply someone else started (another person's
+   * message, a "Continue" turn) unless a stream of this page is open already.
+   */
+  const follow = useCallback(
+    (messageId: string, force = false) => {
+      if (stream.current && !force) return;
+      void run((handler, signal) => attachStream(chatId, messageId, handler, signal), null);
+    },
+    [chatId, run],
+  );
+
+  /** A group scene: this character answers now (a tap on her face). */
+  const speakNow = useCallback(
+    (botId: string) => {
+      if (busy) return;
+      void run((handler, signal) => speak(chatId, botId, handler, signal), null);
+    },
+    [busy, chatId, run],
+  );
+
+  /** A group scene: the characters talk among themselves for up to `turns` turns; the first reply is followed. */
+  const continueTurns = useCallback(
+    async (turns?: number) => {
+      if (busy) return;
+      setError(null);
+      try {
+        const started = await continueScene(chatId, turns);
+        void client.invalidateQueries({ queryKey: chatKeys.scene(chatId) });
+        if (started.message_id) follow(started.message_id, true);
+      } catch (failure) {
+        if (failure instanceof ApiRequestError) setError(toConversationError(failure));
+      }
+    },
+    [busy, chatId, client, follow],
+  );
+
   const stop = useCallback(async () => {
     try {
       await stopGeneration(chatId);
@@ -255,20 +352,35 @@ export function useConversation(chatId: string) {
 
   // A reply still being written when the page opens: follow it.
   useEffect(() => {
-    if (attachedOnLoad.current || !history.isSuccess || stream.current) return;
+    if (attachedOnLoad.current || !history.isSuccess || history.hasPreviousPage || stream.current) return;
     attachedOnLoad.current = true;
     const newest = history.data.pages[0]?.results.find((m) => m.role === 'bot');
     if (newest?.state === 'streaming') {
       void run((handler, signal) => attachStream(chatId, newest.id, handler, signal), null);
     }
-  }, [chatId, history.isSuccess, history.data, run]);
+  }, [chatId, history.isSuccess, history.hasPreviousPage, history.data, run]);
 
   const patch = useCallback(
     (messageId: string, changes: Partial<Message>) => dispatch({ type: 'patch', messageId, changes }),
     [],
   );
 
+  /** A message the server answered (an edit, a rewrite) replaces the shown one. */
+  const upsert = useCallback((message: Message) => dispatch({ type: 'upsert', message }), []);
+  /** Messages that left the history (deleted). */
+  const remove = useCallback((ids: string[]) => {
+    for (const messageId of ids) dispatch({ type: 'remove', messageId });
+  }, []);
+  /** A failed call of another action shows in the banner above the composer. */
+  const fail = useCallback((failure: unknown) => {
+    if (failure instanceof ApiRequestError) setError(toConversationError(failure));
+    else throw failure;
+  }, []);
+
   const messages = useMemo(() => listMessages(state), [state]);
+  // The reader's last place, when that message is still in the history (else the date's first).
+  const focus =
+    anchor.kind === 'date' && anchor.focusId && messages.some((m) => m.id === anchor.focusId) ? anchor.focusId : null;
   const streaming = streamingMessage(state);
   const lastBot = lastBotMessage(state);
 
@@ -290,7 +402,13 @@ export function useConversation(chatId: string) {
     regenerate,
     stop,
     select,
+    follow,
+    speakNow,
+    continueTurns,
     patch,
+    upsert,
+    remove,
+    fail,
     history: {
       isPending: history.isPending,
       isError: history.isError,
@@ -300,7 +418,21 @@ export function useConversation(chatId: string) {
         if (history.hasNextPage && !history.isFetchingNextPage) void history.fetchNextPage();
       },
       retry: () => void history.refetch(),
+      hasNewer,
+      isLoadingNewer: history.isFetchingPreviousPage,
+      loadNewer: () => {
+        if (history.hasPreviousPage && !history.isFetchingPreviousPage) void history.fetchPreviousPage();
+      },
+      /** The message a jump to a date (or the reader's last place) opens at. */
+      anchorId: focus ?? history.data?.pages.find((page) => page.anchor_id)?.anchor_id ?? null,
+      /** How far that message's top was scrolled above the view (the reader's last place). */
+      anchorOffset: focus && anchor.kind === 'date' ? (anchor.focusOffset ?? 0) : 0,
+      anchor,
+      windowKey,
+      jumpTo,
     },
+    /** How many messages this conversation has sent: the list follows each one. */
+    sentCount,
   };
 }
 

@@ -5,6 +5,7 @@ import { AppProviders } from '../../../lib/providers';
 import { AlertStack } from '../../../components/ui/alerts';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
+import type { Message } from '@reverie/shared';
 import { ChatPicture } from './chat-picture';
 import { takeWaitingAction } from '../../../lib/waiting-action';
 import { seedProfile, loadedProfile, testQueryClient, testProfile } from '../../../test/profile';
@@ -26,7 +27,7 @@ function mockFetch(answer: () => Response | Promise<Response>) {
 }
 
 function renderPicture(
-  message: { id: string; kind: 1 | 2 | 3 | 9999; img_url: string | null },
+  message: { id: string; kind: 1 | 2 | 3 | 9999; img_url: string | null; speaker?: Message['speaker'] },
   onUnblurred?: () => void,
 ) {
   const router = createMemoryRouter(
@@ -162,5 +163,25 @@ describe('ChatPicture', () => {
       expect(img.getAttribute('height')).toBe('341');
       expect(img.className).toContain('aspect-[3/4]');
     }
+  });
+
+  it('in a group chat, says which character sent the picture (clear and blurred)', () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile());
+    const speaker = { kind: 'character' as const, bot_id: 'b2', slug: 'bea', name: 'Bea', avatar_url: null };
+    renderPicture({ ...blurred, speaker });
+    expect(screen.getByAltText('Blurred picture from Bea')).toBeTruthy();
+  });
+
+  it('a clear picture in a group chat is "Picture from" its character', () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile());
+    renderPicture({
+      id: 'm2',
+      kind: 2,
+      img_url: '/api/media/chats/u1/clear.webp?exp=1&sig=a',
+      speaker: { kind: 'character', bot_id: 'b2', slug: 'bea', name: 'Bea', avatar_url: null },
+    });
+    expect(screen.getByAltText('Picture from Bea')).toBeTruthy();
   });
 });

@@ -15,8 +15,8 @@ import { useUnblurImage } from '../api/unblur-image';
 import '../texts';
 
 export interface ChatPictureProps {
-  /** A picture message (kind 2 Image or 3 BlurImage). */
-  message: Pick<Message, 'id' | 'kind' | 'img_url'>;
+  /** A picture message (kind 2 Image or 3 BlurImage); in a group chat its speaker is the character who sent it. */
+  message: Pick<Message, 'id' | 'kind' | 'img_url'> & Partial<Pick<Message, 'speaker'>>;
   /** Called once a picture is unblurred, with the original's URL (to update a cached history). */
   onUnblurred?: (messageId: string, imgUrl: string) => void;
 }
@@ -38,6 +38,9 @@ export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
   const [fullSize, setFullSize] = useState(false);
   const src = unblurred ?? message.img_url;
   const blurred = message.kind === MessageKind.BlurImage && !unblurred;
+  // A group chat: the picture says whose it is (docs/groups.md).
+  const from = message.speaker?.kind === 'character' ? message.speaker.name : null;
+  const pictureAlt = from ? t('pictures.picture_from', { name: from }) : t('pictures.picture_alt');
   if (!src) return null;
 
   const onUnblur = async () => {
@@ -67,7 +70,7 @@ export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
       >
         <img
           src={mediaSrc(src)}
-          alt={t('pictures.blurred_alt')}
+          alt={from ? t('pictures.blurred_from', { name: from }) : t('pictures.blurred_alt')}
           width={256}
           height={341}
           className="block aspect-[3/4] w-full scale-105 object-cover"
@@ -110,7 +113,7 @@ export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
             conversation from jumping when the file arrives; the full size opens on click. */}
         <img
           src={mediaSrc(src)}
-          alt={t('pictures.picture_alt')}
+          alt={pictureAlt}
           width={256}
           height={341}
           className="block aspect-[3/4] h-auto w-full bg-white/5 object-cover"
@@ -120,7 +123,7 @@ export function ChatPicture({ message, onUnblurred }: ChatPictureProps) {
       <Modal open={fullSize} onClose={() => setFullSize(false)} title={t('pictures.full_title')} size="lg">
         <img
           src={mediaSrc(src)}
-          alt={t('pictures.picture_alt')}
+          alt={pictureAlt}
           className="mx-auto max-h-[80dvh] w-auto rounded-xl object-contain"
           data-testid="chat-picture-full"
         />

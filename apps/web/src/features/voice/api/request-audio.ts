@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useSyncExternalStore } from 'react';
 import { sleep, type AudioResponse } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 
@@ -76,14 +76,22 @@ export function useAudioUrls() {
   return { cached, load };
 }
 
-/** The progress of a message's voice being prepared, as the polling loop last heard it. */
+/**
+ * The progress of a message's voice being prepared, as the polling loop last heard it. Read
+ * from the query cache without a query of its own: every reply of a long chat has a button,
+ * and an observer (and a cache entry) per button costs on each one scrolled into view.
+ */
 export function useAudioProgress(messageId: string): number | null {
-  const { data } = useQuery({
-    queryKey: audioProgressKey(messageId),
-    queryFn: () => ({ progress: null as number | null }),
-    enabled: false,
-    staleTime: Infinity,
-    gcTime: 60_000,
-  });
-  return data?.progress ?? null;
+  const queryClient = useQueryClient();
+  const subscribe = useCallback(
+    (notify: () => void) =>
+      queryClient.getQueryCache().subscribe((event) => {
+        const key = event.query.queryKey;
+        if (key[0] === 'voice' && key[1] === 'progress' && key[2] === messageId) notify();
+      }),
+    [queryClient, messageId],
+  );
+  const read = () =>
+    queryClient.getQueryData<{ progress: number | null }>(audioProgressKey(messageId))?.progress ?? null;
+  return useSyncExternalStore(subscribe, read, read);
 }

@@ -1,4 +1,6 @@
+import '../texts';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from '../../../lib/i18n';
 import { useQueryClient } from '@tanstack/react-query';
 import { Pause, Play } from 'lucide-react';
@@ -104,7 +106,10 @@ export function VoiceButton({ messageId, className = '' }: VoiceButtonProps) {
     }
   };
 
+  // The <audio> element comes with the first press: one per reply of a long chat costs.
+  const [armed, setArmed] = useState(false);
   const onPress = async () => {
+    if (!armed) flushSync(() => setArmed(true));
     const element = audio.current;
     if (status === 'loading' || !element) return;
     if (status === 'playing') {
@@ -203,26 +208,28 @@ export function VoiceButton({ messageId, className = '' }: VoiceButtonProps) {
           </span>
         </span>
       )}
-      <audio
-        ref={audio}
-        preload="none"
-        data-testid="voice-audio"
-        onPlay={() => setStatus('playing')}
-        onPause={() => setStatus((s) => (s === 'loading' ? s : 'paused'))}
-        onEnded={() => {
-          setStatus('idle');
-          setPosition(0);
-        }}
-        onLoadedMetadata={(event) => setDuration(event.currentTarget.duration)}
-        onDurationChange={(event) => setDuration(event.currentTarget.duration)}
-        onTimeUpdate={(event) => setPosition(event.currentTarget.currentTime)}
-        onError={() => {
-          if (!audio.current?.getAttribute('src')) return;
-          setStatus('idle');
-          showAlert(t('voice.failed'), { type: 'error' });
-        }}
-        className="hidden"
-      />
+      {armed && (
+        <audio
+          ref={audio}
+          preload="none"
+          data-testid="voice-audio"
+          onPlay={() => setStatus('playing')}
+          onPause={() => setStatus((s) => (s === 'loading' ? s : 'paused'))}
+          onEnded={() => {
+            setStatus('idle');
+            setPosition(0);
+          }}
+          onLoadedMetadata={(event) => setDuration(event.currentTarget.duration)}
+          onDurationChange={(event) => setDuration(event.currentTarget.duration)}
+          onTimeUpdate={(event) => setPosition(event.currentTarget.currentTime)}
+          onError={() => {
+            if (!audio.current?.getAttribute('src')) return;
+            setStatus('idle');
+            showAlert(t('voice.failed'), { type: 'error' });
+          }}
+          className="hidden"
+        />
+      )}
     </span>
   );
 }

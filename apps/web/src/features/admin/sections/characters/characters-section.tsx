@@ -1,3 +1,4 @@
+import '../../../../lib/error-texts';
 import '../../texts';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -53,7 +54,7 @@ function UnpublishForm({ character, onDone }: { character: AdminCharacter; onDon
   );
 }
 
-function CharacterRow({ character }: { character: AdminCharacter }) {
+export function CharacterRow({ character }: { character: AdminCharacter }) {
   const { t } = useTranslation();
   const visibility = useSetCharacterVisibility();
   const [unpublishing, setUnpublishing] = useState(false);
@@ -74,9 +75,13 @@ function CharacterRow({ character }: { character: AdminCharacter }) {
             </p>
             <p className="truncate text-xs text-muted">/{character.slug}</p>
             <div className="mt-1 flex flex-wrap gap-1">
-              <Badge tone={isPublic ? 'ok' : 'muted'}>
-                {t(isPublic ? 'admin.characters.public' : 'admin.characters.private')}
-              </Badge>
+              {character.deleted_at ? (
+                <Badge tone="bad">{t('admin.characters.deleted')}</Badge>
+              ) : (
+                <Badge tone={isPublic ? 'ok' : 'muted'}>
+                  {t(isPublic ? 'admin.characters.public' : 'admin.characters.private')}
+                </Badge>
+              )}
               <Badge tone="muted">
                 {t(character.is_official ? 'admin.characters.official' : 'admin.characters.custom')}
               </Badge>

@@ -39,6 +39,7 @@ const pending: AdminCharacter = {
   pictures: [],
   author: { id: 'u1', name: 'Ann', email: 'ann@example.test', locale: 'de' },
   updated_at: '2026-11-01T10:00:00.000Z',
+  deleted_at: null,
 };
 
 const json = (body: unknown, status = 200) =>

@@ -1,3 +1,4 @@
+import '../../../../lib/error-texts';
 import '../../texts';
 import { useState } from 'react';
 import type { AdminCharacter, Locale } from '@reverie/shared';

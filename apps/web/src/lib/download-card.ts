@@ -1,4 +1,4 @@
-import { requestRaw } from '../../../lib/api-raw';
+import { requestRaw } from './api-raw';
 
 /**
  * Downloads the character's Character Card (PNG with `chara` and `ccv3` chunks) with the

@@ -1,0 +1,56 @@
+/**
+ * A chat's export (docs/chat.md "Export"): SillyTavern's chat JSONL (a header line, then one
+ * line a message) or plain text, read in pages of the history oldest first and written as
+ * they come — a chat of any length in constant memory.
+ */
+import type { Database } from '../../db/client.js';
+import { historyPageAfter, type MessageWithAlts } from './messages.repository.js';
+
+/** How many messages one read of the export takes. */
+export const EXPORT_PAGE = 500;
+
+export type ExportFormat = 'jsonl' | 'txt';
+
+/** SillyTavern's date format in chat files (`send_date`, `create_date`): an ISO 8601 string is accepted on import. */
+const stDate = (date: Date) => date.toISOString();
+
+/** The chat's shown messages, oldest first, page by page (system notices left out). */
+async function* chatMessages(db: Database, chatId: string): AsyncGenerator<MessageWithAlts> {
+  let after = 0;
+  for (;;) {
+    const page = await historyPageAfter(db, chatId, after, EXPORT_PAGE);
+    for (const message of page) if (message.role !== 'system' && message.text) yield message;
+    if (page.length < EXPORT_PAGE) return;
+    after = page[page.length - 1]!.seq;
+  }
+}
+
+/** The export's lines, each ending in a newline. */
+export async function* exportLines(
+  db: Database,
+  chat: { id: string; createdAt: Date },
+  names: { user: string; character: string },
+  format: ExportFormat,
+): AsyncGenerator<string> {
+  if (format === 'jsonl')
+    yield `${JSON.stringify({
+      user_name: names.user,
+      character_name: names.character,
+      create_date: stDate(chat.createdAt),
+      chat_metadata: {},
+    })}\n`;
+  for await (const message of chatMessages(db, chat.id)) {
+    const isUser = message.role === 'user';
+    const name = isUser ? names.user : names.character;
+    if (format === 'jsonl')
+      yield `${JSON.stringify({
+        name,
+        is_user: isUser,
+        is_system: false,
+        send_date: stDate(message.createdAt),
+        mes: message.text,
+        extra: {},
+      })}\n`;
+    else yield `${name} (${message.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC):\n${message.text}\n\n`;
+  }
+}

@@ -1,0 +1,41 @@
+import type { LoreEntry, Lorebook, LorebookSummary } from '@reverie/shared';
+import type { BookSummaryRow, LoreEntryRow } from './lorebooks.repository.js';
+
+export function presentEntry(row: LoreEntryRow): LoreEntry {
+  return {
+    id: row.id,
+    uid: row.uid,
+    keys: row.keys,
+    secondary_keys: row.secondaryKeys,
+    selective_logic: row.selectiveLogic,
+    content: row.content,
+    comment: row.comment,
+    constant: row.constant,
+    enabled: row.enabled,
+    order: row.insertionOrder,
+    position: row.position,
+    depth: row.depth,
+    probability: row.probability,
+    case_sensitive: row.caseSensitive,
+    use_regex: row.useRegex,
+  };
+}
+
+export function presentSummary(book: BookSummaryRow): LorebookSummary {
+  return {
+    id: book.id,
+    name: book.name,
+    description: book.description,
+    scan_depth: book.scanDepth,
+    token_budget: book.tokenBudget,
+    global: book.global,
+    character: book.character,
+    entry_count: book.entryCount,
+    version: book.version,
+    updated_at: book.updatedAt.toISOString(),
+  };
+}
+
+export function presentBook(book: BookSummaryRow, entries: LoreEntryRow[]): Lorebook {
+  return { ...presentSummary(book), entry_count: entries.length, entries: entries.map(presentEntry) };
+}

@@ -1,0 +1,668 @@
+/**
+ * The memories module's SQL (docs/memory.md): `memories`, `memory_revisions`,
+ * `message_memories`, `memory_extractions`, `memory_settings`, `journal_entries`. A read model
+ * of `chats` and `messages` (the extraction reads the pair's chats and their new messages, and
+ * the summaries it copies once), stated in docs/ARCHITECTURE.md.
+ */
+import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type Database } from '../../db/client.js';
+import {
+  chats,
+  journalEntries,
+  memories,
+  memoryExtractions,
+  memoryRevisions,
+  memorySettings,
+  messageMemories,
+  messages,
+} from '../../db/schema.js';
+
+export type MemoryRow = typeof memories.$inferSelect;
+export type MemoryRevisionRow = typeof memoryRevisions.$inferSelect;
+export type JournalRow = typeof journalEntries.$inferSelect;
+export type MemoryValues = Omit<typeof memories.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+type RevisionValues = Omit<typeof memoryRevisions.$inferInsert, 'id' | 'createdAt'>;
+
+/** The columns every read of a memory needs (the stored terms and embedding stay behind). */
+const shown = {
+  id: memories.id,
+  userId: memories.userId,
+  botId: memories.botId,
+  kind: memories.kind,
+  text: memories.text,
+  eventDate: memories.eventDate,
+  importance: memories.importance,
+  pinned: memories.pinned,
+  origin: memories.origin,
+  sourceMessageIds: memories.sourceMessageIds,
+  dedupeKey: memories.dedupeKey,
+  createdAt: memories.createdAt,
+  updatedAt: memories.updatedAt,
+};
+export type ShownMemory = Omit<MemoryRow, 'terms' | 'embedding'>;
+
+const pair = (userId: string, botId: string) => and(eq(memories.userId, userId), eq(memories.botId, botId));
+
+/**
+ * Adds a memory, or merges it into the pair's memory with the same dedupe key (its sources
+ * joined, the higher importance kept): answers the row and whether it is new. One statement,
+ * so two replicas adding the same statement leave one row.
+ */
+export async function upsertMemory(
+  db: Database,
+  values: MemoryValues,
+): Promise<{ row: ShownMemory; created: boolean }> {
+  const [row] = await db
+    .insert(memories)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [memories.userId, memories.botId, memories.dedupeKey],
+      set: {
+        sourceMessageIds: sql`(select coalesce(array_agg(distinct s), '{}') from unnest(${memories.sourceMessageIds} || excluded.source_message_ids) s)`,
+        importance: sql`greatest(${memories.importance}, excluded.importance)`,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning({ ...shown, created: sql<boolean>`(xmax = 0)` });
+  const { created, ...memory } = row!;
+  return { row: memory, created: Boolean(created) };
+}
+
+export async function insertRevision(db: Database, values: RevisionValues): Promise<void> {
+  await db.insert(memoryRevisions).values(values);
+}
+
+export async function updateMemory(
+  db: Database,
+  id: string,
+  values: Partial<Omit<MemoryValues, 'userId' | 'botId'>>,
+): Promise<ShownMemory | null> {
+  const [row] = await db
+    .update(memories)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(memories.id, id))
+    .returning(shown);
+  return row ?? null;
+}
+
+/** The user's memory of this id; null for another user's or none. */
+export async function findOwnMemory(db: Database, userId: string, id: string): Promise<ShownMemory | null> {
+  const [row] = await db
+    .select(shown)
+    .from(memories)
+    .where(and(eq(memories.id, id), eq(memories.userId, userId)));
+  return row ?? null;
+}
+
+/** The pair's memories of these ids (ids of others' or forgotten ones are left out). */
+export async function findPairMemories(
+  db: Database,
+  userId: string,
+  botId: string,
+  ids: string[],
+): Promise<ShownMemory[]> {
+  if (!ids.length) return [];
+  return db
+    .select(shown)
+    .from(memories)
+    .where(and(pair(userId, botId), inArray(memories.id, ids)));
+}
+
+/** A page of the pair's memories: pinned first, then newest; keyset after `after`. */
+export async function listMemories(
+  db: Database,
+  userId: string,
+  botId: string,
+  options: {
+    kind?: MemoryRow['kind'];
+    pinned?: boolean;
+    size: number;
+    after?: { pinned: boolean; updatedAt: string; id: string };
+  },
+): Promise<ShownMemory[]> {
+  const where: (SQL | undefined)[] = [pair(userId, botId)];
+  if (options.kind) where.push(eq(memories.kind, options.kind));
+  if (options.pinned !== undefined) where.push(eq(memories.pinned, options.pinned));
+  const after = options.after;
+  if (after) {
+    const rest = or(
+      lt(memories.updatedAt, new Date(after.updatedAt)),
+      and(eq(memories.updatedAt, new Date(after.updatedAt)), lt(memories.id, after.id)),
+    );
+    where.push(
+      after.pinned
+        ? or(eq(memories.pinned, false), and(eq(memories.pinned, true), rest))
+        : and(eq(memories.pinned, false), rest),
+    );
+  }
+  return db
+    .select(shown)
+    .from(memories)
+    .where(and(...where))
+    .orderBy(desc(memories.pinned), desc(memories.updatedAt), desc(memories.id))
+    .limit(options.size);
+}
+
+/** What a search adds to a memory: which query terms it holds, how many terms it has, its embedding. */
+export interface SearchTerms {
+  matched: string[];
+  termCount: number;
+  embedding: number[] | null;
+}
+
+/** A candidate of a search: the memory and its `SearchTerms`. */
+export type SearchCandidate = ShownMemory & SearchTerms;
+
+/** What the ranking and a prompt's line read of a memory (all a prompt's read returns). */
+export type PromptMemory = Pick<ShownMemory, 'id' | 'kind' | 'text' | 'eventDate' | 'importance' | 'updatedAt'>;
+
+const shownColumns = Object.entries(shown) as [keyof ShownMemory, (typeof shown)[keyof typeof shown]][];
+
+/** The shown columns of alias `t`, each named as its key (the raw row maps back through `fromRaw`). */
+const shownSelect = (t: string): SQL =>
+  sql.raw(shownColumns.map(([key, column]) => `${t}.${column.name} as "${key}"`).join(', '));
+
+/** A row of a raw statement selecting `shownSelect` (+ the search's columns) → the memory, as the query builder maps it. */
+function fromRaw(raw: Record<string, unknown>): ShownMemory {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of shownColumns) {
+    const value = raw[key];
+    row[key] =
+      value === null || value === undefined ? null : (column.mapFromDriverValue as (v: unknown) => unknown)(value);
+  }
+  return row as ShownMemory;
+}
+
+function searchTermsFromRaw(raw: Record<string, unknown>): SearchTerms {
+  const matched = raw.matched;
+  const embedding = raw.embedding;
+  return {
+    matched:
+      typeof matched === 'string'
+        ? (memories.terms.mapFromDriverValue(matched) as string[])
+        : ((matched as string[] | null) ?? []),
+    termCount: Number(raw.termCount),
+    embedding:
+      embedding === null || embedding === undefined
+        ? null
+        : (memories.embedding.mapFromDriverValue(embedding as string) as number[]),
+  };
+}
+
+/**
+ * The query's terms as ONE parameter (stored terms hold no space): the statement's text stays
+ * the same whatever their number, so the driver reuses its prepared statement.
+ */
+const termsArray = (scoped: string[]): SQL => sql`string_to_array(${scoped.join(' ')}, ' ')`;
+
+/**
+ * The search of `searchCandidates` as one SELECT (docs/memory.md "Benchmark"). The GIN index on
+ * the pair-scoped terms alone finds the rows: the pair condition stays outside the `offset 0`
+ * subquery, since the planner otherwise ANDs the bitmap with the pair index's — every memory of
+ * the pair (20 000 index entries, ¾ of the statement's buffers) read to confirm what the scoped
+ * terms already say. It remains a filter, so a collision of pair keys can never show another
+ * pair's memory. The matched terms are computed once per row (named in the subquery).
+ */
+function candidatesQuery(
+  userId: string,
+  botId: string,
+  scoped: string[],
+  options: { limit: number; kind?: MemoryRow['kind']; withEmbedding?: boolean; columns?: SQL },
+): SQL {
+  return sql`select ${options.columns ?? shownSelect('c')}, c.matched, cardinality(c.terms) as "termCount",
+      ${options.withEmbedding ? sql`c.embedding` : sql`null::real[]`} as embedding, false as "pinnedRow"
+    from (select ${sql.raw(shownColumns.map(([, column]) => `m.${column.name}`).join(', '))}, m.terms,
+            ${options.withEmbedding ? sql`m.embedding` : sql`null::real[] as embedding`},
+            array(select unnest(m.terms) intersect select unnest(${termsArray(scoped)})) as matched
+          from memories m where m.terms && ${termsArray(scoped)} offset 0) c
+    where c.user_id = ${userId} and c.bot_id = ${botId}${options.kind ? sql` and c.kind = ${options.kind}` : sql``}
+    order by cardinality(c.matched) desc, c.updated_at desc
+    limit ${options.limit}`;
+}
+
+/** Candidates in the order of the search: those holding the most query terms first, then newest. */
+const bySearchOrder = (a: PromptMemory & SearchTerms, b: PromptMemory & SearchTerms) =>
+  b.matched.length - a.matched.length || b.updatedAt.getTime() - a.updatedAt.getTime();
+
+/**
+ * The pair's memories holding any of `scoped` (pair-scoped terms) through the GIN index, with
+ * the terms each holds: at most `limit`, those holding the most first.
+ */
+export async function searchCandidates(
+  db: Database,
+  userId: string,
+  botId: string,
+  scoped: string[],
+  options: { limit: number; kind?: MemoryRow['kind']; withEmbedding?: boolean },
+): Promise<SearchCandidate[]> {
+  if (!scoped.length) return [];
+  const rows = rowsOf<Record<string, unknown>>(await db.execute(candidatesQuery(userId, botId, scoped, options)));
+  return rows.map((raw) => ({ ...fromRaw(raw), ...searchTermsFromRaw(raw) })).sort(bySearchOrder);
+}
+
+/** Pinned memories: most important first, then newest. */
+const byPinnedOrder = (a: PromptMemory, b: PromptMemory) =>
+  b.importance - a.importance || b.updatedAt.getTime() - a.updatedAt.getTime();
+
+/** A prompt's columns of alias `t`: only what the ranking and the line read, the time in epoch ms (no date string to parse). */
+const promptSelect = (t: string): SQL =>
+  sql.raw(
+    `${t}.id, ${t}.kind, ${t}.text, ${t}.event_date as "eventDate", ${t}.importance, (extract(epoch from ${t}.updated_at) * 1000)::float8 as "updatedAt"`,
+  );
+
+function promptMemoryFromRaw(raw: Record<string, unknown>): PromptMemory {
+  return {
+    id: raw.id as string,
+    kind: raw.kind as PromptMemory['kind'],
+    text: raw.text as string,
+    eventDate: (raw.eventDate as string | null) ?? null,
+    importance: Number(raw.importance),
+    updatedAt: new Date(Number(raw.updatedAt)),
+  };
+}
+
+/**
+ * A prompt's reads in one statement (docs/memory.md "Benchmark"): the pair's pinned memories
+ * (at most `pinned`, through the partial index) and the candidates of the search
+ * (`candidatesQuery`), with only the columns the ranking and the prompt's lines read. One round
+ * trip, one backend, one plan, and few values to decode.
+ */
+export async function promptCandidates(
+  db: Database,
+  userId: string,
+  botId: string,
+  scoped: string[],
+  options: { pinned: number; limit: number; withEmbedding?: boolean },
+): Promise<{ pinned: PromptMemory[]; candidates: (PromptMemory & SearchTerms)[] }> {
+  const pinnedQuery = sql`select ${promptSelect('p')}, null::text[] as matched, 0 as "termCount",
+      null::real[] as embedding, true as "pinnedRow"
+    from memories p where p.user_id = ${userId} and p.bot_id = ${botId} and p.pinned
+    order by p.importance desc, p.updated_at desc
+    limit ${options.pinned}`;
+  const query = scoped.length
+    ? sql`(${pinnedQuery}) union all (${candidatesQuery(userId, botId, scoped, { ...options, columns: promptSelect('c') })})`
+    : pinnedQuery;
+  const rows = rowsOf<Record<string, unknown>>(await db.execute(query));
+  const pinned: PromptMemory[] = [];
+  const candidates: (PromptMemory & SearchTerms)[] = [];
+  for (const raw of rows) {
+    if (raw.pinnedRow) pinned.push(promptMemoryFromRaw(raw));
+    else candidates.push({ ...promptMemoryFromRaw(raw), ...searchTermsFromRaw(raw) });
+  }
+  return { pinned: pinned.sort(byPinnedOrder), candidates: candidates.sort(bySearchOrder) };
+}
+
+/** The pair's pinned memories, most important first. */
+export async function pinnedMemories(
+  db: Database,
+  userId: string,
+  botId: string,
+  limit: number,
+): Promise<ShownMemory[]> {
+  // `pinned` as it stands, not `= $n`: the partial index on pinned rows serves generic plans too.
+  return db
+    .select(shown)
+    .from(memories)
+    .where(and(pair(userId, botId), sql`${memories.pinned}`))
+    .orderBy(desc(memories.importance), desc(memories.updatedAt))
+    .limit(limit);
+}
+
+/** The pair's newest memories (the recency candidates of a prompt, the journal's day). */
+export async function recentMemories(
+  db: Database,
+  userId: string,
+  botId: string,
+  limit: number,
+  options: { since?: Date; withEmbedding?: boolean } = {},
+): Promise<(ShownMemory & { embedding: number[] | null })[]> {
+  const rows = await db
+    .select({ ...shown, embedding: options.withEmbedding ? memories.embedding : sql<null>`null` })
+    .from(memories)
+    .where(and(pair(userId, botId), options.since ? gt(memories.updatedAt, options.since) : undefined))
+    .orderBy(desc(memories.updatedAt))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, embedding: r.embedding ?? null }));
+}
+
+export async function countPairMemories(db: Database, userId: string, botId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(memories)
+    .where(pair(userId, botId));
+  return Number(row?.n ?? 0);
+}
+
+/** Forgets one memory with its history and citations (cascade); false when it is not the user's. */
+export async function deleteOwnMemory(db: Database, userId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(memories)
+    .where(and(eq(memories.id, id), eq(memories.userId, userId)))
+    .returning({ id: memories.id });
+  return rows.length > 0;
+}
+
+/** Forgets everything the character remembers of the user; answers how many memories. */
+export async function deletePairMemories(db: Database, userId: string, botId: string): Promise<number> {
+  const rows = await db.delete(memories).where(pair(userId, botId)).returning({ id: memories.id });
+  return rows.length;
+}
+
+/** Every memory of the user, with every character (delete all data). */
+export async function deleteUserMemories(db: Database, userId: string): Promise<void> {
+  await db.delete(journalEntries).where(eq(journalEntries.userId, userId));
+  await db.delete(memorySettings).where(eq(memorySettings.userId, userId));
+  await db.delete(memories).where(eq(memories.userId, userId));
+}
+
+export async function listRevisions(db: Database, memoryId: string): Promise<MemoryRevisionRow[]> {
+  return db
+    .select()
+    .from(memoryRevisions)
+    .where(eq(memoryRevisions.memoryId, memoryId))
+    .orderBy(desc(memoryRevisions.createdAt), desc(memoryRevisions.id));
+}
+
+/** Everything the user's memories hold (download my data): memories with their revisions, journal entries. */
+export async function exportUserMemories(db: Database, userId: string) {
+  const rows = await db
+    .select(shown)
+    .from(memories)
+    .where(eq(memories.userId, userId))
+    .orderBy(asc(memories.createdAt));
+  const revisions = rows.length
+    ? await db
+        .select()
+        .from(memoryRevisions)
+        .where(
+          inArray(
+            memoryRevisions.memoryId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(memoryRevisions.createdAt))
+    : [];
+  const journal = await db
+    .select()
+    .from(journalEntries)
+    .where(eq(journalEntries.userId, userId))
+    .orderBy(asc(journalEntries.day));
+  return { memories: rows, revisions, journal };
+}
+
+// Citations ---------------------------------------------------------------------------
+
+export async function insertCitations(
+  db: Database,
+  messageId: string,
+  items: { memoryId: string; position: number; drewOn: boolean }[],
+): Promise<void> {
+  if (!items.length) return;
+  // A memory forgotten between the prompt and the save is not cited (its row is gone).
+  await db.execute(sql`
+    insert into message_memories (message_id, memory_id, position, drew_on)
+    select ${messageId}::uuid, m.id, v.position, v.drew_on
+    from (values ${sql.join(
+      items.map((i) => sql`(${i.memoryId}::uuid, ${i.position}::smallint, ${i.drewOn}::boolean)`),
+      sql`, `,
+    )}) as v(memory_id, position, drew_on)
+    join memories m on m.id = v.memory_id
+    on conflict do nothing`);
+}
+
+/** The citations of these messages: memory ids in prompt order, and those drawn on. */
+export async function citationsOf(
+  db: Database,
+  messageIds: string[],
+): Promise<Map<string, { inPrompt: string[]; drewOn: string[] }>> {
+  const out = new Map<string, { inPrompt: string[]; drewOn: string[] }>();
+  if (!messageIds.length) return out;
+  const rows = await db
+    .select()
+    .from(messageMemories)
+    .where(inArray(messageMemories.messageId, messageIds))
+    .orderBy(asc(messageMemories.messageId), asc(messageMemories.position));
+  for (const row of rows) {
+    let entry = out.get(row.messageId);
+    if (!entry) out.set(row.messageId, (entry = { inPrompt: [], drewOn: [] }));
+    entry.inPrompt.push(row.memoryId);
+    if (row.drewOn) entry.drewOn.push(row.memoryId);
+  }
+  return out;
+}
+
+// Extraction (a read model of chats and messages) ----------------------------------------
+
+/**
+ * What follows a reply in the chat: whether the chat may be remembered and whether the pair
+ * keeps a journal, in one statement; null when the chat is gone.
+ */
+export async function replyFollowUp(
+  db: Database,
+  chatId: string,
+  pair: { userId: string; botId: string },
+): Promise<{ remember: boolean; journal: boolean } | null> {
+  const [row] = await db
+    .select({
+      remember: chats.remember,
+      journal: sql<boolean>`coalesce((select ${memorySettings.journal} from ${memorySettings}
+        where ${memorySettings.userId} = ${pair.userId}::uuid and ${memorySettings.botId} = ${pair.botId}::uuid), false)`,
+    })
+    .from(chats)
+    .where(eq(chats.id, chatId));
+  if (!row) return null;
+  return { remember: row.remember, journal: row.journal === true || (row.journal as unknown) === 't' };
+}
+
+/** The pair's chats that may be remembered, with how far each was read. */
+export async function rememberedChats(
+  db: Database,
+  userId: string,
+  botId: string,
+): Promise<{ chatId: string; throughSeq: number }[]> {
+  const rows = await db
+    .select({ chatId: chats.id, throughSeq: sql<number>`coalesce(${memoryExtractions.throughSeq}, 0)` })
+    .from(chats)
+    .leftJoin(memoryExtractions, eq(memoryExtractions.chatId, chats.id))
+    .where(and(eq(chats.userId, userId), eq(chats.botId, botId), eq(chats.remember, true)));
+  return rows.map((r) => ({ chatId: r.chatId, throughSeq: Number(r.throughSeq) }));
+}
+
+export interface ExtractionMessage {
+  id: string;
+  seq: number;
+  role: 'user' | 'bot' | 'system';
+  text: string;
+  createdAt: Date;
+}
+
+/** The shown text messages of a chat after `afterSeq`, oldest first, at most `limit`. */
+export async function messagesAfter(
+  db: Database,
+  chatId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<ExtractionMessage[]> {
+  return db
+    .select({
+      id: messages.id,
+      seq: messages.seq,
+      role: messages.role,
+      text: messages.text,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.chatId, chatId),
+        gt(messages.seq, afterSeq),
+        eq(messages.selected, true),
+        eq(messages.kind, 1),
+        sql`${messages.state} in ('done', 'stopped')`,
+        sql`${messages.notice} is null`,
+      ),
+    )
+    .orderBy(asc(messages.seq))
+    .limit(limit);
+}
+
+/** Moves a chat's extraction cursor forward (never back). */
+export async function advanceCursor(db: Database, chatId: string, throughSeq: number): Promise<void> {
+  await db
+    .insert(memoryExtractions)
+    .values({ chatId, throughSeq })
+    .onConflictDoUpdate({
+      target: memoryExtractions.chatId,
+      set: { throughSeq: sql`greatest(${memoryExtractions.throughSeq}, excluded.through_seq)`, updatedAt: sql`now()` },
+    });
+}
+
+/** Chats whose summary (the short-term layer) was not yet copied into memories. */
+export async function summariesToImport(
+  db: Database,
+  limit: number,
+): Promise<{ chatId: string; userId: string; botId: string; memory: string; updatedAt: Date | null }[]> {
+  return db
+    .select({
+      chatId: chats.id,
+      userId: chats.userId,
+      botId: chats.botId,
+      memory: chats.memory,
+      updatedAt: chats.memoryUpdatedAt,
+    })
+    .from(chats)
+    .leftJoin(memoryExtractions, eq(memoryExtractions.chatId, chats.id))
+    .where(and(sql`${chats.memory} <> ''`, sql`coalesce(${memoryExtractions.summaryImported}, false) = false`))
+    .limit(limit);
+}
+
+export async function markSummaryImported(db: Database, chatId: string): Promise<void> {
+  await db
+    .insert(memoryExtractions)
+    .values({ chatId, summaryImported: true })
+    .onConflictDoUpdate({ target: memoryExtractions.chatId, set: { summaryImported: true } });
+}
+
+/** True when the user has a chat or a memory with this character (their memory page stays readable). */
+export async function hasPairData(db: Database, userId: string, botId: string): Promise<boolean> {
+  const [chat] = await db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.userId, userId), eq(chats.botId, botId)))
+    .limit(1);
+  if (chat) return true;
+  const [memory] = await db.select({ id: memories.id }).from(memories).where(pair(userId, botId)).limit(1);
+  return Boolean(memory);
+}
+
+// Settings and journal ------------------------------------------------------------------
+
+export async function journalEnabled(db: Database, userId: string, botId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ journal: memorySettings.journal })
+    .from(memorySettings)
+    .where(and(eq(memorySettings.userId, userId), eq(memorySettings.botId, botId)));
+  return row?.journal ?? false;
+}
+
+export async function setJournal(db: Database, userId: string, botId: string, enabled: boolean): Promise<void> {
+  await db
+    .insert(memorySettings)
+    .values({ userId, botId, journal: enabled })
+    .onConflictDoUpdate({
+      target: [memorySettings.userId, memorySettings.botId],
+      set: { journal: enabled, updatedAt: sql`now()` },
+    });
+}
+
+export async function listJournal(
+  db: Database,
+  userId: string,
+  botId: string,
+  size: number,
+  beforeDay?: string,
+): Promise<JournalRow[]> {
+  return db
+    .select()
+    .from(journalEntries)
+    .where(
+      and(
+        eq(journalEntries.userId, userId),
+        eq(journalEntries.botId, botId),
+        beforeDay ? lt(journalEntries.day, beforeDay) : undefined,
+      ),
+    )
+    .orderBy(desc(journalEntries.day))
+    .limit(size);
+}
+
+export async function hasJournalEntry(db: Database, userId: string, botId: string, day: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: journalEntries.id })
+    .from(journalEntries)
+    .where(and(eq(journalEntries.userId, userId), eq(journalEntries.botId, botId), eq(journalEntries.day, day)));
+  return Boolean(row);
+}
+
+/** Writes the day's entry once (a second writer's is dropped). */
+export async function insertJournalEntry(
+  db: Database,
+  values: Omit<typeof journalEntries.$inferInsert, 'id' | 'createdAt'>,
+): Promise<JournalRow | null> {
+  const [row] = await db.insert(journalEntries).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+/** The user's messages with the character on `day` (UTC): the day had a conversation. */
+export async function conversedOn(db: Database, userId: string, botId: string, day: string): Promise<boolean> {
+  const start = new Date(`${day}T00:00:00Z`);
+  const end = new Date(start.getTime() + 86_400_000);
+  const [row] = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .innerJoin(chats, eq(chats.id, messages.chatId))
+    .where(
+      and(
+        eq(chats.userId, userId),
+        eq(chats.botId, botId),
+        eq(messages.role, 'user'),
+        gte(messages.createdAt, start),
+        lt(messages.createdAt, end),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Messages deleted for good (a chat's "delete", issue 29): the user's memories and their
+ * revisions drawn from them lose those sources; the memories themselves stay (the user
+ * forgets them on the memory page). One statement per table, through the arrays' overlap.
+ */
+export async function dropMessageSources(db: Database, userId: string, messageIds: string[]): Promise<number> {
+  if (messageIds.length === 0) return 0;
+  const ids = sql`array[${sql.join(
+    messageIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`;
+  const without = (column: SQL) => sql`array(select s from unnest(${column}) as s where not (s = any(${ids})))`;
+  const changed = await db
+    .update(memories)
+    .set({ sourceMessageIds: without(sql`${memories.sourceMessageIds}`) })
+    .where(and(eq(memories.userId, userId), sql`${memories.sourceMessageIds} && ${ids}`))
+    .returning({ id: memories.id });
+  if (changed.length > 0)
+    await db
+      .update(memoryRevisions)
+      .set({ sourceMessageIds: without(sql`${memoryRevisions.sourceMessageIds}`) })
+      .where(
+        and(
+          inArray(
+            memoryRevisions.memoryId,
+            changed.map((row) => row.id),
+          ),
+          sql`${memoryRevisions.sourceMessageIds} && ${ids}`,
+        ),
+      );
+  return changed.length;
+}

@@ -1,0 +1,390 @@
+import {
+  MEMORIES_PER_CHARACTER_MAX,
+  MEMORY_IMPORTANCE_DEFAULT,
+  type JournalList,
+  type Memory,
+  type MemoryCreateBody,
+  type MemoryHistory,
+  type MemoryList,
+  type MemoryListQuery,
+  type MemoryUpdateBody,
+} from '@reverie/shared';
+import type { Database } from '../../db/client.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import type { ServiceLog } from '../../lib/logger.js';
+import type { LlmProvider } from '../../providers/llm/llm.js';
+import type { WindowLimiter } from '../../providers/limits/index.js';
+import type { ModerationProvider } from '../../providers/moderation/index.js';
+import type { BotsService } from '../bots/index.js';
+import * as repo from './memories.repository.js';
+import type { ShownMemory } from './memories.repository.js';
+import { presentJournalEntry, presentMemory, presentRevision } from './memories.presenter.js';
+import { drewOn, memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
+import { checkMemory, type MemorySubject } from './safety.js';
+import { dedupeKey, scopedTerms, searchTerms, pairKey } from './terms.js';
+
+export interface MemoriesServiceDeps {
+  db: Database;
+  llm: Pick<LlmProvider, 'embed'>;
+  log: Pick<ServiceLog, 'warn' | 'error' | 'info'>;
+  bots: Pick<BotsService, 'findVisibleBotById' | 'findVisibleBotBySlug' | 'findBotById'>;
+  moderation: Pick<ModerationProvider, 'checkText' | 'name'> | null;
+  /** Writes per account (MEMORY_WRITES_PER_MINUTE). */
+  writes: Pick<WindowLimiter, 'take'>;
+  now?: () => Date;
+}
+
+/** What a prompt gets: the lines of its memory section and their memories' ids, in the same order. */
+export interface PromptMemories {
+  ids: string[];
+  lines: string[];
+}
+
+/** The most memories one prompt holds, and the candidates read for it. */
+export const PROMPT_MEMORIES_MAX = 12;
+const PINNED_MAX = 8;
+const CANDIDATES_MAX = 300;
+const RECENT_FOR_EMBEDDINGS = 200;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A new memory's values, its search terms and dedupe key worked out. */
+export function memoryValues(
+  userId: string,
+  botId: string,
+  input: {
+    kind: ShownMemory['kind'];
+    text: string;
+    eventDate: string | null;
+    importance: number;
+    pinned: boolean;
+    origin: ShownMemory['origin'];
+    sourceMessageIds: string[];
+    embedding?: number[] | null;
+  },
+): repo.MemoryValues {
+  return {
+    userId,
+    botId,
+    kind: input.kind,
+    text: input.text,
+    eventDate: input.kind === 'event' ? input.eventDate : null,
+    importance: input.importance,
+    pinned: input.pinned,
+    origin: input.origin,
+    sourceMessageIds: input.sourceMessageIds,
+    terms: scopedTerms(userId, botId, input.text),
+    dedupeKey: dedupeKey(input.text) || input.text.slice(0, 300),
+    embedding: input.embedding ?? null,
+  };
+}
+
+/**
+ * Memories per user and character (issue 28, docs/memory.md): the memory page's reads and
+ * writes, the prompt's retrieval and each reply's citations.
+ */
+export class MemoriesService {
+  constructor(private readonly deps: MemoriesServiceDeps) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** The character of `ref` (id or slug) the user may see or has a chat or memories with; 404 otherwise. */
+  async characterId(userId: string, ref: string): Promise<string> {
+    const { bots, db } = this.deps;
+    const byId = UUID.test(ref) ? await bots.findVisibleBotById(ref, userId).catch(() => null) : null;
+    const bot = byId ?? (await bots.findVisibleBotBySlug(ref, userId).catch(() => null));
+    if (bot) return bot.id;
+    if (UUID.test(ref) && (await bots.findBotById(ref).catch(() => null)) && (await repo.hasPairData(db, userId, ref)))
+      return ref;
+    throw notFound();
+  }
+
+  private async ownMemory(userId: string, id: string): Promise<ShownMemory> {
+    if (!UUID.test(id)) throw notFound();
+    const row = await repo.findOwnMemory(this.deps.db, userId, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async takeWrite(userId: string): Promise<void> {
+    const wait = await this.deps.writes.take(userId);
+    if (wait > 0) throw new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(wait) } });
+  }
+
+  async list(userId: string, ref: string, query: MemoryListQuery): Promise<MemoryList> {
+    const botId = await this.characterId(userId, ref);
+    const { db } = this.deps;
+    if (query.q) {
+      const terms = searchTerms(query.q);
+      const key = pairKey(userId, botId);
+      const candidates = await repo.searchCandidates(
+        db,
+        userId,
+        botId,
+        terms.map((t) => `${key}:${t}`),
+        { limit: CANDIDATES_MAX, kind: query.kind },
+      );
+      const filtered = query.pinned === undefined ? candidates : candidates.filter((c) => c.pinned === query.pinned);
+      const ranked = rankMemories({ pinned: [], candidates: filtered, total: filtered.length * 4, now: this.now() });
+      return { results: ranked.slice(0, query.size).map((r) => presentMemory(r.memory)), next_param: null };
+    }
+    const after = decodeCursor(query.c, ['int', 'iso', 'uuid'] as const);
+    const rows = await repo.listMemories(db, userId, botId, {
+      kind: query.kind,
+      pinned: query.pinned,
+      size: query.size + 1,
+      after: after ? { pinned: after[0] === 1, updatedAt: after[1], id: after[2] } : undefined,
+    });
+    const page = rows.slice(0, query.size);
+    const last = page.at(-1);
+    return {
+      results: page.map(presentMemory),
+      next_param:
+        rows.length > query.size && last
+          ? encodeCursor([last.pinned ? 1 : 0, last.updatedAt.toISOString(), last.id])
+          : null,
+    };
+  }
+
+  async get(userId: string, id: string): Promise<Memory> {
+    return presentMemory(await this.ownMemory(userId, id));
+  }
+
+  /** A memory written by hand: the content policy applies to it too (422 `memory_refused`). */
+  async create(userId: string, ref: string, body: MemoryCreateBody): Promise<Memory> {
+    const botId = await this.characterId(userId, ref);
+    await this.takeWrite(userId);
+    await this.refuseUnsafe(body.text, 'user');
+    const { db } = this.deps;
+    if ((await repo.countPairMemories(db, userId, botId)) >= MEMORIES_PER_CHARACTER_MAX)
+      throw new AppError('memory_full', { status: 409 });
+    const values = memoryValues(userId, botId, {
+      kind: body.kind,
+      text: body.text,
+      eventDate: body.event_date ?? null,
+      importance: body.importance ?? MEMORY_IMPORTANCE_DEFAULT,
+      pinned: body.pinned ?? false,
+      origin: 'user',
+      sourceMessageIds: [],
+      embedding: await this.embedOne(body.text),
+    });
+    const row = await db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      const { row, created } = await repo.upsertMemory(t, values);
+      await repo.insertRevision(t, revisionOf(row, created ? 'created' : 'merged', 'user'));
+      return row;
+    });
+    return presentMemory(row);
+  }
+
+  /** A correction by the user: a new revision; the previous ones stay in its history. */
+  async update(userId: string, id: string, body: MemoryUpdateBody): Promise<Memory> {
+    const current = await this.ownMemory(userId, id);
+    await this.takeWrite(userId);
+    const text = body.text ?? current.text;
+    if (body.text !== undefined) await this.refuseUnsafe(text, 'user');
+    const kind = body.kind ?? current.kind;
+    const changed =
+      text !== current.text ||
+      kind !== current.kind ||
+      (body.event_date !== undefined && body.event_date !== current.eventDate) ||
+      (body.importance !== undefined && body.importance !== current.importance);
+    const pinChanged = body.pinned !== undefined && body.pinned !== current.pinned;
+    if (!changed && !pinChanged) return presentMemory(current);
+    const values: Partial<repo.MemoryValues> = {
+      kind,
+      text,
+      eventDate: kind === 'event' ? (body.event_date !== undefined ? body.event_date : current.eventDate) : null,
+      importance: body.importance ?? current.importance,
+      pinned: body.pinned ?? current.pinned,
+    };
+    if (text !== current.text) {
+      values.terms = scopedTerms(userId, current.botId, text);
+      values.dedupeKey = dedupeKey(text) || text.slice(0, 300);
+      values.embedding = await this.embedOne(text);
+    }
+    const row = await this.deps.db
+      .transaction(async (tx) => {
+        const t = tx as unknown as Database;
+        const row = await repo.updateMemory(t, current.id, values);
+        if (!row) throw notFound();
+        const change = changed ? 'corrected' : row.pinned ? 'pinned' : 'unpinned';
+        await repo.insertRevision(t, revisionOf(row, change, 'user'));
+        return row;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error))
+          throw new AppError('memory_duplicate', { status: 409, detail: 'This memory exists already' });
+        throw error;
+      });
+    return presentMemory(row);
+  }
+
+  /** Forgets one memory: gone with its history and citations, never in a later prompt. */
+  async forget(userId: string, id: string): Promise<void> {
+    await this.ownMemory(userId, id);
+    await this.takeWrite(userId);
+    if (!(await repo.deleteOwnMemory(this.deps.db, userId, id))) throw notFound();
+  }
+
+  /** Forgets everything the character remembers about the user. */
+  async forgetAll(userId: string, ref: string): Promise<{ deleted: number }> {
+    const botId = await this.characterId(userId, ref);
+    await this.takeWrite(userId);
+    return { deleted: await repo.deletePairMemories(this.deps.db, userId, botId) };
+  }
+
+  async history(userId: string, id: string): Promise<MemoryHistory> {
+    const memory = await this.ownMemory(userId, id);
+    return { results: (await repo.listRevisions(this.deps.db, memory.id)).map(presentRevision) };
+  }
+
+  async journal(userId: string, ref: string, size: number, cursor?: string): Promise<JournalList> {
+    const botId = await this.characterId(userId, ref);
+    const { db } = this.deps;
+    const before = decodeCursor(cursor, ['slug'] as const)?.[0];
+    if (before !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(before))
+      throw new AppError('invalid_cursor', { status: 400 });
+    const [enabled, rows] = await Promise.all([
+      repo.journalEnabled(db, userId, botId),
+      repo.listJournal(db, userId, botId, size + 1, before),
+    ]);
+    const page = rows.slice(0, size);
+    return {
+      enabled,
+      results: page.map(presentJournalEntry),
+      next_param: rows.length > size && page.length ? encodeCursor([page.at(-1)!.day]) : null,
+    };
+  }
+
+  async setJournal(userId: string, ref: string, enabled: boolean): Promise<{ enabled: boolean }> {
+    const botId = await this.characterId(userId, ref);
+    await this.takeWrite(userId);
+    await repo.setJournal(this.deps.db, userId, botId, enabled);
+    return { enabled };
+  }
+
+  // The prompt and citations ------------------------------------------------------------
+
+  /**
+   * The memories of a reply's prompt: pinned ones, then the most relevant to `turns` (the last
+   * turns, newest last), within `budgetTokens`.
+   */
+  async forPrompt(input: {
+    userId: string;
+    botId: string;
+    turns: string[];
+    budgetTokens: number;
+    signal?: AbortSignal;
+  }): Promise<PromptMemories> {
+    const { db, llm } = this.deps;
+    const { userId, botId } = input;
+    if (input.budgetTokens < 8) return { ids: [], lines: [] };
+    const query = input.turns.join('\n').slice(-2000);
+    const key = pairKey(userId, botId);
+    const terms = searchTerms(query).map((t) => `${key}:${t}`);
+    const embed = llm.embed;
+    const [{ pinned, candidates }, queryEmbedding] = await Promise.all([
+      repo.promptCandidates(db, userId, botId, terms, {
+        pinned: PINNED_MAX,
+        limit: CANDIDATES_MAX,
+        withEmbedding: Boolean(embed),
+      }),
+      embed && query.trim()
+        ? embed([query], input.signal).then(
+            (v) => v[0] ?? null,
+            () => null,
+          )
+        : null,
+    ]);
+    const recent = queryEmbedding
+      ? await repo.recentMemories(db, userId, botId, RECENT_FOR_EMBEDDINGS, { withEmbedding: true })
+      : [];
+    const ranked = rankMemories({
+      pinned,
+      candidates,
+      recent,
+      queryEmbedding,
+      total: Math.max(candidates.length * 4, 50),
+      now: this.now(),
+    });
+    const chosen = selectForPrompt(pinned, ranked, input.budgetTokens, PROMPT_MEMORIES_MAX);
+    return { ids: chosen.map((m) => m.id), lines: chosen.map(memoryLine) };
+  }
+
+  /**
+   * Stores a reply's citations: the memories of its prompt, and which of them it drew on — the
+   * ones the model named, or else those whose terms the reply shares (docs/memory.md "Citations").
+   */
+  async recordCitations(
+    messageId: string,
+    userId: string,
+    botId: string,
+    memoryIds: string[],
+    reply: string,
+    /** The memories the model named (MEMORY_CITATIONS=model); absent: by overlap. */
+    cited?: string[],
+  ): Promise<void> {
+    if (!memoryIds.length) return;
+    const named = cited ? new Set(cited) : null;
+    const rows = await repo.findPairMemories(this.deps.db, userId, botId, memoryIds);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const items = memoryIds
+      .map((id, position) => ({ id, position, row: byId.get(id) }))
+      .filter((i) => i.row)
+      .map((i) => ({
+        memoryId: i.id,
+        position: i.position,
+        drewOn: named ? named.has(i.id) : drewOn(i.row!.text, reply),
+      }));
+    await repo.insertCitations(this.deps.db, messageId, items);
+  }
+
+  citations(messageIds: string[]) {
+    return repo.citationsOf(this.deps.db, messageIds);
+  }
+
+  // Helpers -------------------------------------------------------------------------------
+
+  async refuseUnsafe(text: string, subject: MemorySubject): Promise<void> {
+    const refusal = await checkMemory(text, subject, this.deps.moderation);
+    if (refusal) throw new AppError('memory_refused', { status: 422, errors: { text: ['memory_refused'] } });
+  }
+
+  async embedOne(text: string): Promise<number[] | null> {
+    const embed = this.deps.llm.embed;
+    if (!embed) return null;
+    try {
+      return (await embed([text]))[0] ?? null;
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'could not embed a memory');
+      return null;
+    }
+  }
+}
+
+export function revisionOf(
+  row: ShownMemory,
+  change: 'created' | 'corrected' | 'merged' | 'pinned' | 'unpinned',
+  origin: ShownMemory['origin'],
+) {
+  return {
+    memoryId: row.id,
+    change,
+    origin,
+    kind: row.kind,
+    text: row.text,
+    eventDate: row.eventDate,
+    importance: row.importance,
+    pinned: row.pinned,
+    sourceMessageIds: row.sourceMessageIds,
+  };
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}

@@ -1,0 +1,123 @@
+/**
+ * Which memories go into a reply's prompt (docs/memory.md "Retrieval"): pinned ones always,
+ * then the most relevant to the last turns — full-text (terms.ts) weighted by how rare each
+ * term is among the pair's memories, plus cosine similarity when embeddings exist — with
+ * importance and recency as tie-breakers, within a token budget. Pure: the service reads the
+ * candidates.
+ */
+import { estimateTokens } from '../../providers/llm/llm.js';
+import type { PromptMemory, SearchTerms, ShownMemory } from './memories.repository.js';
+import { searchTerms } from './terms.js';
+
+export interface Ranked<M extends PromptMemory = ShownMemory> {
+  memory: M;
+  score: number;
+}
+
+export interface RankInput<M extends PromptMemory = ShownMemory> {
+  pinned: M[];
+  /** Memories sharing terms with the query, with the terms they share (unscoped or scoped alike). */
+  candidates: (M & SearchTerms)[];
+  /** Recent memories with their embeddings (semantic candidates), when embeddings are on. */
+  recent?: (M & { embedding: number[] | null })[];
+  queryEmbedding?: number[] | null;
+  /** How many memories the pair has (the rarity of a term is counted against it). */
+  total: number;
+  now: Date;
+}
+
+/** Weights of the score: text relevance dominates; importance and recency order near ties. */
+const W_IMPORTANCE = 0.08;
+const W_RECENCY = 0.05;
+const W_COSINE = 1.5;
+/** Cosine similarity below which an embedding alone does not make a memory relevant. */
+const COSINE_FLOOR = 0.35;
+const DAY_MS = 86_400_000;
+
+export function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** Relevant memories, best first (pinned ones not among them). */
+export function rankMemories<M extends PromptMemory>(input: RankInput<M>): Ranked<M>[] {
+  const pinnedIds = new Set(input.pinned.map((m) => m.id));
+  const df = new Map<string, number>();
+  for (const c of input.candidates) for (const term of c.matched) df.set(term, (df.get(term) ?? 0) + 1);
+  const total = Math.max(input.total, input.candidates.length, 1);
+  const idf = (term: string) => {
+    const d = df.get(term) ?? 0;
+    return Math.log(1 + (total - d + 0.5) / (d + 0.5));
+  };
+  const byId = new Map<string, Ranked<M>>();
+  const extra = (m: M) =>
+    W_IMPORTANCE * (m.importance / 5) +
+    W_RECENCY * Math.exp(-(input.now.getTime() - m.updatedAt.getTime()) / (30 * DAY_MS));
+  const q = input.queryEmbedding;
+  for (const c of input.candidates) {
+    if (pinnedIds.has(c.id)) continue;
+    let text = 0;
+    for (const term of c.matched) text += idf(term);
+    // Shorter memories holding the same terms are more to the point (BM25's length part, b = 0.5).
+    text /= 0.5 + 0.5 * (Math.max(c.termCount, 1) / 8);
+    const cos = q && c.embedding ? cosine(q, c.embedding) : 0;
+    byId.set(c.id, { memory: c, score: text / 10 + W_COSINE * Math.max(0, cos) + extra(c) });
+  }
+  if (q)
+    for (const m of input.recent ?? []) {
+      if (pinnedIds.has(m.id) || byId.has(m.id) || !m.embedding) continue;
+      const cos = cosine(q, m.embedding);
+      if (cos >= COSINE_FLOOR) byId.set(m.id, { memory: m, score: W_COSINE * cos + extra(m) });
+    }
+  return [...byId.values()].sort(
+    (a, b) => b.score - a.score || b.memory.updatedAt.getTime() - a.memory.updatedAt.getTime(),
+  );
+}
+
+/** A memory as its prompt line shows it: a shared event with its day. */
+export function memoryLine(m: Pick<ShownMemory, 'text' | 'kind' | 'eventDate'>): string {
+  return m.kind === 'event' && m.eventDate ? `- ${m.text} (${m.eventDate})` : `- ${m.text}`;
+}
+
+/**
+ * The prompt's memories: pinned first (most important first), then the ranked ones, while
+ * their lines fit `budgetTokens` (estimated) and at most `max` in all.
+ */
+export function selectForPrompt<M extends PromptMemory>(
+  pinned: M[],
+  ranked: Ranked<M>[],
+  budgetTokens: number,
+  max: number,
+): M[] {
+  const chosen: M[] = [];
+  let used = 0;
+  for (const memory of [...pinned, ...ranked.map((r) => r.memory)]) {
+    if (chosen.length >= max) break;
+    const cost = estimateTokens(memoryLine(memory)) + 1;
+    if (used + cost > budgetTokens) continue;
+    used += cost;
+    chosen.push(memory);
+  }
+  return chosen;
+}
+
+/**
+ * Which memories of a prompt a reply drew on, by overlap (docs/memory.md "Citations"): the
+ * memory's terms found in the reply — at least two, or all of a one-term memory — and at least
+ * a third of the memory's terms.
+ */
+export function drewOn(memoryText: string, reply: string): boolean {
+  const terms = searchTerms(memoryText);
+  if (!terms.length) return false;
+  const said = new Set(searchTerms(reply));
+  const hits = terms.filter((t) => said.has(t)).length;
+  return (hits >= 2 || hits === terms.length) && hits * 3 >= terms.length;
+}

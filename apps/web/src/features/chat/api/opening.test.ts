@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { forgetEarlyAnswers, startChatOpening, takeEarlyChat, takeEarlyHistory } from './opening';
+
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+
+describe('a chat opened early (the route loader)', () => {
+  let asked: string[] = [];
+  const realFetch = globalThis.fetch;
+  beforeEach(() => {
+    asked = [];
+    window.sessionStorage.clear();
+    globalThis.fetch = async (input: RequestInfo | URL) => {
+      const url = new URL(String(input instanceof Request ? input.url : input), 'http://x');
+      asked.push(url.pathname + url.search);
+      return url.pathname.startsWith('/api/chat/history/')
+        ? json({ results: [], next_param: null, prev_param: null })
+        : json({ id: 'c1' });
+    };
+  });
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+    forgetEarlyAnswers();
+  });
+
+  it('asks for the chat and its opening page at once; each answer is taken once', async () => {
+    startChatOpening('c1');
+    await expect(takeEarlyChat('c1')).resolves.toMatchObject({ id: 'c1' });
+    expect(takeEarlyChat('c1')).toBeNull();
+    await expect(takeEarlyHistory('c1', { kind: 'latest' })).resolves.toMatchObject({ results: [] });
+    expect(takeEarlyHistory('c1', { kind: 'latest' })).toBeNull();
+    expect(asked.map((path) => path.split('?')[0]).sort()).toEqual(['/api/chat/c1', '/api/chat/history/c1']);
+  });
+
+  it('keeps the page of the place the reader left apart from the newest page', async () => {
+    window.sessionStorage.setItem(
+      'reverie.chat-place.c2',
+      JSON.stringify({ id: 'm1', at: '2026-01-02T03:04:05.000Z' }),
+    );
+    startChatOpening('c2');
+    expect(takeEarlyHistory('c2', { kind: 'latest' })).toBeNull();
+    const page = takeEarlyHistory('c2', {
+      kind: 'date',
+      at: '2026-01-02T03:04:05.000Z',
+      focusId: 'm1',
+      focusOffset: 0,
+    });
+    expect(page).not.toBeNull();
+    await page;
+    expect(asked.find((path) => path.startsWith('/api/chat/history/c2'))).toContain('at=');
+  });
+
+  it('has nothing for a chat not opened early', () => {
+    expect(takeEarlyChat('c3')).toBeNull();
+  });
+});

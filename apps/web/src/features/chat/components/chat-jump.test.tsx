@@ -1,0 +1,145 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { History, Message } from '@reverie/shared';
+import { initI18n } from '../../../lib/i18n';
+import { clearSession, setTokens } from '../../../lib/session';
+import { chat, fakeApi, json, liveStream, message, renderRoutes } from '../test-helpers';
+import { ChatView } from './chat-view';
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+afterEach(() => clearSession());
+
+const say = (n: number): Message =>
+  message(`m${n}`, {
+    role: n % 2 ? 'bot' : 'user',
+    text: `line ${n}`,
+    created_at: new Date(Date.UTC(2026, 10, 1, 10, n)).toISOString(),
+  });
+/** Newest first, as the API pages. */
+const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => say(to - i));
+
+function renderChat() {
+  const stream = liveStream();
+  const calls = fakeApi((call) => {
+    if (call.method === 'POST' && call.path === '/api/chat/c1/messages') return stream.response();
+    if (call.path === '/api/chat/c1/export')
+      return new Response('{"user_name":"Ann"}\n', {
+        headers: { 'content-disposition': 'attachment; filename="aiko-2026-11-01.jsonl"' },
+      });
+    if (call.path !== '/api/chat/history/c1') return undefined;
+    const query = new URLSearchParams(call.search);
+    const page = (results: Message[], more: Partial<History>): Response =>
+      json({ results, next_param: null, prev_param: null, ...more });
+    if (query.get('from') === 'first') return page(lines(0, 29), { prev_param: 'after29' });
+    if (query.get('a') === 'after29') return page(lines(30, 59), { prev_param: 'after59' });
+    if (query.get('a') === 'after59') return new Promise<Response>(() => {}); // still loading
+    if (query.get('at')) return page(lines(185, 214), { anchor_id: 'm200', next_param: 'x', prev_param: 'y' });
+    return page(lines(970, 999), { next_param: 'before970' });
+  });
+  renderRoutes(
+    [
+      {
+        path: '/aiko',
+        element: (
+          <ChatView
+            chat={chat()}
+            viewer="u1"
+            onBack={() => {}}
+            onRequirePremium={() => {}}
+            onOpenChat={() => {}}
+            onDeleted={() => {}}
+          />
+        ),
+      },
+    ],
+    '/aiko',
+  );
+  return { calls, stream };
+}
+
+const historyQueries = (calls: { path: string; search: string }[]) =>
+  calls.filter((c) => c.path === '/api/chat/history/c1').map((c) => new URLSearchParams(c.search));
+
+async function openJump() {
+  fireEvent.click(await screen.findByTestId('chat-menu'));
+  fireEvent.click(screen.getByTestId('chat-menu-jump'));
+}
+
+describe('going to a place in a long chat', { timeout: 30_000 }, () => {
+  it(
+    'jumps to the first message, reads forward, and a send brings the user back to the newest',
+    { timeout: 30_000 },
+    async () => {
+      setTokens('a.b.c', 'd.e.f');
+      const { calls } = renderChat();
+      await screen.findByText('line 999', {}, { timeout: 5000 });
+      await openJump();
+      fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
+      await screen.findByText('line 0', {}, { timeout: 5000 });
+      expect(screen.queryByText('line 999')).toBeNull();
+      expect(historyQueries(calls).some((q) => q.get('from') === 'first')).toBe(true);
+
+      // Not at the newest: the way down loads the next pages (the end is in this tall test view
+      // at once), and "jump to latest" is offered.
+      expect(screen.getByTestId('jump-to-latest')).toBeTruthy();
+      await screen.findByText('line 59', {}, { timeout: 5000 });
+      expect(screen.queryByText('Show later messages') ?? screen.queryByText('Loading later messages…')).toBeTruthy();
+      expect(historyQueries(calls).some((q) => q.get('a') === 'after29')).toBe(true);
+
+      // A send from here: the newest page again, with the user's message after it.
+      fireEvent.change(screen.getByPlaceholderText('Message Aiko…'), { target: { value: 'Back to now' } });
+      fireEvent.keyDown(screen.getByPlaceholderText('Message Aiko…'), { key: 'Enter' });
+      await screen.findByText('line 999', {}, { timeout: 5000 });
+      await waitFor(() => expect(screen.getByText('Back to now')).toBeTruthy());
+      expect(screen.queryByText('line 0')).toBeNull();
+      // (The closed jump dialog gives the page back to assistive technology a moment later.)
+      await waitFor(() => {
+        const texts = screen.getAllByRole('listitem').map((li) => li.textContent ?? '');
+        expect(texts.findIndex((t) => t.includes('Back to now'))).toBeGreaterThan(
+          texts.findIndex((t) => t.includes('line 999')),
+        );
+      });
+    },
+  );
+
+  it('jumps to the first message of a day', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const { calls } = renderChat();
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    await openJump();
+    fireEvent.change(await screen.findByTestId('jump-date', {}, { timeout: 5000 }), {
+      target: { value: '2026-11-01' },
+    });
+    fireEvent.click(screen.getByTestId('jump-date-go'));
+    await screen.findByText('line 200', {}, { timeout: 5000 });
+    const at = historyQueries(calls)
+      .find((q) => q.has('at'))!
+      .get('at')!;
+    expect(new Date(at).getTime()).toBe(new Date('2026-11-01T00:00:00').getTime());
+  });
+
+  it('exports the chat as SillyTavern JSONL from the menu, with the file name the server gives', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const names: string[] = [];
+    const original = URL.createObjectURL;
+    const click = HTMLAnchorElement.prototype.click;
+    URL.createObjectURL = () => 'blob:chat';
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    };
+    try {
+      const { calls } = renderChat();
+      const exportCalls = () => calls.filter((c) => c.path === '/api/chat/c1/export');
+      await screen.findByText('line 999', {}, { timeout: 5000 });
+      fireEvent.click(screen.getByTestId('chat-menu'));
+      fireEvent.click(screen.getByTestId('chat-menu-export-jsonl'));
+      await waitFor(() => expect(names).toEqual(['aiko-2026-11-01.jsonl']));
+      expect(new URLSearchParams(exportCalls()[0]!.search).get('format')).toBe('jsonl');
+    } finally {
+      URL.createObjectURL = original;
+      HTMLAnchorElement.prototype.click = click;
+    }
+  });
+});

@@ -1,0 +1,2 @@
+export { CompanionDialog } from './components/companion-dialog';
+export { CompanionSettingsForm } from './components/companion-settings';

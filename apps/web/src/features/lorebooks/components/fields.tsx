@@ -1,0 +1,106 @@
+import type { ReactNode } from 'react';
+
+/** The lorebook pages' pieces: the book settings and the entry form's fields, the rows' delete button. */
+
+export const inputClass =
+  'w-full rounded-xl border border-white/10 bg-bg px-3 py-2 text-sm leading-relaxed focus:border-primary/60 focus:outline-none';
+
+/** A bordered button (import, export, cancel in the import dialog). */
+export const pill =
+  'rounded-full border border-white/15 px-4 py-2 text-sm font-medium hover:bg-white/5 disabled:opacity-50';
+
+/** A labelled field: its error when it has one, else its help. */
+export function Field({
+  label,
+  error,
+  help,
+  className = '',
+  children,
+}: {
+  label: string;
+  error?: string;
+  help?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className={`flex flex-col gap-1.5 text-sm ${className}`.trim()}>
+      <span className="font-medium">{label}</span>
+      {children}
+      {error ? (
+        <span role="alert" className="text-xs text-red-300">
+          {error}
+        </span>
+      ) : help ? (
+        <span className="text-xs text-muted">{help}</span>
+      ) : null}
+    </label>
+  );
+}
+
+export function Toggle({
+  label,
+  checked,
+  onChange,
+  testId,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (value: boolean) => void;
+  testId?: string;
+}) {
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        data-testid={testId}
+        className="size-4 accent-[var(--color-primary)]"
+      />
+      <span>{label}</span>
+    </label>
+  );
+}
+
+/** "Delete" at the end of a book's or an entry's row. */
+export function RowDeleteButton({ label, onClick, testId }: { label: string; onClick: () => void; testId: string }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      className="shrink-0 rounded-full px-3 py-1.5 text-xs text-red-300 hover:bg-red-500/10"
+      data-testid={testId}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** A whole number's field, as typed (`min` and `max` when it has them). */
+export function NumberInput({
+  value,
+  onChange,
+  min,
+  max,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  min?: number;
+  max?: number;
+  testId?: string;
+}) {
+  return (
+    <input
+      type="number"
+      inputMode="numeric"
+      min={min}
+      max={max}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      className={inputClass}
+      data-testid={testId}
+    />
+  );
+}

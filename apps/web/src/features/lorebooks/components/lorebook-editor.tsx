@@ -1,0 +1,321 @@
+import '../../../lib/error-texts';
+import '../texts';
+import { useState, type FormEvent } from 'react';
+import {
+  LORE_SCAN_DEPTH_MAX,
+  LORE_TOKEN_BUDGET_MAX,
+  LOREBOOK_DESCRIPTION_MAX,
+  LOREBOOK_NAME_MAX,
+  type LoreEntry,
+  type LoreEntryBody,
+  type Lorebook,
+} from '@reverie/shared';
+import { showAlert } from '../../../components/ui/alerts';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { primaryButtonClass } from '../../../components/ui/dialog-actions';
+import { FileButton } from '../../../components/ui/file-button';
+import { FormError } from '../../../components/ui/form-error';
+import { Modal } from '../../../components/ui/modal';
+import { toApiRequestError } from '../../../lib/api-client';
+import { useTranslation } from '../../../lib/i18n';
+import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
+import { downloadJson, readJsonFile } from '../files';
+import { EntryForm, NEW_ENTRY } from './entry-form';
+import { Field, inputClass, NumberInput, pill, RowDeleteButton } from './fields';
+
+/** The book's own settings: name, description, scan depth, token budget, and for a user's book whether it is global. */
+function BookSettings({ book }: { book: Lorebook }) {
+  const { t } = useTranslation();
+  const save = useLorebookWrite((body: Parameters<typeof lorebookCalls.update>[1]) =>
+    lorebookCalls.update(book.id, body),
+  );
+  const [name, setName] = useState(book.name);
+  const [description, setDescription] = useState(book.description);
+  const [scanDepth, setScanDepth] = useState(String(book.scan_depth));
+  const [budget, setBudget] = useState(String(book.token_budget));
+  const [global, setGlobal] = useState(book.global);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const local: Record<string, string> = {};
+    if (!name.trim()) local.name = t('validation.required');
+    const depth = Number(scanDepth);
+    const tokens = Number(budget);
+    if (!(Number.isInteger(depth) && depth >= 1 && depth <= LORE_SCAN_DEPTH_MAX))
+      local.scan_depth = t('validation.invalid_value');
+    if (!(Number.isInteger(tokens) && tokens >= 0 && tokens <= LORE_TOKEN_BUDGET_MAX))
+      local.token_budget = t('validation.invalid_value');
+    setErrors(local);
+    if (Object.keys(local).length) return;
+    try {
+      await save.mutateAsync({
+        name,
+        description,
+        scan_depth: depth,
+        token_budget: tokens,
+        ...(book.character ? {} : { global }),
+      });
+      showAlert(t('lorebooks.saved'));
+    } catch (error) {
+      const api = toApiRequestError(error);
+      setErrors(Object.fromEntries(Object.entries(api.fieldErrors).map(([k, v]) => [k, v[0] ?? ''])));
+      if (!Object.keys(api.fieldErrors).length) showAlert(api.message, { type: 'error' });
+    }
+  };
+  return (
+    <form
+      onSubmit={(event) => void onSubmit(event)}
+      className="grid gap-4 rounded-2xl border border-white/10 p-4 sm:grid-cols-2"
+      data-testid="lorebook-settings"
+      noValidate
+    >
+      <Field label={t('lorebooks.name')} error={errors.name} className="sm:col-span-2">
+        <input
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          maxLength={LOREBOOK_NAME_MAX}
+          className={inputClass}
+          data-testid="lorebook-name"
+        />
+      </Field>
+      <Field label={t('lorebooks.description')} className="sm:col-span-2">
+        <textarea
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          maxLength={LOREBOOK_DESCRIPTION_MAX}
+          rows={2}
+          className={inputClass}
+        />
+      </Field>
+      <Field label={t('lorebooks.scan_depth')} error={errors.scan_depth} help={t('lorebooks.scan_depth_help')}>
+        <NumberInput min={1} max={LORE_SCAN_DEPTH_MAX} value={scanDepth} onChange={setScanDepth} />
+      </Field>
+      <Field label={t('lorebooks.token_budget')} error={errors.token_budget} help={t('lorebooks.token_budget_help')}>
+        <NumberInput min={0} max={LORE_TOKEN_BUDGET_MAX} value={budget} onChange={setBudget} />
+      </Field>
+      {!book.character && (
+        <label className="flex items-start gap-2 text-sm sm:col-span-2">
+          <input
+            type="checkbox"
+            checked={global}
+            onChange={(event) => setGlobal(event.target.checked)}
+            className="mt-0.5 size-4"
+            data-testid="lorebook-global"
+          />
+          <span>
+            <span className="font-medium">{t('lorebooks.global')}</span>
+            <span className="block text-xs text-muted">{t('lorebooks.global_help')}</span>
+          </span>
+        </label>
+      )}
+      <div className="flex justify-end sm:col-span-2">
+        <button type="submit" disabled={save.isPending} className={primaryButtonClass} data-testid="lorebook-save">
+          {t('lorebooks.save')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Import into the book (adding or replacing its entries) and export as World Info or a card's book. */
+function BookFiles({ book }: { book: Lorebook }) {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<Record<string, unknown> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const importInto = useLorebookWrite(({ data, mode }: { data: Record<string, unknown>; mode: 'append' | 'replace' }) =>
+    lorebookCalls.importInto(book.id, data, mode),
+  );
+  const onFile = async (picked: File) => {
+    const data = await readJsonFile(picked);
+    if (!data) showAlert(t('errors.lorebook_import_invalid'), { type: 'error' });
+    else setFile(data);
+  };
+  const run = async (mode: 'append' | 'replace') => {
+    if (!file) return;
+    setError(null);
+    try {
+      const saved = await importInto.mutateAsync({ data: file, mode });
+      setFile(null);
+      showAlert(t('lorebooks.imported', { count: saved.entry_count }));
+    } catch (failure) {
+      const api = toApiRequestError(failure);
+      const first = Object.entries(api.fieldErrors)[0];
+      setError(first ? `${first[0]}: ${first[1][0] ?? ''}` : api.message);
+    }
+  };
+  const exportAs = async (format: 'world_info' | 'character_book') => {
+    try {
+      const data = await lorebookCalls.export(book.id, format);
+      downloadJson(data, `${book.name || 'lorebook'}${format === 'world_info' ? '' : '.character_book'}.json`);
+    } catch (failure) {
+      showAlert(toApiRequestError(failure).message, { type: 'error' });
+    }
+  };
+  return (
+    <div className="flex flex-wrap gap-2">
+      <FileButton
+        accept="application/json,.json"
+        onFile={(f) => void onFile(f)}
+        label={t('lorebooks.import')}
+        testId="lorebook-import-into"
+        className={pill}
+      >
+        {t('lorebooks.import')}
+      </FileButton>
+      <button type="button" className={pill} onClick={() => void exportAs('world_info')} data-testid="lorebook-export">
+        {t('lorebooks.export_world_info')}
+      </button>
+      <button type="button" className={pill} onClick={() => void exportAs('character_book')}>
+        {t('lorebooks.export_card_book')}
+      </button>
+      <Modal
+        open={file !== null}
+        onClose={() => setFile(null)}
+        title={t('lorebooks.import_title')}
+        description={t('lorebooks.import_text')}
+      >
+        <div className="flex flex-col gap-3">
+          <FormError message={error} />
+          <div className="flex flex-wrap justify-end gap-2">
+            <button type="button" className={pill} onClick={() => setFile(null)}>
+              {t('lorebooks.cancel')}
+            </button>
+            <button type="button" className={pill} disabled={importInto.isPending} onClick={() => void run('replace')}>
+              {t('lorebooks.import_replace')}
+            </button>
+            <button
+              type="button"
+              disabled={importInto.isPending}
+              onClick={() => void run('append')}
+              className={primaryButtonClass}
+              data-testid="lorebook-import-append"
+            >
+              {t('lorebooks.import_append')}
+            </button>
+          </div>
+        </div>
+      </Modal>
+    </div>
+  );
+}
+
+/** One entry in the list: what it is called, its keys, and its marks; tap to edit. */
+function EntryRow({ entry, onEdit, onDelete }: { entry: LoreEntry; onEdit: () => void; onDelete: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <li className="flex items-start gap-3 rounded-xl border border-white/10 p-3" data-testid="lore-entry">
+      <button type="button" onClick={onEdit} className="min-w-0 flex-1 text-left">
+        <span className="block truncate font-medium">{entry.comment || entry.keys[0] || t('lorebooks.untitled')}</span>
+        <span className="block truncate text-xs text-muted">
+          {entry.constant ? t('lorebooks.constant') : entry.keys.join(', ')}
+        </span>
+        <span className="mt-1 line-clamp-2 block text-sm text-muted">{entry.content}</span>
+        <span className="mt-1 flex flex-wrap gap-1 text-[0.7rem]">
+          {!entry.enabled && <span className="rounded-full bg-white/10 px-2 py-0.5">{t('lorebooks.disabled')}</span>}
+          {entry.probability < 100 && (
+            <span className="rounded-full bg-white/10 px-2 py-0.5">
+              {t('lorebooks.chance', { value: entry.probability })}
+            </span>
+          )}
+          <span className="rounded-full bg-white/10 px-2 py-0.5">{t(`lorebooks.position_${entry.position}`)}</span>
+        </span>
+      </button>
+      <RowDeleteButton label={t('lorebooks.delete')} onClick={onDelete} testId="lore-entry-delete" />
+    </li>
+  );
+}
+
+/**
+ * A lorebook's editor (docs/lorebooks.md): its settings, files, and entries — add, edit in a
+ * dialog (the advanced fields folded), delete after a confirmation.
+ */
+export function LorebookEditor({ book }: { book: Lorebook }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState<LoreEntry | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<LoreEntry | null>(null);
+  const create = useLorebookWrite((body: LoreEntryBody) => lorebookCalls.createEntry(book.id, body));
+  const update = useLorebookWrite(({ id, body }: { id: string; body: LoreEntryBody }) =>
+    lorebookCalls.updateEntry(book.id, id, body),
+  );
+  const remove = useLorebookWrite((id: string) => lorebookCalls.removeEntry(book.id, id));
+  const save = async (body: LoreEntryBody) => {
+    if (editing === 'new') await create.mutateAsync(body);
+    else if (editing) await update.mutateAsync({ id: editing.id, body });
+    setEditing(null);
+    showAlert(t('lorebooks.entry_saved'));
+  };
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      setDeleting(null);
+    } catch (failure) {
+      showAlert(toApiRequestError(failure).message, { type: 'error' });
+    }
+  };
+  return (
+    <div className="flex flex-col gap-5" data-testid="lorebook-editor">
+      <BookSettings key={`${book.id}:${book.version}`} book={book} />
+      <BookFiles book={book} />
+      <section className="flex flex-col gap-3">
+        <div className="flex items-center justify-between gap-3">
+          <h2 className="text-lg font-semibold">
+            {t('lorebooks.entries')}{' '}
+            <span className="text-sm font-normal text-muted tabular-nums">{book.entries.length}</span>
+          </h2>
+          <button
+            type="button"
+            onClick={() => setEditing('new')}
+            className="rounded-full bg-primary px-4 py-2 text-sm font-semibold text-on-primary"
+            data-testid="lore-entry-add"
+          >
+            {t('lorebooks.add_entry')}
+          </button>
+        </div>
+        {book.entries.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-white/15 p-4 text-sm text-muted">
+            {t('lorebooks.no_entries')}
+          </p>
+        ) : (
+          <ul className="flex flex-col gap-2">
+            {book.entries.map((entry) => (
+              <EntryRow
+                key={entry.id}
+                entry={entry}
+                onEdit={() => setEditing(entry)}
+                onDelete={() => setDeleting(entry)}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+      <Modal
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? t('lorebooks.add_entry') : t('lorebooks.edit_entry')}
+        size="lg"
+      >
+        {editing !== null && (
+          <EntryForm
+            key={editing === 'new' ? 'new' : editing.id}
+            initial={editing === 'new' ? NEW_ENTRY : editing}
+            pending={create.isPending || update.isPending}
+            onSave={save}
+            onCancel={() => setEditing(null)}
+          />
+        )}
+      </Modal>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('lorebooks.delete_entry_title')}
+        text={t('lorebooks.delete_entry_text')}
+        confirmLabel={t('lorebooks.delete')}
+        cancelLabel={t('lorebooks.cancel')}
+        pending={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(null)}
+        testId="lore-entry-delete-confirm"
+      />
+    </div>
+  );
+}
