@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeImageModeration } from '../src/providers/image-moderation/index.js';
 import type { ImageJudgement } from '../src/providers/image-moderation/index.js';
 import { createUser } from './factories.js';
@@ -25,16 +25,27 @@ class HeldImageModeration extends FakeImageModeration {
 
 let t: TestApp;
 const judge = new HeldImageModeration();
+// Uploads are spooled under os.tmpdir(): this file's own, so that another file's uploads
+// (another worker, at the same moment) are not counted as this one's.
+const systemTmp = process.env.TMPDIR;
+const ownTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-upload-queue-'));
+
+afterAll(() => {
+  if (systemTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = systemTmp;
+  fs.rmSync(ownTmp, { recursive: true, force: true });
+});
 
 beforeAll(async () => {
+  process.env.TMPDIR = ownTmp;
   t = await createTestApp({
     env: { IMAGE_CONCURRENCY: '1', IMAGE_QUEUE: '1', CHARACTER_PHOTOS_PER_HOUR: '100' },
     imageModeration: judge,
   });
 });
 
-const spoolDir = path.join(os.tmpdir(), 'reverie-uploads');
-const spooled = () => (fs.existsSync(spoolDir) ? fs.readdirSync(spoolDir).length : 0);
+const spoolDir = () => path.join(os.tmpdir(), 'reverie-uploads');
+const spooled = () => (fs.existsSync(spoolDir()) ? fs.readdirSync(spoolDir()).length : 0);
 
 describe('uploads never stall the server (issue 27 item 3)', () => {
   it('one picture at a time, one waiting, the next answered 503 uploads_busy with Retry-After; health meanwhile', async () => {

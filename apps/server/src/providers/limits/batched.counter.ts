@@ -5,6 +5,11 @@ interface LocalWindow {
   shared: number;
   /** Hits on this replica not yet added to the shared counter. */
   pending: number;
+  /**
+   * Hits on their way to the shared counter (a flush not yet answered): still counted, or a
+   * request arriving during a flush would see the cluster's count without them.
+   */
+  sending: number;
   windowMs: number;
   endsAt: number;
   /** When the cluster's count was last heard. */
@@ -45,7 +50,7 @@ export class BatchedWindowCounter implements WindowCounter {
     const window = this.windows.get(key);
     if (!window || window.endsAt <= now || now - window.heardAt >= this.flushEveryMs) return null;
     window.pending += by;
-    return { count: window.shared + window.pending, ttlMs: window.endsAt - now };
+    return { count: window.shared + window.sending + window.pending, ttlMs: window.endsAt - now };
   }
 
   async hit(key: string, windowMs: number, by = 1): Promise<WindowCount> {
@@ -61,11 +66,18 @@ export class BatchedWindowCounter implements WindowCounter {
         Object.assign(heard, { shared: counted.count, heardAt: now, endsAt: now + counted.ttlMs });
         return { count: counted.count + heard.pending, ttlMs: counted.ttlMs };
       }
-      this.windows.set(key, { shared: counted.count, pending: 0, windowMs, endsAt: now + counted.ttlMs, heardAt: now });
+      this.windows.set(key, {
+        shared: counted.count,
+        pending: 0,
+        sending: 0,
+        windowMs,
+        endsAt: now + counted.ttlMs,
+        heardAt: now,
+      });
       return counted;
     }
     window.pending += by;
-    return { count: window.shared + window.pending, ttlMs: window.endsAt - now };
+    return { count: window.shared + window.sending + window.pending, ttlMs: window.endsAt - now };
   }
 
   peek(key: string): Promise<WindowCount> {
@@ -89,14 +101,17 @@ export class BatchedWindowCounter implements WindowCounter {
       if (window.pending === 0) continue;
       const pending = window.pending;
       window.pending = 0;
+      window.sending += pending;
       sends.push(
         this.shared.hit(key, window.windowMs, pending).then(
           (counted) => {
+            window.sending -= pending;
             window.shared = counted.count;
             window.heardAt = now;
             window.endsAt = Math.min(window.endsAt, now + counted.ttlMs);
           },
           () => {
+            window.sending -= pending;
             window.pending += pending;
           },
         ),

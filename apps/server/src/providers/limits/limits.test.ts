@@ -264,3 +264,37 @@ describe('PostgresWindowCounter.purge', () => {
     expect((await counter.peek('open')).count).toBe(1);
   });
 });
+
+describe('batched counter during a flush', () => {
+  it('counts the hits on their way to the shared counter: a request during a flush is not let through', async () => {
+    const memory = new MemoryWindowCounter();
+    let release: () => void = () => {};
+    let hold = false;
+    // The shared counter answers a flush only when released (a slow database or Redis).
+    const slow: WindowCounter = {
+      kind: memory.kind,
+      hit: async (key, windowMs, by) => {
+        if (hold) await new Promise<void>((resolve) => (release = resolve));
+        return memory.hit(key, windowMs, by);
+      },
+      peek: (key) => memory.peek(key),
+      close: () => memory.close(),
+    };
+    const batched = new BatchedWindowCounter(slow, 60_000);
+    const key = `flushing-${randomUUID()}`;
+    expect((await batched.hit(key, 60_000)).count).toBe(1);
+    expect((await batched.hit(key, 60_000)).count).toBe(2);
+    expect((await batched.hit(key, 60_000)).count).toBe(3);
+    hold = true;
+    const flushing = batched.flush();
+    // Two hits are in flight to the shared counter; the next one is the fourth.
+    expect((await batched.hit(key, 60_000)).count).toBe(4);
+    expect(batched.hitNow(key, 60_000)?.count).toBe(5);
+    hold = false;
+    release();
+    await flushing;
+    expect((await batched.hit(key, 60_000)).count).toBe(6);
+    await batched.close();
+    expect(await memory.peek(key)).toMatchObject({ count: 6 });
+  });
+});
