@@ -241,15 +241,18 @@ describe('group chats', { timeout: 90_000 }, () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ continue_remaining: 3 });
-    // Each turn starts when the previous one is written.
-    for (let i = 0; i < 40; i++) {
+    // Each turn starts when the previous one is written: wait (by the clock, not by a number of
+    // looks: a loaded machine is slow) until the last turn is taken and every reply is written.
+    const botLines = async () =>
+      (await history(t.app, t.owner.auth, chat.id)).filter((m) => m.role === 'bot').reverse();
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
       await t.app.replies.idle();
       const scene = await t.app.inject({ method: 'GET', url: `/api/chat/${chat.id}/scene`, headers: t.owner.auth });
-      if (scene.json<Scene>().continue_remaining === 0) break;
+      if (scene.json<Scene>().continue_remaining === 0 && (await botLines()).length >= 5) break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     await t.app.replies.idle();
-    const shown = (await history(t.app, t.owner.auth, chat.id)).filter((m) => m.role === 'bot').reverse();
+    const shown = await botLines();
     expect(shown).toHaveLength(5);
     const speakers = shown.map((m) => (m.speaker && 'bot_id' in m.speaker ? m.speaker.bot_id : null));
     for (let i = 1; i < speakers.length; i++) expect(speakers[i]).not.toBe(speakers[i - 1]);
