@@ -27,7 +27,11 @@ function embeddings(body, res, fakeEmbedding) {
   const texts = typeof input === 'string' ? [input] : Array.isArray(input) ? input : null;
   if (!texts || texts.some((t) => typeof t !== 'string')) {
     res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { message: 'input must be a string or an array of strings', type: 'invalid_request_error' } }));
+    res.end(
+      JSON.stringify({
+        error: { message: 'input must be a string or an array of strings', type: 'invalid_request_error' },
+      }),
+    );
     return;
   }
   const tokens = texts.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
