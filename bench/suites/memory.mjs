@@ -73,6 +73,7 @@ export async function sendTtft(repoRoot, startServer, url, log, { embeddings = f
     },
   });
   const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const made = [];
   try {
     const [user] =
       await sql`update users set age = 30, is_email_confirmed = true where username = 'bench' returning id`;
@@ -89,7 +90,9 @@ export async function sendTtft(repoRoot, startServer, url, log, { embeddings = f
         body: JSON.stringify({ botID: bots.find((b) => b.slug === slug).id }),
       });
       if (!res.ok) throw new Error(`chat/create: ${res.status} ${await res.text()}`);
-      return (await res.json()).id;
+      const { id } = await res.json();
+      made.push(id);
+      return id;
     };
     const withMemories = await chatWith('bench-speed');
     const without = await chatWith('bench-empty');
@@ -137,8 +140,12 @@ export async function sendTtft(repoRoot, startServer, url, log, { embeddings = f
       sends: a.length,
     };
   } finally {
-    await sql.end().catch(() => {});
     await server.stop();
+    // The run's chats go: their summaries (folded as they outgrow the context) would otherwise
+    // become memories of both pairs at the next server's start (the summary import), and the
+    // pair "without memories" of a second run would have some.
+    if (made.length) await sql`delete from chats where id in ${sql(made)}`.catch(() => {});
+    await sql.end().catch(() => {});
     await fake.close();
   }
 }
