@@ -34,8 +34,10 @@ export default defineConfig({
           // One worker goes through the files with the app's modules loaded once, instead of a
           // fresh process importing them again for every file (docs/testing.md).
           isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Generous: a test that builds apps (PGlite copies, the job queue) may wait on a busy
+          // machine; speed is measured by the benchmarks, never by a test's timeout.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           pool: 'forks',
         },
       },

@@ -19,6 +19,9 @@ export function createInstance(options: InstanceOptions): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
+    // A module's start (the job queue's, which waits on the database) may take longer than
+    // Fastify's 10 s on a busy host; failing the whole start for it helps nobody.
+    pluginTimeout: 60_000,
     // Each request's logger (`request.log`): Fastify always passes options (the route's level),
     // which sends pino down its slow path (formatters rebuilt, options checked) for every
     // request; at the logger's own level the child is the same without them.
