@@ -43,16 +43,17 @@ function worker(repoRoot, env, script = 'bench/support/memory-bench.ts') {
 const TTFT_SENDS = Number(process.env.MEMORY_BENCH_SENDS ?? 100);
 const TTFT_WARMUP = 10;
 
-/** An OpenAI-compatible fake that streams 16 tokens at once per request (as chat.mjs's burst). */
-
 /**
  * The send's added time to first token with 20 000 memories for the pair (issue 28): the built
  * server on the bench's database, the bench user's chats with the character of 20 000
  * memories (A) and with one of none (B); each send's text is a probe turn (the same for the A
  * and the B of a pair), so the search finds candidates as a real turn does. Interleaved A B B A
  * with a pause after each send; the fake model alone is asked as often for reference.
+ * `embeddings`: the server is given LLM_EMBEDDINGS_MODEL, and the fake answers `/v1/embeddings`
+ * with the test embedder's vectors (bench/support/fake-model.mjs); without it the server has no
+ * `embed` and never calls the endpoint. The fake's request counts say which calls were made.
  */
-async function sendTtft(repoRoot, startServer, url, log) {
+export async function sendTtft(repoRoot, startServer, url, log, { embeddings = false } = {}) {
   const fake = await startFakeModel();
   const secret = randomBytes(32).toString('hex');
   const server = await startServer({
@@ -68,9 +69,11 @@ async function sendTtft(repoRoot, startServer, url, log) {
       RATE_LIMIT_PER_MINUTE: '100000000',
       // No extraction job during the run (it is off the hot path, and the fake answers no operations).
       MEMORY_EXTRACT_DELAY_S: '3600',
+      ...(embeddings ? { LLM_EMBEDDINGS_MODEL: 'bench-embed' } : {}),
     },
   });
   const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const made = [];
   try {
     const [user] =
       await sql`update users set age = 30, is_email_confirmed = true where username = 'bench' returning id`;
@@ -87,7 +90,9 @@ async function sendTtft(repoRoot, startServer, url, log) {
         body: JSON.stringify({ botID: bots.find((b) => b.slug === slug).id }),
       });
       if (!res.ok) throw new Error(`chat/create: ${res.status} ${await res.text()}`);
-      return (await res.json()).id;
+      const { id } = await res.json();
+      made.push(id);
+      return id;
     };
     const withMemories = await chatWith('bench-speed');
     const without = await chatWith('bench-empty');
@@ -123,9 +128,10 @@ async function sendTtft(repoRoot, startServer, url, log) {
     }
     const fakeP50 = median(direct);
     log(
-      `memory: first token p50 with 20 000 memories ${median(a).toFixed(2)} ms, without ${median(b).toFixed(2)} ms, the fake alone ${fakeP50.toFixed(2)} ms`,
+      `memory (embeddings ${embeddings ? 'on' : 'off'}): first token p50 with 20 000 memories ${median(a).toFixed(2)} ms, without ${median(b).toFixed(2)} ms, the fake alone ${fakeP50.toFixed(2)} ms; requests to the fake: ${JSON.stringify(fake.requests)}`,
     );
     return {
+      embeddingRequests: fake.requests.embeddings,
       added: median(a) - median(b),
       withP50: median(a) - fakeP50,
       withP99: percentile(a, 0.99) - fakeP50,
@@ -134,10 +140,36 @@ async function sendTtft(repoRoot, startServer, url, log) {
       sends: a.length,
     };
   } finally {
-    await sql.end().catch(() => {});
     await server.stop();
+    // The run's chats go: their summaries (folded as they outgrow the context) would otherwise
+    // become memories of both pairs at the next server's start (the summary import), and the
+    // pair "without memories" of a second run would have some.
+    if (made.length) await sql`delete from chats where id in ${sql(made)}`.catch(() => {});
+    await sql.end().catch(() => {});
     await fake.close();
   }
+}
+
+/** The send's figures of one `sendTtft` run (null: not run). */
+function ttftRows(t, what) {
+  if (!t)
+    return [
+      {
+        label: `send's added time to first token, 20 000 memories vs none (${what})`,
+        value: 0,
+        unit: 'ms',
+        note: 'skipped: no server (run through npm run bench) or MEMORY_BENCH_SENDS=0',
+      },
+    ];
+  return [
+    {
+      label: `send's added time to first token, 20 000 memories vs none, medians (${what})`,
+      value: t.added,
+      unit: 'ms',
+      target: { max: 1 },
+      note: `${t.sends} sends each, interleaved A B B A, ${t.embeddingRequests} embedding requests; added over the fake: with memories p50 ${t.withP50.toFixed(2)} / p99 ${t.withP99.toFixed(2)} ms, without p50 ${t.withoutP50.toFixed(2)} / p99 ${t.withoutP99.toFixed(2)} ms`,
+    },
+  ];
 }
 
 const pct = (x) => `${(x * 100).toFixed(0)} %`;
@@ -211,9 +243,10 @@ export async function run({ repoRoot, startServer, log }) {
   const result = await withScratchDatabase('reverie_bench_memory', log, async (url) => {
     const figures = await worker(repoRoot, { MEMORY_BENCH_URL: url });
     // The send's figures need the built server (the bench runner's startServer).
-    const ttft =
-      startServer && process.env.MEMORY_BENCH_SENDS !== '0' ? await sendTtft(repoRoot, startServer, url, log) : null;
-    return { ...figures, ttft };
+    const sends = startServer && process.env.MEMORY_BENCH_SENDS !== '0';
+    const ttft = sends ? await sendTtft(repoRoot, startServer, url, log) : null;
+    const ttftEmbed = sends ? await sendTtft(repoRoot, startServer, url, log, { embeddings: true }) : null;
+    return { ...figures, ttft, ttftEmbed };
   });
   if (!result)
     return [...citations, { label: 'memory retrieval', value: 0, unit: 'ms', note: 'skipped: no PostgreSQL' }];
@@ -250,20 +283,8 @@ export async function run({ repoRoot, startServer, log }) {
       unit: 'ms',
       note: `p99 ${result.emptyP99.toFixed(2)} ms`,
     },
-    result.ttft
-      ? {
-          label: `send's added time to first token, 20 000 memories vs none (medians)`,
-          value: result.ttft.added,
-          unit: 'ms',
-          target: { max: 1 },
-          note: `${result.ttft.sends} sends each, interleaved A B B A; added over the fake: with memories p50 ${result.ttft.withP50.toFixed(2)} / p99 ${result.ttft.withP99.toFixed(2)} ms, without p50 ${result.ttft.withoutP50.toFixed(2)} / p99 ${result.ttft.withoutP99.toFixed(2)} ms`,
-        }
-      : {
-          label: "send's added time to first token, 20 000 memories vs none",
-          value: 0,
-          unit: 'ms',
-          note: 'skipped: no server (run through npm run bench) or MEMORY_BENCH_SENDS=0',
-        },
+    ...ttftRows(result.ttft, 'embeddings off'),
+    ...ttftRows(result.ttftEmbed, 'embeddings on: /v1/embeddings of the test embedder'),
   ];
 }
 

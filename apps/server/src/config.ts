@@ -217,6 +217,11 @@ export const ConfigSchema = z.object({
    * `overlap` (the memory's terms in the reply) or `model` (the model names them in a marker the server strips).
    */
   MEMORY_CITATIONS: z.enum(['overlap', 'model']).default('overlap'),
+  /**
+   * The longest a reply's prompt waits for its turns' embedding (LLM_EMBEDDINGS_MODEL set;
+   * docs/memory.md "Embeddings"): past it the memories are ranked by their words alone.
+   */
+  MEMORY_EMBED_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /** Where a character's chat pictures come from: `gallery` (its own pictures), `comfyui` or `openai` (generated; the gallery on failure). */
   IMAGE_PROVIDER: z.enum(['gallery', 'comfyui', 'openai']).default('gallery'),
   /** The image endpoint: a ComfyUI server (http://127.0.0.1:8188) or an OpenAI-compatible base (https://api.openai.com/v1). */

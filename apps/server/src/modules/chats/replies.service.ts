@@ -285,6 +285,8 @@ export class RepliesService {
     // the user's, and only when the model is to answer), read while the limits count.
     const history = screening.wantsReply ? { limit: PROMPT_HISTORY_LIMIT, budget: this.deps.historyBudget } : undefined;
     const reading = findChatContext(this.deps.db, chatId, userId, history).catch(() => null);
+    // The pair's memories for the prompt, read meanwhile when this chat's last turns are known.
+    const memoriesAhead = history ? this.deps.runner.readMemoriesAhead(chatId, userId, text) : null;
     if (options.admitted) await this.admit(userId, counted, options.admitted);
     // A member of someone's scene (docs/groups.md) sends into the owner's chat.
     const context = (await reading) ?? (await this.memberContext(chatId, userId, history));
@@ -306,7 +308,7 @@ export class RepliesService {
     const base = context.chat.isGroup
       ? await this.planScene(plan, context, userId, locale)
       : { chat: context.chat, bot: context.bot, userName: context.userName, stored: context.stored };
-    return this.carryOut(plan, context, base, locale);
+    return this.carryOut(plan, context, { ...base, memoriesAhead }, locale);
   }
 
   /** The owner's chat context for an active member of their scene; null for anyone else. */

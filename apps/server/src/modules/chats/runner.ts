@@ -20,6 +20,8 @@ import {
   CitationStream,
   labelledLine,
   stripCitations,
+  aheadFits,
+  type MemoriesAhead,
   type MemoriesApi,
   type PromptMemories,
 } from '../memories/index.js';
@@ -47,7 +49,7 @@ export interface RunnerDeps {
   /** The saves commit without waiting for the disk (`db/commit-mode.ts`; CHAT_SYNCHRONOUS_COMMIT). */
   relaxedCommit?: boolean;
   /** Long-term memories (the memories module): the prompt's, each reply's citations, extraction after a turn. */
-  memories?: Pick<MemoriesApi, 'forPrompt' | 'replied'> | null;
+  memories?: (Pick<MemoriesApi, 'forPrompt' | 'replied'> & Partial<Pick<MemoriesApi, 'readAhead'>>) | null;
   /** Lorebooks (the lorebooks module): the prompt's books; null: the card's own book only. */
   lorebooks?: Pick<LorebooksApi, 'forPrompt'> | null;
   /**
@@ -90,6 +92,8 @@ export interface GenerationContext {
    * one-to-one send): a false one is not read again. Absent: both are read.
    */
   stored?: StoredForPrompt;
+  /** The memories read ahead with the chat (a send; `MemoriesApi.readAhead`), used when they fit its turns. */
+  memoriesAhead?: MemoriesAhead | null;
 }
 
 /**
@@ -379,6 +383,19 @@ export class GenerationRunner {
       });
   }
 
+  /**
+   * A send's long-term memories read ahead, while its chat and history are read (docs/memory.md
+   * "Retrieval"); null when the memories module has nothing noted for the chat (nothing is read).
+   */
+  readMemoriesAhead(chatId: string, userId: string, text: string): MemoriesAhead | null {
+    try {
+      return this.deps.memories?.readAhead?.({ chatId, userId, text }) ?? null;
+    } catch (error) {
+      this.deps.log.warn({ err: error, chatId }, 'memories: could not read ahead');
+      return null;
+    }
+  }
+
   /** Tells the memories module: the reply's citations, and a user turn to extract memories from. */
   private async afterReply(run: Run, state: ReturnType<typeof settle>['state']): Promise<void> {
     const memories = this.deps.memories;
@@ -410,6 +427,7 @@ export class GenerationRunner {
     chat: ChatRow,
     history: Promise<PromptRow[]>,
     noneStored = false,
+    ahead?: MemoriesAhead | null,
   ): Promise<PromptMemories | null> {
     const memories = this.deps.memories;
     if (!memories) return Promise.resolve(null);
@@ -421,17 +439,21 @@ export class GenerationRunner {
       Math.floor((model.contextSize - this.deps.maxTokens) * MEMORY_BUDGET_SHARE),
     );
     return history
-      .then((rows) =>
-        memories.forPrompt({
+      .then((rows) => {
+        const turns = rows
+          .filter((m) => m.role !== 'system')
+          .slice(-3)
+          .map((m) => m.text);
+        // Read ahead with the chat, of these very turns: already on its way (or done).
+        if (aheadFits(ahead, chat.botId, turns, budget)) return ahead.result;
+        return memories.forPrompt({
           userId: chat.userId,
           botId: chat.botId,
-          turns: rows
-            .filter((m) => m.role !== 'system')
-            .slice(-3)
-            .map((m) => m.text),
+          chatId: chat.id,
+          turns,
           budgetTokens: budget,
-        }),
-      )
+        });
+      })
       .catch((error: unknown) => {
         this.deps.log.warn({ err: error, chatId: chat.id }, 'memories: could not read the prompt memories');
         return null;
@@ -508,7 +530,7 @@ export class GenerationRunner {
     const [persona, history, longTerm, books] = await Promise.all([
       scene ? scene.persona : chat.personaId ? findOwnPersona(db, chat.personaId, chat.userId) : null,
       context.history,
-      this.promptMemories(chat, context.history, context.stored?.memories === false),
+      this.promptMemories(chat, context.history, context.stored?.memories === false, context.memoriesAhead),
       this.booksFor(chat, context.bot, context.stored?.lorebooks === false),
     ]);
     // Citations asked of the model: each memory line labelled, the instruction before them.

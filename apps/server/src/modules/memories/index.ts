@@ -9,6 +9,7 @@ import * as repo from './memories.repository.js';
 import { memoriesRoutes } from './memories.routes.js';
 import { MemoriesService, memoryValues, revisionOf, type PromptMemories } from './memories.service.js';
 import type { Database } from '../../db/client.js';
+import type { MemoriesAhead } from './read-ahead.js';
 
 export type MemoriesModuleDeps = Pick<Core, 'config' | 'db' | 'log' | 'llm' | 'jobs' | 'limits' | 'moderation'> & {
   bots: BotsService;
@@ -37,7 +38,19 @@ export interface ReplyMemories {
 /** What other modules may ask of the memories module (the chats module's prompt, citations, history). */
 export interface MemoriesApi {
   /** The memories of a reply's prompt: pinned, then the most relevant to `turns`, within `budgetTokens`. */
-  forPrompt(input: { userId: string; botId: string; turns: string[]; budgetTokens: number }): Promise<PromptMemories>;
+  forPrompt(input: {
+    userId: string;
+    botId: string;
+    turns: string[];
+    budgetTokens: number;
+    /** The chat of a reply (its turns are noted for reading its next send's memories ahead). */
+    chatId?: string;
+  }): Promise<PromptMemories>;
+  /**
+   * A send's memories read ahead while its chat is read (docs/memory.md "Retrieval"); null when
+   * the chat's last turns are not known here. The runner checks the turns before using it.
+   */
+  readAhead(input: { chatId: string; userId: string; text: string }): MemoriesAhead | null;
   /** After a reply: stores its citations and queues the extraction of the pair's new messages. */
   replied(input: ReplyMemories): Promise<void>;
   /** The citations of these messages (history). */
@@ -71,6 +84,7 @@ export const memoriesModule = defineModule<MemoriesModuleDeps>('memories', async
     bots: deps.bots,
     moderation: deps.moderation,
     writes: new WindowLimiter(deps.limits, 'memory-writes', MEMORY_WRITES_PER_MINUTE, 60_000),
+    embedWaitMs: config.MEMORY_EMBED_WAIT_MS,
   });
   const extractor = new MemoryExtractor({ db, llm, log, moderation: deps.moderation, service });
   const journal = new JournalWriter({ db, llm, log });
@@ -104,7 +118,9 @@ export const memoriesModule = defineModule<MemoriesModuleDeps>('memories', async
 
   const api: MemoriesApi = {
     forPrompt: (input) => service.forPrompt(input),
+    readAhead: (input) => service.readAhead(input.chatId, input.userId, input.text),
     replied: async (input) => {
+      service.ahead.replied(input.chatId, input.reply);
       if (input.reply && input.memoryIds.length)
         await service.recordCitations(
           input.messageId,
@@ -191,6 +207,7 @@ export async function importSummaries(db: Database, batch = 200): Promise<number
 
 // The public API.
 export type { PromptMemories } from './memories.service.js';
+export { aheadFits, type MemoriesAhead } from './read-ahead.js';
 /** Delete all data (modules/accounts/user-data.ts): the user's memories, settings and journal. */
 export const deleteUserMemories = repo.deleteUserMemories;
 /** Citations asked of the model (MEMORY_CITATIONS=model): the labels, the instruction, the marker's stripping. */

@@ -201,19 +201,21 @@ const termsArray = (scoped: string[]): SQL => sql`string_to_array(${scoped.join(
  * subquery, since the planner otherwise ANDs the bitmap with the pair index's — every memory of
  * the pair (20 000 index entries, ¾ of the statement's buffers) read to confirm what the scoped
  * terms already say. It remains a filter, so a collision of pair keys can never show another
- * pair's memory. The matched terms are computed once per row (named in the subquery).
+ * pair's memory. The matched terms are computed once per row (named in the subquery), as the
+ * row's terms kept by `= any` of the query's (a memory's terms are distinct): a third of the
+ * statement's time less than an `intersect`, which hashes both sides for every row.
  */
 function candidatesQuery(
   userId: string,
   botId: string,
   scoped: string[],
-  options: { limit: number; kind?: MemoryRow['kind']; withEmbedding?: boolean; columns?: SQL },
+  options: { limit: number; kind?: MemoryRow['kind']; withEmbedding?: boolean; columns?: SQL; src?: 'c' },
 ): SQL {
   return sql`select ${options.columns ?? shownSelect('c')}, c.matched, cardinality(c.terms) as "termCount",
-      ${options.withEmbedding ? sql`c.embedding` : sql`null::real[]`} as embedding, false as "pinnedRow"
+      ${options.withEmbedding ? sql`c.embedding` : sql`null::real[]`} as embedding${options.src ? sql.raw(`, 'c' as src`) : sql``}
     from (select ${sql.raw(shownColumns.map(([, column]) => `m.${column.name}`).join(', '))}, m.terms,
             ${options.withEmbedding ? sql`m.embedding` : sql`null::real[] as embedding`},
-            array(select unnest(m.terms) intersect select unnest(${termsArray(scoped)})) as matched
+            array(select t from unnest(m.terms) t where t = any(${termsArray(scoped)})) as matched
           from memories m where m.terms && ${termsArray(scoped)} offset 0) c
     where c.user_id = ${userId} and c.bot_id = ${botId}${options.kind ? sql` and c.kind = ${options.kind}` : sql``}
     order by cardinality(c.matched) desc, c.updated_at desc
@@ -263,33 +265,45 @@ function promptMemoryFromRaw(raw: Record<string, unknown>): PromptMemory {
 
 /**
  * A prompt's reads in one statement (docs/memory.md "Benchmark"): the pair's pinned memories
- * (at most `pinned`, through the partial index) and the candidates of the search
- * (`candidatesQuery`), with only the columns the ranking and the prompt's lines read. One round
- * trip, one backend, one plan, and few values to decode.
+ * (at most `pinned`, through the partial index), the candidates of the search
+ * (`candidatesQuery`) and, when embeddings are on, the `recent` newest memories with their
+ * vectors (the semantic candidates), with only the columns the ranking and the prompt's lines
+ * read. One round trip, one backend, one plan, and few values to decode.
  */
 export async function promptCandidates(
   db: Database,
   userId: string,
   botId: string,
   scoped: string[],
-  options: { pinned: number; limit: number; withEmbedding?: boolean },
-): Promise<{ pinned: PromptMemory[]; candidates: (PromptMemory & SearchTerms)[] }> {
+  options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number },
+): Promise<{
+  pinned: PromptMemory[];
+  candidates: (PromptMemory & SearchTerms)[];
+  recent: (PromptMemory & { embedding: number[] | null })[];
+}> {
   const pinnedQuery = sql`select ${promptSelect('p')}, null::text[] as matched, 0 as "termCount",
-      null::real[] as embedding, true as "pinnedRow"
+      null::real[] as embedding, 'p' as src
     from memories p where p.user_id = ${userId} and p.bot_id = ${botId} and p.pinned
     order by p.importance desc, p.updated_at desc
     limit ${options.pinned}`;
-  const query = scoped.length
-    ? sql`(${pinnedQuery}) union all (${candidatesQuery(userId, botId, scoped, { ...options, columns: promptSelect('c') })})`
-    : pinnedQuery;
-  const rows = rowsOf<Record<string, unknown>>(await db.execute(query));
+  const parts = [sql`(${pinnedQuery})`];
+  if (scoped.length)
+    parts.push(sql`(${candidatesQuery(userId, botId, scoped, { ...options, columns: promptSelect('c'), src: 'c' })})`);
+  if (options.recent)
+    parts.push(sql`(select ${promptSelect('r')}, null::text[] as matched, 0 as "termCount", r.embedding, 'r' as src
+      from memories r where r.user_id = ${userId} and r.bot_id = ${botId}
+      order by r.updated_at desc
+      limit ${options.recent})`);
+  const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.join(parts, sql` union all `)));
   const pinned: PromptMemory[] = [];
   const candidates: (PromptMemory & SearchTerms)[] = [];
+  const recent: (PromptMemory & { embedding: number[] | null })[] = [];
   for (const raw of rows) {
-    if (raw.pinnedRow) pinned.push(promptMemoryFromRaw(raw));
-    else candidates.push({ ...promptMemoryFromRaw(raw), ...searchTermsFromRaw(raw) });
+    if (raw.src === 'p') pinned.push(promptMemoryFromRaw(raw));
+    else if (raw.src === 'c') candidates.push({ ...promptMemoryFromRaw(raw), ...searchTermsFromRaw(raw) });
+    else recent.push({ ...promptMemoryFromRaw(raw), embedding: searchTermsFromRaw(raw).embedding });
   }
-  return { pinned: pinned.sort(byPinnedOrder), candidates: candidates.sort(bySearchOrder) };
+  return { pinned: pinned.sort(byPinnedOrder), candidates: candidates.sort(bySearchOrder), recent };
 }
 
 /** The pair's pinned memories, most important first. */

@@ -22,6 +22,7 @@ import type { ShownMemory } from './memories.repository.js';
 import { presentJournalEntry, presentMemory, presentRevision } from './memories.presenter.js';
 import { drewOn, memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
 import { checkMemory, type MemorySubject } from './safety.js';
+import { TurnsAhead, type MemoriesAhead } from './read-ahead.js';
 import { dedupeKey, scopedTerms, searchTerms, pairKey } from './terms.js';
 
 export interface MemoriesServiceDeps {
@@ -32,6 +33,11 @@ export interface MemoriesServiceDeps {
   moderation: Pick<ModerationProvider, 'checkText' | 'name'> | null;
   /** Writes per account (MEMORY_WRITES_PER_MINUTE). */
   writes: Pick<WindowLimiter, 'take'>;
+  /**
+   * The longest a prompt waits for its turns' embedding (MEMORY_EMBED_WAIT_MS, docs/memory.md
+   * "Embeddings"); past it the prompt's memories are ranked without one.
+   */
+  embedWaitMs?: number;
   now?: () => Date;
 }
 
@@ -46,6 +52,7 @@ export const PROMPT_MEMORIES_MAX = 12;
 const PINNED_MAX = 8;
 const CANDIDATES_MAX = 300;
 const RECENT_FOR_EMBEDDINGS = 200;
+const EMBED_WAIT_MS = 1500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -86,6 +93,9 @@ export function memoryValues(
  */
 export class MemoriesService {
   constructor(private readonly deps: MemoriesServiceDeps) {}
+
+  /** Each chat's last turns, for reading the next send's memories ahead (`read-ahead.ts`). */
+  readonly ahead = new TurnsAhead();
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -278,41 +288,75 @@ export class MemoriesService {
     botId: string;
     turns: string[];
     budgetTokens: number;
+    /** The chat of a reply: its turns are noted for reading its next send's memories ahead. */
+    chatId?: string;
     signal?: AbortSignal;
   }): Promise<PromptMemories> {
     const { db, llm } = this.deps;
     const { userId, botId } = input;
     if (input.budgetTokens < 8) return { ids: [], lines: [] };
+    if (input.chatId && input.turns.length)
+      this.ahead.asked(input.chatId, userId, botId, input.budgetTokens, input.turns.at(-1)!);
     const query = input.turns.join('\n').slice(-2000);
     const key = pairKey(userId, botId);
     const terms = searchTerms(query).map((t) => `${key}:${t}`);
     const embed = llm.embed;
-    const [{ pinned, candidates }, queryEmbedding] = await Promise.all([
+    // The statement and the turns' embedding at once; the newest memories (the semantic
+    // candidates that share no term) come in the same statement when embeddings are on.
+    const [{ pinned, candidates, recent }, queryEmbedding] = await Promise.all([
       repo.promptCandidates(db, userId, botId, terms, {
         pinned: PINNED_MAX,
         limit: CANDIDATES_MAX,
         withEmbedding: Boolean(embed),
+        recent: embed ? RECENT_FOR_EMBEDDINGS : 0,
       }),
-      embed && query.trim()
-        ? embed([query], input.signal).then(
-            (v) => v[0] ?? null,
-            () => null,
-          )
-        : null,
+      embed && query.trim() ? this.queryEmbedding(embed, query, input.signal) : null,
     ]);
-    const recent = queryEmbedding
-      ? await repo.recentMemories(db, userId, botId, RECENT_FOR_EMBEDDINGS, { withEmbedding: true })
-      : [];
     const ranked = rankMemories({
       pinned,
       candidates,
-      recent,
+      recent: queryEmbedding ? recent : [],
       queryEmbedding,
       total: Math.max(candidates.length * 4, 50),
       now: this.now(),
     });
     const chosen = selectForPrompt(pinned, ranked, input.budgetTokens, PROMPT_MEMORIES_MAX);
     return { ids: chosen.map((m) => m.id), lines: chosen.map(memoryLine) };
+  }
+
+  /**
+   * A send's memories read ahead, while its chat and history are read (`read-ahead.ts`): the
+   * chat's noted last turns and the send's `text`; null when none are noted (then nothing is
+   * read: a chat whose pair has no memories is never noted).
+   */
+  readAhead(chatId: string, userId: string, text: string): MemoriesAhead | null {
+    const next = this.ahead.next(chatId, userId, text);
+    if (!next) return null;
+    const result = this.forPrompt({
+      userId,
+      botId: next.botId,
+      chatId,
+      turns: next.turns,
+      budgetTokens: next.budgetTokens,
+    });
+    result.catch(() => undefined); // the runner awaits it, or drops it
+    return { ...next, result };
+  }
+
+  /**
+   * The turns' embedding, or null when the endpoint fails or takes longer than `embedWaitMs`
+   * (the request is then given up: a slow embeddings endpoint never holds a reply back long).
+   */
+  private queryEmbedding(
+    embed: NonNullable<LlmProvider['embed']>,
+    query: string,
+    signal?: AbortSignal,
+  ): Promise<number[] | null> {
+    const waited = AbortSignal.timeout(this.deps.embedWaitMs ?? EMBED_WAIT_MS);
+    return embed([query], signal ? AbortSignal.any([signal, waited]) : waited).then(
+      (v) => v[0] ?? null,
+      () => null,
+    );
   }
 
   /**

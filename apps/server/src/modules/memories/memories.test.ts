@@ -228,6 +228,58 @@ describe('retrieval into the prompt and citations', () => {
     void unrelated;
   });
 
+  it("reads a send's memories ahead with the chat, and only uses them for the same turns", async () => {
+    const { auth, bot, chat } = await setup();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/characters/${bot.id}/memories`,
+      headers: auth,
+      payload: { text: 'Alex keeps bees on the roof of his house.', kind: 'user' },
+    });
+    expect(res.statusCode).toBe(201);
+    // Each memory read for a prompt embeds its query (the last three turns): one request per read.
+    const queries = () => fake.embeddingRequests.map((r) => r.input as string[]).filter((i) => i.length === 1);
+    const api = t.app.memories;
+    const readAhead = api.readAhead;
+    const aheads: (string[] | null)[] = [];
+    api.readAhead = (input) => {
+      const ahead = readAhead(input);
+      aheads.push(ahead?.turns ?? null);
+      return ahead;
+    };
+    replyText = 'I remember, tell me more.';
+    await send(auth, chat.id, 'Hello there!');
+    // The chat's first send: no turns noted yet, nothing read ahead.
+    expect(aheads).toEqual([null]);
+    const before = queries().length;
+    // The next send: read ahead from the noted turns (previous message, reply) and its own text,
+    // while the chat is read; the runner finds the same turns in the history and reads no more.
+    await send(auth, chat.id, 'How are my bees doing?');
+    expect(aheads[1]).toEqual(['Hello there!', 'I remember, tell me more.', 'How are my bees doing?']);
+    expect(queries().slice(before)).toEqual([['Hello there!\nI remember, tell me more.\nHow are my bees doing?']]);
+    expect(systemOf(chatRequests().at(-1)!)).toContain('Alex keeps bees');
+
+    // The reply edited meanwhile: the history no longer shows the noted turns, so the read-ahead
+    // is not used and the prompt's memories are read from the history's turns.
+    const history = await t.app.inject({ method: 'GET', url: `/api/chat/history/${chat.id}`, headers: auth });
+    const last = history.json<{ results: Message[] }>().results.find((m) => m.role === 'bot' && m.notice === null)!;
+    const edited = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/chat/${chat.id}/messages/${last.id}`,
+      headers: auth,
+      payload: { text: 'Your bees are fine.' },
+    });
+    expect(edited.statusCode).toBe(200);
+    const next = queries().length;
+    await send(auth, chat.id, 'And the honey?');
+    expect(queries().slice(next)).toEqual([
+      ['How are my bees doing?\nI remember, tell me more.\nAnd the honey?'],
+      ['How are my bees doing?\nYour bees are fine.\nAnd the honey?'],
+    ]);
+    expect(systemOf(chatRequests().at(-1)!)).toContain('Alex keeps bees');
+    api.readAhead = readAhead;
+  });
+
   it('finds memories in Chinese and Russian by full-text search', async () => {
     const { auth, bot } = await setup();
     for (const text of ['小明喜欢在周末去爬山。', 'Саша боится собак.', 'Alex works as a nurse.'])
