@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, type ErrorCode } from '@reverie/shared';
+import { ApiErrorSchema, ERROR_MESSAGES, type ErrorCode } from '@reverie/shared';
 
 const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   not_found: 404,
@@ -51,3 +51,15 @@ export class AppError extends Error {
 }
 
 export const notFound = (detail?: string) => new AppError('not_found', { detail });
+
+/**
+ * A route schema's error responses: each status answers the API error shape
+ * (`apiErrors(400, 401, 404)` → `{ 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema }`).
+ */
+export function apiErrors<const S extends readonly number[]>(
+  ...statuses: S
+): { [K in S[number]]: typeof ApiErrorSchema } {
+  return Object.fromEntries(statuses.map((status) => [status, ApiErrorSchema])) as {
+    [K in S[number]]: typeof ApiErrorSchema;
+  };
+}

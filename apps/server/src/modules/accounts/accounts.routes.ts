@@ -26,7 +26,7 @@ import {
   TokenValidSchema,
   ValidateTokenBodySchema,
 } from '@reverie/shared';
-import { AppError } from '../../lib/errors.js';
+import { AppError, apiErrors } from '../../lib/errors.js';
 import { WindowLimiter, type WindowCounter } from '../../providers/limits/index.js';
 import { translate } from '../../lib/i18n.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
@@ -50,7 +50,7 @@ export interface AccountsRoutesOptions {
 const rateLimited = (seconds: number) =>
   new AppError('rate_limited', { status: 429, headers: { 'retry-after': String(Math.max(1, seconds)) } });
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 409: ApiErrorSchema, 429: ApiErrorSchema };
+const errors = apiErrors(400, 401, 409, 429);
 
 const emailOf = (request: FastifyRequest) => {
   const body = request.body as { email?: unknown } | undefined;

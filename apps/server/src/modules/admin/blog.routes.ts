@@ -8,22 +8,14 @@ import {
   AdminBlogPostPatchSchema,
   AdminBlogPostSchema,
   AdminBlogPublishSchema,
-  ApiErrorSchema,
   IMAGE_MAX_BYTES,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { readUpload } from '../../lib/forms.js';
 import { currentUserId } from '../../plugins/auth.js';
 import type { AdminBlogService } from './blog.service.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  403: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-  413: ApiErrorSchema,
-  415: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 403, 404, 409, 413, 415);
 
 /** The console's Blog section (`/api/admin/blog…`; docs/admin.md "Blog"). */
 export const adminBlogRoutes: FastifyPluginAsyncZod<{ service: AdminBlogService }> = async (app, { service }) => {

@@ -15,24 +15,16 @@ import {
   AdminReasonBodySchema,
   AdminVisibilitySchema,
   AdminVoicesSchema,
-  ApiErrorSchema,
   CARD_MAX_BYTES,
   IMAGE_MAX_BYTES,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { readUpload, translatedFieldErrors } from '../../lib/forms.js';
 import { currentUserId } from '../../plugins/auth.js';
 import { CardFieldsError } from '../bots/index.js';
 import type { AdminCharactersService } from './characters.service.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  403: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-  413: ApiErrorSchema,
-  422: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 403, 404, 409, 413, 422);
 
 /**
  * The console's Characters section (`/api/admin/characters…`: official characters, their

@@ -14,9 +14,10 @@ import {
   AdminUuidParamsSchema,
   ApiErrorSchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import type { AdminReportsService } from './reports.service.js';
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404);
 const tags = ['admin'];
 
 /** `/api/admin/reports…` (docs/admin.md "Reports"); behind `requireAdmin` (admin.routes.ts). */

@@ -9,9 +9,10 @@ import {
   AdminTakedownRemoveBodySchema,
   ApiErrorSchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import type { AdminTakedownService } from './takedown.service.js';
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404);
 const tags = ['admin'];
 
 /** `/api/admin/takedown…` (docs/admin.md "Takedown"); behind `requireAdmin` (admin.routes.ts). */

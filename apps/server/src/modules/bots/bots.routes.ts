@@ -22,7 +22,7 @@ import {
 } from '@reverie/shared';
 import { receiveMultipart, requiredFileError, translatedFieldErrors, type SpooledFile } from '../../lib/forms.js';
 import type { PictureWork } from '../../lib/picture-work.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, apiErrors } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { COMPRESS_MIN_BYTES, preferredEncoding } from '../../plugins/compression.js';
 import { CardFieldsError } from './card.js';
@@ -31,14 +31,7 @@ import type { BotsService } from './bots.service.js';
 import type { BotsGalleryService } from './bots.gallery.js';
 import { galleryRoutes } from './gallery.routes.js';
 
-const errorResponses = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  404: ApiErrorSchema,
-  413: ApiErrorSchema,
-  415: ApiErrorSchema,
-  422: ApiErrorSchema,
-};
+const errorResponses = apiErrors(400, 401, 404, 413, 415, 422);
 
 /** Validates the create fields as the schema-validated routes do: 400 with `errors.{field}`. */
 function parseCreateFields(request: FastifyRequest, raw: unknown): BotCreate {

@@ -10,16 +10,11 @@ import {
   IMAGE_MAX_BYTES,
 } from '@reverie/shared';
 import { receiveMultipart, requiredFileError, type SpooledFile } from '../../lib/forms.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, apiErrors } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { BotsGalleryService } from './bots.gallery.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 404, 409);
 
 /**
  * The author's gallery (docs/characters.md, "The author's gallery"), registered by `botsRoutes`

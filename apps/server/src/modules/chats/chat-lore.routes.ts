@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiErrorSchema,
   ChatIdParamsSchema,
   ChatLorebooksBodySchema,
   ChatLorebooksSchema,
   PromptTraceParamsSchema,
   PromptTraceSchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { ChatLore } from './chat-lore.js';
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 429: ApiErrorSchema };
+const errors = apiErrors(400, 401, 404, 429);
 
 /** A chat's lorebooks and a reply's "what went into the prompt" (docs/lorebooks.md). */
 export const chatLoreRoutes: FastifyPluginAsyncZod<{ lore: ChatLore }> = async (app, { lore }) => {

@@ -28,7 +28,7 @@ import {
   SendMessageBodySchema,
 } from '@reverie/shared';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, apiErrors } from '../../lib/errors.js';
 import { receiveMultipart, requiredFileError } from '../../lib/forms.js';
 import { IMPORT_MAX_BYTES } from './chat-import.js';
 import { deferredGlobalLimit } from '../../plugins/security.js';
@@ -37,15 +37,7 @@ import type { RepliesService } from './replies.service.js';
 import { pipeEvents } from './sse.js';
 import { pipeUserEvents, type UserEvents } from './user-events.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  402: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-  422: ApiErrorSchema,
-  429: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 402, 404, 409, 422, 429);
 
 const STREAM_NOTE =
   'Answers `text/event-stream`: `user_message`, `system_message`, `bot_message` (streaming, then final), ' +

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ApiErrorSchema,
   ChatIdParamsSchema,
   ChatSchema,
   GroupCreateBodySchema,
@@ -24,22 +23,14 @@ import {
   SceneSpeakBodySchema,
   SceneUpdateBodySchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { RepliesService } from './replies.service.js';
 import type { ScenesService } from './scenes.service.js';
 import { pipeEvents } from './sse.js';
 import { pipeSceneEvents, type SceneEvents } from './scene-events.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  403: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-  410: ApiErrorSchema,
-  422: ApiErrorSchema,
-  429: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 403, 404, 409, 410, 422, 429);
 const tags = ['scenes'];
 const SCENE_CONTINUE_DEFAULT = 3;
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
 import {
-  ApiErrorSchema,
   AroundQuerySchema,
   AroundSchema,
   ChatIdParamsSchema,
@@ -18,19 +17,13 @@ import {
   type ImpersonateEvent,
   type StreamEvent,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { impersonate, suggestReplies, type ImpersonateDeps } from './impersonate.js';
 import { pipeEvents } from './sse.js';
 import type { StoryService } from './story.service.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-  429: ApiErrorSchema,
-  503: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 404, 409, 429, 503);
 
 type App = Parameters<FastifyPluginAsyncZod>[0];
 

@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiErrorSchema,
   ChatCompanionBodySchema,
   ChatCompanionSchema,
   ChatIdParamsSchema,
   CompanionSettingsBodySchema,
   CompanionSettingsSchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import type { Database } from '../../db/client.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import { requireOwnedChat } from '../chats/index.js';
 import type { CompanionService } from './companion.service.js';
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 429: ApiErrorSchema };
+const errors = apiErrors(400, 401, 404, 429);
 /** Settings are cheap to write, but each write plans the user's slots again. */
 const perAccount = { rateLimit: { max: 30, timeWindow: 60_000 } };
 

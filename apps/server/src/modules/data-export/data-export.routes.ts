@@ -6,6 +6,7 @@ import {
   DataExportSchema,
   DataExportStatusSchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { DataExportService } from './data-export.service.js';
 
@@ -13,7 +14,7 @@ export interface DataExportRouteOptions {
   service: DataExportService;
 }
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 429: ApiErrorSchema };
+const errors = apiErrors(400, 401, 404, 429);
 
 /** "Download my data" (docs/accounts.md): ask, follow, download. */
 export const dataExportRoutes: FastifyPluginAsyncZod<DataExportRouteOptions> = async (app, { service }) => {

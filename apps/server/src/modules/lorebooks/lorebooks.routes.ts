@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiErrorSchema,
   CharacterParamsSchema,
   LOREBOOK_IMPORT_MAX_BYTES,
   LoreEntryBodySchema,
@@ -16,18 +15,12 @@ import {
   LorebookSchema,
   LorebookUpdateBodySchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { z } from 'zod';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { LorebooksService } from './lorebooks.service.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-  413: ApiErrorSchema,
-  429: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 404, 409, 413, 429);
 const tags = ['lorebooks'];
 const importLimit = { bodyLimit: LOREBOOK_IMPORT_MAX_BYTES + 64 * 1024 };
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiErrorSchema,
   CharacterParamsSchema,
   JournalListQuerySchema,
   JournalListSchema,
@@ -15,18 +14,12 @@ import {
   MemorySchema,
   MemoryUpdateBodySchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { z } from 'zod';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { MemoriesService } from './memories.service.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-  422: ApiErrorSchema,
-  429: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 404, 409, 422, 429);
 const tags = ['memories'];
 
 /** The memory page's API (docs/memory.md "HTTP API"); every path is the signed-in user's own. */

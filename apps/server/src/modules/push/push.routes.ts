@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ApiErrorSchema,
   PushConfigSchema,
   PushPreferencesBodySchema,
   PushSubscriptionBodySchema,
   PushUnsubscribeBodySchema,
 } from '@reverie/shared';
+import { apiErrors } from '../../lib/errors.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { PushService } from './push.service.js';
 
@@ -16,7 +16,7 @@ export interface PushRouteOptions {
   perIpPerHour: number;
 }
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 429: ApiErrorSchema };
+const errors = apiErrors(400, 401, 404, 429);
 
 /** Web Push for the signed-in user's devices (docs/companion.md "Push and the app"). */
 export const pushRoutes: FastifyPluginAsyncZod<PushRouteOptions> = async (app, options) => {

@@ -14,18 +14,13 @@ import {
   TransformStepSchema,
   TransformVerifyBodySchema,
 } from '@reverie/shared';
-import { AppError } from '../../lib/errors.js';
+import { AppError, apiErrors } from '../../lib/errors.js';
 import { receiveMultipart, type SpooledFile } from '../../lib/forms.js';
 import type { PictureWork } from '../../lib/picture-work.js';
 import { currentUserId, requireUser } from '../../plugins/auth.js';
 import type { TransformsService } from './transforms.service.js';
 
-const errors = {
-  400: ApiErrorSchema,
-  401: ApiErrorSchema,
-  404: ApiErrorSchema,
-  409: ApiErrorSchema,
-};
+const errors = apiErrors(400, 401, 404, 409);
 
 /** Reads the multipart form: the file `image` (≤ 5 MB, else 413; spooled to disk) and the field `style`. */
 async function readImageForm(request: FastifyRequest): Promise<{ image: SpooledFile | null; style: string }> {
