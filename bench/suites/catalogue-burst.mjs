@@ -3,7 +3,6 @@
 // and its latency counts from that schedule) from many addresses, each under its per-address
 // budget, while /api/health is polled. Once with the guest catalogue's cache off (the
 // baseline) and once with it on, in the same run.
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
