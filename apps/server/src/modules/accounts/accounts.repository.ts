@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
+import { findRow } from '../../db/rows.js';
 import { emailTokens, refreshTokens, supportReports, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -96,19 +97,16 @@ export async function insertEmailToken(
 
 /** A code that is unused and unexpired, for the given purpose. */
 export async function findLiveEmailToken(db: Database, purpose: EmailTokenPurpose, tokenHash: string) {
-  const [row] = await db
-    .select()
-    .from(emailTokens)
-    .where(
-      and(
-        eq(emailTokens.tokenHash, tokenHash),
-        eq(emailTokens.purpose, purpose),
-        isNull(emailTokens.usedAt),
-        gt(emailTokens.expiresAt, new Date()),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
+  return findRow(
+    db,
+    emailTokens,
+    and(
+      eq(emailTokens.tokenHash, tokenHash),
+      eq(emailTokens.purpose, purpose),
+      isNull(emailTokens.usedAt),
+      gt(emailTokens.expiresAt, new Date()),
+    ),
+  );
 }
 
 /** Uses a code once; false when it was used meanwhile. */

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { findRow, insertRow } from '../../db/rows.js';
 import { desireClaims, payments, subscriptions, trialUses, users, webhookEvents } from '../../db/schema.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -40,13 +41,12 @@ export async function findCurrentSubscription(
   userId: string,
   now: Date,
 ): Promise<SubscriptionRow | null> {
-  const [row] = await db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), gt(subscriptions.currentPeriodEnd, now)))
-    .orderBy(desc(subscriptions.currentPeriodEnd))
-    .limit(1);
-  return row ?? null;
+  return findRow(
+    db,
+    subscriptions,
+    and(eq(subscriptions.userId, userId), gt(subscriptions.currentPeriodEnd, now)),
+    desc(subscriptions.currentPeriodEnd),
+  );
 }
 
 export async function findUserEmail(db: Database, userId: string): Promise<string | null> {
@@ -55,8 +55,7 @@ export async function findUserEmail(db: Database, userId: string): Promise<strin
 }
 
 export async function insertPayment(db: Database, values: typeof payments.$inferInsert): Promise<PaymentRow> {
-  const [row] = await db.insert(payments).values(values).returning();
-  return row!;
+  return insertRow(db, payments, values);
 }
 
 export async function setPaymentProviderRef(db: Database, id: string, providerRef: string | null): Promise<void> {
@@ -164,11 +163,11 @@ export async function findSubscriptionByRef(
   provider: SubscriptionRow['provider'],
   providerSubscriptionId: string,
 ): Promise<SubscriptionRow | null> {
-  const [row] = await tx
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, providerSubscriptionId)));
-  return row ?? null;
+  return findRow(
+    tx,
+    subscriptions,
+    and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, providerSubscriptionId)),
+  );
 }
 
 /**

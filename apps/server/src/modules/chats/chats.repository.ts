@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
+import { findRow } from '../../db/rows.js';
 import { chatPeople, chats, messages } from '../../db/schema.js';
 import type { NewMessageRow } from './messages.repository.js';
 
@@ -12,27 +13,16 @@ export type ChatRow = typeof chats.$inferSelect;
 
 /** The chat when it belongs to the user; anyone else's (or an unknown id) answers null. */
 export async function findOwnedChat(db: Database, chatId: string, userId: string): Promise<ChatRow | null> {
-  const [row] = await db
-    .select()
-    .from(chats)
-    .where(and(eq(chats.id, chatId), eq(chats.userId, userId)));
-  return row ?? null;
+  return findRow(db, chats, and(eq(chats.id, chatId), eq(chats.userId, userId)));
 }
 
 export async function findChatById(db: Database, chatId: string): Promise<ChatRow | null> {
-  const [row] = await db.select().from(chats).where(eq(chats.id, chatId));
-  return row ?? null;
+  return findRow(db, chats, eq(chats.id, chatId));
 }
 
 /** The user's most recently active chat with a character. */
 export async function findLatestChatWithBot(db: Database, userId: string, botId: string): Promise<ChatRow | null> {
-  const [row] = await db
-    .select()
-    .from(chats)
-    .where(and(eq(chats.userId, userId), eq(chats.botId, botId)))
-    .orderBy(desc(chats.updatedAt))
-    .limit(1);
-  return row ?? null;
+  return findRow(db, chats, and(eq(chats.userId, userId), eq(chats.botId, botId)), desc(chats.updatedAt));
 }
 
 /** Creates a chat and its first messages (the greeting, the AI disclosure) in one transaction. */

@@ -7,6 +7,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, ne, sql } from 'd
 import { rowsOf, type Database } from '../../db/client.js';
 import { commitMode } from '../../db/commit-mode.js';
 import { executePrepared } from '../../db/prepared.js';
+import { findRow } from '../../db/rows.js';
 import { chats, messages } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 import { liveReplyValues } from './live-replies.repository.js';
@@ -93,11 +94,7 @@ export async function findMessage(db: Database, chatId: string, messageId: strin
 }
 
 export async function findByClientId(db: Database, chatId: string, clientId: string): Promise<MessageRow | null> {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.chatId, chatId), eq(messages.clientId, clientId)));
-  return row ?? null;
+  return findRow(db, messages, and(eq(messages.chatId, chatId), eq(messages.clientId, clientId)));
 }
 
 /** The reply the history shows for a user message (the selected alternative), if any. */

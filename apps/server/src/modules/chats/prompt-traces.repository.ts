@@ -4,6 +4,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { findRow } from '../../db/rows.js';
 import { promptTraces } from '../../db/schema.js';
 import { notDeletedIn, segmentsOf } from './branches.repository.js';
 
@@ -20,16 +21,14 @@ export async function findTrace(
   chatId: string,
   messageId: string,
 ): Promise<PromptTraceRow | null> {
-  const [row] = await db
-    .select()
-    .from(promptTraces)
-    .where(
-      and(
-        eq(promptTraces.messageId, messageId),
-        eq(promptTraces.userId, userId),
-        sql`exists (select 1 from messages m join ${segmentsOf(chatId)} l on m.chat_id = l.c and m.seq <= l.s
-          where m.id = ${messageId}::uuid and ${notDeletedIn(chatId)})`,
-      ),
-    );
-  return row ?? null;
+  return findRow(
+    db,
+    promptTraces,
+    and(
+      eq(promptTraces.messageId, messageId),
+      eq(promptTraces.userId, userId),
+      sql`exists (select 1 from messages m join ${segmentsOf(chatId)} l on m.chat_id = l.c and m.seq <= l.s
+        where m.id = ${messageId}::uuid and ${notDeletedIn(chatId)})`,
+    ),
+  );
 }

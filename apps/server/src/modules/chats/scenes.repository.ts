@@ -7,6 +7,7 @@
 import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { toLocale, type Locale } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { insertRow } from '../../db/rows.js';
 import {
   bots,
   chatCharacters,
@@ -309,8 +310,7 @@ export async function insertInvite(
   db: Database,
   values: { chatId: string; code: string; expiresAt: Date; maxMembers: number },
 ): Promise<InviteRow> {
-  const [row] = await db.insert(chatInvites).values(values).returning();
-  return row!;
+  return insertRow(db, chatInvites, values);
 }
 
 /** The scene's invite links, newest first, with how many joined through each. */

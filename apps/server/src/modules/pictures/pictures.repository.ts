@@ -1,5 +1,6 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { findRow } from '../../db/rows.js';
 import {
   botPictureSends,
   botPictures,
@@ -132,11 +133,7 @@ export async function insertPictureMessage(
 
 /** A message of the user (any other user's answers nothing). */
 export async function findOwnedMessage(db: Database, messageId: string, userId: string): Promise<MessageRow | null> {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.userId, userId)));
-  return row ?? null;
+  return findRow(db, messages, and(eq(messages.id, messageId), eq(messages.userId, userId)));
 }
 
 /** Shows the original from now on: kind Image, media_key = the original. */

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { findRow, insertRow } from '../../db/rows.js';
 import { imageTransforms } from '../../db/schema.js';
 
 export type TransformRow = typeof imageTransforms.$inferSelect;
@@ -8,22 +9,16 @@ export async function insertTransform(
   db: Database,
   row: { id: string; userId: string; style: string; originalKey: string },
 ): Promise<TransformRow> {
-  const [inserted] = await db.insert(imageTransforms).values(row).returning();
-  return inserted!;
+  return insertRow(db, imageTransforms, row);
 }
 
 /** The user's transform; null for another user's or a missing one (404 either way). */
 export async function findOwnedTransform(db: Database, id: string, userId: string): Promise<TransformRow | null> {
-  const [row] = await db
-    .select()
-    .from(imageTransforms)
-    .where(and(eq(imageTransforms.id, id), eq(imageTransforms.userId, userId)));
-  return row ?? null;
+  return findRow(db, imageTransforms, and(eq(imageTransforms.id, id), eq(imageTransforms.userId, userId)));
 }
 
 export async function findTransform(db: Database, id: string): Promise<TransformRow | null> {
-  const [row] = await db.select().from(imageTransforms).where(eq(imageTransforms.id, id));
-  return row ?? null;
+  return findRow(db, imageTransforms, eq(imageTransforms.id, id));
 }
 
 /** The user's transforms, newest first. */

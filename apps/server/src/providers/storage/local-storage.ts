@@ -1,16 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import {
-  CONTENT_TYPE_BY_EXTENSION,
-  isValidMediaKey,
-  type ByteRange,
-  type MediaFileInfo,
-  type MediaStorage,
-} from './storage.js';
-
-const contentTypeOf = (key: string) =>
-  CONTENT_TYPE_BY_EXTENSION[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+import { contentTypeOf, isValidMediaKey, type ByteRange, type MediaFileInfo, type MediaStorage } from './storage.js';
 
 /** Media as files under `${DATA_DIR}/media`. */
 export class LocalMediaStorage implements MediaStorage {

@@ -3,13 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AwsClient } from 'aws4fetch';
-import {
-  CONTENT_TYPE_BY_EXTENSION,
-  isValidMediaKey,
-  type ByteRange,
-  type MediaFileInfo,
-  type MediaStorage,
-} from './storage.js';
+import { contentTypeOf, isValidMediaKey, type ByteRange, type MediaFileInfo, type MediaStorage } from './storage.js';
 
 /** Passes bytes `start`…`end` of what flows through (a service that ignored `Range`). */
 function slice(start: number, end: number): Transform {
@@ -112,10 +106,7 @@ export class S3MediaStorage implements MediaStorage {
     }
     if (!response.ok) await S3MediaStorage.fail(response, `GET ${key}`);
     const data = Buffer.from(await response.arrayBuffer());
-    const ext = key.split('.').pop()?.toLowerCase() ?? '';
-    const contentType =
-      CONTENT_TYPE_BY_EXTENSION[ext] ?? response.headers.get('content-type') ?? 'application/octet-stream';
-    return { data, contentType };
+    return { data, contentType: contentTypeOf(key, response.headers.get('content-type') ?? undefined) };
   }
 
   /** HEAD: the object's size, type, ETag and Last-Modified as the service reports them. */
@@ -126,13 +117,12 @@ export class S3MediaStorage implements MediaStorage {
     if (!response.ok) await S3MediaStorage.fail(response, `HEAD ${key}`);
     const size = Number(response.headers.get('content-length'));
     if (!Number.isSafeInteger(size) || size < 0) throw new Error(`S3 HEAD ${key} failed: no content length`);
-    const ext = key.split('.').pop()?.toLowerCase() ?? '';
     const given = response.headers.get('etag');
     const modified = new Date(response.headers.get('last-modified') ?? '');
     const lastModified = Number.isNaN(modified.getTime()) ? new Date(0) : modified;
     return {
       size,
-      contentType: CONTENT_TYPE_BY_EXTENSION[ext] ?? response.headers.get('content-type') ?? 'application/octet-stream',
+      contentType: contentTypeOf(key, response.headers.get('content-type') ?? undefined),
       // S3's ETag is quoted already; a service without one gets size and date.
       etag: given ?? `"${size.toString(16)}-${lastModified.getTime().toString(16)}"`,
       lastModified,

@@ -53,3 +53,8 @@ export const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
   mp3: 'audio/mpeg',
   zip: 'application/zip',
 };
+
+/** The type a key's extension names; `fallback` for an unknown one. */
+export function contentTypeOf(key: string, fallback = 'application/octet-stream'): string {
+  return CONTENT_TYPE_BY_EXTENSION[key.split('.').pop()?.toLowerCase() ?? ''] ?? fallback;
+}

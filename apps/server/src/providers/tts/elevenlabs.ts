@@ -1,12 +1,5 @@
-import {
-  remoteVoiceFor,
-  toTtsError,
-  type RemoteVoices,
-  type Speech,
-  type SpeechRequest,
-  type TtsProvider,
-} from './tts-provider.js';
-import { readMp3Answer, readPcmAnswer } from './remote-audio.js';
+import { remoteVoiceFor, type RemoteVoices, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
+import { postSpeech } from './remote-audio.js';
 
 /**
  * ElevenLabs (`POST {base}/v1/text-to-speech/{voice_id}`, key in `xi-api-key`), MP3 at
@@ -25,24 +18,15 @@ export class ElevenLabsTtsProvider implements TtsProvider {
   async synthesise({ text, voice, signal, format }: SpeechRequest): Promise<Speech> {
     const pcm = format === 'pcm16';
     const voiceId = remoteVoiceFor(voice, this.options.voices);
-    try {
-      const response = await fetch(
-        `${this.base}/v1/text-to-speech/${encodeURIComponent(voiceId)}?output_format=${pcm ? 'pcm_24000' : 'mp3_22050_32'}`,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: pcm ? 'audio/pcm' : 'audio/mpeg',
-            'xi-api-key': this.options.apiKey,
-          },
-          body: JSON.stringify({ text, model_id: this.options.model }),
-          signal,
-        },
-      );
-      if (pcm) return await readPcmAnswer(response, 24_000, this.name, 'text-to-speech');
-      return { format: 'mp3', data: await readMp3Answer(response, this.name, 'text-to-speech') };
-    } catch (error) {
-      throw toTtsError(error, this.name, signal);
-    }
+    return postSpeech({
+      provider: this.name,
+      what: 'text-to-speech',
+      url: `${this.base}/v1/text-to-speech/${encodeURIComponent(voiceId)}?output_format=${pcm ? 'pcm_24000' : 'mp3_22050_32'}`,
+      headers: { 'xi-api-key': this.options.apiKey },
+      body: { text, model_id: this.options.model },
+      pcm,
+      pcmRate: 24_000,
+      signal,
+    });
   }
 }

@@ -1,12 +1,5 @@
-import {
-  remoteVoiceFor,
-  toTtsError,
-  type RemoteVoices,
-  type Speech,
-  type SpeechRequest,
-  type TtsProvider,
-} from './tts-provider.js';
-import { readMp3Answer, readPcmAnswer } from './remote-audio.js';
+import { remoteVoiceFor, type RemoteVoices, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
+import { postSpeech } from './remote-audio.js';
 
 /** OpenAI's `pcm` format: 24 kHz mono 16-bit little-endian, no header. */
 const OPENAI_PCM_RATE = 24_000;
@@ -28,26 +21,20 @@ export class OpenAiSpeechProvider implements TtsProvider {
 
   async synthesise({ text, voice, signal, format }: SpeechRequest): Promise<Speech> {
     const pcm = format === 'pcm16';
-    try {
-      const response = await fetch(`${this.base}/audio/speech`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: pcm ? 'audio/pcm' : 'audio/mpeg',
-          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
-        },
-        body: JSON.stringify({
-          model: this.options.model,
-          input: text,
-          voice: remoteVoiceFor(voice, this.options.voices),
-          response_format: pcm ? 'pcm' : 'mp3',
-        }),
-        signal,
-      });
-      if (pcm) return await readPcmAnswer(response, OPENAI_PCM_RATE, this.name, 'audio/speech');
-      return { format: 'mp3', data: await readMp3Answer(response, this.name, 'audio/speech') };
-    } catch (error) {
-      throw toTtsError(error, this.name, signal);
-    }
+    return postSpeech({
+      provider: this.name,
+      what: 'audio/speech',
+      url: `${this.base}/audio/speech`,
+      headers: this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {},
+      body: {
+        model: this.options.model,
+        input: text,
+        voice: remoteVoiceFor(voice, this.options.voices),
+        response_format: pcm ? 'pcm' : 'mp3',
+      },
+      pcm,
+      pcmRate: OPENAI_PCM_RATE,
+      signal,
+    });
   }
 }

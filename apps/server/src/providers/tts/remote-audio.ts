@@ -1,4 +1,33 @@
-import { TtsError, type Speech } from './tts-provider.js';
+import { TtsError, toTtsError, type Speech } from './tts-provider.js';
+
+/**
+ * Posts a remote provider's JSON speech request and reads its answer: raw PCM at `pcmRate`
+ * when `pcm`, else MP3; any failure as a TtsError (`toTtsError`).
+ */
+export async function postSpeech(request: {
+  provider: string;
+  what: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  pcm: boolean;
+  pcmRate: number;
+  signal?: AbortSignal;
+}): Promise<Speech> {
+  const { provider, what, pcm, signal } = request;
+  try {
+    const response = await fetch(request.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: pcm ? 'audio/pcm' : 'audio/mpeg', ...request.headers },
+      body: JSON.stringify(request.body),
+      signal,
+    });
+    if (pcm) return await readPcmAnswer(response, request.pcmRate, provider, what);
+    return { format: 'mp3', data: await readMp3Answer(response, provider, what) };
+  } catch (error) {
+    throw toTtsError(error, provider, signal);
+  }
+}
 
 /** Reads a remote provider's audio answer: an MP3 body, or a TtsError with the status and a short reason. */
 export async function readMp3Answer(response: Response, provider: string, what: string): Promise<Buffer> {
