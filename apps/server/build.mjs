@@ -35,7 +35,16 @@ fs.copyFileSync('src/providers/tts/audio-worker.mjs', 'dist/audio-worker.mjs');
 // So is the picture judge's worker thread, with the model loader it imports.
 fs.copyFileSync('src/providers/image-moderation/judge-worker.mjs', 'dist/judge-worker.mjs');
 fs.copyFileSync('src/providers/image-moderation/models.mjs', 'dist/models.mjs');
-// And the style engine's cel worker thread, with the pixel code it imports.
-fs.copyFileSync('src/modules/transforms/styles/cel-worker.mjs', 'dist/cel-worker.mjs');
-fs.copyFileSync('src/modules/transforms/styles/cel.mjs', 'dist/cel.mjs');
+// The style engine's cel worker thread is bundled beside server.js with what it imports
+// (cel.mjs, and lib/seeded-random.mjs that the server shares).
+await build({
+  entryPoints: ['src/modules/transforms/styles/cel-worker.mjs'],
+  outfile: 'dist/cel-worker.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+});
 console.log(`server built: ${entries.join(', ')} -> dist/`);

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { findRow, insertRow } from '../../db/rows.js';
 import { desireClaims, payments, subscriptions, trialUses, users, webhookEvents } from '../../db/schema.js';
@@ -271,32 +272,31 @@ export async function hasHadSubscription(
   userId: string,
   except?: { provider: PaymentRow['provider']; ref: string },
 ): Promise<boolean> {
-  const [subscription] = await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
+  return (
+    (await hasRowOtherThan(db, subscriptions, subscriptions.providerSubscriptionId, userId, except)) ||
+    (await hasRowOtherThan(db, trialUses, trialUses.subscriptionRef, userId, except))
+  );
+}
+
+/** Whether the user has a row in `table`, leaving out the one of `except` (its provider and `ref`). */
+async function hasRowOtherThan(
+  db: Database,
+  table: typeof subscriptions | typeof trialUses,
+  ref: AnyPgColumn,
+  userId: string,
+  except?: { provider: PaymentRow['provider']; ref: string },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: table.id })
+    .from(table as PgTable)
     .where(
       and(
-        eq(subscriptions.userId, userId),
-        except
-          ? sql`not (${subscriptions.provider} = ${except.provider} and ${subscriptions.providerSubscriptionId} = ${except.ref})`
-          : undefined,
+        eq(table.userId, userId),
+        except ? sql`not (${table.provider} = ${except.provider} and ${ref} = ${except.ref})` : undefined,
       ),
     )
     .limit(1);
-  if (subscription) return true;
-  const [trial] = await db
-    .select({ id: trialUses.id })
-    .from(trialUses)
-    .where(
-      and(
-        eq(trialUses.userId, userId),
-        except
-          ? sql`not (${trialUses.provider} = ${except.provider} and ${trialUses.subscriptionRef} = ${except.ref})`
-          : undefined,
-      ),
-    )
-    .limit(1);
-  return trial !== undefined;
+  return row !== undefined;
 }
 
 /** True when a trial was already given to this card or customer (hashes), on any account. */

@@ -9,6 +9,7 @@ import type { CharacterBook } from './chat-context.repository.js';
 import { activateLore, compileCardBook, type CompiledBook, type FiredEntry } from '../lorebooks/index.js';
 import type { ChatTurn } from '../../providers/llm/llm.js';
 import { LANGUAGE_NAMES } from '../../lib/i18n.js';
+import { mulberry32 } from '../../lib/seeded-random.mjs';
 
 export interface PromptCharacter {
   name: string;
@@ -177,15 +178,9 @@ function formatExamples(examples: string): string {
  * are drawn from the chat and the message answered, so the same send always rolls the same.
  */
 export function loreRandom(seed: string): () => number {
-  let state = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 0x01000193) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) hash = Math.imul(hash ^ seed.charCodeAt(i), 0x01000193) >>> 0;
+  return mulberry32(hash);
 }
 
 /**

@@ -5,6 +5,7 @@
  * companion, push and memory modules. It never writes another module's tables.
  */
 import { and, asc, count, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import type { PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import {
   bots,
@@ -255,38 +256,30 @@ export async function ledgerOf(db: Database, userId: string) {
     .orderBy(asc(ledgerEntries.createdAt), asc(ledgerEntries.id));
 }
 
-export async function paymentsOf(db: Database, userId: string) {
+/** These columns of the user's rows of a billing table (`user_id`, `created_at`), oldest first. */
+function billingRowsOf<Columns extends SelectedFields>(
+  db: Database,
+  table: typeof payments | typeof subscriptions,
+  columns: Columns,
+  userId: string,
+) {
   return db
-    .select({
-      id: payments.id,
-      provider: payments.provider,
-      plan: payments.plan,
-      amountCents: payments.amountCents,
-      currency: payments.currency,
-      status: payments.status,
-      trialDays: payments.trialDays,
-      refundedCents: payments.refundedCents,
-      createdAt: payments.createdAt,
-    })
-    .from(payments)
-    .where(eq(payments.userId, userId))
-    .orderBy(asc(payments.createdAt));
+    .select(columns)
+    .from(table as PgTable)
+    .where(eq(table.userId, userId))
+    .orderBy(asc(table.createdAt));
+}
+
+export async function paymentsOf(db: Database, userId: string) {
+  const { id, provider, plan, amountCents, currency, status, trialDays, refundedCents, createdAt } = payments;
+  const columns = { id, provider, plan, amountCents, currency, status, trialDays, refundedCents, createdAt };
+  return billingRowsOf(db, payments, columns, userId);
 }
 
 export async function subscriptionsOf(db: Database, userId: string) {
-  return db
-    .select({
-      provider: subscriptions.provider,
-      plan: subscriptions.plan,
-      status: subscriptions.status,
-      trialEndsAt: subscriptions.trialEndsAt,
-      currentPeriodEnd: subscriptions.currentPeriodEnd,
-      cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd,
-      createdAt: subscriptions.createdAt,
-    })
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(asc(subscriptions.createdAt));
+  const { provider, plan, status, trialEndsAt, currentPeriodEnd, cancelAtPeriodEnd, createdAt } = subscriptions;
+  const columns = { provider, plan, status, trialEndsAt, currentPeriodEnd, cancelAtPeriodEnd, createdAt };
+  return billingRowsOf(db, subscriptions, columns, userId);
 }
 
 /** The settings other modules keep for the user (companion, push, memory), as stored. */

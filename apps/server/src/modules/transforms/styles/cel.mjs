@@ -11,19 +11,9 @@
 //      (the edges of shapes, not of texture), drawn in a darker shade of the colour under them;
 //   5. brightness: the palette is lifted until the picture is at least as bright as the photo.
 
-const luma = (r, g, b) => 0.299 * r + 0.587 * g + 0.114 * b;
+import { mulberry32 } from '../../../lib/seeded-random.mjs';
 
-/** A small seeded generator (mulberry32): the same photo always gives the same picture. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const luma = (r, g, b) => 0.299 * r + 0.587 * g + 0.114 * b;
 
 /**
  * How different each pixel is from its left and its upper neighbour (absolute differences of
@@ -151,7 +141,8 @@ function boxColumns(src, dst, width, height, r) {
 
 /** k-means colours (three channels, 0–1) of about `samples` pixels of `img`: a flat array, `k` × 3. */
 export function kMeans(img, n, k, samples, seed) {
-  const rand = random(seed);
+  // Seeded: the same photo always gives the same picture.
+  const rand = mulberry32(seed);
   const stride = Math.max(1, Math.floor(n / samples));
   const points = [];
   for (let i = Math.floor(rand() * stride); i < n; i += stride) points.push(i);
