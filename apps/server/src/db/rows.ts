@@ -4,7 +4,7 @@ import type { Database } from './client.js';
 
 /**
  * The repositories' one-row statements on a whole table row: a lookup by a unique key (or
- * the first row in `orderBy` order), and an insert that answers the row as stored.
+ * the first row in `orderBy` order), an insert and an update that answer the row as stored.
  */
 
 /** The row of `table` that `where` selects, or null; with `orderBy`, the first in that order. */
@@ -14,16 +14,38 @@ export async function findRow<T extends PgTable>(
   where: SQL | undefined,
   orderBy?: SQL | AnyPgColumn,
 ): Promise<T['$inferSelect'] | null> {
-  const query = db.select().from(table as PgTable).where(where);
+  const query = db
+    .select()
+    .from(table as PgTable)
+    .where(where);
   const [row] = await (orderBy === undefined ? query : query.orderBy(orderBy)).limit(1);
   return (row as T['$inferSelect'] | undefined) ?? null;
 }
 
 /** Inserts one row and answers it as stored (defaults filled in). */
-export async function insertRow<T extends PgTable>(db: Database, table: T, values: T['$inferInsert']): Promise<T['$inferSelect']> {
+export async function insertRow<T extends PgTable>(
+  db: Database,
+  table: T,
+  values: T['$inferInsert'],
+): Promise<T['$inferSelect']> {
   const [row] = await db
     .insert(table)
     .values(values as never)
     .returning();
   return row as T['$inferSelect'];
+}
+
+/** Updates the row `where` selects with `values` and answers it as stored; undefined when none matched. */
+export async function updateRow<T extends PgTable>(
+  db: Database,
+  table: T,
+  where: SQL | undefined,
+  values: Partial<T['$inferInsert']>,
+): Promise<T['$inferSelect'] | undefined> {
+  const rows = (await db
+    .update(table as PgTable)
+    .set(values as never)
+    .where(where)
+    .returning()) as T['$inferSelect'][];
+  return rows[0];
 }

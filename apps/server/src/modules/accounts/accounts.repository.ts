@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
-import { findRow } from '../../db/rows.js';
+import { findRow, updateRow } from '../../db/rows.js';
 import { emailTokens, refreshTokens, supportReports, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -30,12 +30,7 @@ export async function insertUser(db: Database, values: NewUser): Promise<UserRow
 }
 
 export async function updateUser(db: Database, id: string, change: Partial<NewUser>): Promise<UserRow | null> {
-  const [row] = await db
-    .update(users)
-    .set({ ...change, updatedAt: new Date() })
-    .where(eq(users.id, id))
-    .returning();
-  return row ?? null;
+  return (await updateRow(db, users, eq(users.id, id), { ...change, updatedAt: new Date() })) ?? null;
 }
 
 export async function insertRefreshToken(

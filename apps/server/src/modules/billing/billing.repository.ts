@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
-import { findRow, insertRow } from '../../db/rows.js';
+import { findRow, insertRow, updateRow } from '../../db/rows.js';
 import { desireClaims, payments, subscriptions, trialUses, users, webhookEvents } from '../../db/schema.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -142,12 +142,7 @@ export async function updateSubscription(
   id: string,
   values: Partial<typeof subscriptions.$inferInsert>,
 ): Promise<SubscriptionRow> {
-  const [row] = await tx
-    .update(subscriptions)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(subscriptions.id, id))
-    .returning();
-  return row!;
+  return (await updateRow(tx, subscriptions, eq(subscriptions.id, id), { ...values, updatedAt: new Date() }))!;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { updateRow } from '../../db/rows.js';
 import { blogPosts, type BlogTranslations } from '../../db/schema.js';
 
 export type BlogPostRow = typeof blogPosts.$inferSelect;
@@ -79,12 +80,7 @@ export async function insertPost(db: Database, values: NewBlogPost): Promise<Blo
 }
 
 export async function updatePost(db: Database, id: string, values: Partial<NewBlogPost>): Promise<BlogPostRow> {
-  const [row] = await db
-    .update(blogPosts)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(blogPosts.id, id))
-    .returning();
-  return row!;
+  return (await updateRow(db, blogPosts, eq(blogPosts.id, id), { ...values, updatedAt: new Date() }))!;
 }
 
 export async function deletePost(db: Database, id: string): Promise<void> {

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, or
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { BotFilterTag } from '@reverie/shared';
 import { rowsOf, type Database } from '../../db/client.js';
+import { insertRow, updateRow } from '../../db/rows.js';
 import { botPictures, bots, chats, LISTED, STYLE, users, type BotTranslations } from '../../db/schema.js';
 import type { SearchTerms } from './search-terms.js';
 
@@ -426,8 +427,7 @@ export async function clearChatPersona(db: Database, personaId: string): Promise
 }
 
 export async function insertBot(db: Database, values: NewBotRow): Promise<BotRow> {
-  const [row] = await db.insert(bots).values(values).returning();
-  return row!;
+  return insertRow(db, bots, values);
 }
 
 export async function updateBotMedia(
@@ -610,12 +610,7 @@ export async function findBotByIdForUpdate(db: Database, id: string): Promise<Bo
 }
 
 export async function updateBot(db: Database, id: string, values: Partial<NewBotRow>): Promise<BotRow> {
-  const [row] = await db
-    .update(bots)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(bots.id, id))
-    .returning();
-  return row!;
+  return (await updateRow(db, bots, eq(bots.id, id), { ...values, updatedAt: new Date() }))!;
 }
 
 export async function slugTakenByOther(db: Database, slug: string, id: string | null): Promise<boolean> {
@@ -648,10 +643,7 @@ export async function deleteGalleryPicture(
   botId: string,
   pictureId: string,
 ): Promise<BotPictureRow | null> {
-  const [row] = await db
-    .delete(botPictures)
-    .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)))
-    .returning();
+  const [row] = await db.delete(botPictures).where(galleryPicture(botId, pictureId)).returning();
   return row ?? null;
 }
 
@@ -662,12 +654,7 @@ export async function setPictureVisibility(
   pictureId: string,
   visibility: BotPictureRow['visibility'],
 ): Promise<BotPictureRow | null> {
-  const [row] = await db
-    .update(botPictures)
-    .set({ visibility })
-    .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)))
-    .returning();
-  return row ?? null;
+  return (await updateRow(db, botPictures, galleryPicture(botId, pictureId), { visibility })) ?? null;
 }
 
 export async function setGalleryPosition(
@@ -676,10 +663,12 @@ export async function setGalleryPosition(
   pictureId: string,
   position: number,
 ): Promise<void> {
-  await db
-    .update(botPictures)
-    .set({ position })
-    .where(and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId)));
+  await db.update(botPictures).set({ position }).where(galleryPicture(botId, pictureId));
+}
+
+/** The character's gallery picture of that id. */
+function galleryPicture(botId: string, pictureId: string) {
+  return and(eq(botPictures.botId, botId), eq(botPictures.id, pictureId));
 }
 
 /**

@@ -1,4 +1,10 @@
-import { remoteVoiceFor, type RemoteVoices, type Speech, type SpeechRequest, type TtsProvider } from './tts-provider.js';
+import {
+  remoteVoiceFor,
+  type RemoteVoices,
+  type Speech,
+  type SpeechRequest,
+  type TtsProvider,
+} from './tts-provider.js';
 import { postSpeech } from './remote-audio.js';
 
 /** OpenAI's `pcm` format: 24 kHz mono 16-bit little-endian, no header. */
