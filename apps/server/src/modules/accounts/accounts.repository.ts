@@ -92,16 +92,8 @@ export async function insertEmailToken(
 
 /** A code that is unused and unexpired, for the given purpose. */
 export async function findLiveEmailToken(db: Database, purpose: EmailTokenPurpose, tokenHash: string) {
-  return findRow(
-    db,
-    emailTokens,
-    and(
-      eq(emailTokens.tokenHash, tokenHash),
-      eq(emailTokens.purpose, purpose),
-      isNull(emailTokens.usedAt),
-      gt(emailTokens.expiresAt, new Date()),
-    ),
-  );
+  const live = and(isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, new Date()));
+  return findRow(db, emailTokens, and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.purpose, purpose), live));
 }
 
 /** Uses a code once; false when it was used meanwhile. */

@@ -21,14 +21,8 @@ export async function findTrace(
   chatId: string,
   messageId: string,
 ): Promise<PromptTraceRow | null> {
-  return findRow(
-    db,
-    promptTraces,
-    and(
-      eq(promptTraces.messageId, messageId),
-      eq(promptTraces.userId, userId),
-      sql`exists (select 1 from messages m join ${segmentsOf(chatId)} l on m.chat_id = l.c and m.seq <= l.s
-        where m.id = ${messageId}::uuid and ${notDeletedIn(chatId)})`,
-    ),
-  );
+  const theirs = and(eq(promptTraces.messageId, messageId), eq(promptTraces.userId, userId));
+  const inHistory = sql`exists (select 1 from messages m join ${segmentsOf(chatId)} l on m.chat_id = l.c and m.seq <= l.s
+    where m.id = ${messageId}::uuid and ${notDeletedIn(chatId)})`;
+  return findRow(db, promptTraces, and(theirs, inHistory));
 }

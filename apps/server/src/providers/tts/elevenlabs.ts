@@ -1,10 +1,4 @@
-import {
-  remoteVoiceFor,
-  type RemoteVoices,
-  type Speech,
-  type SpeechRequest,
-  type TtsProvider,
-} from './tts-provider.js';
+import { remoteVoiceFor, type RemoteVoices, type SpeechRequest, type TtsProvider } from './tts-provider.js';
 import { postSpeech } from './remote-audio.js';
 
 /**
@@ -21,7 +15,7 @@ export class ElevenLabsTtsProvider implements TtsProvider {
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
-  async synthesise({ text, voice, signal, format }: SpeechRequest): Promise<Speech> {
+  async synthesise({ text, voice, signal, format }: SpeechRequest) {
     const pcm = format === 'pcm16';
     const voiceId = remoteVoiceFor(voice, this.options.voices);
     return postSpeech({

@@ -1,10 +1,4 @@
-import {
-  remoteVoiceFor,
-  type RemoteVoices,
-  type Speech,
-  type SpeechRequest,
-  type TtsProvider,
-} from './tts-provider.js';
+import { remoteVoiceFor, type RemoteVoices, type SpeechRequest, type TtsProvider } from './tts-provider.js';
 import { postSpeech } from './remote-audio.js';
 
 /** OpenAI's `pcm` format: 24 kHz mono 16-bit little-endian, no header. */
@@ -25,7 +19,7 @@ export class OpenAiSpeechProvider implements TtsProvider {
     this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
-  async synthesise({ text, voice, signal, format }: SpeechRequest): Promise<Speech> {
+  async synthesise({ text, voice, signal, format }: SpeechRequest) {
     const pcm = format === 'pcm16';
     return postSpeech({
       provider: this.name,
