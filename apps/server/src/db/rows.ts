@@ -4,7 +4,8 @@ import type { Database } from './client.js';
 
 /**
  * The repositories' one-row statements on a whole table row: a lookup by a unique key (or
- * the first row in `orderBy` order), an insert and an update that answer the row as stored.
+ * the first row in `orderBy` order), an insert (or one unless present) and an update that answer
+ * the row as stored.
  */
 
 /** The row of `table` that `where` selects, or null; with `orderBy`, the first in that order. */
@@ -33,6 +34,20 @@ export async function insertRow<T extends PgTable>(
     .values(values as never)
     .returning();
   return row as T['$inferSelect'];
+}
+
+/** Inserts one row unless it conflicts with one already there (any unique index): the row, else null. */
+export async function insertIfAbsent<T extends PgTable>(
+  db: Database,
+  table: T,
+  values: T['$inferInsert'],
+): Promise<T['$inferSelect'] | null> {
+  const rows = (await db
+    .insert(table)
+    .values(values as never)
+    .onConflictDoNothing()
+    .returning()) as T['$inferSelect'][];
+  return rows[0] ?? null;
 }
 
 /** Updates the row `where` selects with `values` and answers it as stored; undefined when none matched. */

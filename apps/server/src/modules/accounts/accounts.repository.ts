@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
-import { findRow, updateRow } from '../../db/rows.js';
+import { findRow, insertIfAbsent, updateRow } from '../../db/rows.js';
 import { emailTokens, refreshTokens, supportReports, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -25,8 +25,7 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
 
 /** Inserts a user; null when the e-mail is taken (unique index), so races cannot 500. */
 export async function insertUser(db: Database, values: NewUser): Promise<UserRow | null> {
-  const [row] = await db.insert(users).values(values).onConflictDoNothing().returning();
-  return row ?? null;
+  return insertIfAbsent(db, users, values);
 }
 
 export async function updateUser(db: Database, id: string, change: Partial<NewUser>): Promise<UserRow | null> {

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
-import { findRow, insertRow, updateRow } from '../../db/rows.js';
+import { findRow, insertIfAbsent, insertRow, updateRow } from '../../db/rows.js';
 import { desireClaims, payments, subscriptions, trialUses, users, webhookEvents } from '../../db/schema.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -109,12 +109,7 @@ export async function recordWebhookEvent(
   eventId: string,
   type: string,
 ): Promise<boolean> {
-  const rows = await tx
-    .insert(webhookEvents)
-    .values({ provider, eventId, type })
-    .onConflictDoNothing()
-    .returning({ eventId: webhookEvents.eventId });
-  return rows.length > 0;
+  return (await insertIfAbsent(tx, webhookEvents, { provider, eventId, type })) !== null;
 }
 
 /** Locks the subscription row for an update, creating it first when new. */

@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
+import { insertIfAbsent } from '../../db/rows.js';
 import {
   chats,
   journalEntries,
@@ -623,8 +624,7 @@ export async function insertJournalEntry(
   db: Database,
   values: Omit<typeof journalEntries.$inferInsert, 'id' | 'createdAt'>,
 ): Promise<JournalRow | null> {
-  const [row] = await db.insert(journalEntries).values(values).onConflictDoNothing().returning();
-  return row ?? null;
+  return insertIfAbsent(db, journalEntries, values);
 }
 
 /** The user's messages with the character on `day` (UTC): the day had a conversation. */

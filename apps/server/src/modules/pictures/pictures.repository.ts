@@ -1,6 +1,6 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { findRow } from '../../db/rows.js';
+import { findRow, insertIfAbsent } from '../../db/rows.js';
 import {
   botPictureSends,
   botPictures,
@@ -76,12 +76,7 @@ export async function sentPictureIds(db: Database, userId: string, botId: string
  * request took it at the same moment), so no two requests send the same picture.
  */
 export async function claimPictureSend(db: Database, userId: string, botId: string, pictureId: string) {
-  const rows = await db
-    .insert(botPictureSends)
-    .values({ userId, botId, pictureId })
-    .onConflictDoNothing()
-    .returning({ pictureId: botPictureSends.pictureId });
-  return rows.length > 0;
+  return (await insertIfAbsent(db, botPictureSends, { userId, botId, pictureId })) !== null;
 }
 
 /** Forgets a send that did not happen (the picture could not be stored). */
