@@ -40,7 +40,7 @@ interface Answer {
 
 /**
  * The worker file: beside this module in the sources, beside `server.js` in the bundle
- * (`build.mjs` copies it there with cel.mjs).
+ * (`build.mjs` bundles it there with what it imports).
  */
 const WORKER_URL = new URL('./cel-worker.mjs', import.meta.url);
 

@@ -1,6 +1,6 @@
 // The cel worker thread (cel-thread.ts starts it): the style engine's pixel loops (cel.mjs)
 // run here, off the server's event loop. Plain JavaScript so that it starts the same from the
-// sources (tests, bench) and from dist/ (build.mjs copies it and cel.mjs beside server.js).
+// sources (tests, bench) and from dist/ (build.mjs bundles it, with cel.mjs, beside server.js).
 //
 // Messages in:  {id, data: Uint8Array (RGB), width, height, options}
 // Messages out: {id, ok: true, data: Uint8Array (RGB)} | {id, ok: false, message}
