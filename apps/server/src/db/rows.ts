@@ -1,11 +1,11 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from './client.js';
 
 /**
  * The repositories' one-row statements on a whole table row: a lookup by a unique key (or
  * the first row in `orderBy` order), an insert (or one unless present) and an update that answer
- * the row as stored.
+ * the row as stored; and a delete that answers how many rows went.
  */
 
 /** The row of `table` that `where` selects, or null; with `orderBy`, the first in that order. */
@@ -63,4 +63,13 @@ export async function updateRow<T extends PgTable>(
     .where(where)
     .returning()) as T['$inferSelect'][];
   return rows[0];
+}
+
+/** Deletes the rows `where` selects; answers how many there were. */
+export async function deleteRows(db: Database, table: PgTable, where: SQL | undefined): Promise<number> {
+  const rows = await db
+    .delete(table)
+    .where(where)
+    .returning({ deleted: sql`1` });
+  return rows.length;
 }

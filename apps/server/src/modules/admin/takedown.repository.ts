@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { deleteRows } from '../../db/rows.js';
 import { botPictures, bots, chats, messages, takedownRequests, users } from '../../db/schema.js';
 
 export type TakedownRow = typeof takedownRequests.$inferSelect;
@@ -262,8 +263,7 @@ export async function findMessageWithContext(db: Database, id: string): Promise<
 
 export async function deleteMessages(db: Database, ids: string[]): Promise<number> {
   if (!ids.length) return 0;
-  const rows = await db.delete(messages).where(inArray(messages.id, ids)).returning({ id: messages.id });
-  return rows.length;
+  return deleteRows(db, messages, inArray(messages.id, ids));
 }
 
 export async function deleteCharacterPictures(db: Database, pictureIds: string[]): Promise<void> {

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, or
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { BotFilterTag } from '@reverie/shared';
 import { rowsOf, type Database } from '../../db/client.js';
-import { insertRow, updateRow } from '../../db/rows.js';
+import { deleteRows, insertRow, updateRow } from '../../db/rows.js';
 import { botPictures, bots, chats, LISTED, STYLE, users, type BotTranslations } from '../../db/schema.js';
 import type { SearchTerms } from './search-terms.js';
 
@@ -677,6 +677,5 @@ function galleryPicture(botId: string, pictureId: string) {
  */
 export async function deleteCharacters(db: Database, ids: string[]): Promise<number> {
   if (!ids.length) return 0;
-  const rows = await db.delete(bots).where(inArray(bots.id, ids)).returning({ id: bots.id });
-  return rows.length;
+  return deleteRows(db, bots, inArray(bots.id, ids));
 }

@@ -7,6 +7,7 @@
  */
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { deleteRows } from '../../db/rows.js';
 import { bots, chatLorebooks, lorebookEntries, lorebooks } from '../../db/schema.js';
 import type { EntryValues } from './formats.js';
 
@@ -172,11 +173,8 @@ export async function updateEntry(
 export async function deleteEntry(db: Database, bookId: string, entryId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     if (!(await touch(tx, bookId))) return false;
-    const rows = await tx
-      .delete(lorebookEntries)
-      .where(and(eq(lorebookEntries.id, entryId), eq(lorebookEntries.lorebookId, bookId)))
-      .returning({ id: lorebookEntries.id });
-    return rows.length > 0;
+    const entry = and(eq(lorebookEntries.id, entryId), eq(lorebookEntries.lorebookId, bookId));
+    return (await deleteRows(tx, lorebookEntries, entry)) > 0;
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
-import { insertIfAbsent } from '../../db/rows.js';
+import { deleteRows, insertIfAbsent } from '../../db/rows.js';
 import {
   chats,
   journalEntries,
@@ -350,17 +350,12 @@ export async function countPairMemories(db: Database, userId: string, botId: str
 
 /** Forgets one memory with its history and citations (cascade); false when it is not the user's. */
 export async function deleteOwnMemory(db: Database, userId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .delete(memories)
-    .where(and(eq(memories.id, id), eq(memories.userId, userId)))
-    .returning({ id: memories.id });
-  return rows.length > 0;
+  return (await deleteRows(db, memories, and(eq(memories.id, id), eq(memories.userId, userId)))) > 0;
 }
 
 /** Forgets everything the character remembers of the user; answers how many memories. */
 export async function deletePairMemories(db: Database, userId: string, botId: string): Promise<number> {
-  const rows = await db.delete(memories).where(pair(userId, botId)).returning({ id: memories.id });
-  return rows.length;
+  return deleteRows(db, memories, pair(userId, botId));
 }
 
 /** Every memory of the user, with every character (delete all data). */

@@ -4,6 +4,7 @@
  */
 import { and, asc, count, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { deleteRows } from '../../db/rows.js';
 import { pushPreferences, pushSubscriptions, users } from '../../db/schema.js';
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
@@ -37,11 +38,8 @@ export async function trimSubscriptions(db: Database, userId: string, keep: numb
 
 /** Removes the user's subscription of this endpoint; whether one was removed. */
 export async function deleteSubscription(db: Database, userId: string, endpoint: string): Promise<boolean> {
-  const rows = await db
-    .delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)))
-    .returning({ id: pushSubscriptions.id });
-  return rows.length > 0;
+  const theirs = and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint));
+  return (await deleteRows(db, pushSubscriptions, theirs)) > 0;
 }
 
 /** Removes a subscription the push service no longer knows (404/410). */
