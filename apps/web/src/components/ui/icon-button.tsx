@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import type { LucideIcon } from 'lucide-react';
+import type { IconSize } from '@reverie/shared';
 import { Icon } from './icon';
 
 const LOOKS = {
@@ -10,35 +12,71 @@ const LOOKS = {
       'rounded-full p-1 text-muted hover:bg-white/10 hover:text-fg disabled:opacity-40 disabled:hover:bg-transparent',
     size: 'sm',
   },
+  /** In a row of a list (a scene's characters and people). */
+  row: { className: 'rounded-full p-2 text-muted hover:bg-white/10 hover:text-fg', size: 'md' },
+  /** In a row of a list, for what takes something away (remove, block). */
+  rowDanger: { className: 'rounded-full p-2 text-muted hover:bg-white/10 hover:text-red-300', size: 'md' },
 } as const;
 
-/** A round button that shows only its icon; `label` is its name and its tooltip. */
+type ButtonProps = {
+  icon: LucideIcon;
+  onClick?: () => void;
+  disabled?: boolean;
+  testId?: string;
+};
+
+/**
+ * A round button that shows only its icon; `label` is its name and its tooltip. A `look`, or
+ * its own `className` and `iconSize` (the composer's send and stop); `type="submit"` sends
+ * the form it stands in.
+ */
 export function IconButton({
   icon,
   label,
   onClick,
   disabled,
   testId,
-  look,
-}: {
-  icon: LucideIcon;
+  look = 'row',
+  className,
+  iconSize,
+  iconClassName,
+  type = 'button',
+}: ButtonProps & {
   label: string;
-  onClick: () => void;
-  disabled?: boolean;
-  testId?: string;
-  look: keyof typeof LOOKS;
+  look?: keyof typeof LOOKS;
+  className?: string;
+  iconSize?: IconSize;
+  iconClassName?: string;
+  type?: 'button' | 'submit';
 }) {
   return (
     <button
-      type="button"
+      type={type}
       onClick={onClick}
       disabled={disabled}
       aria-label={label}
       title={label}
       data-testid={testId}
-      className={LOOKS[look].className}
+      className={className ?? LOOKS[look].className}
     >
-      <Icon icon={icon} size={LOOKS[look].size} />
+      <Icon icon={icon} size={iconSize ?? LOOKS[look].size} className={iconClassName} />
+    </button>
+  );
+}
+
+/** A button with a small icon before its text (`children`); `className` is its whole look. */
+export function IconTextButton({
+  icon,
+  onClick,
+  disabled,
+  testId,
+  className,
+  children,
+}: ButtonProps & { className: string; children: ReactNode }) {
+  return (
+    <button type="button" onClick={onClick} disabled={disabled} data-testid={testId} className={className}>
+      <Icon icon={icon} size="sm" />
+      {children}
     </button>
   );
 }

@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { BotCreateInput, BotDetail } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { useApiWrite } from '../../../lib/api-write';
 import { botKeys } from '../../../lib/query-keys';
 import { prependCreatedBot } from './get-bots';
 
@@ -24,13 +25,13 @@ export function createBot(input: CreateBotInput) {
   return request<BotDetail>('/api/bot/create', { method: 'POST', body: form });
 }
 
-export function useCreateBot() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: createBot,
-    onSuccess: (bot) => {
-      if (bot.kind === 'character') prependCreatedBot(client, bot);
-      void client.invalidateQueries({ queryKey: botKeys.mine() });
-    },
+/** A character (not a persona) made or imported: first in the viewer's lists. */
+export const createdBot = (client: QueryClient, bot: BotDetail) => {
+  if (bot.kind === 'character') prependCreatedBot(client, bot);
+};
+
+export const useCreateBot = () =>
+  useApiWrite(createBot, (client, bot: BotDetail) => {
+    createdBot(client, bot);
+    void client.invalidateQueries({ queryKey: botKeys.mine() });
   });
-}
