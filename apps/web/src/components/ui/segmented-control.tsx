@@ -1,3 +1,5 @@
+import { ChoiceButtons } from './choice-buttons';
+
 /**
  * A choice of a few options as one segmented radio group (the create dialog's kind, who can
  * see a character, the console's character scope). `fill` spreads the options over the whole
@@ -21,23 +23,15 @@ export function SegmentedControl<T extends string>({
   className?: string;
 }) {
   return (
-    <div
-      role="radiogroup"
-      aria-label={label}
+    <ChoiceButtons
+      options={options}
+      value={value}
+      onChange={onChange}
+      label={label}
       className={`${fill ? 'grid auto-cols-fr grid-flow-col' : 'inline-flex self-start'} gap-1 rounded-full bg-bg p-1 ${className}`}
-    >
-      {options.map((option) => (
-        <button
-          key={option.value}
-          type="button"
-          role="radio"
-          aria-checked={value === option.value}
-          onClick={() => onChange(option.value)}
-          className={`rounded-full px-4 py-1.5 text-sm font-medium ${value === option.value ? 'bg-primary text-on-primary' : 'text-muted'}`}
-        >
-          {option.label}
-        </button>
-      ))}
-    </div>
+      buttonClass={(chosen) =>
+        `rounded-full px-4 py-1.5 text-sm font-medium ${chosen ? 'bg-primary text-on-primary' : 'text-muted'}`
+      }
+    />
   );
 }
