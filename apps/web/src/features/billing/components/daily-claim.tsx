@@ -2,9 +2,10 @@ import '../texts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { Gift, Loader2, Timer } from 'lucide-react';
+import { Gift, Timer } from 'lucide-react';
 import { DAILY_CLAIM_AMOUNT } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
+import { BusyButton } from '../../../components/ui/busy-button';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { setProfileData, useProfile } from '../../../lib/profile';
@@ -83,16 +84,16 @@ export function DailyClaim() {
           >
             {t('claim.cancel')}
           </button>
-          <button
-            type="button"
+          <BusyButton
+            busy={busy}
             disabled={busy}
             onClick={() => void claim()}
-            data-testid="claim-confirm"
+            testId="claim-confirm"
+            spinnerSize="sm"
             className="flex items-center justify-center gap-2 rounded-xl bg-primary px-4 py-2.5 text-sm font-semibold text-on-primary disabled:opacity-60"
           >
-            {busy && <Icon icon={Loader2} size="sm" className="animate-spin" />}
             {t('claim.confirm')}
-          </button>
+          </BusyButton>
         </div>
       </Modal>
     </div>

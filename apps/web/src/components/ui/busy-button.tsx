@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+import { Loader2 } from 'lucide-react';
+import type { IconSize } from '@reverie/shared';
+import { Icon } from './icon';
+
+/**
+ * A button that turns a spinner on before its text while its action runs (`busy`): the
+ * payments' buy, approve and decline buttons, the daily claim. `className` is its whole look.
+ */
+export function BusyButton({
+  busy,
+  disabled,
+  onClick,
+  testId,
+  className,
+  spinnerSize = 'md',
+  children,
+}: {
+  busy: boolean;
+  disabled: boolean;
+  onClick: () => void;
+  testId?: string;
+  className: string;
+  spinnerSize?: IconSize;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" disabled={disabled} onClick={onClick} data-testid={testId} className={className}>
+      {busy && <Icon icon={Loader2} size={spinnerSize} className="animate-spin" />}
+      {children}
+    </button>
+  );
+}
