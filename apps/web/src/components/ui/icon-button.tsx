@@ -16,7 +16,20 @@ const LOOKS = {
   row: { className: 'rounded-full p-2 text-muted hover:bg-white/10 hover:text-fg', size: 'md' },
   /** In a row of a list, for what takes something away (remove, block). */
   rowDanger: { className: 'rounded-full p-2 text-muted hover:bg-white/10 hover:text-red-300', size: 'md' },
-} as const;
+  /** The composer's send. */
+  send: {
+    className:
+      'flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-primary text-on-primary shadow-lg shadow-primary/30 hover:brightness-110 disabled:opacity-40 disabled:shadow-none',
+    size: 'md',
+  },
+  /** The composer's stop, while a reply is written. */
+  stop: {
+    className:
+      'flex h-11 w-11 shrink-0 items-center justify-center rounded-full border border-white/20 bg-surface text-fg hover:bg-white/10',
+    size: 'sm',
+    iconClassName: 'fill-current',
+  },
+} as const satisfies Record<string, { className: string; size: IconSize; iconClassName?: string }>;
 
 type ButtonProps = {
   icon: LucideIcon;
@@ -26,29 +39,25 @@ type ButtonProps = {
 };
 
 /**
- * A round button that shows only its icon; `label` is its name and its tooltip. A `look`, or
- * its own `className` and `iconSize` (the composer's send and stop); `type="submit"` sends
- * the form it stands in.
+ * A round button that shows only its icon; `label` is its name and its tooltip. `className`
+ * goes before the look's classes (its place in a row); `type="submit"` sends the form it stands in.
  */
 export function IconButton({
-  icon,
+  icon: glyph,
   label,
   onClick,
   disabled,
   testId,
   look = 'row',
   className,
-  iconSize,
-  iconClassName,
   type = 'button',
 }: ButtonProps & {
   label: string;
   look?: keyof typeof LOOKS;
   className?: string;
-  iconSize?: IconSize;
-  iconClassName?: string;
   type?: 'button' | 'submit';
 }) {
+  const { className: lookClass, size, ...icon } = LOOKS[look];
   return (
     <button
       type={type}
@@ -57,9 +66,9 @@ export function IconButton({
       aria-label={label}
       title={label}
       data-testid={testId}
-      className={className ?? LOOKS[look].className}
+      className={className ? `${className} ${lookClass}` : lookClass}
     >
-      <Icon icon={icon} size={iconSize ?? LOOKS[look].size} className={iconClassName} />
+      <Icon icon={glyph} size={size} className={'iconClassName' in icon ? icon.iconClassName : undefined} />
     </button>
   );
 }

@@ -238,15 +238,7 @@ export function Composer({
           )}
         </label>
         {busy && onStop ? (
-          <IconButton
-            icon={Square}
-            label={t('chat.stop')}
-            onClick={onStop}
-            testId="stop-button"
-            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full border border-white/20 bg-surface text-fg hover:bg-white/10"
-            iconSize="sm"
-            iconClassName="fill-current"
-          />
+          <IconButton icon={Square} label={t('chat.stop')} onClick={onStop} testId="stop-button" look="stop" />
         ) : (
           <IconButton
             icon={SendHorizontal}
@@ -254,7 +246,7 @@ export function Composer({
             type="submit"
             disabled={!canSend}
             testId="send-button"
-            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-primary text-on-primary shadow-lg shadow-primary/30 hover:brightness-110 disabled:opacity-40 disabled:shadow-none"
+            look="send"
           />
         )}
       </div>

@@ -139,7 +139,7 @@ export function SceneBar({
           label={t('scenes.characters_title')}
           onClick={onCharacters}
           testId="scene-characters-open"
-          className="shrink-0 rounded-full p-2 text-muted hover:bg-white/10 hover:text-fg"
+          className="shrink-0"
         />
       </div>
       <div className="mx-auto flex w-full max-w-3xl items-center gap-2 px-2 pb-2 sm:px-4">
