@@ -1,4 +1,73 @@
-import { ChoiceButtons } from './choice-buttons';
+import type { ReactNode } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import type { IconSize } from '@reverie/shared';
+import { Icon } from './icon';
+
+/** One option of a `ChoiceButtons` group: its value, its text, its icon before the text. */
+export type Choice<T> = { value: T; label: ReactNode; icon?: LucideIcon; disabled?: boolean; describedBy?: string };
+
+/**
+ * How the chosen option is told: radios in a radiogroup (`aria-checked`), tabs in a tablist
+ * (`aria-selected`), or toggles (`aria-pressed`, in a plain box).
+ */
+const KINDS = {
+  radio: { group: 'radiogroup', state: 'aria-checked' },
+  tab: { group: 'tablist', state: 'aria-selected' },
+  toggle: { group: undefined, state: 'aria-pressed' },
+} as const;
+
+/**
+ * A few options as buttons, one of them chosen (`value`): the segmented control, the console's
+ * tabs, ranges and filter chips, the payment method, a memory's kind, a character's style.
+ * `className` gives the group's box; `buttonClass` each button's look, chosen or not.
+ */
+export function ChoiceButtons<T extends string | number>({
+  options,
+  value,
+  onChange,
+  kind = 'radio',
+  label,
+  className,
+  buttonClass,
+  testId,
+  iconSize = 'md',
+}: {
+  options: readonly Choice<T>[];
+  value: T;
+  onChange: (value: T) => void;
+  kind?: keyof typeof KINDS;
+  /** The group's accessible name, when no legend or heading names it. */
+  label?: string;
+  className: string;
+  buttonClass: (chosen: boolean) => string;
+  testId?: (value: T) => string;
+  iconSize?: IconSize;
+}) {
+  const { group, state } = KINDS[kind];
+  return (
+    <div role={group} aria-label={label} className={className}>
+      {options.map((option) => {
+        const chosen = value === option.value;
+        return (
+          <button
+            key={option.value}
+            type="button"
+            role={group && kind}
+            {...{ [state]: chosen }}
+            disabled={option.disabled}
+            aria-describedby={option.describedBy}
+            onClick={() => onChange(option.value)}
+            data-testid={testId?.(option.value)}
+            className={buttonClass(chosen)}
+          >
+            {option.icon && <Icon icon={option.icon} size={iconSize} />}
+            {option.label}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
 
 /**
  * A choice of a few options as one segmented radio group (the create dialog's kind, who can

@@ -1,5 +1,5 @@
 import { useTranslation } from '../../../lib/i18n';
-import { ChoiceButtons } from '../../../components/ui/choice-buttons';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 
 /** A choice of ranges in days (7 / 30 / 90), as a segmented control. */
 export function AdminRangePicker({

@@ -1,4 +1,4 @@
-import { ChoiceButtons } from '../../../components/ui/choice-buttons';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 
 /**
  * A section's tabs (Payments: payments, webhooks, ledger; Reports: messages, support): one

@@ -1,4 +1,4 @@
-import { ChoiceButtons } from '../../../components/ui/choice-buttons';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 
 /**
  * The filters of a console list as toggle chips (a reports list's open / resolved / closed, the

@@ -5,7 +5,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { Gift, Timer } from 'lucide-react';
 import { DAILY_CLAIM_AMOUNT } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
-import { BusyButton } from '../../../components/ui/busy-button';
+import { BusyButton } from '../../../components/ui/submit-button';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { setProfileData, useProfile } from '../../../lib/profile';

@@ -1,7 +1,7 @@
 import { Flame } from 'lucide-react';
 import { formatBalance, type PackId } from '@reverie/shared';
 import type { ModalProps } from '../../../lib/modals';
-import { BusyButton } from '../../../components/ui/busy-button';
+import { BusyButton } from '../../../components/ui/submit-button';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { currentLocale, useTranslation } from '../../../lib/i18n';

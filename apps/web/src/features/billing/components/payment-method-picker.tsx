@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Bitcoin, CreditCard, Info } from 'lucide-react';
 import type { Plans } from '@reverie/shared';
-import { ChoiceButtons } from '../../../components/ui/choice-buttons';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 import { Icon } from '../../../components/ui/icon';
 import type { PaymentMethod } from '../api/create-checkout';
 import '../texts';

@@ -11,7 +11,7 @@ import {
   type SandboxPayment,
 } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
-import { BusyButton } from '../../../components/ui/busy-button';
+import { BusyButton } from '../../../components/ui/submit-button';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 import type { ApiRequestError } from '../../../lib/api-client';

@@ -1,7 +1,6 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BotCreateInput, BotDetail } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { useApiWrite } from '../../../lib/api-write';
 import { botKeys } from '../../../lib/query-keys';
 import { prependCreatedBot } from './get-bots';
 
@@ -25,13 +24,19 @@ export function createBot(input: CreateBotInput) {
   return request<BotDetail>('/api/bot/create', { method: 'POST', body: form });
 }
 
-/** A character (not a persona) made or imported: first in the viewer's lists. */
-export const createdBot = (client: QueryClient, bot: BotDetail) => {
-  if (bot.kind === 'character') prependCreatedBot(client, bot);
-};
-
-export const useCreateBot = () =>
-  useApiWrite(createBot, (client, bot: BotDetail) => {
-    createdBot(client, bot);
-    void client.invalidateQueries({ queryKey: botKeys.mine() });
+/**
+ * A character or persona made (`create`) or imported: a character goes first in the viewer's
+ * lists; `mine`: the viewer's own list is read again too.
+ */
+export function useBotWrite<Input>(write: (input: Input) => Promise<BotDetail>, mine: boolean) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSuccess: (bot) => {
+      if (bot.kind === 'character') prependCreatedBot(client, bot);
+      if (mine) void client.invalidateQueries({ queryKey: botKeys.mine() });
+    },
   });
+}
+
+export const useCreateBot = () => useBotWrite(createBot, true);

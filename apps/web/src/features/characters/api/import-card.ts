@@ -1,7 +1,6 @@
 import type { BotDetail } from '@reverie/shared';
 import { fileForm, request } from '../../../lib/api-client';
-import { useApiWrite } from '../../../lib/api-write';
-import { createdBot } from './create-bot';
+import { useBotWrite } from './create-bot';
 
 /** POST /api/bot/import: a Character Card V1/V2/V3 as PNG or JSON. */
 export function importCard(file: File) {
@@ -9,4 +8,4 @@ export function importCard(file: File) {
 }
 
 /** Imports a card; a character (not a persona) goes first in the viewer's lists. */
-export const useImportCard = () => useApiWrite(importCard, createdBot);
+export const useImportCard = () => useBotWrite(importCard, false);

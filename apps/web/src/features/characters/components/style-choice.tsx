@@ -1,5 +1,5 @@
 import { useTranslation } from '../../../lib/i18n';
-import { ChoiceButtons } from '../../../components/ui/choice-buttons';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 
 export type CharacterStyle = 'anime' | 'realistic';
 export const CHARACTER_STYLES = ['realistic', 'anime'] as const;

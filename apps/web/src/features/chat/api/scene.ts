@@ -13,8 +13,7 @@ import type {
 } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 import { openEventStream } from '../stream-client';
-import { useApiWrite } from '../../../lib/api-write';
-import { chatWritten } from './create-chat';
+import { chatWritten, useApiWrite } from './create-chat';
 import { chatKeys } from './keys';
 
 /** Group scenes (docs/groups.md): the calls under `/api/chat/{id}/scene` and `/api/scene-invites/{code}`. */

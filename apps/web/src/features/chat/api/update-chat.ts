@@ -1,7 +1,6 @@
 import type { Chat } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { useApiWrite } from '../../../lib/api-write';
-import { chatWritten } from './create-chat';
+import { chatWritten, useApiWrite } from './create-chat';
 
 export interface ChatUpdate {
   persona_id?: string | null;

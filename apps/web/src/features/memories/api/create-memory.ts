@@ -1,6 +1,6 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Memory, MemoryCreateBody } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { useApiWrite } from '../../../lib/api-write';
 import { memoryKeys } from '../../../lib/query-keys';
 import { characterPath } from './paths';
 
@@ -9,11 +9,13 @@ export const createMemory = (botId: string, body: MemoryCreateBody) =>
   request<Memory>(characterPath(botId, 'memories'), { method: 'POST', body });
 
 /** Adds a memory; the character's lists load again. */
-export const useCreateMemory = (viewer: string, botId: string) =>
-  useApiWrite(
-    (body: MemoryCreateBody) => createMemory(botId, body),
-    (client, memory) => {
+export function useCreateMemory(viewer: string, botId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: MemoryCreateBody) => createMemory(botId, body),
+    onSuccess: (memory) => {
       client.setQueryData(memoryKeys.detail(viewer, memory.id), memory);
       void client.invalidateQueries({ queryKey: memoryKeys.character(viewer, botId) });
     },
-  );
+  });
+}

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { MEMORY_KINDS, MEMORY_TEXT_MAX, type Memory, type MemoryCreateBody, type MemoryKind } from '@reverie/shared';
 import { DialogActions } from '../../../components/ui/dialog-actions';
 import { FormError } from '../../../components/ui/form-error';
-import { ChoiceButtons } from '../../../components/ui/choice-buttons';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
