@@ -1,10 +1,7 @@
 import type { ReactNode } from 'react';
-import type { LucideIcon } from 'lucide-react';
-import type { IconSize } from '@reverie/shared';
-import { Icon } from './icon';
 
-/** One option of a `ChoiceButtons` group: its value, its text, its icon before the text. */
-export type Choice<T> = { value: T; label: ReactNode; icon?: LucideIcon; disabled?: boolean; describedBy?: string };
+/** One option of a `ChoiceButtons` group: its value and its content (its text, an icon before it). */
+export type Choice<T> = { value: T; label: ReactNode; disabled?: boolean; describedBy?: string };
 
 /**
  * How the chosen option is told: radios in a radiogroup (`aria-checked`), tabs in a tablist
@@ -30,7 +27,6 @@ export function ChoiceButtons<T extends string | number>({
   className,
   buttonClass,
   testId,
-  iconSize = 'md',
 }: {
   options: readonly Choice<T>[];
   value: T;
@@ -41,7 +37,6 @@ export function ChoiceButtons<T extends string | number>({
   className: string;
   buttonClass: (chosen: boolean) => string;
   testId?: (value: T) => string;
-  iconSize?: IconSize;
 }) {
   const { group, state } = KINDS[kind];
   return (
@@ -60,7 +55,6 @@ export function ChoiceButtons<T extends string | number>({
             data-testid={testId?.(option.value)}
             className={buttonClass(chosen)}
           >
-            {option.icon && <Icon icon={option.icon} size={iconSize} />}
             {option.label}
           </button>
         );

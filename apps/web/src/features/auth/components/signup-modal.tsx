@@ -4,7 +4,7 @@ import { useZodForm } from '../../../lib/zod-form';
 import { useNavigate } from 'react-router';
 import { SignupFormSchema, type SignupForm } from '@reverie/shared';
 import type { ModalProps } from '../../../lib/modals';
-import { AuthFormModal } from './auth-form-modal';
+import { AuthFormModal } from './login-modal';
 import { signUp } from '../auth-flow';
 import {
   applyServerErrors,

@@ -2,10 +2,9 @@ import '../texts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { Gift, Timer } from 'lucide-react';
+import { Gift, Loader2, Timer } from 'lucide-react';
 import { DAILY_CLAIM_AMOUNT } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
-import { BusyButton } from '../../../components/ui/submit-button';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { setProfileData, useProfile } from '../../../lib/profile';
@@ -84,16 +83,16 @@ export function DailyClaim() {
           >
             {t('claim.cancel')}
           </button>
-          <BusyButton
-            busy={busy}
+          <button
+            type="button"
             disabled={busy}
             onClick={() => void claim()}
-            testId="claim-confirm"
-            spinnerSize="sm"
+            data-testid="claim-confirm"
             className="flex items-center justify-center gap-2 rounded-xl bg-primary px-4 py-2.5 text-sm font-semibold text-on-primary disabled:opacity-60"
           >
+            {busy && <Icon icon={Loader2} size="sm" className="animate-spin" />}
             {t('claim.confirm')}
-          </BusyButton>
+          </button>
         </div>
       </Modal>
     </div>

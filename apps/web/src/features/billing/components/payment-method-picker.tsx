@@ -57,7 +57,13 @@ export function PaymentMethodPicker({
     <div className="space-y-2">
       <ChoiceButtons
         options={options.map((option) => ({
-          ...option,
+          value: option.value,
+          label: (
+            <>
+              <Icon icon={option.icon} size="md" />
+              {option.label}
+            </>
+          ),
           disabled: !available[option.value],
           describedBy: missing === option.value ? 'payment-method-missing' : undefined,
         }))}

@@ -4,6 +4,7 @@ import { MEMORY_KINDS, MEMORY_TEXT_MAX, type Memory, type MemoryCreateBody, type
 import { DialogActions } from '../../../components/ui/dialog-actions';
 import { FormError } from '../../../components/ui/form-error';
 import { ChoiceButtons } from '../../../components/ui/segmented-control';
+import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
@@ -94,14 +95,17 @@ function MemoryForm({
         <ChoiceButtons
           options={MEMORY_KINDS.map((option) => ({
             value: option,
-            label: t(`memories.choice.${option}`, { name }),
-            icon: KIND_ICONS[option],
+            label: (
+              <>
+                <Icon icon={KIND_ICONS[option]} size="sm" />
+                {t(`memories.choice.${option}`, { name })}
+              </>
+            ),
           }))}
           value={kind}
           onChange={setKind}
           label={t('memories.field_kind')}
           testId={(option) => `memory-kind-${option}`}
-          iconSize="sm"
           className="flex flex-wrap gap-2"
           buttonClass={(chosen) =>
             `flex items-center gap-1.5 rounded-full border px-3 py-1.5 ${
