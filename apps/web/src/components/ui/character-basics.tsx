@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ChangeEvent, ReactNode } from 'react';
 import { BOT_LIMITS, MIN_CHARACTER_AGE } from '@reverie/shared';
 
 /** A text input or text area of the character and persona forms. */
@@ -50,19 +50,20 @@ export function CharacterBasics({
   /** The browser's own checks (a form without `noValidate` and without its own messages). */
   required?: boolean;
 }) {
+  /** The name's and the description's props: their value, the API's limit, the placeholder. */
+  const textProps = (field: 'name' | 'description') => ({
+    name: field,
+    value: value[field],
+    maxLength: BOT_LIMITS[field],
+    placeholder: placeholders[field],
+    required,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(field, e.target.value),
+  });
   return (
     <>
       <div className="grid grid-cols-[1fr_6rem] gap-3">
         <FormField label={labels.name} error={errors.name}>
-          <input
-            className={formInputClass}
-            name="name"
-            value={value.name}
-            maxLength={BOT_LIMITS.name}
-            placeholder={placeholders.name}
-            required={required}
-            onChange={(e) => onChange('name', e.target.value)}
-          />
+          <input className={formInputClass} {...textProps('name')} />
         </FormField>
         <FormField label={labels.age} error={errors.age}>
           <input
@@ -78,15 +79,7 @@ export function CharacterBasics({
         </FormField>
       </div>
       <FormField label={labels.description} error={errors.description}>
-        <textarea
-          className={`${formInputClass} min-h-24`}
-          name="description"
-          value={value.description}
-          maxLength={BOT_LIMITS.description}
-          placeholder={placeholders.description}
-          required={required}
-          onChange={(e) => onChange('description', e.target.value)}
-        />
+        <textarea className={`${formInputClass} min-h-24`} {...textProps('description')} />
       </FormField>
     </>
   );

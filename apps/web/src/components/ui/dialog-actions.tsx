@@ -1,6 +1,10 @@
 /** A dialog's quiet button (Cancel, Back). */
 export const secondaryButtonClass = 'rounded-full px-4 py-2 text-sm text-muted hover:text-fg';
 
+/** A dialog's outlined button with its icon, under a list (add a character, leave the scene). */
+export const outlineButtonClass =
+  'flex items-center gap-2 self-start rounded-full border border-white/15 px-4 py-2 text-sm hover:bg-white/5';
+
 /** A dialog's main button. */
 export const primaryButtonClass =
   'rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary disabled:opacity-50';

@@ -1,10 +1,6 @@
-import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { Bot, Chat, Message } from '@reverie/shared';
-import { testQueryClient } from '../../test/profile';
-import { AppProviders } from '../../lib/providers';
-import { AlertStack } from '../../components/ui/alerts';
+import { json } from '../../test/render';
+export { json, renderRoutes } from '../../test/render';
 
 const encoder = new TextEncoder();
 
@@ -66,12 +62,6 @@ export const chat = (changes: Partial<Chat> = {}): Chat => ({
   ...changes,
 });
 
-export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(status === 204 ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-
 /** An event stream the test writes to, event by event. */
 export function liveStream() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -111,17 +101,4 @@ export function fakeApi(answer: (call: Call) => Response | Promise<Response> | u
     return (await answer(call)) ?? json({ detail: 'Not found', code: 'not_found' }, 404);
   };
   return calls;
-}
-
-/** Renders routes under the app's providers at `path`; answers the router. */
-export function renderRoutes(routes: RouteObject[], path: string, extra?: ReactNode) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <AppProviders client={testQueryClient()}>
-      <RouterProvider router={router} />
-      <AlertStack />
-      {extra}
-    </AppProviders>,
-  );
-  return router;
 }

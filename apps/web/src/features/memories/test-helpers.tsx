@@ -1,16 +1,6 @@
-import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { Memory, MemoryHistoryEntry } from '@reverie/shared';
-import { AlertStack } from '../../components/ui/alerts';
-import { AppProviders } from '../../lib/providers';
-import { testQueryClient } from '../../test/profile';
-
-export const json = (body: unknown, status = 200) =>
-  new Response(status === 204 ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+import { json } from '../../test/render';
+export { json, renderRoutes } from '../../test/render';
 
 export const memory = (id: string, changes: Partial<Memory> = {}): Memory => ({
   id,
@@ -137,17 +127,4 @@ export function memoryServer(initial: Memory[]) {
       return () => failures.splice(0, failures.length);
     },
   };
-}
-
-/** Renders routes under the app's providers at `path`; answers the router. */
-export function renderRoutes(routes: RouteObject[], path: string, extra?: ReactNode) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <AppProviders client={testQueryClient()}>
-      <RouterProvider router={router} />
-      <AlertStack />
-      {extra}
-    </AppProviders>,
-  );
-  return router;
 }

@@ -1,7 +1,6 @@
 import type { AdminAuditPage } from '@reverie/shared';
-import { request } from '../../../lib/api-client';
-import { useAdminPage } from './admin-writes';
-import { adminKeys, queryOf } from './keys';
+import { useFilteredPage } from './admin-writes';
+import { adminKeys } from './keys';
 
 export interface AuditFilters {
   action?: string;
@@ -10,8 +9,6 @@ export interface AuditFilters {
   c?: string;
 }
 
-export const getAudit = (filters: AuditFilters) =>
-  request<AdminAuditPage>('/api/admin/audit', { query: queryOf({ ...filters, size: 25 }) });
-
+/** GET /api/admin/audit, 25 entries a page. */
 export const useAdminAudit = (filters: AuditFilters) =>
-  useAdminPage(adminKeys.audit({ ...filters }), () => getAudit(filters));
+  useFilteredPage<AdminAuditPage>('/api/admin/audit', adminKeys.audit({ ...filters }), { ...filters });

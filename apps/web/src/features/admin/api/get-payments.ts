@@ -1,7 +1,6 @@
 import type { AdminPaymentPage } from '@reverie/shared';
-import { request } from '../../../lib/api-client';
-import { useAdminPage } from './admin-writes';
-import { adminKeys, queryOf } from './keys';
+import { useFilteredPage } from './admin-writes';
+import { adminKeys } from './keys';
 
 export interface PaymentFilters {
   status?: string;
@@ -10,8 +9,6 @@ export interface PaymentFilters {
   c?: string;
 }
 
-export const getPayments = (filters: PaymentFilters) =>
-  request<AdminPaymentPage>('/api/admin/payments', { query: queryOf({ ...filters, size: 25 }) });
-
+/** GET /api/admin/payments, 25 payments a page. */
 export const useAdminPayments = (filters: PaymentFilters) =>
-  useAdminPage(adminKeys.payments({ ...filters }), () => getPayments(filters));
+  useFilteredPage<AdminPaymentPage>('/api/admin/payments', adminKeys.payments({ ...filters }), { ...filters });

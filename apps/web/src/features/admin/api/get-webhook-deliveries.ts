@@ -1,15 +1,14 @@
 import type { AdminWebhookPage } from '@reverie/shared';
-import { request } from '../../../lib/api-client';
-import { useAdminPage } from './admin-writes';
-import { adminKeys, queryOf } from './keys';
+import { useFilteredPage } from './admin-writes';
+import { adminKeys } from './keys';
 
 export interface WebhookFilters {
   outcome?: string;
   c?: string;
 }
 
-export const getWebhookDeliveries = (filters: WebhookFilters) =>
-  request<AdminWebhookPage>('/api/admin/webhook-deliveries', { query: queryOf({ ...filters, size: 25 }) });
-
+/** GET /api/admin/webhook-deliveries, 25 deliveries a page. */
 export const useWebhookDeliveries = (filters: WebhookFilters) =>
-  useAdminPage(adminKeys.webhooks({ ...filters }), () => getWebhookDeliveries(filters));
+  useFilteredPage<AdminWebhookPage>('/api/admin/webhook-deliveries', adminKeys.webhooks({ ...filters }), {
+    ...filters,
+  });

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../../lib/i18n';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 
 /** A choice of ranges in days (7 / 30 / 90), as a segmented control. */
 export function AdminRangePicker({
@@ -12,22 +13,18 @@ export function AdminRangePicker({
 }) {
   const { t } = useTranslation();
   return (
-    <div role="radiogroup" aria-label={t('admin.common.range')} className="inline-flex rounded-xl bg-white/5 p-1">
-      {options.map((days) => (
-        <button
-          key={days}
-          type="button"
-          role="radio"
-          aria-checked={value === days}
-          data-testid={`admin-range-${days}`}
-          onClick={() => onChange(days)}
-          className={`rounded-lg px-3 py-1.5 text-sm transition ${
-            value === days ? 'bg-primary font-medium text-on-primary' : 'text-muted hover:text-white'
-          }`}
-        >
-          {t('admin.common.days', { count: days })}
-        </button>
-      ))}
-    </div>
+    <ChoiceButtons
+      options={options.map((days) => ({ value: days, label: t('admin.common.days', { count: days }) }))}
+      value={value}
+      onChange={onChange}
+      label={t('admin.common.range')}
+      testId={(days) => `admin-range-${days}`}
+      className="inline-flex rounded-xl bg-white/5 p-1"
+      buttonClass={(chosen) =>
+        `rounded-lg px-3 py-1.5 text-sm transition ${
+          chosen ? 'bg-primary font-medium text-on-primary' : 'text-muted hover:text-white'
+        }`
+      }
+    />
   );
 }

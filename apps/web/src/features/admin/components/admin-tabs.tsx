@@ -1,3 +1,5 @@
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
+
 /**
  * A section's tabs (Payments: payments, webhooks, ledger; Reports: messages, support): one
  * tab list that scrolls sideways on a phone; each tab's test id is `${testIdPrefix}${id}`.
@@ -19,26 +21,19 @@ export function AdminTabs<T extends string>({
   testIdPrefix: string;
 }) {
   return (
-    <div
-      role="tablist"
-      aria-label={label}
+    <ChoiceButtons
+      kind="tab"
+      options={tabs.map((tab) => ({ value: tab.id, label: tab.label }))}
+      value={value}
+      onChange={onChange}
+      label={label}
+      testId={(id) => `${testIdPrefix}${id}`}
       className="-mx-4 flex gap-1 overflow-x-auto px-4 shadow-[inset_0_-1px_0_rgb(255_255_255/0.1)] sm:mx-0 sm:px-0"
-    >
-      {tabs.map((tab) => (
-        <button
-          key={tab.id}
-          type="button"
-          role="tab"
-          aria-selected={value === tab.id}
-          data-testid={`${testIdPrefix}${tab.id}`}
-          onClick={() => onChange(tab.id)}
-          className={`shrink-0 border-b-2 px-3 py-2.5 text-sm transition ${
-            value === tab.id ? 'border-primary font-medium text-fg' : 'border-transparent text-muted hover:text-fg'
-          }`}
-        >
-          {tab.label}
-        </button>
-      ))}
-    </div>
+      buttonClass={(chosen) =>
+        `shrink-0 border-b-2 px-3 py-2.5 text-sm transition ${
+          chosen ? 'border-primary font-medium text-fg' : 'border-transparent text-muted hover:text-fg'
+        }`
+      }
+    />
   );
 }

@@ -1,6 +1,7 @@
-import { Flame, Loader2 } from 'lucide-react';
+import { Flame } from 'lucide-react';
 import { formatBalance, type PackId } from '@reverie/shared';
 import type { ModalProps } from '../../../lib/modals';
+import { BusyButton } from '../../../components/ui/submit-button';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { currentLocale, useTranslation } from '../../../lib/i18n';
@@ -32,6 +33,7 @@ export default function DesiresModal({ onClose, requireAuth, from }: ModalProps)
   const offer = plans?.packs.find((p) => p.is_offer);
   const others = plans?.packs.filter((p) => !p.is_offer) ?? [];
   const busy = (id: PackId) => checkout.pending === id;
+  const buy = (id: PackId) => (isAuthorized ? void checkout.start(id, method) : requireAuth());
   // Closed without claiming: the action that waited for desires is not run by a later claim.
   const close = () => {
     dropWaitingAction();
@@ -68,18 +70,17 @@ export default function DesiresModal({ onClose, requireAuth, from }: ModalProps)
                 </span>
               )}
             </p>
-            <button
-              type="button"
+            <BusyButton
+              busy={busy(offer.id)}
               disabled={cannotBuy}
-              onClick={() => (isAuthorized ? void checkout.start(offer.id, method) : requireAuth())}
-              data-testid={`buy-${offer.id}`}
+              onClick={() => buy(offer.id)}
+              testId={`buy-${offer.id}`}
               className="mt-4 flex w-full items-center justify-center gap-2 rounded-xl bg-primary px-4 py-3 font-semibold text-on-primary shadow-lg shadow-primary/25 hover:brightness-110 disabled:opacity-60"
             >
-              {busy(offer.id) && <Icon icon={Loader2} size="md" className="animate-spin" />}
               {busy(offer.id)
                 ? t('billing.redirecting')
                 : t('billing.buy_for', { price: formatPrice(offer.amount_cents, currency, locale) })}
-            </button>
+            </BusyButton>
           </div>
         )}
         <div>
@@ -94,16 +95,16 @@ export default function DesiresModal({ onClose, requireAuth, from }: ModalProps)
                   <Icon icon={Flame} size="md" className="text-secondary" />
                   {t('billing.pack_desires', { count: pack.desires })}
                 </span>
-                <button
-                  type="button"
+                <BusyButton
+                  busy={busy(pack.id)}
                   disabled={cannotBuy}
-                  onClick={() => (isAuthorized ? void checkout.start(pack.id, method) : requireAuth())}
-                  data-testid={`buy-${pack.id}`}
+                  onClick={() => buy(pack.id)}
+                  testId={`buy-${pack.id}`}
+                  spinnerSize="sm"
                   className="flex items-center gap-2 rounded-full bg-surface px-4 py-2 text-sm font-semibold ring-1 ring-white/15 hover:ring-primary disabled:opacity-60"
                 >
-                  {busy(pack.id) && <Icon icon={Loader2} size="sm" className="animate-spin" />}
                   {formatPrice(pack.amount_cents, currency, locale)}
-                </button>
+                </BusyButton>
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Bitcoin, CreditCard, Info } from 'lucide-react';
 import type { Plans } from '@reverie/shared';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 import { Icon } from '../../../components/ui/icon';
 import type { PaymentMethod } from '../api/create-checkout';
 import '../texts';
@@ -47,31 +48,34 @@ export function PaymentMethodPicker({
 }) {
   const { t } = useTranslation();
   const options = [
-    { id: 'card' as const, icon: CreditCard, label: t('billing.pay_card') },
-    { id: 'crypto' as const, icon: Bitcoin, label: t('billing.pay_crypto') },
+    { value: 'card' as const, icon: CreditCard, label: t('billing.pay_card') },
+    { value: 'crypto' as const, icon: Bitcoin, label: t('billing.pay_crypto') },
   ];
   // With neither method, the payments-off note says it all.
   const missing = available.card && !available.crypto ? 'crypto' : !available.card && available.crypto ? 'card' : null;
   return (
     <div className="space-y-2">
-      <div role="radiogroup" aria-label={t('billing.payment_method')} className="grid grid-cols-2 gap-2">
-        {options.map((option) => (
-          <button
-            key={option.id}
-            type="button"
-            role="radio"
-            aria-checked={value === option.id}
-            disabled={!available[option.id]}
-            aria-describedby={missing === option.id ? 'payment-method-missing' : undefined}
-            onClick={() => onChange(option.id)}
-            data-testid={`pay-${option.id}`}
-            className="flex items-center justify-center gap-2 rounded-xl border border-white/10 px-3 py-2.5 text-sm font-medium text-muted transition hover:text-fg disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:text-muted aria-checked:border-primary aria-checked:bg-primary/10 aria-checked:text-fg"
-          >
-            <Icon icon={option.icon} size="md" />
-            {option.label}
-          </button>
-        ))}
-      </div>
+      <ChoiceButtons
+        options={options.map((option) => ({
+          value: option.value,
+          label: (
+            <>
+              <Icon icon={option.icon} size="md" />
+              {option.label}
+            </>
+          ),
+          disabled: !available[option.value],
+          describedBy: missing === option.value ? 'payment-method-missing' : undefined,
+        }))}
+        value={value}
+        onChange={onChange}
+        label={t('billing.payment_method')}
+        testId={(method) => `pay-${method}`}
+        className="grid grid-cols-2 gap-2"
+        buttonClass={() =>
+          'flex items-center justify-center gap-2 rounded-xl border border-white/10 px-3 py-2.5 text-sm font-medium text-muted transition hover:text-fg disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:text-muted aria-checked:border-primary aria-checked:bg-primary/10 aria-checked:text-fg'
+        }
+      />
       {missing && (
         <p id="payment-method-missing" className="text-center text-xs text-muted" data-testid={`${missing}-off`}>
           {t(missing === 'crypto' ? 'billing.crypto_off' : 'billing.card_off')}

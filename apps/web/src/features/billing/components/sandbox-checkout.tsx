@@ -2,7 +2,7 @@ import '../../../lib/error-texts';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { FlaskConical, Loader2 } from 'lucide-react';
+import { FlaskConical } from 'lucide-react';
 import {
   isSubscriptionPlan,
   PACK_CATALOGUE,
@@ -11,6 +11,7 @@ import {
   type SandboxPayment,
 } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
+import { BusyButton } from '../../../components/ui/submit-button';
 import { Icon } from '../../../components/ui/icon';
 import { Skeleton } from '../../../components/ui/page';
 import type { ApiRequestError } from '../../../lib/api-client';
@@ -20,6 +21,20 @@ import { decideSandboxPayment, getSandboxPayment } from '../api/sandbox-checkout
 import { formatDate, formatPrice } from '../format';
 import { purchaseReturnUrl, safeReturnPath } from '../return-path';
 import '../texts';
+
+/** The payer's two answers, approve first, and their buttons' looks. */
+const DECISIONS = [
+  {
+    decision: 'approve',
+    className:
+      'flex items-center justify-center gap-2 rounded-xl bg-primary px-4 py-3 font-semibold text-on-primary hover:brightness-110 disabled:opacity-60',
+  },
+  {
+    decision: 'decline',
+    className:
+      'flex items-center justify-center gap-2 rounded-xl border border-white/15 px-4 py-3 font-semibold hover:bg-white/5 disabled:opacity-60',
+  },
+] as const;
 
 /**
  * The sandbox provider's checkout page (`/checkout/sandbox/{payment id}?return=/path`): only the
@@ -114,24 +129,17 @@ export function SandboxCheckout() {
         )}
         {p.status === 'pending' ? (
           <div className="grid gap-3">
-            <button
-              type="button"
-              onClick={() => void decide('approve')}
-              disabled={busy !== null}
-              className="flex items-center justify-center gap-2 rounded-xl bg-primary px-4 py-3 font-semibold text-on-primary hover:brightness-110 disabled:opacity-60"
-            >
-              {busy === 'approve' && <Icon icon={Loader2} size="md" className="animate-spin" />}
-              {t('billing.sandbox_approve')}
-            </button>
-            <button
-              type="button"
-              onClick={() => void decide('decline')}
-              disabled={busy !== null}
-              className="flex items-center justify-center gap-2 rounded-xl border border-white/15 px-4 py-3 font-semibold hover:bg-white/5 disabled:opacity-60"
-            >
-              {busy === 'decline' && <Icon icon={Loader2} size="md" className="animate-spin" />}
-              {t('billing.sandbox_decline')}
-            </button>
+            {DECISIONS.map(({ decision, className }) => (
+              <BusyButton
+                key={decision}
+                busy={busy === decision}
+                disabled={busy !== null}
+                onClick={() => void decide(decision)}
+                className={className}
+              >
+                {t(`billing.sandbox_${decision}`)}
+              </BusyButton>
+            ))}
           </div>
         ) : (
           <div className="space-y-3">

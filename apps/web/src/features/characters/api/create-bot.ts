@@ -24,13 +24,19 @@ export function createBot(input: CreateBotInput) {
   return request<BotDetail>('/api/bot/create', { method: 'POST', body: form });
 }
 
-export function useCreateBot() {
+/**
+ * A character or persona made (`create`) or imported: a character goes first in the viewer's
+ * lists; `mine`: the viewer's own list is read again too.
+ */
+export function useBotWrite<Input>(write: (input: Input) => Promise<BotDetail>, mine: boolean) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: createBot,
+    mutationFn: write,
     onSuccess: (bot) => {
       if (bot.kind === 'character') prependCreatedBot(client, bot);
-      void client.invalidateQueries({ queryKey: botKeys.mine() });
+      if (mine) void client.invalidateQueries({ queryKey: botKeys.mine() });
     },
   });
 }
+
+export const useCreateBot = () => useBotWrite(createBot, true);

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../../lib/i18n';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 
 export type CharacterStyle = 'anime' | 'realistic';
 export const CHARACTER_STYLES = ['realistic', 'anime'] as const;
@@ -18,19 +19,16 @@ export function StyleChoice({ value, onChange }: { value: CharacterStyle; onChan
   return (
     <fieldset>
       <legend className="text-sm font-medium">{t('create_character.tags')}</legend>
-      <div className="mt-1 flex gap-2">
-        {CHARACTER_STYLES.map((s) => (
-          <button
-            key={s}
-            type="button"
-            aria-pressed={value === s}
-            onClick={() => onChange(s)}
-            className={`rounded-full border px-3 py-1 text-sm ${value === s ? 'border-primary bg-primary/20' : 'border-white/15 text-muted'}`}
-          >
-            {t(`explore.filter_${s}`)}
-          </button>
-        ))}
-      </div>
+      <ChoiceButtons
+        kind="toggle"
+        options={CHARACTER_STYLES.map((s) => ({ value: s, label: t(`explore.filter_${s}`) }))}
+        value={value}
+        onChange={onChange}
+        className="mt-1 flex gap-2"
+        buttonClass={(chosen) =>
+          `rounded-full border px-3 py-1 text-sm ${chosen ? 'border-primary bg-primary/20' : 'border-white/15 text-muted'}`
+        }
+      />
     </fieldset>
   );
 }

@@ -13,6 +13,7 @@ import type {
 } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 import { openEventStream } from '../stream-client';
+import { chatWritten, useApiWrite } from './create-chat';
 import { chatKeys } from './keys';
 
 /** Group scenes (docs/groups.md): the calls under `/api/chat/{id}/scene` and `/api/scene-invites/{code}`. */
@@ -20,6 +21,9 @@ const scenePath = (chatId: string, rest = '') => `/api/chat/${encodeURIComponent
 
 /** POST /api/chat/group: a new group chat with 2–8 characters. */
 export const createGroup = (body: GroupCreateBody) => request<Chat>('/api/chat/group', { method: 'POST', body });
+
+/** A scene's reads: no retry (a 404 or 410 is the answer) and no read again on focus. */
+const readOnce = { retry: false, refetchOnWindowFocus: false } as const;
 
 export const getScene = (chatId: string) => request<Scene>(scenePath(chatId));
 
@@ -29,22 +33,12 @@ export function useScene(chatId: string, enabled = true) {
     queryKey: chatKeys.scene(chatId),
     queryFn: () => getScene(chatId),
     enabled,
-    retry: false,
-    refetchOnWindowFocus: false,
+    ...readOnce,
   });
 }
 
 /** Starts a group chat: cached by its id (the page opens it at once); the lists load again. */
-export function useCreateGroup(viewer: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: createGroup,
-    onSuccess: (chat) => {
-      client.setQueryData(chatKeys.detail(viewer, chat.id), chat);
-      void client.invalidateQueries({ queryKey: chatKeys.lists(viewer) });
-    },
-  });
-}
+export const useCreateGroup = (viewer: string) => useApiWrite(createGroup, chatWritten(viewer));
 
 /**
  * A change to the scene (setting, a character added, removed or muted, my persona): the
@@ -153,8 +147,7 @@ export function useInvitePreview(code: string, enabled = true) {
     queryKey: chatKeys.invitePreview(code),
     queryFn: () => request<SceneInvitePreview>(invitePath(code)),
     enabled,
-    retry: false,
-    refetchOnWindowFocus: false,
+    ...readOnce,
   });
 }
 

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Chat } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
-import { chatKeys } from './keys';
+import { chatWritten, useApiWrite } from './create-chat';
 
 export interface ChatUpdate {
   persona_id?: string | null;
@@ -17,13 +16,5 @@ export const updateChat = (chatId: string, changes: ChatUpdate) =>
   request<Chat>(`/api/chat/${encodeURIComponent(chatId)}`, { method: 'PATCH', body: changes });
 
 /** Saves the change: the chat's query holds the answer; the lists (title, order) load again. */
-export function useUpdateChat(chatId: string, viewer: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (changes: ChatUpdate) => updateChat(chatId, changes),
-    onSuccess: (chat) => {
-      client.setQueryData(chatKeys.detail(viewer, chat.id), chat);
-      void client.invalidateQueries({ queryKey: chatKeys.lists(viewer) });
-    },
-  });
-}
+export const useUpdateChat = (chatId: string, viewer: string) =>
+  useApiWrite((changes: ChatUpdate) => updateChat(chatId, changes), chatWritten(viewer));

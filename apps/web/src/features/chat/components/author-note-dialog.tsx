@@ -6,11 +6,8 @@ import { Skeleton } from '../../../components/ui/page';
 import { useTranslation } from '../../../lib/i18n';
 import { useAuthorNote } from '../api/get-author-note';
 import { useUpdateAuthorNote } from '../api/update-author-note';
-import { CancelSaveButtons, useSaveAndClose } from './chat-text-editor';
+import { CancelSaveButtons, DialogTextArea, textField, useSaveAndClose } from './chat-text-editor';
 import { DialogListState } from './dialog-list-state';
-
-const field =
-  'rounded-xl border border-white/10 bg-bg px-3 py-2 leading-relaxed focus:border-primary/60 focus:outline-none';
 
 /** The editor, mounted once the note is loaded so it starts from the saved one. */
 function AuthorNoteEditor({ chatId, initial, onDone }: { chatId: string; initial: AuthorNote; onDone: () => void }) {
@@ -31,14 +28,14 @@ function AuthorNoteEditor({ chatId, initial, onDone }: { chatId: string; initial
     <div className="flex flex-col gap-4">
       <label className="flex flex-col gap-1.5 text-sm">
         <span>{t('chat.author_note_label')}</span>
-        <textarea
+        <DialogTextArea
           value={text}
-          onChange={(event) => setText(event.target.value)}
-          maxLength={AUTHOR_NOTE_MAX}
+          onChange={setText}
+          max={AUTHOR_NOTE_MAX}
           rows={5}
           placeholder={t('chat.author_note_placeholder')}
-          data-testid="author-note-field"
-          className={`min-h-32 resize-y ${field}`}
+          testId="author-note-field"
+          minHeight="min-h-32"
         />
         <span className="text-xs text-muted tabular-nums">
           {t('chat.char_count', { used: text.length, max: AUTHOR_NOTE_MAX })}
@@ -56,7 +53,7 @@ function AuthorNoteEditor({ chatId, initial, onDone }: { chatId: string; initial
           aria-invalid={depthValid ? undefined : true}
           aria-describedby="author-note-depth-help"
           data-testid="author-note-depth"
-          className={`w-28 ${field}`}
+          className={`w-28 ${textField}`}
         />
         <span id="author-note-depth-help" className={`text-xs ${depthValid ? 'text-muted' : 'text-red-300'}`}>
           {t('chat.author_note_depth_help', { max: AUTHOR_NOTE_DEPTH_MAX })}

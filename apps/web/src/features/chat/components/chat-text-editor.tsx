@@ -7,6 +7,41 @@ import { useTranslation } from '../../../lib/i18n';
  * `DialogListState`): the save that says so and closes, and the Cancel and Save buttons.
  */
 
+/** The look of the text dialogs' fields. */
+export const textField =
+  'rounded-xl border border-white/10 bg-bg px-3 py-2 leading-relaxed focus:border-primary/60 focus:outline-none';
+
+/** A text dialog's text, at most `max` characters; `minHeight` its least height (a Tailwind class). */
+export function DialogTextArea({
+  value,
+  onChange,
+  max,
+  rows,
+  placeholder,
+  testId,
+  minHeight,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  max: number;
+  rows: number;
+  placeholder: string;
+  testId: string;
+  minHeight: string;
+}) {
+  return (
+    <textarea
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      maxLength={max}
+      rows={rows}
+      placeholder={placeholder}
+      data-testid={testId}
+      className={`${minHeight} resize-y ${textField}`}
+    />
+  );
+}
+
 /** Saves; on success says `savedMessage` and closes (`onDone`), on failure says so and stays. */
 export function useSaveAndClose(save: () => Promise<unknown>, savedMessage: string, onDone: () => void) {
   const { t } = useTranslation();

@@ -4,6 +4,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { SendHorizontal, Square, WandSparkles } from 'lucide-react';
 import { MESSAGE_TEXT_MAX } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
+import { IconButton } from '../../../components/ui/icon-button';
 import { openDraft, writeDraft } from '../drafts';
 
 export interface ComposerProps {
@@ -237,27 +238,16 @@ export function Composer({
           )}
         </label>
         {busy && onStop ? (
-          <button
-            type="button"
-            onClick={onStop}
-            aria-label={t('chat.stop')}
-            title={t('chat.stop')}
-            data-testid="stop-button"
-            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full border border-white/20 bg-surface text-fg hover:bg-white/10"
-          >
-            <Icon icon={Square} size="sm" className="fill-current" />
-          </button>
+          <IconButton icon={Square} label={t('chat.stop')} onClick={onStop} testId="stop-button" look="stop" />
         ) : (
-          <button
+          <IconButton
+            icon={SendHorizontal}
+            label={t('chat.send')}
             type="submit"
             disabled={!canSend}
-            aria-label={t('chat.send')}
-            title={t('chat.send')}
-            data-testid="send-button"
-            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-primary text-on-primary shadow-lg shadow-primary/30 hover:brightness-110 disabled:opacity-40 disabled:shadow-none"
-          >
-            <Icon icon={SendHorizontal} size="md" />
-          </button>
+            testId="send-button"
+            look="send"
+          />
         )}
       </div>
     </form>

@@ -8,7 +8,7 @@ import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { formatDate } from '../../../lib/format';
 import { useChatMemory } from '../api/get-memory';
 import { useUpdateChatMemory } from '../api/update-memory';
-import { CancelSaveButtons, useSaveAndClose } from './chat-text-editor';
+import { CancelSaveButtons, DialogTextArea, useSaveAndClose } from './chat-text-editor';
 import { DialogListState } from './dialog-list-state';
 
 /** The editor, mounted once the memory is loaded so it starts from the saved text. */
@@ -21,14 +21,14 @@ function MemoryEditor({ chatId, initial, onDone }: { chatId: string; initial: st
     <div className="flex flex-col gap-3">
       <label className="flex flex-col gap-1.5 text-sm">
         <span className="sr-only">{t('chat.memories_title')}</span>
-        <textarea
+        <DialogTextArea
           value={text}
-          onChange={(event) => setText(event.target.value)}
-          maxLength={CHAT_MEMORY_MAX}
+          onChange={setText}
+          max={CHAT_MEMORY_MAX}
           rows={10}
           placeholder={t('chat.memories_empty')}
-          data-testid="memories-field"
-          className="min-h-48 resize-y rounded-xl border border-white/10 bg-bg px-3 py-2 leading-relaxed focus:border-primary/60 focus:outline-none"
+          testId="memories-field"
+          minHeight="min-h-48"
         />
       </label>
       <div className="flex items-center justify-between gap-2">

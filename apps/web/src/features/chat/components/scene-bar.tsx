@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import { FastForward, MapPin, MicOff, SlidersHorizontal, Square, Users } from 'lucide-react';
 import type { Scene, SceneCharacter } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
+import { IconButton } from '../../../components/ui/icon-button';
 import { useTranslation } from '../../../lib/i18n';
 import type { SceneTyping } from '../hooks/use-scene-live';
 
@@ -133,16 +134,13 @@ export function SceneBar({
             />
           ))}
         </ul>
-        <button
-          type="button"
+        <IconButton
+          icon={SlidersHorizontal}
+          label={t('scenes.characters_title')}
           onClick={onCharacters}
-          aria-label={t('scenes.characters_title')}
-          title={t('scenes.characters_title')}
-          data-testid="scene-characters-open"
-          className="shrink-0 rounded-full p-2 text-muted hover:bg-white/10 hover:text-fg"
-        >
-          <Icon icon={SlidersHorizontal} size="md" />
-        </button>
+          testId="scene-characters-open"
+          className="shrink-0"
+        />
       </div>
       <div className="mx-auto flex w-full max-w-3xl items-center gap-2 px-2 pb-2 sm:px-4">
         {scene.continue_remaining > 0 ? (

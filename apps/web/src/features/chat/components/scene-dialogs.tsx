@@ -27,8 +27,10 @@ import {
 } from '../api/scene';
 import type { Chat } from '@reverie/shared';
 import { CharacterPicker } from './character-picker';
+import { IconButton, IconTextButton } from '../../../components/ui/icon-button';
 import {
   DialogActions,
+  outlineButtonClass,
   primaryButtonClass as primary,
   secondaryButtonClass as secondary,
 } from '../../../components/ui/dialog-actions';
@@ -380,43 +382,30 @@ export function SceneCharactersDialog({
                 <span className="truncate font-medium">{character.name}</span>
                 {character.muted && <span className="text-xs text-muted">{t('scenes.muted')}</span>}
               </span>
-              <button
-                type="button"
+              <IconButton
+                icon={character.muted ? MicOff : Mic}
+                label={t(character.muted ? 'scenes.unmute' : 'scenes.mute', { name: character.name })}
                 onClick={() => void act(() => mute.mutateAsync({ botId: character.bot_id, muted: !character.muted }))}
                 disabled={mute.isPending}
-                aria-label={t(character.muted ? 'scenes.unmute' : 'scenes.mute', { name: character.name })}
-                title={t(character.muted ? 'scenes.unmute' : 'scenes.mute', { name: character.name })}
-                data-testid="scene-mute"
-                className="rounded-full p-2 text-muted hover:bg-white/10 hover:text-fg"
-              >
-                <Icon icon={character.muted ? MicOff : Mic} size="md" />
-              </button>
+                testId="scene-mute"
+              />
               {owner && scene.characters.length > 1 && (
-                <button
-                  type="button"
+                <IconButton
+                  icon={Trash2}
+                  label={t('scenes.remove_character', { name: character.name })}
                   onClick={() => void act(() => remove.mutateAsync(character.bot_id))}
                   disabled={remove.isPending}
-                  aria-label={t('scenes.remove_character', { name: character.name })}
-                  title={t('scenes.remove_character', { name: character.name })}
-                  data-testid="scene-remove-character"
-                  className="rounded-full p-2 text-muted hover:bg-white/10 hover:text-red-300"
-                >
-                  <Icon icon={Trash2} size="md" />
-                </button>
+                  testId="scene-remove-character"
+                  look="rowDanger"
+                />
               )}
             </li>
           ))}
         </ul>
         {owner && scene.characters.length < SCENE_CHARACTERS_MAX && (
-          <button
-            type="button"
-            onClick={onAdd}
-            data-testid="scene-add-character"
-            className="flex items-center gap-2 self-start rounded-full border border-white/15 px-4 py-2 text-sm hover:bg-white/5"
-          >
-            <Icon icon={Plus} size="sm" />
+          <IconTextButton icon={Plus} onClick={onAdd} testId="scene-add-character" className={outlineButtonClass}>
             {t('scenes.add_character')}
-          </button>
+          </IconTextButton>
         )}
       </div>
     </Modal>

@@ -10,6 +10,8 @@ import {
 } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
+import { IconButton, IconTextButton } from '../../../components/ui/icon-button';
+import { outlineButtonClass } from '../../../components/ui/dialog-actions';
 import { Modal } from '../../../components/ui/modal';
 import { formatRelative } from '../../../lib/format';
 import { currentLocale, useTranslation } from '../../../lib/i18n';
@@ -63,26 +65,19 @@ function PersonRow({
       </span>
       {owner && !me && (
         <>
-          <button
-            type="button"
+          <IconButton
+            icon={UserMinus}
+            label={t('scenes.remove_person', { name: person.name })}
             onClick={() => onRemove(false)}
-            aria-label={t('scenes.remove_person', { name: person.name })}
-            title={t('scenes.remove_person', { name: person.name })}
-            data-testid="scene-remove-person"
-            className="rounded-full p-2 text-muted hover:bg-white/10 hover:text-fg"
-          >
-            <Icon icon={UserMinus} size="md" />
-          </button>
-          <button
-            type="button"
+            testId="scene-remove-person"
+          />
+          <IconButton
+            icon={Ban}
+            label={t('scenes.block_person', { name: person.name })}
             onClick={() => onRemove(true)}
-            aria-label={t('scenes.block_person', { name: person.name })}
-            title={t('scenes.block_person', { name: person.name })}
-            data-testid="scene-block-person"
-            className="rounded-full p-2 text-muted hover:bg-white/10 hover:text-red-300"
-          >
-            <Icon icon={Ban} size="md" />
-          </button>
+            testId="scene-block-person"
+            look="rowDanger"
+          />
         </>
       )}
     </li>
@@ -301,15 +296,14 @@ export function ScenePeopleDialog({
             </div>
           </div>
         ) : (
-          <button
-            type="button"
+          <IconTextButton
+            icon={LogOut}
             onClick={() => setLeaving(true)}
-            data-testid="scene-leave"
-            className="flex items-center gap-2 self-start rounded-full border border-white/15 px-4 py-2 text-sm hover:bg-white/5"
+            testId="scene-leave"
+            className={outlineButtonClass}
           >
-            <Icon icon={LogOut} size="sm" />
             {t('scenes.leave')}
-          </button>
+          </IconTextButton>
         )}
       </div>
     </Modal>

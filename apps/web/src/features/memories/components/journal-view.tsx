@@ -9,6 +9,7 @@ import { currentLocale, useTranslation } from '../../../lib/i18n';
 import { useJournal } from '../api/get-journal';
 import { useUpdateJournalSettings } from '../api/update-journal-settings';
 import { failureMessage } from './memory-form';
+import { ShowMore } from './show-more';
 
 /**
  * The character's journal: off until the user turns it on (a switch); once on, a short diary
@@ -94,16 +95,7 @@ export function JournalView({ viewer, botId, name }: { viewer: string; botId: st
           ))}
         </ol>
       )}
-      {journal.hasNextPage && (
-        <button
-          type="button"
-          onClick={() => void journal.fetchNextPage()}
-          disabled={journal.isFetchingNextPage}
-          className="self-center rounded-full border border-white/15 px-5 py-2 text-sm hover:border-primary disabled:opacity-50"
-        >
-          {t('memories.show_more')}
-        </button>
-      )}
+      <ShowMore pages={journal} />
     </section>
   );
 }

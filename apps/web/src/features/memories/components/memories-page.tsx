@@ -26,6 +26,7 @@ import { KIND_ICONS, KIND_ORDER } from './kinds';
 import { MemoryCard, type MemoryActions } from './memory-card';
 import { failureMessage, MemoryFormDialog, type MemoryFields } from './memory-form';
 import { MemoryHistoryDialog } from './memory-history-dialog';
+import { ShowMore } from './show-more';
 
 /** The character the memories belong to, as the page shows it. */
 export interface MemoriesCharacter {
@@ -321,16 +322,7 @@ export function MemoriesPage({
                     )}
                   </section>
                 ))}
-                {list.hasNextPage && (
-                  <button
-                    type="button"
-                    onClick={() => void list.fetchNextPage()}
-                    disabled={list.isFetchingNextPage}
-                    className="self-center rounded-full border border-white/15 px-5 py-2 text-sm hover:border-primary disabled:opacity-50"
-                  >
-                    {t('memories.show_more')}
-                  </button>
-                )}
+                <ShowMore pages={list} />
               </div>
             )}
 

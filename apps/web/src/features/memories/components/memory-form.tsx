@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { MEMORY_KINDS, MEMORY_TEXT_MAX, type Memory, type MemoryCreateBody, type MemoryKind } from '@reverie/shared';
 import { DialogActions } from '../../../components/ui/dialog-actions';
 import { FormError } from '../../../components/ui/form-error';
+import { ChoiceButtons } from '../../../components/ui/segmented-control';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -91,26 +92,29 @@ function MemoryForm({
       </div>
       <fieldset className="flex flex-col gap-2 text-sm">
         <legend className="mb-1.5 font-medium">{t('memories.field_kind')}</legend>
-        <div role="radiogroup" aria-label={t('memories.field_kind')} className="flex flex-wrap gap-2">
-          {MEMORY_KINDS.map((option) => (
-            <button
-              key={option}
-              type="button"
-              role="radio"
-              aria-checked={kind === option}
-              onClick={() => setKind(option)}
-              data-testid={`memory-kind-${option}`}
-              className={`flex items-center gap-1.5 rounded-full border px-3 py-1.5 ${
-                kind === option
-                  ? 'border-primary bg-primary/15 text-fg'
-                  : 'border-white/15 text-muted hover:border-white/30 hover:text-fg'
-              }`}
-            >
-              <Icon icon={KIND_ICONS[option]} size="sm" />
-              {t(`memories.choice.${option}`, { name })}
-            </button>
-          ))}
-        </div>
+        <ChoiceButtons
+          options={MEMORY_KINDS.map((option) => ({
+            value: option,
+            label: (
+              <>
+                <Icon icon={KIND_ICONS[option]} size="sm" />
+                {t(`memories.choice.${option}`, { name })}
+              </>
+            ),
+          }))}
+          value={kind}
+          onChange={setKind}
+          label={t('memories.field_kind')}
+          testId={(option) => `memory-kind-${option}`}
+          className="flex flex-wrap gap-2"
+          buttonClass={(chosen) =>
+            `flex items-center gap-1.5 rounded-full border px-3 py-1.5 ${
+              chosen
+                ? 'border-primary bg-primary/15 text-fg'
+                : 'border-white/15 text-muted hover:border-white/30 hover:text-fg'
+            }`
+          }
+        />
       </fieldset>
       {kind === 'event' && (
         <label className="flex flex-col gap-1.5 text-sm">

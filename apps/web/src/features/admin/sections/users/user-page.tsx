@@ -103,6 +103,61 @@ function Actions({ user }: { user: AdminUserDetail }) {
   const role = useSetRole(user.id);
   const remove = useDeleteUser(user.id);
   const done = (key: string) => showAlert(t(key), { type: 'success' });
+  const demote = dialog === 'demote';
+  // The confirmed writes: a reason required for what is severe (ban, delete), optional otherwise.
+  const confirmations = [
+    {
+      id: 'ban',
+      open: dialog === 'ban',
+      title: t('admin.users.ban_title', { name: user.name }),
+      description: t('admin.users.ban_description'),
+      reasonLabel: t('admin.users.ban_reason'),
+      confirmLabel: t('admin.users.ban'),
+      danger: true,
+      write: (reason: string) => ban.mutateAsync({ reason }),
+      done: 'admin.users.banned_done',
+    },
+    {
+      id: 'unban',
+      open: dialog === 'unban',
+      title: t('admin.users.unban_title', { name: user.name }),
+      confirmLabel: t('admin.users.unban'),
+      reason: 'optional' as const,
+      write: (reason: string) => unban.mutateAsync({ reason: reason || undefined }),
+      done: 'admin.users.unbanned_done',
+    },
+    {
+      id: 'sessions',
+      open: dialog === 'sessions',
+      title: t('admin.users.end_sessions_title'),
+      description: t('admin.users.end_sessions_description'),
+      confirmLabel: t('admin.users.end_sessions'),
+      reason: 'optional' as const,
+      write: (reason: string) => sessions.mutateAsync({ reason: reason || undefined }),
+      done: 'admin.users.sessions_done',
+    },
+    {
+      id: 'role',
+      open: dialog === 'promote' || demote,
+      title: t(demote ? 'admin.users.demote_title' : 'admin.users.promote_title', { name: user.name }),
+      description: t(demote ? 'admin.users.demote_description' : 'admin.users.promote_description'),
+      confirmLabel: t(demote ? 'admin.users.demote' : 'admin.users.promote'),
+      reason: 'optional' as const,
+      write: (reason: string) => role.mutateAsync({ role: demote ? 'user' : 'admin', reason: reason || undefined }),
+      done: 'admin.users.role_done',
+    },
+    {
+      id: 'delete',
+      open: dialog === 'delete',
+      title: t('admin.users.delete_title', { name: user.name }),
+      description: t('admin.users.delete_description'),
+      confirmLabel: t('admin.users.delete'),
+      danger: true,
+      write: (reason: string) => remove.mutateAsync({ reason }),
+      done: 'admin.users.deleted_done',
+      after: () => navigate('/admin/users'),
+    },
+  ];
   return (
     <AdminCard title={t('admin.users.actions')}>
       <div className="flex flex-wrap gap-2">
@@ -144,67 +199,19 @@ function Actions({ user }: { user: AdminUserDetail }) {
         open={dialog === 'grant' || dialog === 'remove'}
         onClose={close}
       />
-      <ConfirmAction
-        open={dialog === 'ban'}
-        onClose={close}
-        title={t('admin.users.ban_title', { name: user.name })}
-        description={t('admin.users.ban_description')}
-        reasonLabel={t('admin.users.ban_reason')}
-        confirmLabel={t('admin.users.ban')}
-        danger
-        onConfirm={async (reason) => {
-          await ban.mutateAsync({ reason });
-          done('admin.users.banned_done');
-        }}
-      />
-      <ConfirmAction
-        open={dialog === 'unban'}
-        onClose={close}
-        title={t('admin.users.unban_title', { name: user.name })}
-        confirmLabel={t('admin.users.unban')}
-        reason="optional"
-        onConfirm={async (reason) => {
-          await unban.mutateAsync({ reason: reason || undefined });
-          done('admin.users.unbanned_done');
-        }}
-      />
-      <ConfirmAction
-        open={dialog === 'sessions'}
-        onClose={close}
-        title={t('admin.users.end_sessions_title')}
-        description={t('admin.users.end_sessions_description')}
-        confirmLabel={t('admin.users.end_sessions')}
-        reason="optional"
-        onConfirm={async (reason) => {
-          await sessions.mutateAsync({ reason: reason || undefined });
-          done('admin.users.sessions_done');
-        }}
-      />
-      <ConfirmAction
-        open={dialog === 'promote' || dialog === 'demote'}
-        onClose={close}
-        title={t(dialog === 'demote' ? 'admin.users.demote_title' : 'admin.users.promote_title', { name: user.name })}
-        description={t(dialog === 'demote' ? 'admin.users.demote_description' : 'admin.users.promote_description')}
-        confirmLabel={t(dialog === 'demote' ? 'admin.users.demote' : 'admin.users.promote')}
-        reason="optional"
-        onConfirm={async (reason) => {
-          await role.mutateAsync({ role: dialog === 'demote' ? 'user' : 'admin', reason: reason || undefined });
-          done('admin.users.role_done');
-        }}
-      />
-      <ConfirmAction
-        open={dialog === 'delete'}
-        onClose={close}
-        title={t('admin.users.delete_title', { name: user.name })}
-        description={t('admin.users.delete_description')}
-        confirmLabel={t('admin.users.delete')}
-        danger
-        onConfirm={async (reason) => {
-          await remove.mutateAsync({ reason });
-          done('admin.users.deleted_done');
-          navigate('/admin/users');
-        }}
-      />
+      {confirmations.map(({ id, open, done: doneKey, write, after, ...texts }) => (
+        <ConfirmAction
+          key={id}
+          open={open}
+          onClose={close}
+          {...texts}
+          onConfirm={async (reason) => {
+            await write(reason);
+            done(doneKey);
+            after?.();
+          }}
+        />
+      ))}
     </AdminCard>
   );
 }

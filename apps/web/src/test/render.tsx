@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { AlertStack } from '../components/ui/alerts';
+import { AppProviders } from '../lib/providers';
+import { testQueryClient } from './profile';
+
+/** A JSON answer of the fake API (204: no body). */
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+
+/** Renders routes under the app's providers at `path`; answers the router. */
+export function renderRoutes(routes: RouteObject[], path: string, extra?: ReactNode) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <AppProviders client={testQueryClient()}>
+      <RouterProvider router={router} />
+      <AlertStack />
+      {extra}
+    </AppProviders>,
+  );
+  return router;
+}
