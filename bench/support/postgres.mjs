@@ -32,7 +32,9 @@ export async function withScratchDatabase(prefix, log, fn, adminUrl = ADMIN_URL)
   try {
     return await fn(withDatabase(adminUrl, name), name);
   } finally {
-    await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+    // BENCH_KEEP_DATABASE=1 keeps it for a look afterwards (EXPLAIN on the suite's data).
+    if (process.env.BENCH_KEEP_DATABASE === '1') log(`database ${name} kept (BENCH_KEEP_DATABASE)`);
+    else await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
     await admin.end().catch(() => {});
   }
 }

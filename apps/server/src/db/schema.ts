@@ -790,7 +790,10 @@ export const messages = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('messages_seq_idx').on(t.seq),
+    // No index on `seq` alone (migration 0027 dropped `messages_seq_idx`): `seq` comes from one
+    // sequence, so it is unique without one, and every read is per chat. With it, a chat's
+    // newest page or `max(seq)` could be planned as a backward walk of the global index that
+    // skipped every newer message of every other chat (docs/chat.md "Long chats").
     uniqueIndex('messages_proactive_idx')
       .on(t.chatId, t.proactiveSlot)
       .where(sql`${t.proactiveSlot} is not null`),

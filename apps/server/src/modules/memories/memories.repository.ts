@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
+import { executePrepared } from '../../db/prepared.js';
 import {
   chats,
   journalEntries,
@@ -294,7 +295,10 @@ export async function promptCandidates(
       from memories r where r.user_id = ${userId} and r.bot_id = ${botId}
       order by r.updated_at desc
       limit ${options.recent})`);
-  const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.join(parts, sql` union all `)));
+  // Prepared (four texts at most: with or without terms, with or without the recent part): an
+  // unnamed statement is parsed, planned and described at every send, in two round trips.
+  const statement = sql.join(parts, sql` union all `);
+  const rows = rowsOf<Record<string, unknown>>(await executePrepared(db, 'memory-prompt', statement));
   const pinned: PromptMemory[] = [];
   const candidates: (PromptMemory & SearchTerms)[] = [];
   const recent: (PromptMemory & { embedding: number[] | null })[] = [];
