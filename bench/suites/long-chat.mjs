@@ -32,6 +32,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import { launchChromium } from '../support/chromium.mjs';
 import { startProfile, stopProfile } from '../support/cpu-profile.mjs';
+import { startTrace, stopTrace } from '../support/trace-summary.mjs';
 import { accessToken, insertSession, withScratchDatabase } from '../support/postgres.mjs';
 import { startFakeModel } from '../support/fake-model.mjs';
 import { median, percentile } from '../support/stats.mjs';
@@ -51,6 +52,8 @@ const STEP_PX = Number(process.env.BENCH_LONG_CHAT_STEP_PX ?? 120);
 const CPU_SLOWDOWN = 4;
 /** Set: CPU profiles of the long chat's opening and scroll, logged by function (figures then skewed a little). */
 const PROFILE = Boolean(process.env.BENCH_LONG_CHAT_PROFILE);
+/** Set: a trace of each scroll (the app's and the static list's), the main thread's time logged by task (style, layout, paint, scripts…). */
+const TRACE = Boolean(process.env.BENCH_LONG_CHAT_TRACE);
 const WEB_DIST = new URL('../../apps/web/dist/', import.meta.url).pathname;
 const TIMEOUT_MS = 180_000;
 
@@ -323,6 +326,12 @@ async function openChat(context, { server, slug, chatId, lastText, log, label, p
   return { page, cdp, openMs };
 }
 
+function logTrace(log, label, { busyMs, perFrameMs, cpuPerFrameMs, lines }) {
+  log(
+    `trace, ${label}: main thread busy ${busyMs.toFixed(0)} ms (${perFrameMs.toFixed(2)} ms a frame, CPU ${cpuPerFrameMs.toFixed(2)} ms a frame); self time by task:\n${lines.join('\n')}`,
+  );
+}
+
 function logProfile(log, label, { totalMs, lines, files }) {
   log(
     `CPU profile, ${label}: ${totalMs.toFixed(0)} ms sampled; by file:\n${files.join('\n')}\nby function:\n${lines.join('\n')}`,
@@ -367,7 +376,9 @@ async function inBrowser({ server, user, slug, chatId, lastText, shortChatId, lo
     await sleep(500);
     const height = await page.evaluate(messageHeight);
     if (PROFILE) await startProfile(cdp);
+    const tracing = TRACE ? await startTrace(cdp) : null;
     const scroll = await page.evaluate(scrollUp, { messages: SCROLL_MESSAGES, step: STEP_PX, timeoutMs: TIMEOUT_MS });
+    if (tracing) logTrace(log, 'scroll', await stopTrace(tracing, scroll.frames.length));
     if (PROFILE) logProfile(log, 'scroll', await stopProfile(cdp, WEB_DIST));
     const rate = frameRate(scroll.frames);
     log(
@@ -384,12 +395,14 @@ async function inBrowser({ server, user, slug, chatId, lastText, shortChatId, lo
     const itemHeight = Math.max(40, Math.round(height));
     await plain.evaluate(staticList, { count: SCROLL_MESSAGES + 40, height: itemHeight });
     await sleep(500);
+    const plainTracing = TRACE ? await startTrace(plainCdp) : null;
     const baseline = await plain.evaluate(scrollStatic, {
       messages: SCROLL_MESSAGES,
       step: STEP_PX,
       height: itemHeight,
       timeoutMs: TIMEOUT_MS,
     });
+    if (plainTracing) logTrace(log, 'static list', await stopTrace(plainTracing, baseline.frames.length));
     const baseRate = frameRate(baseline.frames);
     log(`browser, static list: ${baseline.passed} elements scrolled in ${baseRate.seconds.toFixed(1)} s`);
     await plain.close();

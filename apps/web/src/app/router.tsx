@@ -226,7 +226,7 @@ export const routes: RouteObject[] = [
                 new URLSearchParams(window.location.search).get('chat') === chatId;
               // (Its module is fetched beside the page's code: kept out of the landing bundle.)
               if (chatId && slug && isValidBotSlug(slug) && isAuthorized() && !onScreen)
-                void import('../features/chat/api/opening').then((m) => m.startChatOpening(chatId));
+                void import('../features/chat/api/opening').then((m) => m.startChatOpening(chatId, slug));
             },
             handle: {
               pageKey: 'chat',

@@ -24,6 +24,9 @@ export function testQueryClient(): QueryClient {
   return client;
 }
 
+/** The query client of the last render (a profile that arrives later is written into it). */
+export const lastQueryClient = (): QueryClient | null => last;
+
 /** The profile in the query cache of the last render. */
 export const loadedProfile = (): Profile | undefined => last?.getQueryData<Profile>(profileKeys.me());
 

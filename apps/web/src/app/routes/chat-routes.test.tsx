@@ -1,11 +1,13 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '../../lib/i18n';
 import { clearSession, setTokens } from '../../lib/session';
 import { bot, chat, fakeApi, json, message, renderRoutes } from '../../features/chat/test-helpers';
 import { Component as CharacterChat } from './character-chat';
 import { Component as Chats } from './chats';
-import { seedProfile, testProfile } from '../../test/profile';
+import { lastQueryClient, seedProfile, testProfile } from '../../test/profile';
+import { profileKeys } from '../../lib/query-keys';
+import { forgetEarlyAnswers, startChatOpening } from '../../features/chat/api/opening';
 import { testBot } from '../../test/bot';
 
 const profile = testProfile();
@@ -15,7 +17,10 @@ const detail = testBot(bot());
 beforeAll(async () => {
   await initI18n('en');
 });
-afterEach(() => clearSession());
+afterEach(() => {
+  clearSession();
+  forgetEarlyAnswers();
+});
 
 describe('/{slug}', () => {
   it('shows a guest the character and greeting; sending offers sign-up on a new device', async () => {
@@ -80,6 +85,31 @@ describe('/{slug}', () => {
     expect((await screen.findByTestId('chat-title')).textContent).toBe('Second');
     await screen.findByText('Welcome back');
     expect(calls.some((c) => c.path === '/api/chat/get_or_create')).toBe(false);
+  });
+
+  it("asks for the character once, with the chat's opening, even before the profile is there", async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const calls = fakeApi((call) => {
+      if (call.path === '/api/chat/c2') return json(chat({ id: 'c2', title: 'Second' }));
+      if (call.path === '/api/chat/history/c2')
+        return json({ results: [message('g2', { chat_id: 'c2', text: 'Welcome back' })], next_param: null });
+      if (call.path === '/api/bot/aiko') return json(detail);
+      return undefined;
+    });
+    // The route's loader starts the chat, its first page and the character at once.
+    startChatOpening('c2', 'aiko');
+    await waitFor(() =>
+      expect(calls.map((c) => c.path).sort()).toEqual(['/api/bot/aiko', '/api/chat/c2', '/api/chat/history/c2']),
+    );
+    renderRoutes([{ path: '/:slug', element: <CharacterChat /> }], '/aiko?chat=c2');
+    await screen.findByTestId('chat-skeleton');
+    // The profile comes after the page rendered (the app's start asked for it).
+    act(() => lastQueryClient()!.setQueryData(profileKeys.me(), profile));
+    expect((await screen.findByTestId('chat-title')).textContent).toBe('Second');
+    await screen.findByText('Welcome back');
+    await waitFor(() => expect(document.title).toContain('Aiko'));
+    expect(calls.filter((c) => c.path === '/api/bot/aiko')).toHaveLength(1);
+    expect(calls.filter((c) => c.path === '/api/chat/c2' || c.path === '/api/chat/history/c2')).toHaveLength(2);
   });
 
   it('says a deleted chat no longer exists and offers the latest one', async () => {

@@ -36,7 +36,9 @@ export function MenuButton({
 }) {
   const { open, setOpen, root, itemRef, onKeyDown } = useMenu(items.length);
   return (
-    <div ref={root} className="relative" onKeyDown={onKeyDown}>
+    // Positioned only while open (the menu is placed from it): a closed menu in each row of a
+    // long list adds no box of its own to paint (docs/chat.md "Long chats").
+    <div ref={root} className={open ? 'relative' : undefined} onKeyDown={onKeyDown}>
       <button
         type="button"
         aria-label={label}

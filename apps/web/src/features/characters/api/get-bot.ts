@@ -1,17 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BotDetail } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
+import { earlyBotKey, takeEarly } from '../../../lib/early-answers';
 import { useProfile } from '../../../lib/profile';
 import { useSession } from '../../../lib/session';
 
 export const getBot = (slug: string) => request<BotDetail>(`/api/bot/${encodeURIComponent(slug)}`);
 
-/** One character with its gallery; private characters only for their author. */
+/**
+ * One character with its gallery; private characters only for their author, so the answer is
+ * kept per viewer. Signed in, it is asked once the profile says who the viewer is (not first
+ * under a stand-in key, then again), and takes the answer a chat's opening started early
+ * (`features/chat/api/opening.ts`, docs/chat.md "Long chats").
+ */
 export function useBot(slug: string) {
   const { isAuthorized } = useSession();
   const { profile } = useProfile();
   return useQuery({
     queryKey: ['bots', 'detail', slug, profile?.id ?? (isAuthorized ? 'signed-in' : 'guest')],
-    queryFn: () => getBot(slug),
+    queryFn: () => takeEarly<BotDetail>(earlyBotKey(slug)) ?? getBot(slug),
+    enabled: !isAuthorized || Boolean(profile),
   });
 }

@@ -53,10 +53,10 @@ describe('MessageBubble: time', () => {
     expect(time.tagName).toBe('TIME');
     expect(time.getAttribute('datetime')).toBe(iso);
     expect(time.textContent).toBe(formatMessageTime(iso, 'en'));
-    expect(time.className).toContain('opacity-0');
+    expect(time.className).toContain('text-transparent');
     fireEvent.click(screen.getByTestId('message-text'));
     expect(screen.getByTestId('message-time').dataset.shown).toBe('true');
-    expect(screen.getByTestId('message-time').className).not.toContain('opacity-0');
+    expect(screen.getByTestId('message-time').className).not.toContain('text-transparent');
   });
 
   it('formats today as a time and older messages with their date', () => {

@@ -204,7 +204,9 @@ function SystemNotice({ message }: { message: Message }) {
 
 /**
  * When the message was sent: always in the accessibility tree, shown on hover or focus within
- * the message (desktop) and toggled by a tap on the bubble (phone).
+ * the message (desktop) and toggled by a tap on the bubble (phone). Hidden, its text is drawn
+ * transparent (not `opacity: 0`, nor visually hidden with `position: absolute`, each of which
+ * gives every row of a long list a box of its own to paint; docs/chat.md "Long chats").
  */
 function MessageTime({ iso, shown, hiddenClass }: { iso: string; shown: boolean; hiddenClass: string }) {
   const { i18n } = useTranslation();
@@ -217,7 +219,7 @@ function MessageTime({ iso, shown, hiddenClass }: { iso: string; shown: boolean;
       onPointerEnter={(event) => (event.currentTarget.title = formatMessageDateTime(iso, i18n.language))}
       data-testid="message-time"
       data-shown={shown || undefined}
-      className={`px-1 text-[0.7rem] whitespace-nowrap text-muted tabular-nums transition-opacity ${shown ? '' : hiddenClass}`}
+      className={`px-1 text-[0.7rem] whitespace-nowrap tabular-nums ${shown ? 'text-muted' : hiddenClass}`}
     >
       {text}
     </time>
@@ -392,7 +394,7 @@ export const MessageBubble = memo(function MessageBubble({
               <MessageTime
                 iso={message.created_at}
                 shown={timeShown}
-                hiddenClass="max-sm:sr-only sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100"
+                hiddenClass="text-transparent sm:group-focus-within:text-muted sm:group-hover:text-muted"
               />
             )}
             <div className="hidden transition-opacity sm:flex sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">
@@ -549,7 +551,7 @@ export const MessageBubble = memo(function MessageBubble({
             <MessageTime
               iso={message.created_at}
               shown={timeShown}
-              hiddenClass="opacity-0 group-focus-within:opacity-100 group-hover:opacity-100"
+              hiddenClass="text-transparent group-focus-within:text-muted group-hover:text-muted"
             />
           </div>
         )}

@@ -128,15 +128,31 @@ const ROW_ICONS = [Copy, Flag, RefreshCw, EllipsisVertical, Play, ChevronLeft, C
 
 /** Within this many pixels of the end counts as at the newest message. */
 const EDGE = 160;
+/**
+ * Rows rendered beyond the view (px): a little above and below it at all times, and more ahead
+ * in the direction of the scroll, in one go, so that the list renders again every few hundred
+ * pixels instead of on every row that comes into view (react-virtuoso's `increaseViewportBy`
+ * and `overscan`).
+ */
+const AROUND = { top: 300, bottom: 200 };
+const AHEAD = { main: 600, reverse: 0 };
 /** Far from any real index, so that older messages can be put in front (Virtuoso's `firstItemIndex`). */
 const FIRST_INDEX = 1_000_000_000;
 
 /**
  * Each message is measured in its own box; `role="none"` keeps one list for the screen reader
- * (the `log` around them) while every bubble stays the `<li>` it is elsewhere.
+ * (the `log` around them) while every bubble stays the `<li>` it is elsewhere. Each box is
+ * contained (`contain: content`: its layout and paint are its own, so a row put in or taken out
+ * while scrolling does not lay out or paint the others again) — except the row whose menu is
+ * open, whose menu reaches out of it (docs/chat.md "Long chats").
  */
 const Item: Components<Message, ListContext>['Item'] = ({ children, item, context: _context, ...props }) => (
-  <ul role="none" {...props} data-message-id={item.id} className="m-0 list-none px-3 pb-3 sm:px-4">
+  <ul
+    role="none"
+    {...props}
+    data-message-id={item.id}
+    className="m-0 list-none px-3 pb-3 sm:px-4 [&:not(:has([aria-expanded=true]))]:[contain:content]"
+  >
     {children}
   </ul>
 );
@@ -400,7 +416,9 @@ export function MessageList({
           ref={virtuoso}
           scrollerRef={reader.scrollerRef}
           data-testid="message-scroller"
-          className="flex-1 overscroll-contain"
+          // An opaque background: the browser scrolls the list on the compositor instead of
+          // painting it again at each step (without one it may not, to keep text sharp).
+          className="flex-1 overscroll-contain bg-bg"
           data={messages}
           firstItemIndex={firstItemIndex}
           initialTopMostItemIndex={
@@ -422,7 +440,8 @@ export function MessageList({
           endReached={() => {
             if (hasNewer && !isLoadingNewer) loadNewer?.();
           }}
-          increaseViewportBy={{ top: 800, bottom: 800 }}
+          increaseViewportBy={AROUND}
+          overscan={AHEAD}
           components={components}
           context={{ header, footer }}
           itemContent={(_, message) => (

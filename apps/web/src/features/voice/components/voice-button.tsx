@@ -166,8 +166,11 @@ export function VoiceButton({ messageId, className = '' }: VoiceButtonProps) {
   const label = status === 'playing' ? t('voice.pause') : loading ? t('voice.loading') : t('voice.play');
   const known = Number.isFinite(duration) && duration > 0;
   return (
-    <span className={`inline-flex items-center gap-1.5 ${className}`} data-testid="voice">
-      <span className="relative inline-flex h-7 w-7 shrink-0 items-center justify-center">
+    // Nothing positioned while idle (the ring and its box come with loading), and the status
+    // empty rather than visually hidden: one of these is under every reply of a long chat,
+    // and a positioned box is painted on its own (docs/chat.md "Long chats").
+    <span className={`inline-flex items-center ${className}`} data-testid="voice">
+      <span className={`inline-flex h-7 w-7 shrink-0 items-center justify-center ${loading ? 'relative' : ''}`}>
         <button
           type="button"
           onClick={() => void onPress()}
@@ -185,11 +188,11 @@ export function VoiceButton({ messageId, className = '' }: VoiceButtonProps) {
         </button>
         {loading && <ProgressRing progress={progress} label={t('voice.loading')} />}
       </span>
-      <span role="status" className={loading ? 'text-xs text-muted' : 'sr-only'} data-testid="voice-status">
+      <span role="status" className={loading ? 'ml-1.5 text-xs text-muted' : undefined} data-testid="voice-status">
         {statusText}
       </span>
       {src && !loading && (
-        <span className="inline-flex items-center gap-2" data-testid="voice-player">
+        <span className="ml-1.5 inline-flex items-center gap-2" data-testid="voice-player">
           <input
             type="range"
             min={0}

@@ -1,0 +1,72 @@
+// Where a page's main thread spent its time by the browser's own tasks (style, layout, paint,
+// scripts…): a Chrome trace (CDP `Tracing`) of the renderer, its complete events' self time
+// summed by name. A CPU profile (cpu-profile.mjs) sees the scripts; this sees the rest too.
+
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc'].join(',');
+
+/** Starts tracing on a CDP session; `stopTrace` answers the summary. */
+export async function startTrace(cdp) {
+  const events = [];
+  const onData = ({ value }) => events.push(...value);
+  cdp.on('Tracing.dataCollected', onData);
+  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  return { cdp, events, onData };
+}
+
+/**
+ * Stops tracing; answers the main thread's busy time (wall clock; and its CPU time a frame,
+ * which the machine's load does not stretch), its self time by event name (the `top`
+ * names, ms) and, per frame of `frames` frames, the mean of each and how often it ran.
+ */
+export async function stopTrace({ cdp, events, onData }, frames, top = 18) {
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  await done;
+  cdp.off('Tracing.dataCollected', onData);
+  // The renderer's main thread: the busiest thread named CrRendererMain.
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byThread = new Map();
+  for (const event of events) {
+    const key = `${event.pid}:${event.tid}`;
+    if (!mains.has(key) || event.ph !== 'X' || typeof event.dur !== 'number') continue;
+    if (!byThread.has(key)) byThread.set(key, []);
+    byThread.get(key).push(event);
+  }
+  let main = [];
+  for (const list of byThread.values()) if (list.length > main.length) main = list;
+  main.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = new Map();
+  const count = new Map();
+  const stack = [];
+  let busy = 0;
+  let cpu = 0;
+  for (const event of main) {
+    while (stack.length && stack.at(-1).ts + stack.at(-1).dur <= event.ts) stack.pop();
+    const parent = stack.at(-1);
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - event.dur);
+    else {
+      busy += event.dur;
+      cpu += event.tdur ?? 0;
+    }
+    self.set(event.name, (self.get(event.name) ?? 0) + event.dur);
+    count.set(event.name, (count.get(event.name) ?? 0) + 1);
+    stack.push(event);
+  }
+  const lines = [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(
+      ([name, us]) =>
+        `${(us / 1000).toFixed(1).padStart(9)} ms ${(us / 1000 / Math.max(1, frames)).toFixed(2).padStart(7)} ms/frame ${(count.get(name) / Math.max(1, frames)).toFixed(1).padStart(6)}×/frame  ${name}`,
+    );
+  return {
+    busyMs: busy / 1000,
+    perFrameMs: busy / 1000 / Math.max(1, frames),
+    cpuPerFrameMs: cpu / 1000 / Math.max(1, frames),
+    lines,
+  };
+}
