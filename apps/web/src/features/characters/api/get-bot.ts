@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BotDetail } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 import { earlyBotKey, takeEarly } from '../../../lib/early-answers';
@@ -16,9 +16,16 @@ export const getBot = (slug: string) => request<BotDetail>(`/api/bot/${encodeURI
 export function useBot(slug: string) {
   const { isAuthorized } = useSession();
   const { profile } = useProfile();
+  const client = useQueryClient();
+  const queryKey = ['bots', 'detail', slug, profile?.id ?? (isAuthorized ? 'signed-in' : 'guest')];
   return useQuery({
-    queryKey: ['bots', 'detail', slug, profile?.id ?? (isAuthorized ? 'signed-in' : 'guest')],
-    queryFn: () => takeEarly<BotDetail>(earlyBotKey(slug)) ?? getBot(slug),
+    queryKey,
+    // The early answer serves the first read only: a read again (after an edit) asks the server,
+    // never an answer started before the edit (an early one left over is dropped).
+    queryFn: () => {
+      const early = takeEarly<BotDetail>(earlyBotKey(slug));
+      return (client.getQueryData(queryKey) === undefined ? early : null) ?? getBot(slug);
+    },
     enabled: !isAuthorized || Boolean(profile),
   });
 }
