@@ -43,7 +43,7 @@ describe('chat journey', () => {
 
     await page.goto(`${journey.app.baseUrl}/${journey.bot.slug}`);
     await expect.poll(() => page.getByTestId('chat-title').innerText()).toContain('Mira');
-    await expect.poll(() => page.getByTestId('greeting').innerText()).toContain('Coffee or tea?');
+    await expect.poll(() => page.getByTestId('greeting').innerText(), { timeout: 15_000 }).toContain('Coffee or tea?');
 
     journey.model.setBehaviour({ mode: 'slow', delayMs: 150, text: 'I would love a cappuccino with you, darling.' });
     const composer = page.getByTestId('composer');
@@ -69,7 +69,7 @@ describe('chat journey', () => {
     await expect
       .poll(() => page.getByTestId('message-user').last().innerText())
       .toContain('What do you like to drink?');
-    await expect.poll(() => page.getByTestId('greeting').innerText()).toContain('Coffee or tea?');
+    await expect.poll(() => page.getByTestId('greeting').innerText(), { timeout: 15_000 }).toContain('Coffee or tea?');
 
     // The chat is in the chats list.
     await page.goto(`${journey.app.baseUrl}/chat`);

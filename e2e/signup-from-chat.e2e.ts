@@ -43,7 +43,7 @@ describe('sign-up from where the visitor is', () => {
   it('types to a character → offered sign-up → signs up → back in the chat, the message sent once and answered', async () => {
     const page = await visitorPage({ width: 390, height: 844 });
     await page.goto(`${journey.app.baseUrl}/nora-e2e`);
-    await expect.poll(() => page.getByTestId('greeting').innerText()).toContain('Request a song?');
+    await expect.poll(() => page.getByTestId('greeting').innerText(), { timeout: 15_000 }).toContain('Request a song?');
     const text = 'What is your favourite song to play at midnight?';
     await page.getByTestId('composer').locator('textarea').fill(text);
     await page.getByTestId('send-button').click();
