@@ -173,3 +173,10 @@ export function negotiateLocale(header: string | null | undefined): Locale {
 
 /** Where the Rewardful affiliate script comes from when an operator sets its key. */
 export const REWARDFUL_ORIGIN = 'https://r.wdfl.co';
+
+/**
+ * Unread counts stop here (a chat's on the chats list, the user's total): the badge shows
+ * "99+" beyond 99, so counting a never-read chat of 100 000 messages to the end buys nothing
+ * and cost 455 ms a list (docs/companion.md "Unread").
+ */
+export const UNREAD_COUNT_CAP = 100;

@@ -4,6 +4,7 @@
  * and user is the read model `chat-context.repository.ts`.
  */
 import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { UNREAD_COUNT_CAP } from '@reverie/shared';
 import { rowsOf, type Database } from '../../db/client.js';
 import { findRow } from '../../db/rows.js';
 import { chatPeople, chats, messages } from '../../db/schema.js';
@@ -119,42 +120,63 @@ const unreadMessage = (viewerId: string, readThrough: SQL | AnyColumn) =>
 /** A member's scenes (not removed), joined to their messages. */
 const memberScene = (userId: string) => and(eq(chatPeople.userId, userId), isNull(chatPeople.removedAt));
 
-/** Unread messages per chat of the user, their own and the scenes they joined (chats with none are absent). */
+/**
+ * A chat's unread messages for `viewerId`, counted up to `UNREAD_COUNT_CAP` (a correlated
+ * subquery on `messages_chat_idx`: it stops at the cap instead of counting a never-read chat to
+ * its first message).
+ */
+const cappedUnread = (viewerId: string, outer: typeof chats | typeof chatPeople) => {
+  // Named with their table: in a select list drizzle writes a column bare, which inside the
+  // subquery would name the message's own column.
+  const column = (name: string) => sql`${outer}.${sql.identifier(name)}`;
+  const chatId = column(outer === chats ? chats.id.name : chatPeople.chatId.name);
+  const readThrough = column(outer === chats ? chats.readThroughSeq.name : chatPeople.readThroughSeq.name);
+  return sql<number>`(select count(*)::int from (select 1 from ${messages} where ${messages.chatId} = ${chatId} and ${unreadMessage(viewerId, readThrough)} limit ${UNREAD_COUNT_CAP}) as unread)`;
+};
+
+/**
+ * Unread messages per chat of the user, their own and the scenes they joined, each up to
+ * `UNREAD_COUNT_CAP` (chats with none are absent).
+ */
 export async function unreadCounts(db: Database, userId: string, chatIds: string[]): Promise<Map<string, number>> {
   if (chatIds.length === 0) return new Map();
   const [owned, joined] = await Promise.all([
     db
-      .select({ chatId: messages.chatId, n: sql<number>`count(*)::int` })
+      .select({ chatId: chats.id, n: cappedUnread(userId, chats) })
       .from(chats)
-      .innerJoin(messages, eq(messages.chatId, chats.id))
-      .where(and(eq(chats.userId, userId), inArray(chats.id, chatIds), unreadMessage(userId, chats.readThroughSeq)))
-      .groupBy(messages.chatId),
+      .where(and(eq(chats.userId, userId), inArray(chats.id, chatIds))),
     db
-      .select({ chatId: messages.chatId, n: sql<number>`count(*)::int` })
+      .select({ chatId: chatPeople.chatId, n: cappedUnread(userId, chatPeople) })
       .from(chatPeople)
-      .innerJoin(messages, eq(messages.chatId, chatPeople.chatId))
-      .where(
-        and(memberScene(userId), inArray(chatPeople.chatId, chatIds), unreadMessage(userId, chatPeople.readThroughSeq)),
-      )
-      .groupBy(messages.chatId),
+      .where(and(memberScene(userId), inArray(chatPeople.chatId, chatIds))),
   ]);
-  return new Map([...owned, ...joined].map((r) => [r.chatId, Number(r.n)]));
+  return new Map([...owned, ...joined].filter((r) => Number(r.n) > 0).map((r) => [r.chatId, Number(r.n)]));
 }
 
-/** Unread messages over all the user's chats and joined scenes (the Chats tab's and the app icon's badge). */
+/**
+ * Unread messages over all the user's chats and joined scenes (the Chats tab's and the app
+ * icon's badge), up to `UNREAD_COUNT_CAP`.
+ */
 export async function unreadTotal(db: Database, userId: string): Promise<number> {
-  // One statement (a send's completion reads it for the badge): both counts as subqueries.
+  // One statement (a send's completion reads it for the badge): both counts as subqueries,
+  // each stopping at the cap.
   const owned = db
-    .select({ n: sql`count(*)` })
+    .select({ one: sql`1` })
     .from(chats)
     .innerJoin(messages, eq(messages.chatId, chats.id))
-    .where(and(eq(chats.userId, userId), unreadMessage(userId, chats.readThroughSeq)));
+    .where(and(eq(chats.userId, userId), unreadMessage(userId, chats.readThroughSeq)))
+    .limit(UNREAD_COUNT_CAP);
   const joined = db
-    .select({ n: sql`count(*)` })
+    .select({ one: sql`1` })
     .from(chatPeople)
     .innerJoin(messages, eq(messages.chatId, chatPeople.chatId))
-    .where(and(memberScene(userId), unreadMessage(userId, chatPeople.readThroughSeq)));
-  const [row] = rowsOf<{ n: number | string }>(await db.execute(sql`select ((${owned}) + (${joined}))::int as n`));
+    .where(and(memberScene(userId), unreadMessage(userId, chatPeople.readThroughSeq)))
+    .limit(UNREAD_COUNT_CAP);
+  const [row] = rowsOf<{ n: number | string }>(
+    await db.execute(
+      sql`select least(${UNREAD_COUNT_CAP}, (select count(*) from (${owned}) as o) + (select count(*) from (${joined}) as j))::int as n`,
+    ),
+  );
   return Number(row?.n ?? 0);
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { Chat } from '@reverie/shared';
+import { UNREAD_COUNT_CAP, type Chat } from '@reverie/shared';
+import { messages } from '../../db/schema.js';
 import { MemoryPubSub } from '../../providers/pubsub/index.js';
 import { createBot, createChat, createMessage, createUser } from '../../../test/factories.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../../../test/helpers.js';
@@ -83,6 +84,31 @@ describe('unread counts', () => {
     expect((await list(a, auth)).map((c) => c.unread)).toEqual([0, 0]);
     await createMessage(a.database.db, old, { role: 'bot', text: 'three' });
     expect((await list(a, auth)).find((c) => c.id === old.id)?.unread).toBe(1);
+  });
+
+  it('counts stop at UNREAD_COUNT_CAP: a never-read long chat answers the cap, per chat and in total', async () => {
+    const [a] = await twoApps();
+    const { auth, user } = await createUser(a.app, a.database.db);
+    const bot = await createBot(a.database.db);
+    const long = await createChat(a.database.db, { userId: user.id, botId: bot.id });
+    const short = await createChat(a.database.db, { userId: user.id, botId: bot.id });
+    await a.database.db.insert(messages).values(
+      Array.from({ length: UNREAD_COUNT_CAP + 30 }, (_, i) => ({
+        chatId: long.id,
+        userId: user.id,
+        role: 'bot' as const,
+        kind: 1,
+        text: `line ${i}`,
+      })),
+    );
+    await createMessage(a.database.db, short, { role: 'bot', text: 'one' });
+    const counts = new Map((await list(a, auth)).map((c) => [c.id, c.unread]));
+    expect(counts.get(long.id)).toBe(UNREAD_COUNT_CAP);
+    expect(counts.get(short.id)).toBe(1);
+    const total = await a.app.inject({ method: 'GET', url: '/api/chats/unread', headers: auth });
+    expect(total.json()).toEqual({ total: UNREAD_COUNT_CAP });
+    const read = await a.app.inject({ method: 'POST', url: `/api/chat/${long.id}/read`, headers: auth });
+    expect(read.json()).toEqual({ chat_id: long.id, unread_total: 1 });
   });
 
   it("a chat read through one app is cleared on the other app's open stream (pub/sub across replicas)", async () => {
