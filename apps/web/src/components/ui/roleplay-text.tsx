@@ -18,10 +18,26 @@ function render(nodes: RoleplayNode[], path: string): ReactNode[] {
   });
 }
 
+/** Finished texts already parsed, by text: their elements are reused (React elements never change). */
+const finished = new Map<string, ReactNode[]>();
+/** The cache starts over beyond this many texts (a long chat's rows are mounted again and again while scrolling). */
+const FINISHED_MAX = 2000;
+
+function elementsOf(text: string): ReactNode[] {
+  let nodes = finished.get(text);
+  if (!nodes) {
+    if (finished.size >= FINISHED_MAX) finished.clear();
+    nodes = render(parseRoleplay(text, { open: false }), 'r');
+    finished.set(text, nodes);
+  }
+  return nodes;
+}
+
 /**
  * A character's or user's text with `*actions*` in italics and `**bold**` in bold, as React
  * elements: the text is never parsed as HTML (`lib/roleplay.ts`). `streaming` renders a reply
- * still arriving, whose open markers are taken as closed at its current end.
+ * still arriving, whose open markers are taken as closed at its current end. A finished text
+ * is parsed once (`elementsOf`), not each time its row is mounted again.
  */
 export const RoleplayText = memo(function RoleplayText({
   text,
@@ -30,5 +46,5 @@ export const RoleplayText = memo(function RoleplayText({
   text: string;
   streaming?: boolean;
 }) {
-  return <>{render(parseRoleplay(text, { open: streaming }), 'r')}</>;
+  return <>{streaming ? render(parseRoleplay(text, { open: true }), 'r') : elementsOf(text)}</>;
 });

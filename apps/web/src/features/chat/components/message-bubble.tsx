@@ -26,7 +26,7 @@ import { IconButton } from '../../../components/ui/icon-button';
 import { MenuButton, type MenuItem } from '../../../components/ui/menu-button';
 import { RoleplayText } from '../../../components/ui/roleplay-text';
 import { formatMessageDateTime, formatMessageTime } from '../../../lib/message-time';
-import { currentLocale, useTranslation } from '../../../lib/i18n';
+import { currentLocale, useTranslation, type TFunction } from '../../../lib/i18n';
 import { localizeMessage } from '../../../lib/message-texts';
 
 export interface MessageBubbleProps {
@@ -58,18 +58,19 @@ export type MessageAction = 'edit' | 'branch' | 'delete' | 'delete_from' | 'prom
 
 /** The "⋮" of a saved message: edit (text only), branch from here, delete, delete from here. */
 function MessageMenu({
+  t,
   message,
   busy,
   onAction,
   isLastBot = false,
 }: {
+  t: TFunction;
   message: Message;
   busy: boolean;
   onAction?: MessageBubbleProps['onMessageAction'];
   /** The last reply: its menu also shows what went into its prompt (docs/lorebooks.md). */
   isLastBot?: boolean;
 }) {
-  const { t } = useTranslation();
   if (!onAction || busy || message.id.startsWith('local-') || message.state === 'streaming') return null;
   const items: MenuItem[] = [];
   if (isLastBot && message.role === 'bot' && message.reply_to)
@@ -102,9 +103,15 @@ function MessageMenu({
   );
 }
 
+/**
+ * The marks below are plain functions of the row's `t`, called only when they show: a long
+ * chat's list mounts rows again and again while scrolling, and a component (with its own
+ * subscription to the language) for each mark of each row, mostly to render nothing, costs
+ * (docs/chat.md "Long chats").
+ */
+
 /** "edited" under a message the user changed. */
-function EditedMark({ message }: { message: Message }) {
-  const { t } = useTranslation();
+function editedMark(t: TFunction, message: Message) {
   if (!message.edited_at) return null;
   return (
     <span className="px-1 text-[0.7rem] text-muted" data-testid="message-edited">
@@ -119,8 +126,7 @@ const isPicture = (message: Message) => message.kind === MessageKind.Image || me
 const SWIPE_MIN_PX = 60;
 
 /** "Only you see this" on a private message of a scene (a crisis reply, the AI disclosure on joining). */
-function PrivateMark({ message }: { message: Message }) {
-  const { t } = useTranslation();
+function privateMark(t: TFunction, message: Message) {
   if (!message.private) return null;
   return (
     <span className="flex items-center gap-1 px-1 text-[0.7rem] text-muted" data-testid="message-private">
@@ -179,8 +185,7 @@ function PersonMessage({ message, name, avatar }: { message: Message; name: stri
 const NOTICE_ICONS = { ai_disclosure: Info, crisis: LifeBuoy, refusal: ShieldAlert } as const;
 
 /** A platform notice (AI disclosure, crisis resources, refusal): centred, not a speech bubble. */
-function SystemNotice({ message }: { message: Message }) {
-  const { t } = useTranslation();
+function SystemNotice({ message, t }: { message: Message; t: TFunction }) {
   const notice = message.notice ?? 'ai_disclosure';
   const crisis = notice === 'crisis';
   return (
@@ -195,7 +200,7 @@ function SystemNotice({ message }: { message: Message }) {
         <Icon icon={NOTICE_ICONS[notice]} size="sm" className="mt-0.5 shrink-0" />
         <div className="flex flex-col gap-1">
           <p className="whitespace-pre-line">{message.text}</p>
-          <PrivateMark message={message} />
+          {privateMark(t, message)}
         </div>
       </div>
     </li>
@@ -208,15 +213,24 @@ function SystemNotice({ message }: { message: Message }) {
  * transparent (not `opacity: 0`, nor visually hidden with `position: absolute`, each of which
  * gives every row of a long list a box of its own to paint; docs/chat.md "Long chats").
  */
-function MessageTime({ iso, shown, hiddenClass }: { iso: string; shown: boolean; hiddenClass: string }) {
-  const { i18n } = useTranslation();
-  const text = formatMessageTime(iso, i18n.language);
+function MessageTime({
+  iso,
+  language,
+  shown,
+  hiddenClass,
+}: {
+  iso: string;
+  language: string;
+  shown: boolean;
+  hiddenClass: string;
+}) {
+  const text = formatMessageTime(iso, language);
   if (!text) return null;
   return (
     <time
       dateTime={iso}
       // The full date (a tooltip) made when the pointer comes: not for every row rendered.
-      onPointerEnter={(event) => (event.currentTarget.title = formatMessageDateTime(iso, i18n.language))}
+      onPointerEnter={(event) => (event.currentTarget.title = formatMessageDateTime(iso, language))}
       data-testid="message-time"
       data-shown={shown || undefined}
       className={`px-1 text-[0.7rem] whitespace-nowrap tabular-nums ${shown ? 'text-muted' : hiddenClass}`}
@@ -229,8 +243,7 @@ function MessageTime({ iso, shown, hiddenClass }: { iso: string; shown: boolean;
 /**
  * A small phone on a message said in a call.
  */
-function SpokenMark({ message }: { message: Message }) {
-  const { t } = useTranslation();
+function spokenMark(t: TFunction, message: Message) {
   if (!message.spoken) return null;
   return (
     <span className="px-0.5 text-muted" title={t('chat.spoken')} data-testid="message-spoken">
@@ -240,8 +253,7 @@ function SpokenMark({ message }: { message: Message }) {
 }
 
 /** A small mark on a message the character wrote first (docs/companion.md), not an answer. */
-function WroteFirstMark({ message, name }: { message: Message; name: string }) {
-  const { t } = useTranslation();
+function wroteFirstMark(t: TFunction, message: Message, name: string) {
   if (!message.proactive) return null;
   return (
     <span
@@ -322,7 +334,7 @@ export const MessageBubble = memo(function MessageBubble({
   renderMessageExtras,
   onMessageAction,
 }: MessageBubbleProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // A group chat: each reply is her own (name, picture).
   const speaker = saved.speaker ?? null;
   const character = speaker?.kind === 'character' ? speaker : null;
@@ -337,7 +349,7 @@ export const MessageBubble = memo(function MessageBubble({
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const [timeShown, setTimeShown] = useState(false);
   const toggleTime = () => setTimeShown((shown) => !shown);
-  if (message.role === 'system') return <SystemNotice message={message} />;
+  if (message.role === 'system') return <SystemNotice message={message} t={t} />;
   if (message.role === 'user' && speaker?.kind === 'person' && viewer && speaker.user_id !== viewer)
     return <PersonMessage message={message} name={speaker.name} avatar={speaker.avatar_url} />;
 
@@ -388,11 +400,12 @@ export const MessageBubble = memo(function MessageBubble({
           </p>
         ) : (
           <div className="flex items-center">
-            <EditedMark message={message} />
-            <SpokenMark message={message} />
+            {editedMark(t, message)}
+            {spokenMark(t, message)}
             {!sending && (
               <MessageTime
                 iso={message.created_at}
+                language={i18n.language}
                 shown={timeShown}
                 hiddenClass="text-transparent sm:group-focus-within:text-muted sm:group-hover:text-muted"
               />
@@ -400,7 +413,7 @@ export const MessageBubble = memo(function MessageBubble({
             <div className="hidden transition-opacity sm:flex sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">
               {!sending && <IconButton look="small" icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
             </div>
-            <MessageMenu message={message} busy={busy} onAction={onMessageAction} />
+            <MessageMenu t={t} message={message} busy={busy} onAction={onMessageAction} />
           </div>
         )}
       </li>
@@ -461,7 +474,7 @@ export const MessageBubble = memo(function MessageBubble({
         )}
         <div className="flex min-w-0 flex-col items-start gap-1">
           {character && <SpeakerName name={character.name} />}
-          <WroteFirstMark message={message} name={botName} />
+          {wroteFirstMark(t, message, botName)}
           {picture && renderPicture ? renderPicture(message) : null}
           {failed && !bubbleShown && !picture && (
             <div className="rounded-2xl rounded-bl-sm border border-red-400/30 bg-red-950/30 px-3 py-2.5">
@@ -544,12 +557,13 @@ export const MessageBubble = memo(function MessageBubble({
               />
             )}
             {renderMessageExtras?.(message)}
-            <MessageMenu message={message} busy={busy} onAction={onMessageAction} isLastBot={isLastBot} />
-            <PrivateMark message={message} />
-            <EditedMark message={message} />
-            <SpokenMark message={message} />
+            <MessageMenu t={t} message={message} busy={busy} onAction={onMessageAction} isLastBot={isLastBot} />
+            {privateMark(t, message)}
+            {editedMark(t, message)}
+            {spokenMark(t, message)}
             <MessageTime
               iso={message.created_at}
+              language={i18n.language}
               shown={timeShown}
               hiddenClass="text-transparent group-focus-within:text-muted group-hover:text-muted"
             />

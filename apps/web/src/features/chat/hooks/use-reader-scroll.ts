@@ -25,7 +25,7 @@ export interface ReaderScrollOptions {
   newestLoaded: boolean;
   /** The list follows the newest message again. */
   onFollow: () => void;
-  /** The view moved while not following (read at most every REST_MS): where the reader is. */
+  /** The view came to rest (still for REST_MS) while not following: where the reader is. */
   onRest: (scroller: HTMLElement) => void;
 }
 
@@ -43,7 +43,10 @@ export interface ReaderScroll {
 const INPUT_MS = 400;
 /** A scroll the list asked for is recognised by where it lands, for this long. */
 const ASKED_MS = 500;
-/** How often, at most, the reader's place is read while the view moves. */
+/**
+ * The reader's place is read once the view has been still this long: not while it moves (reading
+ * it lays the page out and measures every row; a scroll through a long chat did it every 150 ms).
+ */
 const REST_MS = 150;
 
 interface Tracker {
@@ -96,6 +99,7 @@ function track(
   let last = { top: node.scrollTop, fromEnd: fromEnd(node) };
   let asked: { top: number; at: number }[] = [];
   let rest: ReturnType<typeof setTimeout> | null = null;
+  let movedAt = 0;
 
   // The list's own scrolls (react-virtuoso's `scrollTo`): dropped while the user holds the
   // view, else noted so that their landing is not taken for the user's.
@@ -145,10 +149,18 @@ function track(
       if (away || byHand) state.current.mode = 'held';
       if (down && state.current.mode !== 'follow' && next.fromEnd <= options.current.edge) reachedEnd();
     }
-    rest ??= setTimeout(() => {
-      rest = null;
-      if (node.isConnected && state.current.mode !== 'follow') options.current.onRest(node);
-    }, REST_MS);
+    // One timer while the view moves, put off until it has been still for REST_MS.
+    movedAt = now;
+    rest ??= setTimeout(atRest, REST_MS);
+  };
+  const atRest = () => {
+    const still = performance.now() - movedAt;
+    if (still < REST_MS - 1) {
+      rest = setTimeout(atRest, REST_MS - still);
+      return;
+    }
+    rest = null;
+    if (node.isConnected && state.current.mode !== 'follow') options.current.onRest(node);
   };
 
   node.addEventListener('scroll', onScroll, { passive: true });
