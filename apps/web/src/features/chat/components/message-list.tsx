@@ -442,6 +442,9 @@ export function MessageList({
           }}
           increaseViewportBy={AROUND}
           overscan={AHEAD}
+          // Rows measured as soon as the browser has laid them out, not in the next frame (where
+          // reading their size lays the page out again, and a scroll up is corrected a frame late).
+          skipAnimationFrameInResizeObserver
           components={components}
           context={{ header, footer }}
           itemContent={(_, message) => (
