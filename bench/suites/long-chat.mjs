@@ -332,9 +332,9 @@ function logTrace(log, label, { busyMs, perFrameMs, cpuPerFrameMs, lines }) {
   );
 }
 
-function logProfile(log, label, { totalMs, lines, files }) {
+function logProfile(log, label, { totalMs, lines, files, app }) {
   log(
-    `CPU profile, ${label}: ${totalMs.toFixed(0)} ms sampled; by file:\n${files.join('\n')}\nby function:\n${lines.join('\n')}`,
+    `CPU profile, ${label}: ${totalMs.toFixed(0)} ms sampled; by file:\n${files.join('\n')}\nby function:\n${lines.join('\n')}\nthe app's functions by total time (with what they call):\n${app.join('\n')}`,
   );
 }
 

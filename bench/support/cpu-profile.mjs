@@ -13,8 +13,9 @@ export async function startProfile(cdp, intervalUs = 500) {
 
 /**
  * Stops sampling and answers the `top` functions by self time (ms), each as
- * `ms  source:line name` (the original source when `distDir` has the script's map), and the
- * self time by source file.
+ * `ms  source:line name` (the original source when `distDir` has the script's map), the
+ * self time by source file, and the app's own functions (sources under `src/`) by total time —
+ * their self time and everything they called (a component: its render and what it calls).
  */
 export async function stopProfile(cdp, distDir, top = 25) {
   const { profile } = await cdp.send('Profiler.stop');
@@ -43,8 +44,11 @@ export async function stopProfile(cdp, distDir, top = 25) {
   const totals = new Map();
   const files = new Map();
   let all = 0;
-  for (const [node, ms] of self) {
-    all += ms;
+  const keys = new Map();
+  const parents = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node);
+  const placeOf = (node) => {
+    if (keys.has(node)) return keys.get(node);
     const { functionName, url, lineNumber, columnNumber } = node.callFrame;
     let where = url ? `${new URL(url).pathname.split('/').pop()}:${lineNumber + 1}` : '';
     let name = functionName || '(anonymous)';
@@ -56,7 +60,24 @@ export async function stopProfile(cdp, distDir, top = 25) {
         if (original.name) name = original.name;
       }
     }
-    const key = `${where} ${name}`.trim();
+    const place = { key: `${where} ${name}`.trim(), where, name };
+    keys.set(node, place);
+    return place;
+  };
+  // Total time of the app's functions: each sample counts once for every one on its stack.
+  const inclusive = new Map();
+  for (const [node, ms] of self) {
+    const seen = new Set();
+    for (let at = node; at; at = parents.get(at.id)) {
+      const { key } = placeOf(at);
+      if (seen.has(key) || !/(^|\/)src\//.test(key) || key.includes('node_modules')) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
+    }
+  }
+  for (const [node, ms] of self) {
+    all += ms;
+    const { key, where, name } = placeOf(node);
     totals.set(key, (totals.get(key) ?? 0) + ms);
     const file = where ? where.replace(/:\d+$/, '') : name;
     files.set(file, (files.get(file) ?? 0) + ms);
@@ -66,5 +87,5 @@ export async function stopProfile(cdp, distDir, top = 25) {
       .sort((a, b) => b[1] - a[1])
       .slice(0, count)
       .map(([key, ms]) => `${ms.toFixed(1).padStart(8)} ms  ${key}`);
-  return { totalMs: all, lines: list(totals, top), files: list(files, 15) };
+  return { totalMs: all, lines: list(totals, top), files: list(files, 15), app: list(inclusive, top) };
 }
