@@ -341,13 +341,13 @@ function rankedByWords(
   ), n as (select count(*)::int as n from c),
   df as (select t, count(*)::int as df from c, unnest(c.matched) t group by t),
   ranked as (
-    select c.id, c.kind, c.text, c.event_date, c.importance, c.updated_at, c.term_count, x.dfs,
+    select c.id, c.kind, c.text, c.event_date, c.importance, c.ms, c.term_count, x.dfs,
       row_number() over (order by
         coalesce(x.idf, 0) / (0.5 + 0.5 * (greatest(c.term_count, 1) / 8.0::float8)) / 10
         + 0.08 * (c.importance / 5.0::float8)
-        + 0.05 * exp(least(700, greatest(-700, -(${options.now.getTime()}::float8 - extract(epoch from c.updated_at)::float8 * 1000) / 2592000000.0::float8)))
-        desc, c.updated_at desc) as rn
-    from c, n, lateral (
+        + 0.05 * exp(least(700, greatest(-700, -(${options.now.getTime()}::float8 - c.ms) / 2592000000.0::float8)))
+        desc, c.ms desc, c.id) as rn
+    from (select c.*, trunc(extract(epoch from c.updated_at) * 1000)::float8 as ms from c) c, n, lateral (
       select array_agg(d.df order by u.o) as dfs,
         sum(ln(1 + (greatest(n.n * 4, 50) - d.df + 0.5::float8) / (d.df + 0.5::float8))) as idf
       from unnest(c.matched) with ordinality u(t, o) join df d on d.t = u.t) x
@@ -359,7 +359,7 @@ function rankedByWords(
     order by p.importance desc, p.updated_at desc
     limit ${options.pinned})
   union all
-  (select r.id, r.kind, r.text, r.event_date, r.importance, (extract(epoch from r.updated_at) * 1000)::float8,
+  (select r.id, r.kind, r.text, r.event_date, r.importance, r.ms,
       r.dfs, r.term_count, (select n from n), (select min(char_length(q.text)) from ranked q where q.rn > ${options.top})::int, 'c'
     from ranked r where r.rn <= ${options.top}
     order by r.rn)`;

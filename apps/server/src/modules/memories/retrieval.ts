@@ -96,8 +96,13 @@ export function rankMemories<M extends PromptMemory>(input: RankInput<M>): Ranke
       const cos = cosine(q, m.embedding);
       if (cos >= COSINE_FLOOR) byId.set(m.id, { memory: m, score: W_COSINE * cos + extra(m) });
     }
+  // Equal scores: the newer first, then by id (memories written by one statement share their
+  // time), the order the statement ranking by words uses too.
   return [...byId.values()].sort(
-    (a, b) => b.score - a.score || b.memory.updatedAt.getTime() - a.memory.updatedAt.getTime(),
+    (a, b) =>
+      b.score - a.score ||
+      b.memory.updatedAt.getTime() - a.memory.updatedAt.getTime() ||
+      (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0),
   );
 }
 
