@@ -323,7 +323,7 @@ export async function promptCandidates(
  * of up to 300; the statement's text is fixed (one prepared statement, planned once per
  * connection; its generic plan reads the terms' GIN index: memories.plan.test.ts).
  */
-function rankedByWords(
+export function rankedByWords(
   userId: string,
   botId: string,
   scoped: string[],
