@@ -132,12 +132,17 @@ describe('the prompt statement ranked by words', () => {
       from generate_series(1, 5000) g`);
     await db.execute(sql`analyze memories`);
     const key = pairKey(userId, botId);
-    const query = repo.rankedByWords(userId, botId, ['sister', 'violin'].map((t) => `${key}:${t}`), {
-      pinned: 8,
-      limit: 300,
-      top: 40,
-      now,
-    });
+    const query = repo.rankedByWords(
+      userId,
+      botId,
+      ['sister', 'violin'].map((t) => `${key}:${t}`),
+      {
+        pinned: 8,
+        limit: 300,
+        top: 40,
+        now,
+      },
+    );
     const { dialect } = db as unknown as {
       dialect: { sqlToQuery(q: typeof query): { sql: string; params: unknown[] } };
     };

@@ -266,7 +266,8 @@ function promptMemoryFromRaw(raw: Record<string, unknown>): PromptMemory {
 }
 
 /**
- * A prompt's reads in one statement (docs/memory.md "Benchmark"): the pair's pinned memories
+ * A prompt's reads in one statement when embeddings are on, or when the budget's walk needs
+ * every candidate (docs/memory.md "Retrieval"): the pair's pinned memories
  * (at most `pinned`, through the partial index), the candidates of the search
  * (`candidatesQuery`) and, when embeddings are on, the `recent` newest memories with their
  * vectors (the semantic candidates), with only the columns the ranking and the prompt's lines
@@ -296,9 +297,8 @@ export async function promptCandidates(
       from memories r where r.user_id = ${userId} and r.bot_id = ${botId}
       order by r.updated_at desc
       limit ${options.recent})`);
-  // Not prepared: a prepared run (one round trip, planned once per connection) was tried on
-  // 2026-11-28 and measured no faster (retrieval p50 5.67 / p99 24.8 ms at load 1–2), likely a
-  // generic plan of the GIN search; left as an unnamed statement, planned with its values.
+  // Unnamed: its text varies with its parts (the embeddings' part, no terms). The words-only
+  // read is `promptCandidatesByWords`, prepared.
   const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.join(parts, sql` union all `)));
   const pinned: PromptMemory[] = [];
   const candidates: (PromptMemory & SearchTerms)[] = [];
