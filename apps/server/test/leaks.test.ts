@@ -10,7 +10,7 @@ import { parseSse } from './scripted-llm.js';
 import { rowsOf } from '../src/db/client.js';
 import { mailOutbox, messages, users } from '../src/db/schema.js';
 import { renderEmail } from '../src/modules/accounts/accounts.emails.js';
-import { redactUrl, scrubText } from '../src/lib/redact.js';
+import { networkOf, redactUrl, scrubText } from '../src/lib/redact.js';
 import { mailSafe } from '../src/lib/templates.js';
 
 /** What must never appear in a log line or a user-facing error. */
@@ -31,6 +31,15 @@ describe('redaction helpers', () => {
     expect(redactUrl(`/password?token=${RESET_TOKEN}`)).toBe('/password?token=[redacted]');
     expect(redactUrl('/api/bots/available?size=30&tags=anime')).toBe('/api/bots/available?size=30&tags=anime');
     expect(redactUrl(`/api/x?who=${encodeURIComponent(EMAIL)}`)).toBe('/api/x?who=[email]');
+  });
+
+  it("cut a client's address to its network (IPv4 /24, IPv6 /48), and drop what is no address", () => {
+    expect(networkOf('203.0.113.77')).toBe('203.0.113.0/24');
+    expect(networkOf('::ffff:198.51.100.9')).toBe('198.51.100.0/24');
+    expect(networkOf('2001:db8:85a3:8d3:1319:8a2e:370:7348')).toBe('2001:db8:85a3::/48');
+    expect(networkOf('2001:db8::1')).toBe('2001:db8::/48');
+    expect(networkOf('::1')).toBe('::/48');
+    for (const nothing of [undefined, '', 'unix-socket', '999.1.1.1']) expect(networkOf(nothing)).toBeUndefined();
   });
 
   it('scrub e-mails, password hashes, link secrets and Drizzle parameter lists from texts', () => {
@@ -111,6 +120,10 @@ describe('logs never carry personal data, tokens or signed URLs', () => {
     expect(lines).toContain('/api/media/chat/');
     expect(lines).toContain('/api/activate/[redacted]');
     expect(lines).toContain('/password/[redacted]');
+    // The client's address only as its network, no port.
+    expect(lines).toContain('"remoteAddress":"127.0.0.0/24"');
+    expect(lines).not.toContain('127.0.0.1');
+    expect(lines).not.toContain('remotePort');
     expect(leaks(lines)).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { stdSerializers } from 'pino';
 
 /**
@@ -128,19 +129,35 @@ export function serializeError(error: unknown): unknown {
   return scrubValue(serialized, 0);
 }
 
-/** The request as the logs show it: no query secrets, no codes in paths. */
+/**
+ * The request as the logs show it: no query secrets, no codes in paths, and the client's address
+ * cut to its network (an address is personal data; its network still tells an operator where a
+ * flood comes from). The client's port says nothing and is left out.
+ */
 export function serializeRequest(request: {
   method: string;
   url: string;
   host?: string;
   ip?: string;
-  socket?: { remotePort?: number } | null;
 }): Record<string, unknown> {
   return {
     method: request.method,
     url: redactUrl(request.url),
     host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
+    remoteAddress: networkOf(request.ip),
   };
+}
+
+/**
+ * An IP address cut to its network: IPv4 to its /24 (`203.0.113.0/24`, an IPv4-mapped IPv6
+ * address too), IPv6 to its /48 (`2001:db8:85a3::/48`); anything else (no address, a Unix
+ * socket) as `undefined`.
+ */
+export function networkOf(address: string | undefined): string | undefined {
+  if (!address || !ipaddr.isValid(address)) return undefined;
+  // `process` turns an IPv4-mapped IPv6 address (`::ffff:203.0.113.9`) into the IPv4 one.
+  const parsed = ipaddr.process(address);
+  const bits = parsed.kind() === 'ipv4' ? 24 : 48;
+  const network = ipaddr.fromByteArray(parsed.toByteArray().map((byte, i) => (i * 8 < bits ? byte : 0)));
+  return `${network.toString()}/${bits}`;
 }

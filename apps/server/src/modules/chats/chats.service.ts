@@ -2,6 +2,7 @@ import type { AuthorNote, Chat, ChatMemory, ChatRead, HistoryQuery, Locale, Mess
 import { MessageKind } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
 import type { MemoriesApi } from '../memories/index.js';
+import { readWhenAllowed } from '../../lib/read-when-allowed.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
@@ -273,8 +274,7 @@ export class ChatsService {
    * index, as fast in a chat of 100 000 messages as in a new one.
    */
   async history(userId: string, chatId: string, query: HistoryQuery = {}) {
-    await this.sceneChat(userId, chatId);
-    const page = await this.historyPage(chatId, query, userId);
+    const page = await readWhenAllowed(this.sceneChat(userId, chatId), () => this.historyPage(chatId, query, userId));
     const replies = page.results.filter((m) => m.role === 'bot').map((m) => m.id);
     const cited = replies.length && this.deps.memories ? await this.deps.memories.citations(replies) : null;
     for (const message of page.results) {

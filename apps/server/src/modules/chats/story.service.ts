@@ -1,6 +1,7 @@
 import type { Around, Chat, ChatSearch, ChatTree, DeletedMessages, Locale, Message } from '@reverie/shared';
 import { MessageKind } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
+import { readWhenAllowed } from '../../lib/read-when-allowed.js';
 import { encodeCursor } from '../../lib/cursor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
@@ -149,8 +150,9 @@ export class StoryService {
   /** A new chat branched at a message: its history up to it, shared (constant time). */
   async branch(userId: string, chatId: string, messageId: string): Promise<Chat> {
     const { db } = this.deps;
-    const chat = await requireOwnedChat(db, userId, chatId);
-    const fork = await findVisibleMessage(db, chatId, messageId).catch(() => null);
+    const owned = requireOwnedChat(db, userId, chatId);
+    const fork = await readWhenAllowed(owned, () => findVisibleMessage(db, chatId, messageId).catch(() => null));
+    const chat = await owned;
     if (!fork) throw notFound();
     if (fork.state === 'streaming') throw conflict();
     const branch = await insertBranch(db, chat, fork, chat.title);
@@ -186,16 +188,18 @@ export class StoryService {
 
   /** Full-text search in the chat's history (docs/chat.md "Search in a chat"). */
   async search(userId: string, chatId: string, q: string, locale: Locale): Promise<ChatSearch> {
-    await requireOwnedChat(this.deps.db, userId, chatId);
-    const hits = await searchChat(this.deps.db, chatId, q, locale);
+    const hits = await readWhenAllowed(requireOwnedChat(this.deps.db, userId, chatId), () =>
+      searchChat(this.deps.db, chatId, q, locale),
+    );
     return { results: hits.map((hit) => ({ message: this.present(hit.row), highlights: hit.highlights })) };
   }
 
   /** A page of the history around a message (a search hit): it, the older and the newer ones. */
   async around(userId: string, chatId: string, messageId: string, size = AROUND_PAGE): Promise<Around> {
     const { db } = this.deps;
-    await requireOwnedChat(db, userId, chatId);
-    const target = await findVisibleMessage(db, chatId, messageId).catch(() => null);
+    const target = await readWhenAllowed(requireOwnedChat(db, userId, chatId), () =>
+      findVisibleMessage(db, chatId, messageId).catch(() => null),
+    );
     if (!target) throw notFound();
     const half = Math.ceil(size / 2);
     const [older, newer] = await Promise.all([

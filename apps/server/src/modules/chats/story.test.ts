@@ -328,12 +328,25 @@ describe('edit', () => {
       ['GET', `/api/chat/${chat.id}/branches`, undefined],
       ['GET', `/api/chat/${chat.id}/search?q=one`, undefined],
       ['GET', `/api/chat/${chat.id}/around/${one.id}`, undefined],
+      ['GET', `/api/chat/history/${chat.id}`, undefined],
       ['POST', `/api/chat/${chat.id}/impersonate`, undefined],
       ['POST', `/api/chat/${chat.id}/suggestions`, undefined],
     ] as const) {
       const res = await call<{ code: string }>(stranger.auth, method, url, payload);
       expect([res.status, res.body.code], `${method} ${url}`).toEqual([404, 'not_found']);
     }
+    // Reads run beside their access check: a chat id that is no id is still a 404, never a 500.
+    for (const url of [
+      '/api/chat/history/not-a-uuid',
+      '/api/chat/not-a-uuid/search?q=one',
+      `/api/chat/not-a-uuid/around/${one.id}`,
+      `/api/chat/${chat.id}/around/not-a-uuid`,
+    ]) {
+      const res = await call<{ code: string }>(owner.auth, 'GET', url);
+      expect([res.status, res.body.code], url).toEqual([404, 'not_found']);
+    }
+    const branchOfNothing = await call<{ code: string }>(owner.auth, 'POST', '/api/chat/not-a-uuid/messages/x/branch');
+    expect([branchOfNothing.status, branchOfNothing.body.code]).toEqual([404, 'not_found']);
     expect(texts(await shown(owner.auth, chat.id))).toContain('one');
   });
 });
