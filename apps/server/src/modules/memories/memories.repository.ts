@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
+import { executePrepared } from '../../db/prepared.js';
 import { deleteRows, insertIfAbsent } from '../../db/rows.js';
 import {
   chats,
@@ -265,7 +266,8 @@ function promptMemoryFromRaw(raw: Record<string, unknown>): PromptMemory {
 }
 
 /**
- * A prompt's reads in one statement (docs/memory.md "Benchmark"): the pair's pinned memories
+ * A prompt's reads in one statement when embeddings are on, or when the budget's walk needs
+ * every candidate (docs/memory.md "Retrieval"): the pair's pinned memories
  * (at most `pinned`, through the partial index), the candidates of the search
  * (`candidatesQuery`) and, when embeddings are on, the `recent` newest memories with their
  * vectors (the semantic candidates), with only the columns the ranking and the prompt's lines
@@ -295,9 +297,8 @@ export async function promptCandidates(
       from memories r where r.user_id = ${userId} and r.bot_id = ${botId}
       order by r.updated_at desc
       limit ${options.recent})`);
-  // Not prepared: a prepared run (one round trip, planned once per connection) was tried on
-  // 2026-11-28 and measured no faster (retrieval p50 5.67 / p99 24.8 ms at load 1–2), likely a
-  // generic plan of the GIN search; left as an unnamed statement, planned with its values.
+  // Unnamed: its text varies with its parts (the embeddings' part, no terms). The words-only
+  // read is `promptCandidatesByWords`, prepared.
   const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.join(parts, sql` union all `)));
   const pinned: PromptMemory[] = [];
   const candidates: (PromptMemory & SearchTerms)[] = [];
@@ -308,6 +309,99 @@ export async function promptCandidates(
     else recent.push({ ...promptMemoryFromRaw(raw), embedding: searchTermsFromRaw(raw).embedding });
   }
   return { pinned: pinned.sort(byPinnedOrder), candidates: candidates.sort(bySearchOrder), recent };
+}
+
+/**
+ * A prompt's reads when embeddings are off, ranked by words in the statement (docs/memory.md
+ * "Retrieval"): the pair's pinned memories and the `top` best of the search's candidates (at
+ * most `limit`, those holding the most query terms first, as `candidatesQuery`) by the score of
+ * `rankMemories` — each shared term's rarity among the candidates, the memory's length,
+ * importance and recency at `now` — with each shared term's count (`dfs`, the order of
+ * `matched`), so that the process ranks them exactly as it ranks every candidate. Also: how
+ * many candidates there were, and the shortest text among those not returned (the walk within
+ * the budget may need them: `MemoriesService.forPrompt`). The process decodes 40 rows instead
+ * of up to 300; the statement's text is fixed (one prepared statement, planned once per
+ * connection; its generic plan reads the terms' GIN index: memories.plan.test.ts).
+ */
+export function rankedByWords(
+  userId: string,
+  botId: string,
+  scoped: string[],
+  options: { pinned: number; limit: number; top: number; now: Date },
+): SQL {
+  const terms = scoped.join(' ');
+  return sql`with c as materialized (
+    select c.id, c.kind, c.text, c.event_date, c.importance, c.updated_at, c.matched, cardinality(c.terms) as term_count
+    from (select m.id, m.user_id, m.bot_id, m.kind, m.text, m.event_date, m.importance, m.updated_at, m.terms,
+            array(select t from unnest(m.terms) t where t = any(string_to_array(${terms}, ' '))) as matched
+          from memories m where m.terms && string_to_array(${terms}, ' ') offset 0) c
+    where c.user_id = ${userId} and c.bot_id = ${botId}
+    order by cardinality(c.matched) desc, c.updated_at desc
+    limit ${options.limit}
+  ), n as (select count(*)::int as n from c),
+  df as (select t, count(*)::int as df from c, unnest(c.matched) t group by t),
+  ranked as (
+    select c.id, c.kind, c.text, c.event_date, c.importance, c.ms, c.term_count, x.dfs,
+      row_number() over (order by
+        coalesce(x.idf, 0) / (0.5 + 0.5 * (greatest(c.term_count, 1) / 8.0::float8)) / 10
+        + 0.08 * (c.importance / 5.0::float8)
+        + 0.05 * exp(least(700, greatest(-700, -(${options.now.getTime()}::float8 - c.ms) / 2592000000.0::float8)))
+        desc, c.ms desc, c.id) as rn
+    from (select c.*, trunc(extract(epoch from c.updated_at) * 1000)::float8 as ms from c) c, n, lateral (
+      select array_agg(d.df order by u.o) as dfs,
+        sum(ln(1 + (greatest(n.n * 4, 50) - d.df + 0.5::float8) / (d.df + 0.5::float8))) as idf
+      from unnest(c.matched) with ordinality u(t, o) join df d on d.t = u.t) x
+  )
+  (select p.id, p.kind, p.text, p.event_date as "eventDate", p.importance,
+      (extract(epoch from p.updated_at) * 1000)::float8 as "updatedAt",
+      null::int[] as dfs, 0 as "termCount", null::int as n, null::int as rest, 'p' as src
+    from memories p where p.user_id = ${userId} and p.bot_id = ${botId} and p.pinned
+    order by p.importance desc, p.updated_at desc
+    limit ${options.pinned})
+  union all
+  (select r.id, r.kind, r.text, r.event_date, r.importance, r.ms,
+      r.dfs, r.term_count, (select n from n), (select min(char_length(q.text)) from ranked q where q.rn > ${options.top})::int, 'c'
+    from ranked r where r.rn <= ${options.top}
+    order by r.rn)`;
+}
+
+/** The prompt's reads ranked by words (`rankedByWords`), as the ranking takes them. */
+export async function promptCandidatesByWords(
+  db: Database,
+  userId: string,
+  botId: string,
+  scoped: string[],
+  options: { pinned: number; limit: number; top: number; now: Date },
+): Promise<{
+  pinned: PromptMemory[];
+  ranked: (PromptMemory & { dfs: number[]; termCount: number })[];
+  /** How many candidates the search found (`ranked` are the best `top` of them). */
+  count: number;
+  /** The fewest characters of a candidate's text not in `ranked`; null when all are. */
+  restChars: number | null;
+}> {
+  const rows = rowsOf<Record<string, unknown>>(
+    await executePrepared(db, 'memories-by-words', rankedByWords(userId, botId, scoped, options)),
+  );
+  const pinned: PromptMemory[] = [];
+  const ranked: (PromptMemory & { dfs: number[]; termCount: number })[] = [];
+  let count = 0;
+  let restChars: number | null = null;
+  for (const raw of rows) {
+    if (raw.src === 'p') {
+      pinned.push(promptMemoryFromRaw(raw));
+      continue;
+    }
+    const dfs = raw.dfs;
+    ranked.push({
+      ...promptMemoryFromRaw(raw),
+      dfs: ((dfs as (number | string)[] | null) ?? []).map(Number),
+      termCount: Number(raw.termCount),
+    });
+    count = Number(raw.n);
+    restChars = raw.rest === null || raw.rest === undefined ? null : Number(raw.rest);
+  }
+  return { pinned: pinned.sort(byPinnedOrder), ranked, count, restChars };
 }
 
 /** The pair's pinned memories, most important first. */

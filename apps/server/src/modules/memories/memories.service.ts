@@ -20,7 +20,7 @@ import type { BotsService } from '../bots/index.js';
 import * as repo from './memories.repository.js';
 import type { ShownMemory } from './memories.repository.js';
 import { presentJournalEntry, presentMemory, presentRevision } from './memories.presenter.js';
-import { drewOn, memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
+import { drewOn, leastLineCost, lineCost, memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
 import { checkMemory, type MemorySubject } from './safety.js';
 import { TurnsAhead, type MemoriesAhead } from './read-ahead.js';
 import { dedupeKey, scopedTerms, searchTerms, pairKey } from './terms.js';
@@ -52,6 +52,12 @@ export const PROMPT_MEMORIES_MAX = 12;
 const PINNED_MAX = 8;
 const CANDIDATES_MAX = 300;
 const RECENT_FOR_EMBEDDINGS = 200;
+/**
+ * The candidates a prompt's statement returns when it ranks them by words (embeddings off):
+ * enough for PROMPT_MEMORIES_MAX after PINNED_MAX pinned ones among them, and lines skipped for
+ * the budget; a walk that needs more reads them all (`forPrompt`).
+ */
+const RANKED_TOP = 40;
 const EMBED_WAIT_MS = 1500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -301,6 +307,30 @@ export class MemoriesService {
     const key = pairKey(userId, botId);
     const terms = searchTerms(query).map((t) => `${key}:${t}`);
     const embed = llm.embed;
+    if (!embed) {
+      // Ranked by words in the statement: the best RANKED_TOP candidates, ranked here exactly as
+      // all of them would be. The walk within the budget reads the rest only when it went
+      // through these short of the count with room left for the shortest of the rest.
+      const now = this.now();
+      const got = await repo.promptCandidatesByWords(db, userId, botId, terms, {
+        pinned: PINNED_MAX,
+        limit: CANDIDATES_MAX,
+        top: RANKED_TOP,
+        now,
+      });
+      const ranked = rankMemories({
+        pinned: got.pinned,
+        candidates: [],
+        counted: got.ranked,
+        total: Math.max(got.count * 4, 50),
+        now,
+      });
+      const chosen = selectForPrompt(got.pinned, ranked, input.budgetTokens, PROMPT_MEMORIES_MAX);
+      const left = input.budgetTokens - chosen.reduce((sum, m) => sum + lineCost(m), 0);
+      const restNeeded =
+        chosen.length < PROMPT_MEMORIES_MAX && got.restChars !== null && left >= leastLineCost(got.restChars);
+      if (!restNeeded) return { ids: chosen.map((m) => m.id), lines: chosen.map(memoryLine) };
+    }
     // The statement and the turns' embedding at once; the newest memories (the semantic
     // candidates that share no term) come in the same statement when embeddings are on.
     const [{ pinned, candidates, recent }, queryEmbedding] = await Promise.all([

@@ -14,10 +14,22 @@ export interface Ranked<M extends PromptMemory = ShownMemory> {
   score: number;
 }
 
+/**
+ * A candidate whose shared terms were counted by the statement (`promptCandidates` ranked by
+ * words): `dfs[i]` is how many of the search's candidates hold its i-th shared term — what
+ * `rankMemories` would count from `matched` over every candidate, in the same order.
+ */
+export type CountedCandidate<M extends PromptMemory = PromptMemory> = M & { dfs: number[]; termCount: number };
+
 export interface RankInput<M extends PromptMemory = ShownMemory> {
   pinned: M[];
   /** Memories sharing terms with the query, with the terms they share (unscoped or scoped alike). */
   candidates: (M & SearchTerms)[];
+  /**
+   * Or the best of them by words with their terms' counts (the rest were not read): ranked the
+   * same, the rarity of each term counted over all the candidates.
+   */
+  counted?: CountedCandidate<M>[];
   /** Recent memories with their embeddings (semantic candidates), when embeddings are on. */
   recent?: (M & { embedding: number[] | null })[];
   queryEmbedding?: number[] | null;
@@ -53,23 +65,30 @@ export function rankMemories<M extends PromptMemory>(input: RankInput<M>): Ranke
   const df = new Map<string, number>();
   for (const c of input.candidates) for (const term of c.matched) df.set(term, (df.get(term) ?? 0) + 1);
   const total = Math.max(input.total, input.candidates.length, 1);
-  const idf = (term: string) => {
-    const d = df.get(term) ?? 0;
-    return Math.log(1 + (total - d + 0.5) / (d + 0.5));
-  };
+  const idf = (d: number) => Math.log(1 + (total - d + 0.5) / (d + 0.5));
   const byId = new Map<string, Ranked<M>>();
   const extra = (m: M) =>
     W_IMPORTANCE * (m.importance / 5) +
     W_RECENCY * Math.exp(-(input.now.getTime() - m.updatedAt.getTime()) / (30 * DAY_MS));
   const q = input.queryEmbedding;
+  const byWords = (dfs: number[], termCount: number) => {
+    let text = 0;
+    for (const d of dfs) text += idf(d);
+    // Shorter memories holding the same terms are more to the point (BM25's length part, b = 0.5).
+    return text / (0.5 + 0.5 * (Math.max(termCount, 1) / 8));
+  };
   for (const c of input.candidates) {
     if (pinnedIds.has(c.id)) continue;
-    let text = 0;
-    for (const term of c.matched) text += idf(term);
-    // Shorter memories holding the same terms are more to the point (BM25's length part, b = 0.5).
-    text /= 0.5 + 0.5 * (Math.max(c.termCount, 1) / 8);
+    const text = byWords(
+      c.matched.map((term) => df.get(term) ?? 0),
+      c.termCount,
+    );
     const cos = q && c.embedding ? cosine(q, c.embedding) : 0;
     byId.set(c.id, { memory: c, score: text / 10 + W_COSINE * Math.max(0, cos) + extra(c) });
+  }
+  for (const c of input.counted ?? []) {
+    if (pinnedIds.has(c.id)) continue;
+    byId.set(c.id, { memory: c, score: byWords(c.dfs, c.termCount) / 10 + extra(c) });
   }
   if (q)
     for (const m of input.recent ?? []) {
@@ -77,14 +96,32 @@ export function rankMemories<M extends PromptMemory>(input: RankInput<M>): Ranke
       const cos = cosine(q, m.embedding);
       if (cos >= COSINE_FLOOR) byId.set(m.id, { memory: m, score: W_COSINE * cos + extra(m) });
     }
+  // Equal scores: the newer first, then by id (memories written by one statement share their
+  // time), the order the statement ranking by words uses too.
   return [...byId.values()].sort(
-    (a, b) => b.score - a.score || b.memory.updatedAt.getTime() - a.memory.updatedAt.getTime(),
+    (a, b) =>
+      b.score - a.score ||
+      b.memory.updatedAt.getTime() - a.memory.updatedAt.getTime() ||
+      (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0),
   );
 }
 
 /** A memory as its prompt line shows it: a shared event with its day. */
 export function memoryLine(m: Pick<ShownMemory, 'text' | 'kind' | 'eventDate'>): string {
   return m.kind === 'event' && m.eventDate ? `- ${m.text} (${m.eventDate})` : `- ${m.text}`;
+}
+
+/** What a memory's line costs of the budget (estimated tokens, and its line break). */
+export function lineCost(m: Pick<ShownMemory, 'text' | 'kind' | 'eventDate'>): number {
+  return estimateTokens(memoryLine(m)) + 1;
+}
+
+/**
+ * The least `lineCost` of a memory whose text has `chars` characters (code points): its line
+ * is at least that and "- " long in UTF-16 units, and a CJK character counts more than a quarter.
+ */
+export function leastLineCost(chars: number): number {
+  return Math.ceil((chars + 2) / 4) + 1;
 }
 
 /**
@@ -101,7 +138,7 @@ export function selectForPrompt<M extends PromptMemory>(
   let used = 0;
   for (const memory of [...pinned, ...ranked.map((r) => r.memory)]) {
     if (chosen.length >= max) break;
-    const cost = estimateTokens(memoryLine(memory)) + 1;
+    const cost = lineCost(memory);
     if (used + cost > budgetTokens) continue;
     used += cost;
     chosen.push(memory);

@@ -1,0 +1,169 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, rowsOf, type DatabaseHandle } from '../../db/client.js';
+import { bots, memories, users } from '../../db/schema.js';
+import { createTestDatabase } from '../../../test/helpers.js';
+import * as repo from './memories.repository.js';
+import { MemoriesService, memoryValues } from './memories.service.js';
+import { memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
+import { pairKey, searchTerms } from './terms.js';
+
+/**
+ * The prompt's statement ranked by words (embeddings off; docs/memory.md "Retrieval"): it
+ * returns only the best candidates, and the prompt is the one the ranking of every candidate
+ * in the process gives — whatever the budget (a walk that needs more reads the rest) — and it
+ * is one prepared statement whose generic plan finds the candidates through the terms' GIN index.
+ */
+let db: DatabaseHandle['db'];
+let database: DatabaseHandle;
+const statements: string[] = [];
+let userId = '';
+let botId = '';
+const now = new Date('2026-11-28T12:00:00Z');
+const log = { warn: () => undefined, error: () => undefined, info: () => undefined };
+const service = () =>
+  new MemoriesService({
+    db,
+    llm: {},
+    log,
+    bots: {
+      findVisibleBotById: async () => null,
+      findVisibleBotBySlug: async () => null,
+      findBotById: async () => null,
+    },
+    moderation: null,
+    writes: { take: async () => 0 },
+    now: () => now,
+  });
+
+const WORDS = ['sister', 'garden', 'violin', 'paris', 'winter', 'coffee', 'dog', 'river', 'bakery', 'chess'];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const note = (query: string) => void statements.push(query);
+  const counted =
+    database.raw.kind === 'postgres'
+      ? await openDatabase({ url: database.raw.url, poolSize: 2, logQuery: note })
+      : await openDatabase({ pglite: database.raw.client, logQuery: note });
+  db = counted.db;
+  const [user] = await db
+    .insert(users)
+    .values({ username: 'ranked', email: 'ranked@example.test', passwordHash: '!', name: 'Alex' })
+    .returning();
+  const [bot] = await db
+    .insert(bots)
+    .values({ slug: 'ranked', name: 'Mia', age: 25, description: '', greeting: '' })
+    .returning();
+  userId = user!.id;
+  botId = bot!.id;
+  // 160 memories sharing words in many ways, of every length (one far longer), importance and
+  // age; written 40 at a time, so that those of one statement share their time (equal scores).
+  const rows = Array.from({ length: 160 }, (_, i) => {
+    const words = WORDS.filter((_, w) => (i + 1) % (w + 2) === 0 || w === i % WORDS.length);
+    const text =
+      i === 7
+        ? `Alex ${words.join(' ')} ${'and a very long story about everything '.repeat(30)}`
+        : `Alex ${words.join(' and ')}${' with friends'.repeat(i % 4)} ${i}`;
+    return {
+      ...memoryValues(userId, botId, {
+        kind: i % 9 === 0 ? 'event' : 'user',
+        text,
+        eventDate: i % 9 === 0 ? '2026-05-01' : null,
+        importance: 1 + (i % 5),
+        pinned: i % 37 === 0,
+        origin: 'model',
+        sourceMessageIds: [],
+      }),
+      updatedAt: new Date(now.getTime() - Math.floor(i / 40) * 86_400_000 * 3),
+    };
+  });
+  for (let i = 0; i < rows.length; i += 40) await db.insert(memories).values(rows.slice(i, i + 40));
+});
+
+/** The prompt the ranking of every candidate in the process gives (the path of embeddings on). */
+async function everyCandidate(turns: string[], budgetTokens: number) {
+  const key = pairKey(userId, botId);
+  const terms = searchTerms(turns.join('\n').slice(-2000)).map((t) => `${key}:${t}`);
+  const { pinned, candidates } = await repo.promptCandidates(db, userId, botId, terms, { pinned: 8, limit: 300 });
+  const ranked = rankMemories({ pinned, candidates, total: Math.max(candidates.length * 4, 50), now });
+  const chosen = selectForPrompt(pinned, ranked, budgetTokens, 12);
+  return { ids: chosen.map((m) => m.id), lines: chosen.map(memoryLine), candidates: candidates.length };
+}
+
+describe('the prompt statement ranked by words', () => {
+  it('chooses what ranking every candidate chooses, reading the rest only when the budget walk needs it', async () => {
+    const s = service();
+    let compared = 0;
+    let readRest = 0;
+    for (const turns of [
+      ['How is my sister?', 'She plays the violin in Paris.', 'And the garden in winter?'],
+      ['coffee and chess with the dog by the river'],
+      ['Tell me about the bakery'],
+      ['sister garden violin paris winter coffee dog river bakery chess'],
+      ['Nothing in common here'],
+    ])
+      for (const budget of [600, 90, 30, 12]) {
+        const full = await everyCandidate(turns, budget);
+        statements.length = 0;
+        const got = await s.forPrompt({ userId, botId, turns, budgetTokens: budget });
+        expect({ turns, budget, lines: got.lines }).toEqual({ turns, budget, lines: full.lines });
+        expect(got.ids).toEqual(full.ids);
+        if (statements.length > 1) readRest++;
+        else if (budget === 600 && full.candidates > 40) compared++;
+      }
+    // Some turns found more candidates than the statement returns, and were answered by it alone.
+    expect(compared).toBeGreaterThan(0);
+    // A small budget skipped lines down the list: those walks read the rest.
+    expect(readRest).toBeGreaterThan(0);
+  });
+
+  it("is one prepared statement whose generic plan finds candidates through the terms' GIN index", async () => {
+    // Other pairs' memories around the pair's, as in the benchmark's table (the pair's index
+    // must not be used to find the pair's candidates: the terms are scoped to the pair).
+    const [other] = await db
+      .insert(users)
+      .values({ username: 'ranked2', email: 'ranked2@example.test', passwordHash: '!', name: 'Sam' })
+      .returning();
+    const otherKey = pairKey(other!.id, botId);
+    await db.execute(sql`
+      insert into memories (user_id, bot_id, kind, text, origin, terms, dedupe_key)
+      select ${other!.id}, ${botId}, 'user', 'Other memory ' || g, 'model',
+        array[${otherKey} || ':a' || (g % 300), ${otherKey} || ':b' || (g % 97)], 'other ' || g
+      from generate_series(1, 5000) g`);
+    await db.execute(sql`analyze memories`);
+    const key = pairKey(userId, botId);
+    const query = repo.rankedByWords(
+      userId,
+      botId,
+      ['sister', 'violin'].map((t) => `${key}:${t}`),
+      {
+        pinned: 8,
+        limit: 300,
+        top: 40,
+        now,
+      },
+    );
+    const { dialect } = db as unknown as {
+      dialect: { sqlToQuery(q: typeof query): { sql: string; params: unknown[] } };
+    };
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+      await tx.execute(sql.raw(`prepare memories_by_words_plan as ${text}`));
+      const rows = rowsOf<Record<string, string>>(
+        await tx.execute(sql.raw(`explain execute memories_by_words_plan(${params.map(literal).join(', ')})`)),
+      );
+      await tx.execute(sql.raw('deallocate memories_by_words_plan'));
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    });
+    expect(plan).toMatch(/Bitmap Index Scan on memories_terms_idx/);
+    expect(plan).not.toMatch(/Seq Scan on memories/);
+    expect(plan).not.toMatch(/memories_pair_idx|memories_dedupe_idx/);
+    expect(plan).toMatch(/memories_pinned_idx/);
+    // Ranked by words, a prompt's memories are one statement.
+    statements.length = 0;
+    await service().forPrompt({ userId, botId, turns: ['my sister and her violin'], budgetTokens: 600 });
+    expect(statements).toHaveLength(1);
+  });
+});
