@@ -85,7 +85,9 @@ describe('memory journey (phone)', () => {
 
     // The chat: the pinned memory is in the prompt; the reply draws on it.
     await page.goto(`${journey.app.baseUrl}/${slug}`);
-    await expect.poll(() => page.getByTestId('greeting').innerText(), { timeout: 15_000 }).toContain('Back at the shop?');
+    await expect
+      .poll(() => page.getByTestId('greeting').innerText(), { timeout: 15_000 })
+      .toContain('Back at the shop?');
     const prompt = await send(page, 'Guess who called me today?', 'Your sister Ana! Tell her Nora says hello.');
     expect(prompt).toContain('My sister is called Ana');
     // The citations are stored as the reply ends: the history carries them.

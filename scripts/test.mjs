@@ -33,7 +33,8 @@ function vitest(label, vitestArgs, env) {
       const rel = path.relative(root, file.name ?? '');
       const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
       for (const t of failed) failures.push(`${label}: ${rel} > ${t.fullName ?? t.title}`);
-      if (!failed.length && file.status === 'failed') failures.push(`${label}: ${rel} (${(file.message ?? 'failed').split('\n')[0]})`);
+      if (!failed.length && file.status === 'failed')
+        failures.push(`${label}: ${rel} (${(file.message ?? 'failed').split('\n')[0]})`);
     }
   }
   if (result.status !== 0) failedPasses.push(label);

@@ -79,7 +79,7 @@ describe('uploads never stall the server (issue 27 item 3)', () => {
     }
     const second = upload();
     // The second waits on disk for its turn.
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline && spooled() <= before; )
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline && spooled() <= before;)
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(spooled()).toBeGreaterThan(before);
     const third = await upload();

@@ -111,11 +111,15 @@ export async function visibleMessages(
   // Prepared: its text varies only with the number of segments and which bounds are given, a
   // handful per connection; planning it afresh cost ≈ 2 ms a page (unnamed statements are
   // planned at every bind) and an extra round trip.
-  const result = await executePrepared(db, 'history-page', sql`
+  const result = await executePrepared(
+    db,
+    'history-page',
+    sql`
     select ${messageColumns}, o.text as o_text, o.edited_at as o_edited_at, ${altCountOf} as alt_count
     from (${perSegment(segments, where, order, options.limit)}) m
     left join ${messageOverrides} o on o.chat_id = ${chatId}::uuid and o.message_id = m.id
-    order by m.seq ${order} limit ${options.limit}`);
+    order by m.seq ${order} limit ${options.limit}`,
+  );
   return rowsOf<Record<string, unknown>>(result).map(visibleFromRaw);
 }
 

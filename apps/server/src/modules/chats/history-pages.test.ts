@@ -122,7 +122,7 @@ describe('history pages in both directions', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
-  it('reads every kind of page through the chat\'s index in a chat of 20 000 messages, whatever was written since', async () => {
+  it("reads every kind of page through the chat's index in a chat of 20 000 messages, whatever was written since", async () => {
     const { chat } = await longChat(20_000);
     // Newer messages of 200 other chats: a plan walking an index of `seq` alone backwards would
     // skip all of them to reach this chat's newest (the long-chat-story bench's 16–40 ms).

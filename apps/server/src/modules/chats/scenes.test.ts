@@ -245,7 +245,7 @@ describe('group chats', { timeout: 90_000 }, () => {
     // looks: a loaded machine is slow) until the last turn is taken and every reply is written.
     const botLines = async () =>
       (await history(t.app, t.owner.auth, chat.id)).filter((m) => m.role === 'bot').reverse();
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
       await t.app.replies.idle();
       const scene = await t.app.inject({ method: 'GET', url: `/api/chat/${chat.id}/scene`, headers: t.owner.auth });
       if (scene.json<Scene>().continue_remaining === 0 && (await botLines()).length >= 5) break;
