@@ -92,6 +92,9 @@ const HEALTH_EVERY_MS = 20;
  * read — a longer delay changes no per-token figure — while 1 000-token replies take 5 s.
  */
 const TRICKLE_TOKEN_MS = Number(process.env.BENCH_CHAT_TRICKLE_MS ?? 5);
+/** Whether the trickled parts' chats are remembered (memory extraction after each turn). */
+const REMEMBER = process.env.BENCH_CHAT_REMEMBER !== 'false';
+
 /** The chats of the trickled parts hold this many messages before the first send. */
 const HISTORY_MESSAGES = 700;
 /** 64-token replies the plain proxy and the read floor serve one at a time (as T1's sends). */
@@ -675,12 +678,17 @@ async function trickledParts({ log, fake, server, url, sql, pid, dbName, proxy, 
   for (const user of users.slice(0, CPU_CONCURRENCY)) {
     const chatId = (await api(server.url, '/api/chat/create', user.token, { botID })).id;
     await insertHistory(sql, chatId, user.id, HISTORY_MESSAGES);
+    // BENCH_CHAT_REMEMBER=false: the chats are set to "don't remember this chat" (no memory
+    // extraction after a turn, nothing of theirs read ahead), to tell the memory work apart.
+    if (!REMEMBER) await sql`update chats set remember = false where id = ${chatId}`;
     chats.push({ user, chatId });
   }
   await sql`analyze messages`;
   fake.state.trickleMs = TRICKLE_TOKEN_MS;
   fake.state.tokens = SHORT_TOKENS;
-  log(`trickled: ${chats.length} chats of ${HISTORY_MESSAGES} messages, a token every ${TRICKLE_TOKEN_MS} ms`);
+  log(
+    `trickled: ${chats.length} chats of ${HISTORY_MESSAGES} messages, a token every ${TRICKLE_TOKEN_MS} ms${REMEMBER ? '' : ', not remembered'}`,
+  );
   if (profileFromSignal) process.kill(pid, 'SIGWINCH'); // bench/support/cpu-profile.mjs starts sampling
 
   /** CPU (µs) of the server, of the database's backends (and of the proxy) over `fn`. */
