@@ -122,7 +122,7 @@ export async function burst(baseUrl, { rate = RATE, seconds = SECONDS, addresses
 async function measure(startServer, log, cacheSeconds) {
   const profile = CPU_PROF_DIR
     ? {
-        NODE_OPTIONS: `--import ${path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/cpu-profile.mjs')}`,
+        NODE_OPTIONS: `--import ${path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/server-cpu-profile.mjs')}`,
         BENCH_CPU_PROF_DIR: CPU_PROF_DIR,
         BENCH_CPU_PROF_FROM: 'signal',
       }
@@ -138,7 +138,7 @@ async function measure(startServer, log, cacheSeconds) {
     // Warm-up: JIT, the first page read once.
     await burst(server.url, { rate: 50, seconds: 1, addresses: 5 });
     await waitIdle(server.child.pid, log);
-    if (CPU_PROF_DIR) process.kill(server.child.pid, 'SIGWINCH'); // bench/support/cpu-profile.mjs starts sampling
+    if (CPU_PROF_DIR) process.kill(server.child.pid, 'SIGWINCH'); // bench/support/server-cpu-profile.mjs starts sampling
     const cpuBefore = cpuSeconds(server.child.pid);
     const figures = await burst(server.url);
     // The server's own CPU time per request of the burst (health polls included): what the

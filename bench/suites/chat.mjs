@@ -50,7 +50,7 @@
 //  6. memory per open stream: the server's resident memory before the 200 sends and once all
 //     200 are open, divided by 200 — an estimate (the garbage collector moves it).
 // BENCH_CHAT_ONLY=postgres|pglite runs one half, `trickled` only T1–T3 (`trickled-ttft` only T1); BENCH_CHAT_CPU_PROF=<dir>
-// makes every server write a CPU profile there on exit (bench/support/cpu-profile.mjs; with
+// makes every server write a CPU profile there on exit (bench/support/server-cpu-profile.mjs; with
 // `trickled`, sampled from the start of T1 only).
 // BENCH_CHAT_COMPARE=<another build's apps/server/dist/server.js> (with `trickled-ttft`) starts that
 // build's server on the same database too and takes T1's sends in turns with it: a before/after
@@ -297,7 +297,7 @@ function serverEnv(fake, secret, { profileFromSignal = false } = {}) {
     RATE_LIMIT_PER_MINUTE: '100000000',
     ...(process.env.BENCH_CHAT_CPU_PROF
       ? {
-          NODE_OPTIONS: `--import ${path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/cpu-profile.mjs')}`,
+          NODE_OPTIONS: `--import ${path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/server-cpu-profile.mjs')}`,
           BENCH_CPU_PROF_DIR: process.env.BENCH_CHAT_CPU_PROF,
           ...(profileFromSignal ? { BENCH_CPU_PROF_FROM: 'signal' } : {}),
         }
@@ -689,7 +689,7 @@ async function trickledParts({ log, fake, server, url, sql, pid, dbName, proxy, 
   log(
     `trickled: ${chats.length} chats of ${HISTORY_MESSAGES} messages, a token every ${TRICKLE_TOKEN_MS} ms${REMEMBER ? '' : ', not remembered'}`,
   );
-  if (profileFromSignal) process.kill(pid, 'SIGWINCH'); // bench/support/cpu-profile.mjs starts sampling
+  if (profileFromSignal) process.kill(pid, 'SIGWINCH'); // bench/support/server-cpu-profile.mjs starts sampling
 
   /** CPU (µs) of the server, of the database's backends (and of the proxy) over `fn`. */
   const cpuOver = async (fn) => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Where a server's CPU went, from a .cpuprofile (bench/support/cpu-profile.mjs writes them):
+// Where a server's CPU went, from a .cpuprofile (bench/support/server-cpu-profile.mjs writes them):
 //
 //   node bench/support/profile-summary.mjs <file.cpuprofile> [--top 25] [--from s] [--to s]
 //
