@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.js';
-import { bots, memories, users } from '../../db/schema.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import { memories } from '../../db/schema.js';
 import { fakeEmbedding } from '../../../test/fake-embedder.js';
-import { createTestDatabase } from '../../../test/helpers.js';
+import { countedMemoryPair } from '../../../test/memory-pair.js';
 import { MemoriesService, memoryValues } from './memories.service.js';
 
 /**
@@ -35,23 +35,7 @@ const service = (embed: (texts: string[], signal?: AbortSignal) => Promise<numbe
   });
 
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  const note = (query: string) => void statements.push(query);
-  const counted =
-    database.raw.kind === 'postgres'
-      ? await openDatabase({ url: database.raw.url, poolSize: 2, logQuery: note })
-      : await openDatabase({ pglite: database.raw.client, logQuery: note });
-  db = counted.db;
-  const [user] = await db
-    .insert(users)
-    .values({ username: 'emb', email: 'emb@example.test', passwordHash: '!', name: 'Alex' })
-    .returning();
-  const [bot] = await db
-    .insert(bots)
-    .values({ slug: 'emb', name: 'Mia', age: 25, description: '', greeting: '' })
-    .returning();
-  userId = user!.id;
-  botId = bot!.id;
+  ({ db, userId, botId } = await countedMemoryPair('emb', statements));
   const add = async (text: string) => {
     const [row] = await db
       .insert(memories)

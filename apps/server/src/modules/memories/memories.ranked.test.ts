@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, rowsOf, type DatabaseHandle } from '../../db/client.js';
-import { bots, memories, users } from '../../db/schema.js';
-import { createTestDatabase } from '../../../test/helpers.js';
+import { rowsOf, type DatabaseHandle } from '../../db/client.js';
+import { memories, users } from '../../db/schema.js';
+import { countedMemoryPair } from '../../../test/memory-pair.js';
 import * as repo from './memories.repository.js';
 import { MemoriesService, memoryValues } from './memories.service.js';
 import { memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
@@ -15,7 +15,6 @@ import { pairKey, searchTerms } from './terms.js';
  * is one prepared statement whose generic plan finds the candidates through the terms' GIN index.
  */
 let db: DatabaseHandle['db'];
-let database: DatabaseHandle;
 const statements: string[] = [];
 let userId = '';
 let botId = '';
@@ -39,23 +38,7 @@ const service = () =>
 const WORDS = ['sister', 'garden', 'violin', 'paris', 'winter', 'coffee', 'dog', 'river', 'bakery', 'chess'];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const note = (query: string) => void statements.push(query);
-  const counted =
-    database.raw.kind === 'postgres'
-      ? await openDatabase({ url: database.raw.url, poolSize: 2, logQuery: note })
-      : await openDatabase({ pglite: database.raw.client, logQuery: note });
-  db = counted.db;
-  const [user] = await db
-    .insert(users)
-    .values({ username: 'ranked', email: 'ranked@example.test', passwordHash: '!', name: 'Alex' })
-    .returning();
-  const [bot] = await db
-    .insert(bots)
-    .values({ slug: 'ranked', name: 'Mia', age: 25, description: '', greeting: '' })
-    .returning();
-  userId = user!.id;
-  botId = bot!.id;
+  ({ db, userId, botId } = await countedMemoryPair('ranked', statements));
   // 160 memories sharing words in many ways, of every length (one far longer), importance and
   // age; written 40 at a time, so that those of one statement share their time (equal scores).
   const rows = Array.from({ length: 160 }, (_, i) => {
