@@ -11,9 +11,10 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../apps/server/src/db/client.js';
 import { runMigrations } from '../../apps/server/src/db/migrate.js';
 import { bots, memories, users } from '../../apps/server/src/db/schema.js';
-import { MemoriesService, memoryValues } from '../../apps/server/src/modules/memories/memories.service.js';
+import { memoryValues } from '../../apps/server/src/modules/memories/memories.service.js';
 import { pairKey, searchTerms } from '../../apps/server/src/modules/memories/terms.js';
 import { fakeEmbedding } from '../../apps/server/test/fake-embedder.js';
+import { standaloneMemories } from '../../apps/server/test/standalone-memories.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const data = JSON.parse(fs.readFileSync(path.join(here, '../data/memory-probes.json'), 'utf8')) as {
@@ -37,21 +38,8 @@ const [user] = await db
 const newBot = async (slug: string) =>
   (await db.insert(bots).values({ slug, name: 'Mia', age: 25, description: '', greeting: '' }).returning())[0]!;
 
-const log = { warn: () => undefined, error: () => undefined, info: () => undefined };
-const noBots = {
-  findVisibleBotById: async () => null,
-  findVisibleBotBySlug: async () => null,
-  findBotById: async () => null,
-};
 const service = (embed: boolean) =>
-  new MemoriesService({
-    db,
-    llm: embed ? { embed: async (texts: string[]) => texts.map(fakeEmbedding) } : {},
-    log,
-    bots: noBots,
-    moderation: null,
-    writes: { take: async () => 0 },
-  });
+  standaloneMemories(db, { llm: embed ? { embed: async (texts: string[]) => texts.map(fakeEmbedding) } : {} });
 
 /** The probe set's memories for a pair: the 300 facts and 700 distractors from the conversations' small talk. */
 async function plant(botId: string, embed: boolean): Promise<Map<string, string>> {

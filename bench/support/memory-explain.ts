@@ -15,7 +15,7 @@ import type { Database } from '../../apps/server/src/db/client.js';
 import { openDatabase } from '../../apps/server/src/db/client.js';
 import { runMigrations } from '../../apps/server/src/db/migrate.js';
 import * as schema from '../../apps/server/src/db/schema.js';
-import { MemoriesService } from '../../apps/server/src/modules/memories/memories.service.js';
+import { standaloneMemories } from '../../apps/server/test/standalone-memories.js';
 import { pairKey, searchTerms } from '../../apps/server/src/modules/memories/terms.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -84,15 +84,7 @@ const client = postgres(URL_, {
   debug: (_conn, text, params) => void caught.push({ text, params: params as unknown[] }),
 });
 const db = drizzle(client, { schema }) as unknown as Database;
-const log = { warn: () => undefined, error: () => undefined, info: () => undefined };
-const service = new MemoriesService({
-  db,
-  llm: {},
-  log,
-  bots: { findVisibleBotById: async () => null, findVisibleBotBySlug: async () => null, findBotById: async () => null },
-  moderation: null,
-  writes: { take: async () => 0 },
-} as unknown as ConstructorParameters<typeof MemoriesService>[0]);
+const service = standaloneMemories(db);
 const turn = (i: number, botId = found!.bot_id) =>
   service.forPrompt({
     userId,

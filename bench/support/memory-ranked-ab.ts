@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../../apps/server/src/db/client.js';
 import * as repo from '../../apps/server/src/modules/memories/memories.repository.js';
-import { MemoriesService } from '../../apps/server/src/modules/memories/memories.service.js';
+import { standaloneMemories } from '../../apps/server/test/standalone-memories.js';
 import { rankMemories, selectForPrompt } from '../../apps/server/src/modules/memories/retrieval.js';
 import { pairKey, searchTerms } from '../../apps/server/src/modules/memories/terms.js';
 
@@ -28,15 +28,7 @@ const [pair] = rowsOf<{ user_id: string; bot_id: string }>(
   ),
 );
 const { user_id: userId, bot_id: botId } = pair!;
-const log = { warn: () => undefined, error: () => undefined, info: () => undefined };
-const service = new MemoriesService({
-  db,
-  llm: {},
-  log,
-  bots: { findVisibleBotById: async () => null, findVisibleBotBySlug: async () => null, findBotById: async () => null },
-  moderation: null,
-  writes: { take: async () => 0 },
-});
+const service = standaloneMemories(db);
 const reply = 'The' + ' moon'.repeat(15);
 const turns = (i: number) =>
   process.env.MEMORY_AB_TURNS === '2'

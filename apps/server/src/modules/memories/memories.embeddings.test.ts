@@ -3,7 +3,8 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { memories } from '../../db/schema.js';
 import { fakeEmbedding } from '../../../test/fake-embedder.js';
 import { countedMemoryPair } from '../../../test/memory-pair.js';
-import { MemoriesService, memoryValues } from './memories.service.js';
+import { standaloneMemories } from '../../../test/standalone-memories.js';
+import { memoryValues } from './memories.service.js';
 
 /**
  * A prompt's memories with embeddings on (docs/memory.md "Embeddings"): the newest memories —
@@ -18,21 +19,8 @@ let botId = '';
 let puppy = '';
 let bees = '';
 
-const log = { warn: () => undefined, error: () => undefined, info: () => undefined };
 const service = (embed: (texts: string[], signal?: AbortSignal) => Promise<number[][]>, embedWaitMs?: number) =>
-  new MemoriesService({
-    db,
-    llm: { embed },
-    log,
-    bots: {
-      findVisibleBotById: async () => null,
-      findVisibleBotBySlug: async () => null,
-      findBotById: async () => null,
-    },
-    moderation: null,
-    writes: { take: async () => 0 },
-    embedWaitMs,
-  });
+  standaloneMemories(db, { llm: { embed }, embedWaitMs });
 
 beforeAll(async () => {
   ({ db, userId, botId } = await countedMemoryPair('emb', statements));

@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type DatabaseHandle } from '../../db/client.js';
 import { memories, users } from '../../db/schema.js';
 import { countedMemoryPair } from '../../../test/memory-pair.js';
+import { standaloneMemories } from '../../../test/standalone-memories.js';
 import * as repo from './memories.repository.js';
-import { MemoriesService, memoryValues } from './memories.service.js';
+import { memoryValues } from './memories.service.js';
 import { memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
 import { pairKey, searchTerms } from './terms.js';
 
@@ -19,21 +20,7 @@ const statements: string[] = [];
 let userId = '';
 let botId = '';
 const now = new Date('2026-11-28T12:00:00Z');
-const log = { warn: () => undefined, error: () => undefined, info: () => undefined };
-const service = () =>
-  new MemoriesService({
-    db,
-    llm: {},
-    log,
-    bots: {
-      findVisibleBotById: async () => null,
-      findVisibleBotBySlug: async () => null,
-      findBotById: async () => null,
-    },
-    moderation: null,
-    writes: { take: async () => 0 },
-    now: () => now,
-  });
+const service = () => standaloneMemories(db, { now: () => now });
 
 const WORDS = ['sister', 'garden', 'violin', 'paris', 'winter', 'coffee', 'dog', 'river', 'bakery', 'chess'];
 
