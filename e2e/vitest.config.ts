@@ -21,5 +21,8 @@ export default defineConfig({
     testTimeout: 120_000,
     teardownTimeout: 30_000,
     retry: 0,
+    // expect.poll waits as long as a Playwright action does (the contexts' default): its own
+    // default of 1 s fails a first render on a loaded machine.
+    expect: { poll: { timeout: 20_000, interval: 100 } },
   },
 });
