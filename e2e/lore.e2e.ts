@@ -150,8 +150,8 @@ describe('a long chat on a phone', () => {
     await page.getByTestId('author-note-field').fill('Vela speaks in short sentences.');
     await page.getByTestId('author-note-depth').fill('0');
     await page.getByTestId('author-note-save').click();
-    // The dialog closes once the note is saved; until then the page behind it is inert, and a
-    // fill would type into the dialog's field instead of the composer.
+    // The dialog closes once the note is saved; until then it traps the focus, and a fill would
+    // type into the dialog's field instead of the composer.
     await poll(() => page.getByTestId('author-note-field').count()).toBe(0);
     journey.model.setBehaviour({ mode: 'slow', delayMs: 20, text: 'Aye.' });
     await page.getByTestId('composer').locator('textarea').fill('Ready?');
