@@ -20,3 +20,28 @@ export function preloadPage(href: string): void {
   const loader = loaderFor(href);
   if (loader) void routePreloads.add(href, loader).catch(() => {});
 }
+
+/** A connection on which loading ahead would slow down what the page shows (Save-Data, 2G, 3G). */
+export function isSlowConnection(): boolean {
+  const connection = (navigator as { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+  return Boolean(connection?.saveData) || /(^|-)[23]g$/.test(connection?.effectiveType ?? '');
+}
+
+/** Runs `run` once the main thread is idle (at the latest after `timeoutMs`); answers a cancel. */
+export function whenIdle(run: () => void, timeoutMs: number): () => void {
+  if ('requestIdleCallback' in window) {
+    const id = window.requestIdleCallback(run, { timeout: timeoutMs });
+    return () => window.cancelIdleCallback(id);
+  }
+  const timer = setTimeout(run, Math.min(timeoutMs, 2000));
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Loads a page's code in idle time, not on a slow connection: the page a list's rows open
+ * (the chats list's chat), so that a tap on one does not wait for it. Answers a cancel.
+ */
+export function preloadPageWhenIdle(href: string): () => void {
+  if (isSlowConnection()) return () => {};
+  return whenIdle(() => preloadPage(href), 3000);
+}

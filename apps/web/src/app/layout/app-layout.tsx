@@ -7,7 +7,7 @@ import { withChunkReload } from '../../lib/chunk-reload';
 import { loadRewardful } from '../../lib/rewardful';
 import { useClientConfig } from '../../lib/client-config';
 import { ModalHost } from '../modals';
-import { preloadPage } from '../router-preload';
+import { isSlowConnection, preloadPage, whenIdle } from '../router-preload';
 import { useAuthBootstrap } from '../../features/auth';
 import { useDocumentTitle, useRouteHandle } from '../route-meta';
 import { AgeGate } from './age-gate';
@@ -61,12 +61,6 @@ function usePageChangedEvents() {
   }, [location.pathname]);
 }
 
-/** A connection on which loading ahead would slow down what the page shows (Save-Data, 2G, 3G). */
-function isSlowConnection(): boolean {
-  const connection = (navigator as { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
-  return Boolean(connection?.saveData) || /(^|-)[23]g$/.test(connection?.effectiveType ?? '');
-}
-
 /** Resolves once the document's pictures have all loaded (checked every 500 ms), or after `maxMs`. */
 function whenPicturesLoaded(maxMs: number): Promise<void> {
   const deadline = Date.now() + maxMs;
@@ -91,14 +85,7 @@ function usePreloadMainPages() {
     let cancel = () => {};
     const run = () => ['/', '/chat', '/settings', '/blog'].forEach(preloadPage);
     const schedule = () => {
-      if (stopped) return;
-      if ('requestIdleCallback' in window) {
-        const id = window.requestIdleCallback(run, { timeout: 5000 });
-        cancel = () => window.cancelIdleCallback(id);
-      } else {
-        const timer = setTimeout(run, 2000);
-        cancel = () => clearTimeout(timer);
-      }
+      if (!stopped) cancel = whenIdle(run, 5000);
     };
     // The page's data and pictures come after the load event; give them a moment to start.
     const afterLoad = () => {

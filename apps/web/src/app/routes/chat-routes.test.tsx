@@ -9,6 +9,7 @@ import { lastQueryClient, seedProfile, testProfile } from '../../test/profile';
 import { profileKeys } from '../../lib/query-keys';
 import { forgetEarlyAnswers, startChatOpening } from '../../features/chat/api/opening';
 import { testBot } from '../../test/bot';
+import { registerPageLoader } from '../router-preload';
 
 const profile = testProfile();
 
@@ -184,6 +185,17 @@ describe('/chat', () => {
     expect(calls.filter((c) => c.search.includes('q=')).map((c) => c.search)).toEqual(['?q=harbour']);
     fireEvent.change(screen.getByTestId('chats-search'), { target: { value: 'nothing' } });
     expect((await screen.findByTestId('chats-no-results')).textContent).toBe('No chats match your search.');
+  });
+
+  it("loads the chat page's code in idle time while the list shows, so a tap does not wait for it", async () => {
+    setTokens('a.b.c', 'd.e.f');
+    seedProfile(profile);
+    const loaded: string[] = [];
+    registerPageLoader('/:slug', async () => void loaded.push('chat page'));
+    fakeApi((call) => (call.path === '/api/chats/available' ? json([chat({ id: 'c7' })]) : undefined));
+    renderRoutes([{ path: '/chat', element: <Chats /> }], '/chat');
+    await screen.findByTestId('chat-list');
+    await waitFor(() => expect(loaded).toEqual(['chat page']), { timeout: 5000 });
   });
 
   it('shows an empty state that leads to Explore', async () => {
