@@ -49,6 +49,9 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['./src/test/setup.ts'],
+          // A file's first test imports its lazy routes and texts: on a loaded machine that
+          // alone can pass vitest's default 5 s. Speed is the benchmarks' to measure.
+          testTimeout: 20_000,
         },
       },
     ],

@@ -31,7 +31,7 @@ describe('error page', () => {
   it('redirects /undress to /transform without a router warning', async () => {
     const warn = vi.spyOn(console, 'warn');
     const router = renderAt('/undress?x=1');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/transform'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/transform'), { timeout: 5000 });
     expect(router.state.location.search).toBe('?x=1');
     const routerWarnings = warn.mock.calls.filter((call) => /route|undress/i.test(String(call[0])));
     warn.mockRestore();

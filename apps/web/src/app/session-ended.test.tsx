@@ -45,7 +45,7 @@ describe('a session that ended on the server', () => {
       </AppProviders>,
     );
     expect(await screen.findByText('Your session has ended. Please log in again.', {}, { timeout: 4000 })).toBeTruthy();
-    await vi.waitFor(() => expect(router.state.location.search).toBe('?login=1&next=%2Fsettings'));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?login=1&next=%2Fsettings'), { timeout: 5000 });
     expect(router.state.location.pathname).toBe('/');
     expect(await screen.findByTestId('login-form', {}, { timeout: 4000 })).toBeTruthy();
     expect(getSession()).toMatchObject({ accessToken: null, refreshToken: null });

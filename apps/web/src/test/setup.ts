@@ -5,7 +5,8 @@ import type * as ReactVirtuoso from 'react-virtuoso';
 // A lazy route or modal loads its chunk (and its texts) on first use. On a loaded CI machine
 // that first import can take longer than Testing Library's default 1 s wait, so `findBy*` and
 // `waitFor` wait up to 5 s: a passing test still resolves as soon as its element is there,
-// and only a test that would fail anyway waits longer.
+// and only a test that would fail anyway waits longer. (`vi.waitFor` has no such setting: its
+// calls pass `{ timeout: 5000 }`.)
 configure({ asyncUtilTimeout: 5000 });
 
 // Tests never reach a network: any request a test does not stub answers 404.

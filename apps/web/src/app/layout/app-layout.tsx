@@ -61,12 +61,15 @@ function usePageChangedEvents() {
   }, [location.pathname]);
 }
 
-/** Resolves once the document's pictures have all loaded (checked every 500 ms), or after `maxMs`. */
-function whenPicturesLoaded(maxMs: number): Promise<void> {
+/**
+ * Resolves once the document's pictures have all loaded (checked every 500 ms), after `maxMs`,
+ * or as soon as `stopped()` (the layout is gone: nothing is checked after it).
+ */
+function whenPicturesLoaded(maxMs: number, stopped: () => boolean): Promise<void> {
   const deadline = Date.now() + maxMs;
   return new Promise((resolve) => {
     const check = () => {
-      if (Date.now() > deadline || Array.from(document.images).every((img) => img.complete)) resolve();
+      if (stopped() || Date.now() > deadline || Array.from(document.images).every((img) => img.complete)) resolve();
       else setTimeout(check, 500);
     };
     check();
@@ -89,7 +92,7 @@ function usePreloadMainPages() {
     };
     // The page's data and pictures come after the load event; give them a moment to start.
     const afterLoad = () => {
-      const timer = setTimeout(() => void whenPicturesLoaded(15_000).then(schedule), 1500);
+      const timer = setTimeout(() => void whenPicturesLoaded(15_000, () => stopped).then(schedule), 1500);
       cancel = () => clearTimeout(timer);
     };
     if (document.readyState === 'complete') afterLoad();

@@ -123,10 +123,10 @@ describe('one refresh per browser', () => {
     const otherTab = new BroadcastChannel('reverie-session');
     try {
       otherTab.postMessage({ type: 'tokens', access: 'tab2.access.t', refresh: 'tab2.refresh.t' });
-      await vi.waitFor(() => expect(getSession().accessToken).toBe('tab2.access.t'));
+      await vi.waitFor(() => expect(getSession().accessToken).toBe('tab2.access.t'), { timeout: 5000 });
       expect(getSession().refreshToken).toBe('tab2.refresh.t');
       otherTab.postMessage({ type: 'cleared', reason: 'expired' });
-      await vi.waitFor(() => expect(getSession().accessToken).toBeNull());
+      await vi.waitFor(() => expect(getSession().accessToken).toBeNull(), { timeout: 5000 });
       expect(getSession().expired).toBe(true);
     } finally {
       otherTab.close();
