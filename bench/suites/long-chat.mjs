@@ -344,12 +344,14 @@ async function openFromList(context, { server, chatId, lastText, log, label }) {
   await sleep(1500);
   await page.evaluate(openAndWatch, lastText);
   if (PROFILE) await startProfile(cdp);
+  const tracing = TRACE ? await startTrace(cdp) : null;
   const tapAt = await page.evaluate((selector) => {
     const at = performance.now();
     document.querySelector(selector).click();
     return at;
   }, row);
   await page.waitForFunction(() => window.__lastVisibleAt !== null, null, { timeout: TIMEOUT_MS, polling: 50 });
+  if (tracing) logTrace(log, `${label}, opened from the chats list`, await stopTrace(tracing, 1));
   if (PROFILE) logProfile(log, `${label}, opened from the chats list`, await stopProfile(cdp, WEB_DIST));
   const ms = (await page.evaluate(() => window.__lastVisibleAt)) - tapAt;
   log(`browser, ${label}, from the chats list: the newest message in view ${ms.toFixed(0)} ms after the tap`);
