@@ -69,7 +69,10 @@ function whenPicturesLoaded(maxMs: number, stopped: () => boolean): Promise<void
   const deadline = Date.now() + maxMs;
   return new Promise((resolve) => {
     const check = () => {
-      if (stopped() || Date.now() > deadline || Array.from(document.images).every((img) => img.complete)) resolve();
+      // (A closed document has no pictures to wait for: a test environment torn down under a
+      // layout that was never unmounted.)
+      const images = document.images as HTMLCollectionOf<HTMLImageElement> | undefined;
+      if (stopped() || !images || Date.now() > deadline || Array.from(images).every((img) => img.complete)) resolve();
       else setTimeout(check, 500);
     };
     check();
@@ -88,7 +91,7 @@ function usePreloadMainPages() {
     let cancel = () => {};
     const run = () => ['/', '/chat', '/settings', '/blog'].forEach(preloadPage);
     const schedule = () => {
-      if (!stopped) cancel = whenIdle(run, 5000);
+      if (!stopped && document.images) cancel = whenIdle(run, 5000);
     };
     // The page's data and pictures come after the load event; give them a moment to start.
     const afterLoad = () => {
