@@ -1,5 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGE_TEXT_MAX } from '@reverie/shared';
 import { AppProviders } from '../../../lib/providers';
 import { initI18n } from '../../../lib/i18n';
@@ -29,6 +29,23 @@ function renderComposer(props: Partial<Parameters<typeof Composer>[0]> = {}) {
 }
 
 describe('Composer', () => {
+  it('measures its height only with text in it: empty, on opening and after a send, it keeps the CSS one', () => {
+    const read = vi.spyOn(HTMLTextAreaElement.prototype, 'scrollHeight', 'get').mockReturnValue(70);
+    const { field } = renderComposer();
+    expect(read).not.toHaveBeenCalled();
+    expect(field.style.height).toBe('');
+    fireEvent.change(field, { target: { value: 'a longer line\nand another' } });
+    expect(read).toHaveBeenCalled();
+    expect(field.style.height).toBe('70px');
+    read.mockReturnValue(400);
+    fireEvent.change(field, { target: { value: 'many lines\n'.repeat(20) } });
+    expect(field.style.height).toBe('160px');
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(field.value).toBe('');
+    expect(field.style.height).toBe('');
+    read.mockRestore();
+  });
+
   it('sends on Enter, keeps Shift+Enter and IME composition for new lines and words', () => {
     const { sent, field } = renderComposer();
     fireEvent.change(field, { target: { value: 'line one' } });

@@ -140,12 +140,19 @@ export function Composer({
     }
   };
 
-  // The field grows with its text up to a few lines.
+  // The field grows with its text up to a few lines. Empty, it keeps its one-line height from
+  // CSS and nothing is measured: a measure lays the whole page out at once, which on opening a
+  // chat came before the list had placed its rows (and was done again after them).
   useLayoutEffect(() => {
     const element = field.current;
     if (!element) return;
+    if (!text) {
+      element.style.height = '';
+      return;
+    }
     element.style.height = 'auto';
-    element.style.height = `${Math.min(element.scrollHeight, 160)}px`;
+    const borders = element.offsetHeight - element.clientHeight;
+    element.style.height = `${Math.min(element.scrollHeight + borders, 160)}px`;
   }, [text]);
 
   const submit = () => {
