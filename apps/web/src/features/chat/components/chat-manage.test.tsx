@@ -3,7 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
-import { botKeys } from '../../../lib/query-keys';
+import { botKeys, chatKeys } from '../../../lib/query-keys';
 import { clearSession } from '../../../lib/session';
 import { bot, chat, fakeApi, json, message, renderRoutes, type Call } from '../test-helpers';
 import { ChatList } from './chat-list';
@@ -81,6 +81,21 @@ const openMenuItem = async (id: string) => {
 };
 
 describe('the chat menu', () => {
+  it("opens the chat without the dialogs' queries; a dialog mounts when it first opens", async () => {
+    const { client } = renderChat(chat(), (call) =>
+      call.path === '/api/chat/c1/author-note' ? json({ text: '', depth: 4 }) : undefined,
+    );
+    await screen.findByTestId('chat-menu');
+    const cached = () =>
+      client()
+        .getQueryCache()
+        .find({ queryKey: chatKeys.authorNote('c1') });
+    expect(cached()).toBeUndefined();
+    await openMenuItem('author-note');
+    expect(await screen.findByTestId('author-note-field')).toBeTruthy();
+    expect(cached()).toBeDefined();
+  });
+
   it('"She can write to me first" is in the menu when the page offers it, and opens its dialog', async () => {
     const opened: string[] = [];
     renderChat(chat(), undefined, () => opened.push('write-first'));

@@ -265,6 +265,13 @@ export interface ChatViewProps {
 }
 
 /** A member's conversation with a character. */
+/** True from the first render at which `wanted` is, on. */
+function useMountedOnce(wanted: boolean): boolean {
+  const [mounted, setMounted] = useState(wanted);
+  if (wanted && !mounted) setMounted(true);
+  return mounted || wanted;
+}
+
 export function ChatView({
   chat,
   gallery,
@@ -310,6 +317,12 @@ export function ChatView({
   /** The reply whose "what went into the prompt" is open. */
   const [tracing, setTracing] = useState<string | null>(null);
   const [composerKey, setComposerKey] = useState(0);
+  // The chat's dialogs (each with its queries and texts) are mounted when one first opens, not
+  // with the chat: opening a chat renders only what shows. Once mounted they stay, so a
+  // dialog closes as usual and gives the focus back.
+  const dialogsMounted = useMountedOnce(
+    dialog !== null || reporting !== null || tracing !== null || story.editing !== null || story.deleting !== null,
+  );
 
   // The message a guest wrote before signing up (or logging in) is sent once the chat is open.
   const { send, busy } = conversation;
@@ -597,82 +610,86 @@ export function ChatView({
         mentions={group.isGroup ? group.faces.map((face) => face.name) : undefined}
       />
       <GroupDialogs chat={chat} group={group} viewer={viewer} onLeft={onDeleted} onCreatePersona={onCreatePersona} />
-      <MemoriesDialog
-        chatId={chat.id}
-        name={bot.name}
-        memoriesHref={memoriesHref}
-        open={dialog === 'memories'}
-        onClose={() => setDialog(null)}
-      />
-      <EditMessageDialog
-        message={story.editing}
-        canRegenerate={story.canRegenerate}
-        pending={story.pending}
-        onSave={(text, regenerate) => void story.saveEdit(text, regenerate)}
-        onClose={story.closeEdit}
-      />
-      <DeleteMessageDialog
-        target={story.deleting}
-        pending={story.pending}
-        onConfirm={() => void story.confirmDelete()}
-        onClose={story.closeDelete}
-      />
-      <BranchesDialog
-        open={dialog === 'branches'}
-        current={chat}
-        onOpen={(id) => {
-          close();
-          onOpenChat({ ...chat, id });
-        }}
-        onClose={close}
-      />
-      <ChatSearchDialog open={dialog === 'search'} chatId={chat.id} botName={bot.name} onClose={close} />
-      <JumpDialog open={dialog === 'jump'} onClose={close} onJump={conversation.history.jumpTo} />
-      <AuthorNoteDialog chatId={chat.id} open={dialog === 'author-note'} onClose={close} />
-      <ChatLorebooksDialog chatId={chat.id} open={dialog === 'lorebooks'} onClose={close} />
-      <PromptTraceDialog chatId={chat.id} messageId={tracing} onClose={() => setTracing(null)} />
-      <ImportChatDialog
-        open={dialog === 'import'}
-        bot={bot}
-        viewer={viewer}
-        onClose={close}
-        onImported={(imported) => {
-          close();
-          onOpenChat(imported);
-        }}
-      />
-      <ModelDialog
-        chatId={chat.id}
-        modelId={chat.model_id}
-        viewer={viewer}
-        open={dialog === 'model'}
-        onClose={() => setDialog(null)}
-        onRequirePremium={onRequirePremium}
-      />
-      <PersonaDialog
-        chatId={chat.id}
-        personaId={chat.persona_id}
-        viewer={viewer}
-        open={dialog === 'persona'}
-        onClose={() => setDialog(null)}
-        onCreatePersona={onCreatePersona}
-      />
-      <ReportDialog chatId={chat.id} messageId={reporting} onClose={() => setReporting(null)} />
-      <ChatHistoryDialog open={dialog === 'history'} current={chat} viewer={viewer} onClose={close} />
-      <NewChatDialog
-        open={dialog === 'new'}
-        name={bot.name}
-        pending={createChat.isPending}
-        onConfirm={() => void startNewChat()}
-        onClose={close}
-      />
-      <RenameChatDialog chat={dialog === 'rename' ? chat : null} viewer={viewer} onClose={close} />
-      <DeleteChatDialog
-        chat={dialog === 'delete' ? chat : null}
-        viewer={viewer}
-        onClose={close}
-        onDeleted={onDeleted}
-      />
+      {dialogsMounted && (
+        <>
+          <MemoriesDialog
+            chatId={chat.id}
+            name={bot.name}
+            memoriesHref={memoriesHref}
+            open={dialog === 'memories'}
+            onClose={() => setDialog(null)}
+          />
+          <EditMessageDialog
+            message={story.editing}
+            canRegenerate={story.canRegenerate}
+            pending={story.pending}
+            onSave={(text, regenerate) => void story.saveEdit(text, regenerate)}
+            onClose={story.closeEdit}
+          />
+          <DeleteMessageDialog
+            target={story.deleting}
+            pending={story.pending}
+            onConfirm={() => void story.confirmDelete()}
+            onClose={story.closeDelete}
+          />
+          <BranchesDialog
+            open={dialog === 'branches'}
+            current={chat}
+            onOpen={(id) => {
+              close();
+              onOpenChat({ ...chat, id });
+            }}
+            onClose={close}
+          />
+          <ChatSearchDialog open={dialog === 'search'} chatId={chat.id} botName={bot.name} onClose={close} />
+          <JumpDialog open={dialog === 'jump'} onClose={close} onJump={conversation.history.jumpTo} />
+          <AuthorNoteDialog chatId={chat.id} open={dialog === 'author-note'} onClose={close} />
+          <ChatLorebooksDialog chatId={chat.id} open={dialog === 'lorebooks'} onClose={close} />
+          <PromptTraceDialog chatId={chat.id} messageId={tracing} onClose={() => setTracing(null)} />
+          <ImportChatDialog
+            open={dialog === 'import'}
+            bot={bot}
+            viewer={viewer}
+            onClose={close}
+            onImported={(imported) => {
+              close();
+              onOpenChat(imported);
+            }}
+          />
+          <ModelDialog
+            chatId={chat.id}
+            modelId={chat.model_id}
+            viewer={viewer}
+            open={dialog === 'model'}
+            onClose={() => setDialog(null)}
+            onRequirePremium={onRequirePremium}
+          />
+          <PersonaDialog
+            chatId={chat.id}
+            personaId={chat.persona_id}
+            viewer={viewer}
+            open={dialog === 'persona'}
+            onClose={() => setDialog(null)}
+            onCreatePersona={onCreatePersona}
+          />
+          <ReportDialog chatId={chat.id} messageId={reporting} onClose={() => setReporting(null)} />
+          <ChatHistoryDialog open={dialog === 'history'} current={chat} viewer={viewer} onClose={close} />
+          <NewChatDialog
+            open={dialog === 'new'}
+            name={bot.name}
+            pending={createChat.isPending}
+            onConfirm={() => void startNewChat()}
+            onClose={close}
+          />
+          <RenameChatDialog chat={dialog === 'rename' ? chat : null} viewer={viewer} onClose={close} />
+          <DeleteChatDialog
+            chat={dialog === 'delete' ? chat : null}
+            viewer={viewer}
+            onClose={close}
+            onDeleted={onDeleted}
+          />
+        </>
+      )}
     </ChatFrame>
   );
 }
