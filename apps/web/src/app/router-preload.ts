@@ -33,15 +33,7 @@ export function whenIdle(run: () => void, timeoutMs: number): () => void {
     const id = window.requestIdleCallback(run, { timeout: timeoutMs });
     return () => window.cancelIdleCallback(id);
   }
-  const timer = setTimeout(run, Math.min(timeoutMs, 2000));
+  const timer = setTimeout(run, 2000);
   return () => clearTimeout(timer);
 }
 
-/**
- * Loads a page's code in idle time, not on a slow connection: the page a list's rows open
- * (the chats list's chat), so that a tap on one does not wait for it. Answers a cancel.
- */
-export function preloadPageWhenIdle(href: string): () => void {
-  if (isSlowConnection()) return () => {};
-  return whenIdle(() => preloadPage(href), 3000);
-}

@@ -16,7 +16,7 @@ import { chatPreview } from '../../features/chat/components/chat-preview';
 import { chatPath } from '../../features/chat/api/chat-path';
 import { saveChatsSnapshot } from '../../lib/chats-snapshot';
 import { useSearchQuery } from '../../lib/use-debounced';
-import { preloadPageWhenIdle } from '../router-preload';
+import { isSlowConnection, preloadPage, whenIdle } from '../router-preload';
 
 /** `/chat`: the user's chats, newest activity first; searched on the server (name, title, messages). */
 export function Component() {
@@ -32,7 +32,10 @@ export function Component() {
   // waiting for it (docs/chat.md "Long chats", "Opening").
   // (Every chat's address has the same page: a later first row costs nothing more.)
   const firstChatPath = chats.data?.[0] ? chatPath(chats.data[0]) : null;
-  useEffect(() => (firstChatPath ? preloadPageWhenIdle(firstChatPath) : undefined), [firstChatPath]);
+  useEffect(
+    () => (firstChatPath && !isSlowConnection() ? whenIdle(() => preloadPage(firstChatPath), 3000) : undefined),
+    [firstChatPath],
+  );
   // The latest list (not a search) is kept for the offline page.
   useEffect(() => {
     if (!chats.data || q !== '' || chats.isPlaceholderData) return;
