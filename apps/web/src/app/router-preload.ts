@@ -36,4 +36,3 @@ export function whenIdle(run: () => void, timeoutMs: number): () => void {
   const timer = setTimeout(run, 2000);
   return () => clearTimeout(timer);
 }
-
