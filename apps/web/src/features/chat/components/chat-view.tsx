@@ -617,7 +617,7 @@ export function ChatView({
             name={bot.name}
             memoriesHref={memoriesHref}
             open={dialog === 'memories'}
-            onClose={() => setDialog(null)}
+            onClose={close}
           />
           <EditMessageDialog
             message={story.editing}
@@ -661,7 +661,7 @@ export function ChatView({
             modelId={chat.model_id}
             viewer={viewer}
             open={dialog === 'model'}
-            onClose={() => setDialog(null)}
+            onClose={close}
             onRequirePremium={onRequirePremium}
           />
           <PersonaDialog
@@ -669,7 +669,7 @@ export function ChatView({
             personaId={chat.persona_id}
             viewer={viewer}
             open={dialog === 'persona'}
-            onClose={() => setDialog(null)}
+            onClose={close}
             onCreatePersona={onCreatePersona}
           />
           <ReportDialog chatId={chat.id} messageId={reporting} onClose={() => setReporting(null)} />
