@@ -336,7 +336,9 @@ export function ChatView({
   }, [historyReady, busy, bot.slug, chat.id, send]);
 
   const close = () => setDialog(null);
-  useMarkRead(chat.id, viewer, busy, conversation.messages.length);
+  // Read once the history is shown (not while it loads), and again at each newer message.
+  const newestId = historyReady ? (conversation.messages.at(-1)?.id ?? null) : null;
+  useMarkRead(chat.id, viewer, busy, newestId);
   const sendCounted = useCallback(
     (text: string) => {
       const sent = send(text);
