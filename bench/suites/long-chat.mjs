@@ -17,7 +17,8 @@
 // same server, signed in through local storage:
 //  3. open: navigation → the newest message's text in view (performance.now() in the page), the
 //     app's start included; and in the app, a tap on the chat's row in the chats list → the
-//     newest message in view (the app started and the list shown before the clock starts);
+//     newest message in view (the app started and the list shown before the clock starts),
+//     BENCH_LONG_CHAT_TAPS (5) times each in fresh pages, the median;
 //  4. scroll: the list scrolled up by BENCH_LONG_CHAT_STEP_PX (120) a frame until
 //     BENCH_LONG_CHAT_SCROLL (2 000) messages have gone by (older pages load on the way): frames
 //     per second from requestAnimationFrame timestamps (the Performance API's clock), and the
@@ -49,6 +50,8 @@ const BROWSER_MESSAGES = Number(process.env.BENCH_LONG_CHAT_BROWSER_MESSAGES ?? 
 const READS = Number(process.env.BENCH_LONG_CHAT_READS ?? 300);
 const WARMUP = 20;
 const SENDS = Number(process.env.BENCH_LONG_CHAT_SENDS ?? 30);
+/** How many times each chat is opened from the chats list (the figure is the median). */
+const TAPS = Number(process.env.BENCH_LONG_CHAT_TAPS ?? 5);
 const SCROLL_MESSAGES = Number(process.env.BENCH_LONG_CHAT_SCROLL ?? 2_000);
 const STEP_PX = Number(process.env.BENCH_LONG_CHAT_STEP_PX ?? 120);
 const CPU_SLOWDOWN = 4;
@@ -334,7 +337,7 @@ async function openChat(context, { server, slug, chatId, lastText, log, label, p
  * tap on its row): the app is started and the list shown first, throttled like the rest, and
  * the clock runs from the tap to the newest message in view. Answers the milliseconds.
  */
-async function openFromList(context, { server, chatId, lastText, log, label }) {
+async function openFromList(context, { server, chatId, lastText, log, label, watch = true }) {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
@@ -343,21 +346,39 @@ async function openFromList(context, { server, chatId, lastText, log, label }) {
   await page.waitForSelector(row, { timeout: TIMEOUT_MS });
   await sleep(1500);
   await page.evaluate(openAndWatch, lastText);
-  if (PROFILE) await startProfile(cdp);
-  const tracing = TRACE ? await startTrace(cdp) : null;
+  if (PROFILE && watch) await startProfile(cdp);
+  const tracing = TRACE && watch ? await startTrace(cdp) : null;
+  await cdp.send('Performance.enable');
+  const metricsBefore = await pageMetrics(cdp);
   const tapAt = await page.evaluate((selector) => {
     const at = performance.now();
     document.querySelector(selector).click();
     return at;
   }, row);
   await page.waitForFunction(() => window.__lastVisibleAt !== null, null, { timeout: TIMEOUT_MS, polling: 50 });
+  const metricsAfter = await pageMetrics(cdp);
+  const work = Object.fromEntries(Object.keys(metricsAfter).map((k) => [k, metricsAfter[k] - metricsBefore[k]]));
   if (tracing) logTrace(log, `${label}, opened from the chats list`, await stopTrace(tracing, 1));
-  if (PROFILE) logProfile(log, `${label}, opened from the chats list`, await stopProfile(cdp, WEB_DIST));
+  if (PROFILE && watch) logProfile(log, `${label}, opened from the chats list`, await stopProfile(cdp, WEB_DIST));
   const ms = (await page.evaluate(() => window.__lastVisibleAt)) - tapAt;
-  log(`browser, ${label}, from the chats list: the newest message in view ${ms.toFixed(0)} ms after the tap`);
+  log(
+    `browser, ${label}, from the chats list: the newest message in view ${ms.toFixed(0)} ms after the tap; main thread CPU ${(work.ThreadTime * 1000).toFixed(0)} ms until then (scripts ${(work.ScriptDuration * 1000).toFixed(0)} ms, ${work.LayoutCount} layouts, ${work.RecalcStyleCount} style passes; Performance.getMetrics, the bench's own polling included)`,
+  );
   log(`browser, ${label}, from the chats list: ${await page.evaluate(openTimeline, tapAt)}`);
   await page.close();
-  return ms;
+  return { ms, cpuMs: work.ThreadTime * 1000 };
+}
+
+/** The page's main-thread counters (CDP `Performance.getMetrics`): CPU time, scripts, layouts, style passes. */
+async function pageMetrics(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const of = (name) => metrics.find((m) => m.name === name)?.value ?? 0;
+  return {
+    ThreadTime: of('ThreadTime'),
+    ScriptDuration: of('ScriptDuration'),
+    LayoutCount: of('LayoutCount'),
+    RecalcStyleCount: of('RecalcStyleCount'),
+  };
 }
 
 function logTrace(log, label, { busyMs, perFrameMs, cpuPerFrameMs, lines }) {
@@ -442,26 +463,41 @@ async function inBrowser({ server, user, slug, chatId, lastText, shortChatId, lo
     await plain.close();
 
     // The opening in the app: a tap on the chat's row in the chats list (and the same for the
-    // 2-message chat, its baseline).
-    const shortTapMs = await openFromList(context, {
-      server,
-      chatId: shortChatId,
-      lastText: 'Message 2:',
-      log,
-      label: '2-message chat',
-    });
-    const tapMs = await openFromList(context, {
-      server,
-      chatId,
-      lastText,
-      log,
-      label: `${BROWSER_MESSAGES}-message chat`,
-    });
+    // 2-message chat, its baseline), TAPS times each, alternating (short, long, long, short …),
+    // each in a fresh page (a first opening: nothing of the chat cached); the profile and the
+    // trace cover the first of each.
+    const shortTaps = [];
+    const taps = [];
+    const shortTapCpu = [];
+    const tapCpu = [];
+    for (let i = 0; i < TAPS * 2; i++) {
+      const long = i % 4 === 1 || i % 4 === 2;
+      const first = long ? !taps.length : !shortTaps.length;
+      const { ms, cpuMs } = await openFromList(context, {
+        server,
+        chatId: long ? chatId : shortChatId,
+        lastText: long ? lastText : 'Message 2:',
+        log,
+        label: long ? `${BROWSER_MESSAGES}-message chat` : '2-message chat',
+        watch: first,
+      });
+      (long ? taps : shortTaps).push(ms);
+      (long ? tapCpu : shortTapCpu).push(cpuMs);
+    }
+    log(
+      `browser, from the chats list: ${BROWSER_MESSAGES}-message chat ${taps.map((t) => t.toFixed(0)).join(', ')} ms (main thread CPU ${tapCpu.map((t) => t.toFixed(0)).join(', ')}); 2-message chat ${shortTaps.map((t) => t.toFixed(0)).join(', ')} ms (CPU ${shortTapCpu.map((t) => t.toFixed(0)).join(', ')})`,
+    );
+    const tapMs = median(taps);
+    const shortTapMs = median(shortTaps);
+    const tapCpuMs = median(tapCpu);
+    const shortTapCpuMs = median(shortTapCpu);
 
     return {
       openMs,
       tapMs,
       shortTapMs,
+      tapCpuMs,
+      shortTapCpuMs,
       shortOpenMs: short.openMs,
       fps: rate.fps,
       p95Frame: rate.p95Frame,
@@ -576,7 +612,7 @@ async function onPostgres(startServer, log, url) {
         value: browser.tapMs / 1000,
         unit: 's',
         target: { max: 1 },
-        note: `the app running: a tap on the chat's row → its newest message in view; baseline in the same run: a 2-message chat opened the same way ${(browser.shortTapMs / 1000).toFixed(2)} s`,
+        note: `the app running: a tap on the chat's row → its newest message in view, median of ${TAPS} (each in a fresh page, alternating with the baseline; all in the log); the page's main thread CPU meanwhile ${browser.tapCpuMs.toFixed(0)} ms (median: the opening is the main thread's own work, not waiting); baseline in the same run: a 2-message chat opened the same way ${(browser.shortTapMs / 1000).toFixed(2)} s (CPU ${browser.shortTapCpuMs.toFixed(0)} ms)`,
       },
       {
         label: "Chromium 390×844, 4× CPU: open a 2-message chat (baseline: the app's start)",

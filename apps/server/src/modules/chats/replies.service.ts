@@ -277,16 +277,18 @@ export class RepliesService {
   ): Promise<EventQueue> {
     const text = body.text.trim();
     const screening = screenMessage(text, (t) => this.deps.pictures?.isPictureRequest(t) === true);
+    const history = screening.wantsReply ? { limit: PROMPT_HISTORY_LIMIT, budget: this.deps.historyBudget } : undefined;
+    // The pair's memories for the prompt, when this chat's last turns are known: asked first,
+    // since theirs is the send's longest read (docs/memory.md "Retrieval"). Only for the turns
+    // noted for this user in this chat; the runner checks them against the history read below.
+    const memoriesAhead = history ? this.deps.runner.readMemoriesAhead(chatId, userId, text) : null;
     // The fair-use limit is counted meanwhile (a round trip to Redis or PostgreSQL): the
     // sender's own, in a scene too.
     const counted = this.deps.limiter.take(userId);
     counted.catch(() => undefined);
     // The chat and the prompt's history in one statement (the history only when the chat is
     // the user's, and only when the model is to answer), read while the limits count.
-    const history = screening.wantsReply ? { limit: PROMPT_HISTORY_LIMIT, budget: this.deps.historyBudget } : undefined;
     const reading = findChatContext(this.deps.db, chatId, userId, history).catch(() => null);
-    // The pair's memories for the prompt, read meanwhile when this chat's last turns are known.
-    const memoriesAhead = history ? this.deps.runner.readMemoriesAhead(chatId, userId, text) : null;
     if (options.admitted) await this.admit(userId, counted, options.admitted);
     // A member of someone's scene (docs/groups.md) sends into the owner's chat.
     const context = (await reading) ?? (await this.memberContext(chatId, userId, history));

@@ -113,20 +113,7 @@ describe('the prompt statement ranked by words', () => {
         now,
       },
     );
-    const { dialect } = db as unknown as {
-      dialect: { sqlToQuery(q: typeof query): { sql: string; params: unknown[] } };
-    };
-    const { sql: text, params } = dialect.sqlToQuery(query);
-    const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
-    const plan = await db.transaction(async (tx) => {
-      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
-      await tx.execute(sql.raw(`prepare memories_by_words_plan as ${text}`));
-      const rows = rowsOf<Record<string, string>>(
-        await tx.execute(sql.raw(`explain execute memories_by_words_plan(${params.map(literal).join(', ')})`)),
-      );
-      await tx.execute(sql.raw('deallocate memories_by_words_plan'));
-      return rows.map((r) => Object.values(r)[0]).join('\n');
-    });
+    const plan = await genericPlan(query);
     expect(plan).toMatch(/Bitmap Index Scan on memories_terms_idx/);
     expect(plan).not.toMatch(/Seq Scan on memories/);
     expect(plan).not.toMatch(/memories_pair_idx|memories_dedupe_idx/);
@@ -136,4 +123,36 @@ describe('the prompt statement ranked by words', () => {
     await service().forPrompt({ userId, botId, turns: ['my sister and her violin'], budgetTokens: 600 });
     expect(statements).toHaveLength(1);
   });
+
+  it("prepares the read of embeddings on too: its generic plan reads the terms' GIN index", async () => {
+    const key = pairKey(userId, botId);
+    const query = repo.promptCandidatesQuery(
+      userId,
+      botId,
+      ['sister', 'violin'].map((t) => `${key}:${t}`),
+      { pinned: 8, limit: 300, withEmbedding: true, recent: 200 },
+    );
+    const plan = await genericPlan(query);
+    expect(plan).toMatch(/Bitmap Index Scan on memories_terms_idx/);
+    expect(plan).toMatch(/memories_pinned_idx/);
+    expect(plan).not.toMatch(/Seq Scan on memories/);
+  });
 });
+
+/** The plan PostgreSQL keeps for `query` prepared (its generic plan, whatever the values). */
+async function genericPlan(query: ReturnType<typeof repo.rankedByWords>): Promise<string> {
+  const { dialect } = db as unknown as {
+    dialect: { sqlToQuery(q: typeof query): { sql: string; params: unknown[] } };
+  };
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+    await tx.execute(sql.raw(`prepare memories_plan as ${text}`));
+    const rows = rowsOf<Record<string, string>>(
+      await tx.execute(sql.raw(`explain execute memories_plan(${params.map(literal).join(', ')})`)),
+    );
+    await tx.execute(sql.raw('deallocate memories_plan'));
+    return rows.map((r) => Object.values(r)[0]).join('\n');
+  });
+}

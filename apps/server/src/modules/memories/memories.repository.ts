@@ -273,17 +273,12 @@ function promptMemoryFromRaw(raw: Record<string, unknown>): PromptMemory {
  * vectors (the semantic candidates), with only the columns the ranking and the prompt's lines
  * read. One round trip, one backend, one plan, and few values to decode.
  */
-export async function promptCandidates(
-  db: Database,
+export function promptCandidatesQuery(
   userId: string,
   botId: string,
   scoped: string[],
   options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number },
-): Promise<{
-  pinned: PromptMemory[];
-  candidates: (PromptMemory & SearchTerms)[];
-  recent: (PromptMemory & { embedding: number[] | null })[];
-}> {
+): SQL {
   const pinnedQuery = sql`select ${promptSelect('p')}, null::text[] as matched, 0 as "termCount",
       null::real[] as embedding, 'p' as src
     from memories p where p.user_id = ${userId} and p.bot_id = ${botId} and p.pinned
@@ -297,9 +292,29 @@ export async function promptCandidates(
       from memories r where r.user_id = ${userId} and r.bot_id = ${botId}
       order by r.updated_at desc
       limit ${options.recent})`);
-  // Unnamed: its text varies with its parts (the embeddings' part, no terms). The words-only
-  // read is `promptCandidatesByWords`, prepared.
-  const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.join(parts, sql` union all `)));
+  return sql.join(parts, sql` union all `);
+}
+
+/** `promptCandidatesQuery`'s rows, as the ranking takes them. */
+export async function promptCandidates(
+  db: Database,
+  userId: string,
+  botId: string,
+  scoped: string[],
+  options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number },
+): Promise<{
+  pinned: PromptMemory[];
+  candidates: (PromptMemory & SearchTerms)[];
+  recent: (PromptMemory & { embedding: number[] | null })[];
+}> {
+  const query = promptCandidatesQuery(userId, botId, scoped, options);
+  // The statement's text depends only on which parts it has (the terms are one parameter):
+  // with terms, it is prepared per shape — one round trip, planned once per connection (its
+  // generic plan reads the terms' GIN index: memories.ranked.test.ts). Without terms, unnamed.
+  const shape = `memories-prompt-${options.withEmbedding ? 'vectors' : 'words'}-${options.recent ? 'recent' : 'found'}`;
+  const rows = rowsOf<Record<string, unknown>>(
+    scoped.length ? await executePrepared(db, shape, query) : await db.execute(query),
+  );
   const pinned: PromptMemory[] = [];
   const candidates: (PromptMemory & SearchTerms)[] = [];
   const recent: (PromptMemory & { embedding: number[] | null })[] = [];
@@ -321,7 +336,7 @@ export async function promptCandidates(
  * many candidates there were, and the shortest text among those not returned (the walk within
  * the budget may need them: `MemoriesService.forPrompt`). The process decodes 40 rows instead
  * of up to 300; the statement's text is fixed (one prepared statement, planned once per
- * connection; its generic plan reads the terms' GIN index: memories.plan.test.ts).
+ * connection; its generic plan reads the terms' GIN index: memories.ranked.test.ts).
  */
 export function rankedByWords(
   userId: string,

@@ -18,6 +18,7 @@ import { useLatestChat } from '../../features/chat/api/get-or-create-chat';
 import { ChatView, ChatViewSkeleton, GuestChatView } from '../../features/chat/components/chat-view';
 import { ChatPicture } from '../../features/media/components/chat-picture';
 import { CompanionDialog } from '../../features/companion';
+import { useMountedOnce } from '../../lib/use-mounted-once';
 import { VoiceButton } from '../../features/voice';
 import { RememberedMark } from '../../features/memories/components/remembered-mark';
 import { memoriesPath } from '../../features/memories/memories-path';
@@ -150,6 +151,7 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
   const [editing, setEditing] = useState(false);
   // "She can write to me first" (the chat's menu; docs/companion.md).
   const [writeFirst, setWriteFirst] = useState(false);
+  const companionMounted = useMountedOnce(writeFirst);
   const own = isOwnCharacter(detail.data, viewer) ? detail.data : null;
   const renderMessageExtras = useMessageExtras(viewer, chat.data?.bot ?? { slug, name: '' });
 
@@ -196,12 +198,14 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
         memoriesHref={memoriesPath(chat.data.bot.slug)}
         onWriteFirst={() => setWriteFirst(true)}
       />
-      <CompanionDialog
-        chatId={chat.data.id}
-        characterName={chat.data.bot.name}
-        open={writeFirst}
-        onClose={() => setWriteFirst(false)}
-      />
+      {companionMounted && (
+        <CompanionDialog
+          chatId={chat.data.id}
+          characterName={chat.data.bot.name}
+          open={writeFirst}
+          onClose={() => setWriteFirst(false)}
+        />
+      )}
       {own && editing && <EditCharacterDialog bot={own} onClose={() => setEditing(false)} />}
     </>
   );

@@ -9,14 +9,17 @@ export const markChatRead = (chatId: string) =>
   request<ChatRead>(`/api/chat/${encodeURIComponent(chatId)}/read`, { method: 'POST' });
 
 /**
- * Marks the open chat read while the user sees it: when it opens, when a reply has finished
- * (`busy` ends) and when the page comes back into view. The badges follow at once here; the
- * user's other devices hear of it through the server (`GET /api/events`).
+ * Marks the open chat read while the user sees it: once its messages are shown (`newestId`:
+ * the last one loaded; null while the history loads, or when there is none), when a newer
+ * message comes in or a reply has finished (`busy` ends), and when the page comes back into
+ * view. Older pages loaded while scrolling up change nothing here: no request per page. The
+ * badges follow at once here; the user's other devices hear of it through the server
+ * (`GET /api/events`).
  */
-export function useMarkRead(chatId: string, viewer: string, busy: boolean, messageCount: number) {
+export function useMarkRead(chatId: string, viewer: string, busy: boolean, newestId: string | null) {
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (busy) return;
+    if (busy || newestId === null) return;
     const mark = () => {
       if (document.visibilityState === 'hidden') return;
       void markChatRead(chatId).then(
@@ -30,5 +33,5 @@ export function useMarkRead(chatId: string, viewer: string, busy: boolean, messa
     mark();
     document.addEventListener('visibilitychange', mark);
     return () => document.removeEventListener('visibilitychange', mark);
-  }, [chatId, viewer, busy, messageCount, queryClient]);
+  }, [chatId, viewer, busy, newestId, queryClient]);
 }

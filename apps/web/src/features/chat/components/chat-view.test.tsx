@@ -98,6 +98,8 @@ describe('ChatView', () => {
     expect(botTexts()[1]).toContain('Green tea it is.');
     expect(screen.getByTestId('send-button')).toBeTruthy();
     expect(screen.getByTestId('regenerate-button')).toBeTruthy();
+    // Read when the chat showed, and again once the reply had ended (not while it streamed).
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/chat/c1/read')).toHaveLength(2));
   });
 
   it('stops a reply: the partial text stays, marked stopped', async () => {
@@ -284,7 +286,7 @@ describe('ChatView', () => {
         next_param: null,
       },
     };
-    fakeApi((call) => {
+    const calls = fakeApi((call) => {
       if (call.path !== '/api/chat/history/c1') return undefined;
       const cursor = new URLSearchParams(call.search).get('c');
       return json(pages[cursor ?? 'first']);
@@ -315,6 +317,11 @@ describe('ChatView', () => {
     );
     expect(texts.findIndex((t) => t.includes('older'))).toBeLessThan(texts.findIndex((t) => t.includes('newest')));
     expect(screen.getByTestId('character-intro')).toBeTruthy();
+    // Read once the newest messages showed, not while they loaded; the older page asked no other read.
+    await act(async () => {});
+    const reads = calls.flatMap((c, i) => (c.path === '/api/chat/c1/read' ? [i] : []));
+    expect(reads).toHaveLength(1);
+    expect(calls.findIndex((c) => c.path === '/api/chat/history/c1')).toBeLessThan(reads[0]!);
   });
 
   it('reports a message with a reason', async () => {

@@ -2,6 +2,7 @@ import '../../../lib/error-texts';
 import '../texts';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useMountedOnce } from '../../../lib/use-mounted-once';
 import { useTranslation } from '../../../lib/i18n';
 import { GitBranch, Search, TriangleAlert, X } from 'lucide-react';
 import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
@@ -265,12 +266,6 @@ export interface ChatViewProps {
 }
 
 /** A member's conversation with a character. */
-/** True from the first render at which `wanted` is, on. */
-function useMountedOnce(wanted: boolean): boolean {
-  const [mounted, setMounted] = useState(wanted);
-  if (wanted && !mounted) setMounted(true);
-  return mounted || wanted;
-}
 
 export function ChatView({
   chat,
@@ -320,6 +315,7 @@ export function ChatView({
   // The chat's dialogs (each with its queries and texts) are mounted when one first opens, not
   // with the chat: opening a chat renders only what shows. Once mounted they stay, so a
   // dialog closes as usual and gives the focus back.
+  const groupDialogsMounted = useMountedOnce(group.dialog !== null);
   const dialogsMounted = useMountedOnce(
     dialog !== null || reporting !== null || tracing !== null || story.editing !== null || story.deleting !== null,
   );
@@ -336,7 +332,9 @@ export function ChatView({
   }, [historyReady, busy, bot.slug, chat.id, send]);
 
   const close = () => setDialog(null);
-  useMarkRead(chat.id, viewer, busy, conversation.messages.length);
+  // Read once the history is shown (not while it loads), and again at each newer message.
+  const newestId = historyReady ? (conversation.messages.at(-1)?.id ?? null) : null;
+  useMarkRead(chat.id, viewer, busy, newestId);
   const sendCounted = useCallback(
     (text: string) => {
       const sent = send(text);
@@ -609,7 +607,9 @@ export function ChatView({
         onTyping={group.isGroup ? group.live.signalTyping : undefined}
         mentions={group.isGroup ? group.faces.map((face) => face.name) : undefined}
       />
-      <GroupDialogs chat={chat} group={group} viewer={viewer} onLeft={onDeleted} onCreatePersona={onCreatePersona} />
+      {groupDialogsMounted && (
+        <GroupDialogs chat={chat} group={group} viewer={viewer} onLeft={onDeleted} onCreatePersona={onCreatePersona} />
+      )}
       {dialogsMounted && (
         <>
           <MemoriesDialog
