@@ -2,7 +2,7 @@ import '../../features/chat/texts';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Users } from 'lucide-react';
-import { Icon } from '../../components/ui/icon';
+import { IconTextButton } from '../../components/ui/icon-button';
 import { NewGroupDialog } from '../../features/chat/components/scene-dialogs';
 import { knownCharacters } from '../../features/chat/components/character-picker';
 import { useTranslation } from '../../lib/i18n';
@@ -63,15 +63,14 @@ export function Component() {
             testId="chats-search"
             className="min-w-0 sm:flex-1"
           />
-          <button
-            type="button"
+          <IconTextButton
+            icon={Users}
             onClick={() => setCreating(true)}
-            data-testid="new-group"
+            testId="new-group"
             className="flex h-10 shrink-0 items-center gap-1.5 self-start rounded-full border border-white/15 px-4 text-sm font-medium hover:bg-white/5 sm:h-11"
           >
-            <Icon icon={Users} size="sm" />
             {t('scenes.new_group')}
-          </button>
+          </IconTextButton>
         </div>
         {profile && (
           <NewGroupDialog

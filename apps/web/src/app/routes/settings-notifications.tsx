@@ -48,6 +48,8 @@ export function NotificationSettings({ viewer }: { viewer: string }) {
       </p>
     );
   }
+  /** One button turns this device's notifications on or off. */
+  const on = device.state === 'on';
   return (
     <div className="grid gap-4 text-sm">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -56,33 +58,21 @@ export function NotificationSettings({ viewer }: { viewer: string }) {
           <p className="text-muted">
             {device.state === 'denied' ? t('settings.notifications_denied') : t('settings.notifications_device_hint')}
           </p>
-          {device.state === 'on' && (
+          {on && (
             <p className="text-primary" data-testid="notifications-on">
               {t('settings.notifications_on')}
             </p>
           )}
         </div>
-        {device.state === 'on' ? (
-          <button
-            type="button"
-            className={button}
-            disabled={device.busy}
-            onClick={() => void device.disable()}
-            data-testid="notifications-off"
-          >
-            {t('settings.notifications_turn_off')}
-          </button>
-        ) : (
-          <button
-            type="button"
-            className={button}
-            disabled={device.busy || device.state === 'denied'}
-            onClick={() => void turnOn()}
-            data-testid="notifications-enable"
-          >
-            {t('settings.notifications_turn_on')}
-          </button>
-        )}
+        <button
+          type="button"
+          className={button}
+          disabled={device.busy || device.state === 'denied'}
+          onClick={() => void (on ? device.disable() : turnOn())}
+          data-testid={on ? 'notifications-off' : 'notifications-enable'}
+        >
+          {on ? t('settings.notifications_turn_off') : t('settings.notifications_turn_on')}
+        </button>
       </div>
       <SwitchRow
         className="border-t border-white/10 pt-4"

@@ -22,7 +22,7 @@ import {
 import { MessageKind, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
-import { IconButton } from '../../../components/ui/icon-button';
+import { IconButton, IconTextButton } from '../../../components/ui/icon-button';
 import { MenuButton, type MenuItem } from '../../../components/ui/menu-button';
 import { RoleplayText } from '../../../components/ui/roleplay-text';
 import { formatMessageDateTime, formatMessageTime } from '../../../lib/message-time';
@@ -446,16 +446,15 @@ export const MessageBubble = memo(function MessageBubble({
       <Icon icon={TriangleAlert} size="sm" />
       <span role="alert">{failureText(t, message.error_code)}</span>
       {onRegenerate && (
-        <button
-          type="button"
+        <IconTextButton
+          icon={RotateCcw}
           onClick={() => onRegenerate(message)}
           disabled={busy}
-          data-testid="retry-button"
+          testId="retry-button"
           className="flex items-center gap-1 rounded-full border border-red-300/40 px-2.5 py-0.5 font-semibold hover:bg-red-300/10 disabled:opacity-50"
         >
-          <Icon icon={RotateCcw} size="sm" />
           {t('chat.retry')}
-        </button>
+        </IconTextButton>
       )}
     </div>
   );

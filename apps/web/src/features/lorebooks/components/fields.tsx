@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { FileButton } from '../../../components/ui/file-button';
 
 /** The lorebook pages' pieces: the book settings and the entry form's fields, the rows' delete button. */
 
@@ -8,6 +9,30 @@ export const inputClass =
 /** A bordered button (import, export, cancel in the import dialog). */
 export const pill =
   'rounded-full border border-white/15 px-4 py-2 text-sm font-medium hover:bg-white/5 disabled:opacity-50';
+
+/** The bordered button that reads a lorebook's JSON file (into a book, or as a new book); `label` is its text. */
+export function ImportButton({
+  onFile,
+  label,
+  testId,
+  disabled,
+}: {
+  onFile: (file: File) => Promise<unknown>;
+  label: string;
+  testId: string;
+  disabled?: boolean;
+}) {
+  return (
+    <FileButton
+      accept="application/json,.json"
+      onFile={(file) => void onFile(file)}
+      label={label}
+      testId={testId}
+      className={pill}
+      disabled={disabled}
+    />
+  );
+}
 
 /** A labelled field: its error when it has one, else its help. */
 export function Field({

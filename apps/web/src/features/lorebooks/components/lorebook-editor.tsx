@@ -13,7 +13,6 @@ import {
 import { showAlert } from '../../../components/ui/alerts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { primaryButtonClass } from '../../../components/ui/dialog-actions';
-import { FileButton } from '../../../components/ui/file-button';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { toApiRequestError } from '../../../lib/api-client';
@@ -21,7 +20,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
 import { downloadJson, readJsonFile } from '../files';
 import { EntryForm, NEW_ENTRY } from './entry-form';
-import { Field, inputClass, NumberInput, pill, RowDeleteButton } from './fields';
+import { Field, ImportButton, inputClass, NumberInput, pill, RowDeleteButton } from './fields';
 
 /** The book's own settings: name, description, scan depth, token budget, and for a user's book whether it is global. */
 function BookSettings({ book }: { book: Lorebook }) {
@@ -153,15 +152,7 @@ function BookFiles({ book }: { book: Lorebook }) {
   };
   return (
     <div className="flex flex-wrap gap-2">
-      <FileButton
-        accept="application/json,.json"
-        onFile={(f) => void onFile(f)}
-        label={t('lorebooks.import')}
-        testId="lorebook-import-into"
-        className={pill}
-      >
-        {t('lorebooks.import')}
-      </FileButton>
+      <ImportButton onFile={onFile} label={t('lorebooks.import')} testId="lorebook-import-into" />
       <button type="button" className={pill} onClick={() => void exportAs('world_info')} data-testid="lorebook-export">
         {t('lorebooks.export_world_info')}
       </button>

@@ -5,7 +5,6 @@ import { Link, useNavigate } from 'react-router';
 import { LOREBOOK_NAME_MAX, type LorebookSummary } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { FileButton } from '../../../components/ui/file-button';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { Skeleton } from '../../../components/ui/page';
 import { toApiRequestError } from '../../../lib/api-client';
@@ -14,7 +13,7 @@ import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
 import { useLorebooks } from '../api/get-lorebooks';
 import { fileStem, readJsonFile } from '../files';
 import { lorebookPath } from '../paths';
-import { inputClass, pill, RowDeleteButton } from './fields';
+import { ImportButton, inputClass, RowDeleteButton } from './fields';
 
 /** A new book: its name, then its page. */
 function CreateBook() {
@@ -110,16 +109,12 @@ export function LorebookList() {
       <p className="text-sm text-muted">{t('lorebooks.intro')}</p>
       <CreateBook />
       <div>
-        <FileButton
-          accept="application/json,.json"
-          onFile={(f) => void onFile(f)}
+        <ImportButton
+          onFile={onFile}
           label={t('lorebooks.import_new')}
           testId="lorebook-import-new"
-          className={pill}
           disabled={importNew.isPending}
-        >
-          {t('lorebooks.import_new')}
-        </FileButton>
+        />
       </div>
       {books.isPending ? (
         <Skeleton className="h-24 w-full" />
