@@ -307,6 +307,12 @@ export default defineConfig(({ mode }) => {
                 name: 'framework',
                 test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/,
               },
+              // The app's core that the first page runs and most lazy pages share (the API
+              // client, storage, texts, query keys, …): one file instead of a small one each.
+              {
+                name: 'core',
+                test: /src[\\/]lib[\\/](api-client|storage|i18n|translator|config|query-keys|analytics|return-path|media)\.tsx?$/,
+              },
             ],
           },
         },
