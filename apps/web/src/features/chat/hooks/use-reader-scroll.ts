@@ -96,10 +96,7 @@ function track(
   reachedEnd: () => void,
 ): () => void {
   let inputAt = -Infinity;
-  // Where the view was at the previous scroll event; none before the first (read then, not
-  // here: this runs as the list mounts, where reading the geometry would lay the page out
-  // before its rows are in).
-  let last: { top: number; fromEnd: number } | null = null;
+  let last = { top: node.scrollTop, fromEnd: fromEnd(node) };
   let asked: { top: number; at: number }[] = [];
   let rest: ReturnType<typeof setTimeout> | null = null;
   let movedAt = 0;
@@ -136,7 +133,7 @@ function track(
     const now = performance.now();
     const top = node.scrollTop;
     const next = { top, fromEnd: fromEnd(node) };
-    const previous = last ?? next;
+    const previous = last;
     last = next;
     asked = asked.filter((a) => now - a.at < ASKED_MS);
     const landing = asked.findIndex((a) => Math.abs(a.top - top) <= 2);
