@@ -29,7 +29,7 @@
 //    over a static list of as many simple elements of the messages' mean height (what the
 //    machine allows at all). The opening's breakdown (scripts, API requests, first paint, long
 //    tasks; the Performance API) is logged for both chats.
-/* global window, document, requestAnimationFrame -- code run in the page */
+/* global window, document, requestAnimationFrame, MutationObserver -- code run in the page */
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
@@ -238,15 +238,27 @@ function scrollUp({ messages, step, timeoutMs }) {
     return min;
   };
   const start = lowest();
+  // Rows put into the page and taken out on the way: each message once, ideally (a row mounted,
+  // dropped and mounted again is react-virtuoso settling on sizes it had guessed).
+  let added = 0;
+  let removed = 0;
+  const rows = new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) if (n.nodeType === 1 && n.matches('[data-message-id]')) added++;
+      for (const n of r.removedNodes) if (n.nodeType === 1 && n.matches('[data-message-id]')) removed++;
+    }
+  });
+  rows.observe(scroller, { childList: true, subtree: true });
   return new Promise((resolve) => {
     const frames = [];
     const began = performance.now();
     const frame = (now) => {
       frames.push(now);
       scroller.scrollTop -= step;
-      if (start - lowest() >= messages || now - began > timeoutMs)
-        resolve({ frames, passed: start - lowest(), timedOut: now - began > timeoutMs });
-      else requestAnimationFrame(frame);
+      if (start - lowest() >= messages || now - began > timeoutMs) {
+        rows.disconnect();
+        resolve({ frames, passed: start - lowest(), timedOut: now - began > timeoutMs, added, removed });
+      } else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });
@@ -387,6 +399,34 @@ function logTrace(log, label, { busyMs, perFrameMs, cpuPerFrameMs, lines }) {
   );
 }
 
+/**
+ * A page's answer, or — when none comes within the timeout (the page's own timeout is checked
+ * in its frames, so a main thread that never yields a frame would hold the run for good) — a
+ * CPU profile of what its main thread does meanwhile (5 s), logged, and an error.
+ */
+async function watched(answer, { cdp, log, label }) {
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(late), TIMEOUT_MS + 10_000);
+  });
+  const first = await Promise.race([answer, late]);
+  clearTimeout(timer);
+  if (first !== late) return first;
+  log(`${label}: no answer from the page in ${(TIMEOUT_MS + 10_000) / 1000} s; profiling its main thread for 5 s`);
+  const within = (promise, ms) => Promise.race([promise, sleep(ms).then(() => null)]);
+  const started = await within(
+    startProfile(cdp).then(() => true),
+    20_000,
+  );
+  if (started) {
+    await sleep(5_000);
+    const profile = await within(stopProfile(cdp, WEB_DIST), 20_000);
+    if (profile) logProfile(log, `${label}, stuck`, profile);
+    else log(`${label}: the profile did not stop within 20 s`);
+  } else log(`${label}: the page's main thread did not take a profiler command within 20 s (busy outside scripts)`);
+  throw new Error(`${label}: the page gave no answer in ${(TIMEOUT_MS + 10_000) / 1000} s`);
+}
+
 function logProfile(log, label, { totalMs, lines, files, app }) {
   log(
     `CPU profile, ${label}: ${totalMs.toFixed(0)} ms sampled; by file:\n${files.join('\n')}\nby function:\n${lines.join('\n')}\nthe app's functions by total time (with what they call):\n${app.join('\n')}`,
@@ -432,12 +472,15 @@ async function inBrowser({ server, user, slug, chatId, lastText, shortChatId, lo
     const height = await page.evaluate(messageHeight);
     if (PROFILE) await startProfile(cdp);
     const tracing = TRACE ? await startTrace(cdp) : null;
-    const scroll = await page.evaluate(scrollUp, { messages: SCROLL_MESSAGES, step: STEP_PX, timeoutMs: TIMEOUT_MS });
+    const scroll = await watched(
+      page.evaluate(scrollUp, { messages: SCROLL_MESSAGES, step: STEP_PX, timeoutMs: TIMEOUT_MS }),
+      { cdp, log, label: 'scroll' },
+    );
     if (tracing) logTrace(log, 'scroll', await stopTrace(tracing, scroll.frames.length));
     if (PROFILE) logProfile(log, 'scroll', await stopProfile(cdp, WEB_DIST));
     const rate = frameRate(scroll.frames);
     log(
-      `browser: ${scroll.passed} messages scrolled in ${rate.seconds.toFixed(1)} s${scroll.timedOut ? ' (timed out)' : ''}; messages ${height.toFixed(0)} px high on average`,
+      `browser: rows mounted ${scroll.added}, unmounted ${scroll.removed}; ${scroll.passed} messages scrolled in ${rate.seconds.toFixed(1)} s${scroll.timedOut ? ' (timed out)' : ''}; messages ${height.toFixed(0)} px high on average`,
     );
     const heap = await cdp.send('Runtime.getHeapUsage');
     await page.close();
