@@ -1,0 +1,127 @@
+// Virtualisers compared on a chat-like list (issue 29's scroll target, docs/chat.md "Long chats"):
+// the same page (bench/support/virtual-lists/, built here with Vite) draws BENCH_VLIST_COUNT
+// (3 000) bubbles of nine heights (the text of a message, 1–9 sentences), opened at the end, with
+// react-virtuoso set up as the chat's list is, with @tanstack/react-virtual told each row's
+// height estimated from its text, and with every row in the page (the baseline: what the machine
+// allows). In headless Chromium at 390×844 with 4× CPU throttling, each list is scrolled up
+// 120 px a frame for BENCH_VLIST_FRAMES (700) frames: frames per second from
+// requestAnimationFrame timestamps, the p95 frame, and how many rows were put into the page on the
+// way (each row once is the least; (react-virtuoso's item boxes, the rows themselves otherwise); a row mounted, dropped and mounted again is the list settling
+// on heights it had guessed). The three run in turn, BENCH_VLIST_ROUNDS (3) rounds; the figure is
+// each list's median. Bare rows: what the list costs, not what the app's rows cost.
+/* global document, requestAnimationFrame, MutationObserver -- code run in the page */
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchChromium } from '../support/chromium.mjs';
+import { median, percentile } from '../support/stats.mjs';
+
+export const name = 'virtual-lists';
+export const description =
+  'react-virtuoso vs @tanstack/react-virtual vs a static list: scroll up fps of varied-height bubbles in a throttled phone browser';
+export const order = 73;
+
+const COUNT = Number(process.env.BENCH_VLIST_COUNT ?? 3000);
+const FRAMES = Number(process.env.BENCH_VLIST_FRAMES ?? 700);
+const ROUNDS = Number(process.env.BENCH_VLIST_ROUNDS ?? 3);
+const STEP_PX = 120;
+const KINDS = ['static', 'virtuoso', 'tanstack'];
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** Scrolls the page's list up `step` px a frame for `frames` frames; its frame times and rows mounted. */
+function scrollUp({ frames: count, step }) {
+  const scroller = document.querySelector('[data-scroller]');
+  let mounted = 0;
+  const rows = new MutationObserver((records) => {
+    for (const record of records)
+      for (const node of record.addedNodes)
+        if (node.nodeType === 1 && node.matches('[data-row], [data-index]')) mounted += 1;
+  });
+  rows.observe(scroller, { childList: true, subtree: true });
+  return new Promise((resolve) => {
+    const frames = [];
+    const frame = (now) => {
+      frames.push(now);
+      scroller.scrollTop -= step;
+      if (frames.length >= count || scroller.scrollTop <= 0) {
+        rows.disconnect();
+        resolve({ frames, mounted });
+      } else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+/** @param {{ repoRoot: string, log: Function }} ctx */
+export async function run({ repoRoot, log }) {
+  const { build } = await import('vite');
+  const source = path.join(repoRoot, 'bench/support/virtual-lists');
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'reverie-vlists-'));
+  await build({
+    root: source,
+    logLevel: 'warn',
+    configFile: false,
+    build: { outDir: dist, emptyOutDir: true },
+  });
+  const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const file = path.join(dist, pathname === '/' ? 'index.html' : path.normalize(pathname));
+    if (!file.startsWith(dist) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    res.end(fs.readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await launchChromium();
+  const results = Object.fromEntries(KINDS.map((kind) => [kind, []]));
+  try {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of round % 2 ? [...KINDS].reverse() : KINDS) {
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        await page.goto(`${url}?kind=${kind}&count=${COUNT}`, { waitUntil: 'load' });
+        await page.waitForSelector('[data-row]');
+        await page.waitForTimeout(2000);
+        const { frames, mounted } = await page.evaluate(scrollUp, { frames: FRAMES, step: STEP_PX });
+        const gaps = frames.slice(1).map((t, i) => t - frames[i]);
+        const fps = gaps.length / ((frames.at(-1) - frames[0]) / 1000);
+        const p95 = percentile(gaps, 0.95);
+        results[kind].push({ fps, p95, mounted });
+        log(
+          `${kind}, round ${round + 1}: ${fps.toFixed(1)} fps, p95 frame ${p95.toFixed(1)} ms, ${mounted} rows mounted in ${frames.length} frames`,
+        );
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  }
+  const pick = (kind) => ({
+    fps: median(results[kind].map((r) => r.fps)),
+    p95: median(results[kind].map((r) => r.p95)),
+    mounted: median(results[kind].map((r) => r.mounted)),
+  });
+  const base = pick('static');
+  const labels = {
+    static: 'every row in the page (baseline)',
+    virtuoso: 'react-virtuoso, set up as the chat',
+    tanstack: '@tanstack/react-virtual, heights estimated',
+  };
+  return KINDS.map((kind) => {
+    const figure = pick(kind);
+    return {
+      label: `Chromium 390×844, 4× CPU: scroll up ${COUNT.toLocaleString('en')} bare bubbles, ${labels[kind]}`,
+      value: figure.fps,
+      unit: 'fps',
+      note: `median of ${ROUNDS}; p95 frame ${figure.p95.toFixed(1)} ms; ${figure.mounted} rows mounted in ${FRAMES} frames of ${STEP_PX} px${kind === 'static' ? '' : `; the static list ${base.fps.toFixed(1)} fps in the same run`}`,
+    };
+  });
+}
