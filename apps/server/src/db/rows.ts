@@ -5,8 +5,26 @@ import type { Database } from './client.js';
 /**
  * The repositories' one-row statements on a whole table row: a lookup by a unique key (or
  * the first row in `orderBy` order), an insert (or one unless present) and an update that answer
- * the row as stored; and a delete that answers how many rows went.
+ * the row as stored; whether a row is there; and a delete that answers how many rows went.
  */
+
+/**
+ * Whether `table` has a row that `where` selects (it reads one at the most); with `join`, the
+ * rows of `table` joined to those of `join.table` on `join.on`.
+ */
+export async function hasRow(
+  db: Database,
+  table: PgTable,
+  where: SQL | undefined,
+  join?: { table: PgTable; on: SQL },
+): Promise<boolean> {
+  const query = db
+    .select({ one: sql`1` })
+    .from(table)
+    .$dynamic();
+  const rows = await (join ? query.innerJoin(join.table, join.on) : query).where(where).limit(1);
+  return rows.length > 0;
+}
 
 /** The row of `table` that `where` selects, or null; with `orderBy`, the first in that order. */
 export async function findRow<T extends PgTable>(

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
-import { findRow, insertIfAbsent, insertRow, updateRow } from '../../db/rows.js';
+import { findRow, hasRow, insertIfAbsent, insertRow, updateRow } from '../../db/rows.js';
 import { desireClaims, payments, subscriptions, trialUses, users, webhookEvents } from '../../db/schema.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -192,18 +192,15 @@ export async function isRefusedSubscription(
   provider: PaymentRow['provider'],
   providerSubscriptionId: string,
 ): Promise<boolean> {
-  const rows = await tx
-    .select({ id: payments.id })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.provider, provider),
-        eq(payments.providerRef, providerSubscriptionId),
-        isNotNull(payments.refundReason),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
+  return hasRow(
+    tx,
+    payments,
+    and(
+      eq(payments.provider, provider),
+      eq(payments.providerRef, providerSubscriptionId),
+      isNotNull(payments.refundReason),
+    ),
+  );
 }
 
 /** Sets what a payment charged (a trial checkout whose trial was refused is charged at once). */
@@ -216,12 +213,8 @@ export async function insertChargeOnce(
   tx: Database,
   values: typeof payments.$inferInsert & { chargeRef: string },
 ): Promise<PaymentRow | null> {
-  const [existing] = await tx
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.provider, values.provider), eq(payments.chargeRef, values.chargeRef)))
-    .limit(1);
-  if (existing) return null;
+  if (await hasRow(tx, payments, and(eq(payments.provider, values.provider), eq(payments.chargeRef, values.chargeRef))))
+    return null;
   return insertPayment(tx, values);
 }
 
@@ -276,17 +269,14 @@ async function hasRowOtherThan(
   userId: string,
   except?: { provider: PaymentRow['provider']; ref: string },
 ): Promise<boolean> {
-  const [row] = await db
-    .select({ id: table.id })
-    .from(table as PgTable)
-    .where(
-      and(
-        eq(table.userId, userId),
-        except ? sql`not (${table.provider} = ${except.provider} and ${ref} = ${except.ref})` : undefined,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
+  return hasRow(
+    db,
+    table,
+    and(
+      eq(table.userId, userId),
+      except ? sql`not (${table.provider} = ${except.provider} and ${ref} = ${except.ref})` : undefined,
+    ),
+  );
 }
 
 /** True when a trial was already given to this card or customer (hashes), on any account. */
@@ -300,12 +290,7 @@ export async function isTrialUsedBy(
     payer.customerHash ? eq(trialUses.customerHash, payer.customerHash) : null,
   ].filter((m) => m !== null);
   if (matches.length === 0) return false;
-  const rows = await db
-    .select({ id: trialUses.id })
-    .from(trialUses)
-    .where(and(or(...matches), sql`${trialUses.subscriptionRef} <> ${exceptSubscriptionRef}`))
-    .limit(1);
-  return rows.length > 0;
+  return hasRow(db, trialUses, and(or(...matches), sql`${trialUses.subscriptionRef} <> ${exceptSubscriptionRef}`));
 }
 
 /** Remembers a free trial given (idempotent per provider subscription). */
@@ -324,14 +309,11 @@ export async function recordTrialUse(tx: Database, values: typeof trialUses.$inf
 
 /** True when a trial of this provider subscription was recorded. */
 export async function isTrialRecorded(tx: Database, provider: string, subscriptionRef: string): Promise<boolean> {
-  const rows = await tx
-    .select({ id: trialUses.id })
-    .from(trialUses)
-    .where(
-      and(eq(trialUses.provider, provider as PaymentRow['provider']), eq(trialUses.subscriptionRef, subscriptionRef)),
-    )
-    .limit(1);
-  return rows.length > 0;
+  return hasRow(
+    tx,
+    trialUses,
+    and(eq(trialUses.provider, provider as PaymentRow['provider']), eq(trialUses.subscriptionRef, subscriptionRef)),
+  );
 }
 
 /** Moves a trialing subscription to its first paid period; the row only if this call moved it. */

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
+import { hasRow } from '../../db/rows.js';
 import { ledgerEntries, users } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 
@@ -95,19 +96,16 @@ export async function hasLedgerEntry(
   reference?: string,
   since?: Date,
 ): Promise<boolean> {
-  const rows = await db
-    .select({ id: ledgerEntries.id })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.userId, userId),
-        eq(ledgerEntries.reason, reason),
-        reference === undefined ? undefined : eq(ledgerEntries.reference, reference),
-        since === undefined ? undefined : sql`${ledgerEntries.createdAt} >= ${since.toISOString()}`,
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
+  return hasRow(
+    db,
+    ledgerEntries,
+    and(
+      eq(ledgerEntries.userId, userId),
+      eq(ledgerEntries.reason, reason),
+      reference === undefined ? undefined : eq(ledgerEntries.reference, reference),
+      since === undefined ? undefined : sql`${ledgerEntries.createdAt} >= ${since.toISOString()}`,
+    ),
+  );
 }
 
 /** True when the user has a ledger entry of this reason since the given time. */

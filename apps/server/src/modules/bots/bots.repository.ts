@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, or
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { BotFilterTag } from '@reverie/shared';
 import { rowsOf, type Database } from '../../db/client.js';
-import { deleteRows, insertRow, updateRow } from '../../db/rows.js';
+import { deleteRows, hasRow, insertRow, updateRow } from '../../db/rows.js';
 import { botPictures, bots, chats, LISTED, STYLE, users, type BotTranslations } from '../../db/schema.js';
 import type { SearchTerms } from './search-terms.js';
 
@@ -440,8 +440,7 @@ export async function updateBotMedia(
 }
 
 export async function slugExists(db: Database, slug: string): Promise<boolean> {
-  const [row] = await db.select({ id: bots.id }).from(bots).where(eq(bots.slug, slug)).limit(1);
-  return Boolean(row);
+  return hasRow(db, bots, eq(bots.slug, slug));
 }
 
 /** A character's pictures in order: all of them, or only its public (page) or private (chat) ones. */

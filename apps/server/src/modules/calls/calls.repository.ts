@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { hasRow } from '../../db/rows.js';
 import { calls } from '../../db/schema.js';
 
 /** The unique index that allows one live call per user (a second is a conflict, 409). */
@@ -211,8 +212,7 @@ export async function endExpiredCalls(db: Database, graceMs: number): Promise<st
 
 /** Whether a resume key names a call at all (ended or not). */
 export async function resumeKeyKnown(db: Database, resumeKeyHash: string): Promise<boolean> {
-  const rows = await db.select({ id: calls.id }).from(calls).where(eq(calls.resumeKeyHash, resumeKeyHash));
-  return rows.length > 0;
+  return hasRow(db, calls, eq(calls.resumeKeyHash, resumeKeyHash));
 }
 
 /** A call by id (tests, the socket's checks). */

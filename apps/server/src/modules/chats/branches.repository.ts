@@ -8,6 +8,7 @@
 import { and, eq, getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { executePrepared } from '../../db/prepared.js';
+import { hasRow, insertRow } from '../../db/rows.js';
 import { chatSegments, chats, messageOverrides, messages } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 import type { ChatRow } from './chats.repository.js';
@@ -165,12 +166,11 @@ export async function findVisibleMessage(
  * it is never changed in place — the chat's change is an override.
  */
 export async function isShared(db: Database, message: { chatId: string; seq: number }): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql`1` })
-    .from(chatSegments)
-    .where(and(eq(chatSegments.sourceChatId, message.chatId), sql`${chatSegments.throughSeq} >= ${message.seq}`))
-    .limit(1);
-  return Boolean(row);
+  return hasRow(
+    db,
+    chatSegments,
+    and(eq(chatSegments.sourceChatId, message.chatId), sql`${chatSegments.throughSeq} >= ${message.seq}`),
+  );
 }
 
 /** The chat's own edit of a shared message (the shared row stays as it is). */
@@ -208,25 +208,22 @@ export async function insertBranch(
   title: string | null,
 ): Promise<ChatRow> {
   return db.transaction(async (tx) => {
-    const [chat] = await tx
-      .insert(chats)
-      .values({
-        userId: parent.userId,
-        botId: parent.botId,
-        personaId: parent.personaId,
-        modelId: parent.modelId,
-        title,
-        // The memory covers messages of the branch only when it was written before the fork.
-        memory: parent.memoryThroughSeq <= fork.seq ? parent.memory : '',
-        memoryUpdatedAt: parent.memoryThroughSeq <= fork.seq ? parent.memoryUpdatedAt : null,
-        memoryThroughSeq: parent.memoryThroughSeq <= fork.seq ? parent.memoryThroughSeq : 0,
-        disclosedAt: parent.disclosedAt,
-        parentChatId: parent.id,
-        rootChatId: parent.rootChatId ?? parent.id,
-        forkMessageId: fork.id,
-      })
-      .returning();
-    const id = chat!.id;
+    const chat = await insertRow(tx, chats, {
+      userId: parent.userId,
+      botId: parent.botId,
+      personaId: parent.personaId,
+      modelId: parent.modelId,
+      title,
+      // The memory covers messages of the branch only when it was written before the fork.
+      memory: parent.memoryThroughSeq <= fork.seq ? parent.memory : '',
+      memoryUpdatedAt: parent.memoryThroughSeq <= fork.seq ? parent.memoryUpdatedAt : null,
+      memoryThroughSeq: parent.memoryThroughSeq <= fork.seq ? parent.memoryThroughSeq : 0,
+      disclosedAt: parent.disclosedAt,
+      parentChatId: parent.id,
+      rootChatId: parent.rootChatId ?? parent.id,
+      forkMessageId: fork.id,
+    });
+    const id = chat.id;
     await tx.execute(sql`
       insert into chat_segments (chat_id, source_chat_id, through_seq)
       select ${id}::uuid, l.c, least(l.s, ${fork.seq}::bigint) from ${segmentsOf(parent.id)} l
@@ -236,7 +233,7 @@ export async function insertBranch(
       select ${id}::uuid, o.message_id, o.text, o.tokens, o.deleted, o.edited_at
       from message_overrides o join messages m on m.id = o.message_id
       where o.chat_id = ${parent.id}::uuid and m.seq <= ${fork.seq}::bigint`);
-    return chat!;
+    return chat;
   });
 }
 

@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { UNREAD_COUNT_CAP } from '@reverie/shared';
 import { rowsOf, type Database } from '../../db/client.js';
-import { findRow } from '../../db/rows.js';
+import { findRow, insertRow } from '../../db/rows.js';
 import { chatPeople, chats, messages } from '../../db/schema.js';
 import type { NewMessageRow } from './messages.repository.js';
 
@@ -33,10 +33,10 @@ export async function insertChat(
   firstMessages: (chatId: string) => NewMessageRow[],
 ): Promise<ChatRow> {
   return db.transaction(async (tx) => {
-    const [chat] = await tx.insert(chats).values(values).returning();
-    const rows = firstMessages(chat!.id);
+    const chat = await insertRow(tx, chats, values);
+    const rows = firstMessages(chat.id);
     if (rows.length > 0) await tx.insert(messages).values(rows);
-    return chat!;
+    return chat;
   });
 }
 
@@ -239,10 +239,10 @@ export async function insertImportedChat(
   batches: (chatId: string) => AsyncIterable<NewMessageRow[]>,
 ): Promise<{ chat: ChatRow; count: number }> {
   return db.transaction(async (tx) => {
-    const [chat] = await tx.insert(chats).values(values).returning();
+    const chat = await insertRow(tx, chats, values);
     let count = 0;
     let last: Date | null = null;
-    for await (const rows of batches(chat!.id)) {
+    for await (const rows of batches(chat.id)) {
       if (rows.length === 0) continue;
       await tx.insert(messages).values(rows);
       count += rows.length;
@@ -253,9 +253,9 @@ export async function insertImportedChat(
       // The imported story is the user's own: read through its last message.
       .set({
         updatedAt: last ?? values.disclosedAt,
-        readThroughSeq: sql`(select coalesce(max(${messages.seq}), 0) from ${messages} where ${messages.chatId} = ${chat!.id})`,
+        readThroughSeq: sql`(select coalesce(max(${messages.seq}), 0) from ${messages} where ${messages.chatId} = ${chat.id})`,
       })
-      .where(eq(chats.id, chat!.id))
+      .where(eq(chats.id, chat.id))
       .returning();
     return { chat: updated!, count };
   });

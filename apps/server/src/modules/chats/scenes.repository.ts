@@ -186,23 +186,20 @@ export async function insertGroupChat(
   },
 ): Promise<ChatRow> {
   return db.transaction(async (tx) => {
-    const [chat] = await tx
-      .insert(chats)
-      .values({
-        userId: values.userId,
-        botId: values.botIds[0]!,
-        personaId: values.personaId,
-        title: values.title,
-        isGroup: true,
-        scenePlace: values.place,
-        sceneSituation: values.situation,
-        turnMode: values.turnMode,
-      })
-      .returning();
+    const chat = await insertRow(tx, chats, {
+      userId: values.userId,
+      botId: values.botIds[0]!,
+      personaId: values.personaId,
+      title: values.title,
+      isGroup: true,
+      scenePlace: values.place,
+      sceneSituation: values.situation,
+      turnMode: values.turnMode,
+    });
     await tx
       .insert(chatCharacters)
-      .values(values.botIds.map((botId, position) => ({ chatId: chat!.id, botId, position })));
-    return chat!;
+      .values(values.botIds.map((botId, position) => ({ chatId: chat.id, botId, position })));
+    return chat;
   });
 }
 

@@ -7,7 +7,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { executePrepared } from '../../db/prepared.js';
-import { deleteRows, insertIfAbsent } from '../../db/rows.js';
+import { deleteRows, hasRow, insertIfAbsent } from '../../db/rows.js';
 import {
   chats,
   journalEntries,
@@ -667,14 +667,10 @@ export async function markSummaryImported(db: Database, chatId: string): Promise
 
 /** True when the user has a chat or a memory with this character (their memory page stays readable). */
 export async function hasPairData(db: Database, userId: string, botId: string): Promise<boolean> {
-  const [chat] = await db
-    .select({ id: chats.id })
-    .from(chats)
-    .where(and(eq(chats.userId, userId), eq(chats.botId, botId)))
-    .limit(1);
-  if (chat) return true;
-  const [memory] = await db.select({ id: memories.id }).from(memories).where(pair(userId, botId)).limit(1);
-  return Boolean(memory);
+  return (
+    (await hasRow(db, chats, and(eq(chats.userId, userId), eq(chats.botId, botId)))) ||
+    (await hasRow(db, memories, pair(userId, botId)))
+  );
 }
 
 // Settings and journal ------------------------------------------------------------------
@@ -719,11 +715,11 @@ export async function listJournal(
 }
 
 export async function hasJournalEntry(db: Database, userId: string, botId: string, day: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: journalEntries.id })
-    .from(journalEntries)
-    .where(and(eq(journalEntries.userId, userId), eq(journalEntries.botId, botId), eq(journalEntries.day, day)));
-  return Boolean(row);
+  return hasRow(
+    db,
+    journalEntries,
+    and(eq(journalEntries.userId, userId), eq(journalEntries.botId, botId), eq(journalEntries.day, day)),
+  );
 }
 
 /** Writes the day's entry once (a second writer's is dropped). */
@@ -738,21 +734,18 @@ export async function insertJournalEntry(
 export async function conversedOn(db: Database, userId: string, botId: string, day: string): Promise<boolean> {
   const start = new Date(`${day}T00:00:00Z`);
   const end = new Date(start.getTime() + 86_400_000);
-  const [row] = await db
-    .select({ id: messages.id })
-    .from(messages)
-    .innerJoin(chats, eq(chats.id, messages.chatId))
-    .where(
-      and(
-        eq(chats.userId, userId),
-        eq(chats.botId, botId),
-        eq(messages.role, 'user'),
-        gte(messages.createdAt, start),
-        lt(messages.createdAt, end),
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
+  return hasRow(
+    db,
+    messages,
+    and(
+      eq(chats.userId, userId),
+      eq(chats.botId, botId),
+      eq(messages.role, 'user'),
+      gte(messages.createdAt, start),
+      lt(messages.createdAt, end),
+    ),
+    { table: chats, on: eq(chats.id, messages.chatId) },
+  );
 }
 
 /**
