@@ -204,6 +204,21 @@ export async function insertGroupChat(
 }
 
 /**
+ * Runs `work` in one transaction under the chat's row lock (two replicas changing the same
+ * scene take their turn); `chat` is the locked row, undefined when the chat is gone.
+ */
+function underChatLock<T>(
+  db: Database,
+  chatId: string,
+  work: (tx: Database, chat: ChatRow | undefined) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const [chat] = await tx.select().from(chats).where(eq(chats.id, chatId)).for('update');
+    return work(tx, chat);
+  });
+}
+
+/**
  * Adds a character to a chat (a one-to-one chat becomes a group: its character is the first
  * face); answers 'added', 'present' or 'full' — under the chat's row lock, so two replicas
  * adding at once never pass the limit.
@@ -214,8 +229,7 @@ export async function addSceneCharacter(
   botId: string,
   max: number,
 ): Promise<'added' | 'present' | 'full'> {
-  return db.transaction(async (tx) => {
-    const [chat] = await tx.select().from(chats).where(eq(chats.id, chatId)).for('update');
+  return underChatLock(db, chatId, async (tx, chat) => {
     if (!chat) return 'full';
     if (!chat.isGroup) {
       await tx.update(chats).set({ isGroup: true }).where(eq(chats.id, chatId));
@@ -240,8 +254,7 @@ export async function removeSceneCharacter(
   chatId: string,
   botId: string,
 ): Promise<'removed' | 'absent' | 'last'> {
-  return db.transaction(async (tx) => {
-    const [chat] = await tx.select().from(chats).where(eq(chats.id, chatId)).for('update');
+  return underChatLock(db, chatId, async (tx, chat) => {
     const present = await tx
       .select({ botId: chatCharacters.botId })
       .from(chatCharacters)
@@ -364,8 +377,7 @@ export async function joinScene(
   db: Database,
   args: { chatId: string; userId: string; personaId: string | null; inviteId: string; maxMembers: number },
 ): Promise<JoinOutcome> {
-  return db.transaction(async (tx) => {
-    await tx.select({ id: chats.id }).from(chats).where(eq(chats.id, args.chatId)).for('update');
+  return underChatLock(db, args.chatId, async (tx) => {
     const [existing] = await tx
       .select()
       .from(chatPeople)
