@@ -1,11 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database } from './client.js';
 
 /**
  * The repositories' one-row statements on a whole table row: a lookup by a unique key (or
  * the first row in `orderBy` order), an insert (or one unless present) and an update that answer
- * the row as stored; whether a row is there; and a delete that answers how many rows went.
+ * the row as stored; whether a row is there; an update that answers
+ * whether it changed any row; and a delete that answers how many rows went.
  */
 
 /**
@@ -81,6 +82,21 @@ export async function updateRow<T extends PgTable>(
     .where(where)
     .returning()) as T['$inferSelect'][];
   return rows[0];
+}
+
+/** Updates the rows `where` selects with `values` (SQL expressions allowed); answers whether there were any. */
+export async function updateAny<T extends PgTable>(
+  db: Database,
+  table: T,
+  where: SQL | undefined,
+  values: PgUpdateSetSource<T>,
+): Promise<boolean> {
+  const rows = await db
+    .update(table as PgTable)
+    .set(values as never)
+    .where(where)
+    .returning({ updated: sql`1` });
+  return rows.length > 0;
 }
 
 /** Deletes the rows `where` selects; answers how many there were. */

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, lt, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
+import { updateAny } from '../../db/rows.js';
 import { bots, chats, messageReports, messages, supportReports, users } from '../../db/schema.js';
 
 const reporters = alias(users, 'reporters');
@@ -132,12 +133,12 @@ export async function resolveMessageReport(
   id: number,
   values: { resolution: string | null; resolvedBy: string },
 ): Promise<boolean> {
-  const rows = await db
-    .update(messageReports)
-    .set({ status: 'resolved', resolution: values.resolution, resolvedBy: values.resolvedBy, resolvedAt: new Date() })
-    .where(eq(messageReports.id, id))
-    .returning({ id: messageReports.id });
-  return rows.length > 0;
+  return updateAny(db, messageReports, eq(messageReports.id, id), {
+    status: 'resolved',
+    resolution: values.resolution,
+    resolvedBy: values.resolvedBy,
+    resolvedAt: new Date(),
+  });
 }
 
 export async function countOpenReports(db: Database): Promise<number> {

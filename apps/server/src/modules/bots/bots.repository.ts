@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, or
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { BotFilterTag } from '@reverie/shared';
 import { rowsOf, type Database } from '../../db/client.js';
-import { deleteRows, hasRow, insertRow, updateRow } from '../../db/rows.js';
+import { deleteRows, hasRow, insertRow, updateAny, updateRow } from '../../db/rows.js';
 import { botPictures, bots, chats, LISTED, STYLE, users, type BotTranslations } from '../../db/schema.js';
 import type { SearchTerms } from './search-terms.js';
 
@@ -413,12 +413,11 @@ export async function findListedBotsByIds(db: Database, ids: string[]): Promise<
  * out of its author's lists too. Answers whether a row of the author's was deleted.
  */
 export async function softDeleteBot(db: Database, id: string, authorId: string): Promise<boolean> {
-  const rows = await db
-    .update(bots)
-    .set({ deletedAt: new Date(), visibility: 'private', updatedAt: new Date() })
-    .where(and(eq(bots.id, id), eq(bots.authorId, authorId), isNull(bots.deletedAt)))
-    .returning({ id: bots.id });
-  return rows.length > 0;
+  return updateAny(db, bots, and(eq(bots.id, id), eq(bots.authorId, authorId), isNull(bots.deletedAt)), {
+    deletedAt: new Date(),
+    visibility: 'private',
+    updatedAt: new Date(),
+  });
 }
 
 /** A deleted persona leaves the chats that used it: they go on with the profile's name. */

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { hasRow } from '../../db/rows.js';
+import { hasRow, updateAny } from '../../db/rows.js';
 import { calls } from '../../db/schema.js';
 
 /** The unique index that allows one live call per user (a second is a conflict, 409). */
@@ -189,12 +189,12 @@ async function updateLiveCall(
   owner: string | null,
   values: Partial<typeof calls.$inferInsert>,
 ): Promise<boolean> {
-  const rows = await db
-    .update(calls)
-    .set(values)
-    .where(and(eq(calls.id, callId), owner === null ? undefined : eq(calls.owner, owner), isNull(calls.endedAt)))
-    .returning({ id: calls.id });
-  return rows.length > 0;
+  return updateAny(
+    db,
+    calls,
+    and(eq(calls.id, callId), owner === null ? undefined : eq(calls.owner, owner), isNull(calls.endedAt)),
+    values,
+  );
 }
 
 /**

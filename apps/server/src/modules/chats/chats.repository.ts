@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { UNREAD_COUNT_CAP } from '@reverie/shared';
 import { rowsOf, type Database } from '../../db/client.js';
-import { findRow, insertRow } from '../../db/rows.js';
+import { findRow, insertRow, updateAny } from '../../db/rows.js';
 import { chatPeople, chats, messages } from '../../db/schema.js';
 import type { NewMessageRow } from './messages.repository.js';
 
@@ -214,18 +214,14 @@ export async function findUnreadPicture(
 export async function markChatRead(db: Database, userId: string, chatId: string): Promise<boolean> {
   const newest = (seq: AnyColumn) =>
     sql`greatest(${seq}, coalesce((select max(${messages.seq}) from ${messages} where ${messages.chatId} = ${chatId}), 0))`;
-  const rows = await db
-    .update(chats)
-    .set({ readThroughSeq: newest(chats.readThroughSeq) })
-    .where(and(eq(chats.id, chatId), eq(chats.userId, userId)))
-    .returning({ id: chats.id });
-  if (rows.length > 0) return true;
-  const member = await db
-    .update(chatPeople)
-    .set({ readThroughSeq: newest(chatPeople.readThroughSeq) })
-    .where(and(eq(chatPeople.chatId, chatId), memberScene(userId)))
-    .returning({ id: chatPeople.chatId });
-  return member.length > 0;
+  return (
+    (await updateAny(db, chats, and(eq(chats.id, chatId), eq(chats.userId, userId)), {
+      readThroughSeq: newest(chats.readThroughSeq),
+    })) ||
+    updateAny(db, chatPeople, and(eq(chatPeople.chatId, chatId), memberScene(userId)), {
+      readThroughSeq: newest(chatPeople.readThroughSeq),
+    })
+  );
 }
 
 /**

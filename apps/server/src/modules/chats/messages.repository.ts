@@ -7,7 +7,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, ne, sql } from 'd
 import { rowsOf, type Database } from '../../db/client.js';
 import { commitMode } from '../../db/commit-mode.js';
 import { executePrepared } from '../../db/prepared.js';
-import { findRow } from '../../db/rows.js';
+import { findRow, updateAny } from '../../db/rows.js';
 import { chats, messages } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 import { liveReplyValues } from './live-replies.repository.js';
@@ -367,12 +367,13 @@ export async function cutSpokenReply(
   );
   // Nothing of it was heard: it was never said, so it is no part of the conversation.
   if (!text.trim()) return (await db.delete(messages).where(which).returning({ id: messages.id })).length > 0;
-  const rows = await db
-    .update(messages)
-    .set({ text, state: 'stopped', errorCode: null, tokens: estimateTokens(text), updatedAt: new Date() })
-    .where(which)
-    .returning({ id: messages.id });
-  return rows.length > 0;
+  return updateAny(db, messages, which, {
+    text,
+    state: 'stopped',
+    errorCode: null,
+    tokens: estimateTokens(text),
+    updatedAt: new Date(),
+  });
 }
 
 /** Edits a message's own row (it is shared with no other chat): the text, marked edited. */

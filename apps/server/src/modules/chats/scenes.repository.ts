@@ -7,7 +7,7 @@
 import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { toLocale, type Locale } from '@reverie/shared';
 import type { Database } from '../../db/client.js';
-import { insertRow } from '../../db/rows.js';
+import { insertRow, updateAny } from '../../db/rows.js';
 import {
   bots,
   chatCharacters,
@@ -273,12 +273,9 @@ export async function removeSceneCharacter(
 }
 
 export async function setCharacterMuted(db: Database, chatId: string, botId: string, muted: boolean): Promise<boolean> {
-  const rows = await db
-    .update(chatCharacters)
-    .set({ muted })
-    .where(and(eq(chatCharacters.chatId, chatId), eq(chatCharacters.botId, botId)))
-    .returning({ botId: chatCharacters.botId });
-  return rows.length > 0;
+  return updateAny(db, chatCharacters, and(eq(chatCharacters.chatId, chatId), eq(chatCharacters.botId, botId)), {
+    muted,
+  });
 }
 
 export async function updateSceneSetting(
@@ -340,12 +337,9 @@ export async function listInvites(db: Database, chatId: string): Promise<Array<I
 }
 
 export async function revokeInvite(db: Database, chatId: string, inviteId: string): Promise<boolean> {
-  const rows = await db
-    .update(chatInvites)
-    .set({ revokedAt: sql`coalesce(${chatInvites.revokedAt}, now())` })
-    .where(and(eq(chatInvites.chatId, chatId), eq(chatInvites.id, inviteId)))
-    .returning({ id: chatInvites.id });
-  return rows.length > 0;
+  return updateAny(db, chatInvites, and(eq(chatInvites.chatId, chatId), eq(chatInvites.id, inviteId)), {
+    revokedAt: sql`coalesce(${chatInvites.revokedAt}, now())`,
+  });
 }
 
 /** An invite by its code, with its chat. */
@@ -409,12 +403,10 @@ export async function joinScene(
 
 /** Takes a person out of a scene (with `block`: for good); false when they were not in it. */
 export async function removePerson(db: Database, chatId: string, userId: string, block: boolean): Promise<boolean> {
-  const rows = await db
-    .update(chatPeople)
-    .set({ removedAt: new Date(), ...(block ? { blocked: true } : {}) })
-    .where(and(eq(chatPeople.chatId, chatId), eq(chatPeople.userId, userId)))
-    .returning({ removedAt: chatPeople.removedAt });
-  return rows.length > 0;
+  return updateAny(db, chatPeople, and(eq(chatPeople.chatId, chatId), eq(chatPeople.userId, userId)), {
+    removedAt: new Date(),
+    ...(block ? { blocked: true } : {}),
+  });
 }
 
 /** The user: banned or not, and their 18+ record. */

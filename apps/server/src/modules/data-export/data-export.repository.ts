@@ -7,6 +7,7 @@
 import { and, asc, count, desc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
+import { updateAny } from '../../db/rows.js';
 import {
   bots,
   chatSegments,
@@ -93,21 +94,16 @@ export async function markReady(
   id: string,
   values: { storageKey: string; size: number; readyAt: Date; expiresAt: Date },
 ): Promise<boolean> {
-  const rows = await db
-    .update(dataExports)
-    .set({ state: 'ready', ...values })
-    .where(and(eq(dataExports.id, id), eq(dataExports.state, 'preparing')))
-    .returning({ id: dataExports.id });
-  return rows.length > 0;
+  return updateAny(db, dataExports, and(eq(dataExports.id, id), eq(dataExports.state, 'preparing')), {
+    state: 'ready',
+    ...values,
+  });
 }
 
 export async function markFailed(db: Database, id: string): Promise<boolean> {
-  const rows = await db
-    .update(dataExports)
-    .set({ state: 'failed' })
-    .where(and(eq(dataExports.id, id), eq(dataExports.state, 'preparing')))
-    .returning({ id: dataExports.id });
-  return rows.length > 0;
+  return updateAny(db, dataExports, and(eq(dataExports.id, id), eq(dataExports.state, 'preparing')), {
+    state: 'failed',
+  });
 }
 
 /** The file is gone: `expired` (a ready archive past its time) and no key any more. */

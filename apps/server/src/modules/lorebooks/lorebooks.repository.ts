@@ -7,7 +7,7 @@
  */
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { deleteRows } from '../../db/rows.js';
+import { deleteRows, updateAny } from '../../db/rows.js';
 import { bots, chatLorebooks, lorebookEntries, lorebooks } from '../../db/schema.js';
 import type { EntryValues } from './formats.js';
 
@@ -109,12 +109,11 @@ export async function insertBook(db: Database, values: BookValues, entries: Entr
 
 /** Raises the book's version and locks its row for the rest of the transaction; false when it is gone. */
 async function touch(tx: Database, bookId: string, patch: BookPatch = {}): Promise<boolean> {
-  const rows = await tx
-    .update(lorebooks)
-    .set({ ...patch, version: sql`${lorebooks.version} + 1`, updatedAt: new Date() })
-    .where(eq(lorebooks.id, bookId))
-    .returning({ id: lorebooks.id });
-  return rows.length > 0;
+  return updateAny(tx, lorebooks, eq(lorebooks.id, bookId), {
+    ...patch,
+    version: sql`${lorebooks.version} + 1`,
+    updatedAt: new Date(),
+  });
 }
 
 export async function updateBook(db: Database, bookId: string, patch: BookPatch): Promise<boolean> {
