@@ -6,6 +6,7 @@ import { IMAGE_MAX_BYTES, TRANSFORM_COST, type TransformStyle } from '@reverie/s
 import { showAlert } from '../../../components/ui/alerts';
 import { FormError } from '../../../components/ui/form-error';
 import { Icon } from '../../../components/ui/icon';
+import { IconTextButton } from '../../../components/ui/icon-button';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { refetchProfile, setProfileData } from '../../../lib/profile';
@@ -355,30 +356,28 @@ export function TransformStudio({
               )}
             </div>
             <div className="flex flex-wrap gap-3">
-              <button
-                type="button"
+              <IconTextButton
+                icon={ImagePlus}
                 onClick={() => pick(fileInput.current)}
                 disabled={busy}
                 className="flex items-center gap-2 rounded-full bg-primary px-5 py-2.5 font-semibold text-on-primary shadow-lg shadow-primary/30 hover:brightness-110 disabled:opacity-60"
-                data-testid="transform-choose"
+                testId="transform-choose"
               >
-                <Icon icon={ImagePlus} size="sm" />
                 {!isAuthorized
                   ? t('transform.guest_button')
                   : photo
                     ? t('transform.change_photo')
                     : t('transform.choose_photo')}
-              </button>
+              </IconTextButton>
               {isAuthorized && canCapture && (
-                <button
-                  type="button"
+                <IconTextButton
+                  icon={Camera}
                   onClick={() => pick(cameraInput.current)}
                   disabled={busy}
                   className="flex items-center gap-2 rounded-full border border-white/15 px-5 py-2.5 font-semibold hover:bg-white/5 disabled:opacity-60"
                 >
-                  <Icon icon={Camera} size="sm" />
                   {t('transform.take_photo')}
-                </button>
+                </IconTextButton>
               )}
             </div>
             <p className="flex items-start gap-2 text-xs text-muted">
