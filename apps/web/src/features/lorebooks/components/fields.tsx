@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { FileButton } from '../../../components/ui/file-button';
+import { CheckboxRow } from '../../../components/ui/switch-row';
 
 /** The lorebook pages' pieces: the book settings and the entry form's fields, the rows' delete button. */
 
@@ -75,16 +76,15 @@ export function Toggle({
   testId?: string;
 }) {
   return (
-    <label className="flex items-center gap-2 text-sm">
-      <input
-        type="checkbox"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        data-testid={testId}
-        className="size-4 accent-[var(--color-primary)]"
-      />
+    <CheckboxRow
+      checked={checked}
+      onChange={onChange}
+      testId={testId}
+      className="flex items-center gap-2 text-sm"
+      boxClassName="size-4 accent-[var(--color-primary)]"
+    >
       <span>{label}</span>
-    </label>
+    </CheckboxRow>
   );
 }
 

@@ -7,6 +7,7 @@ import { showAlert } from '../../../components/ui/alerts';
 import { FormError } from '../../../components/ui/form-error';
 import { Icon } from '../../../components/ui/icon';
 import { IconTextButton } from '../../../components/ui/icon-button';
+import { CheckboxRow } from '../../../components/ui/switch-row';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { refetchProfile, setProfileData } from '../../../lib/profile';
@@ -418,22 +419,20 @@ export function TransformStudio({
                   {t('transform.failed')}
                 </p>
               )}
-              <label className="flex items-start gap-3 text-sm">
-                <input
-                  type="checkbox"
-                  checked={rights}
-                  onChange={(e) => {
-                    setRights(e.target.checked);
-                    setRightsError(false);
-                  }}
-                  disabled={busy}
-                  className="mt-0.5 h-5 w-5 shrink-0 accent-[var(--color-primary)]"
-                  data-testid="transform-rights"
-                  aria-invalid={rightsError || undefined}
-                  aria-describedby={rightsError ? 'transform-rights-error' : undefined}
-                />
+              <CheckboxRow
+                checked={rights}
+                onChange={(checked) => {
+                  setRights(checked);
+                  setRightsError(false);
+                }}
+                disabled={busy}
+                boxClassName="mt-0.5 h-5 w-5 shrink-0 accent-[var(--color-primary)]"
+                testId="transform-rights"
+                invalid={rightsError}
+                describedBy={rightsError ? 'transform-rights-error' : undefined}
+              >
                 <span>{t('transform.rights_label')}</span>
-              </label>
+              </CheckboxRow>
               {rightsError && (
                 <p id="transform-rights-error" role="alert" className="text-sm text-red-300">
                   {t('transform.rights_required')}
