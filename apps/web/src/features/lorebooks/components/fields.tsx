@@ -102,6 +102,39 @@ export function RowDeleteButton({ label, onClick, testId }: { label: string; onC
   );
 }
 
+/** A line of text (a name, a comment, keys separated by commas), as typed. */
+export function TextInput({
+  value,
+  onChange,
+  maxLength,
+  placeholder,
+  label,
+  invalid,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  maxLength?: number;
+  placeholder?: string;
+  /** Its name, where it stands without a `Field`. */
+  label?: string;
+  invalid?: boolean;
+  testId?: string;
+}) {
+  return (
+    <input
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      maxLength={maxLength}
+      placeholder={placeholder}
+      aria-label={label}
+      aria-invalid={invalid || undefined}
+      className={inputClass}
+      data-testid={testId}
+    />
+  );
+}
+
 /** A whole number's field, as typed (`min` and `max` when it has them). */
 export function NumberInput({
   value,

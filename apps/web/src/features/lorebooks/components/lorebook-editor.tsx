@@ -21,7 +21,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
 import { downloadJson, readJsonFile } from '../files';
 import { EntryForm, NEW_ENTRY } from './entry-form';
-import { Field, ImportButton, inputClass, NumberInput, pill, RowDeleteButton } from './fields';
+import { Field, ImportButton, inputClass, NumberInput, pill, RowDeleteButton, TextInput } from './fields';
 
 /** The book's own settings: name, description, scan depth, token budget, and for a user's book whether it is global. */
 function BookSettings({ book }: { book: Lorebook }) {
@@ -70,13 +70,7 @@ function BookSettings({ book }: { book: Lorebook }) {
       noValidate
     >
       <Field label={t('lorebooks.name')} error={errors.name} className="sm:col-span-2">
-        <input
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          maxLength={LOREBOOK_NAME_MAX}
-          className={inputClass}
-          data-testid="lorebook-name"
-        />
+        <TextInput value={name} onChange={setName} maxLength={LOREBOOK_NAME_MAX} testId="lorebook-name" />
       </Field>
       <Field label={t('lorebooks.description')} className="sm:col-span-2">
         <textarea
