@@ -87,7 +87,7 @@ function StaticList() {
   return (
     <div ref={scroller} data-scroller style={scrollerStyle}>
       {texts.map((_, i) => (
-        <div key={i} data-row>
+        <div key={i} data-index={i} data-row>
           <Row i={i} />
         </div>
       ))}
