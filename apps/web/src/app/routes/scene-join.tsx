@@ -4,6 +4,7 @@ import { Info, MapPin, Users } from 'lucide-react';
 import { Icon } from '../../components/ui/icon';
 import { Skeleton } from '../../components/ui/page';
 import { FormError } from '../../components/ui/form-error';
+import { CheckboxRow } from '../../components/ui/switch-row';
 import { ApiRequestError } from '../../lib/api-client';
 import { formatRelative } from '../../lib/format';
 import { currentLocale, useTranslation } from '../../lib/i18n';
@@ -157,16 +158,15 @@ export function Component() {
               ))}
             </select>
           </label>
-          <label className="flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              checked={adult}
-              onChange={(event) => setAdult(event.target.checked)}
-              data-testid="scene-join-adult"
-              className="mt-0.5 h-4 w-4 accent-[var(--color-primary)]"
-            />
+          <CheckboxRow
+            checked={adult}
+            onChange={setAdult}
+            testId="scene-join-adult"
+            className="flex items-start gap-2 text-sm"
+            boxClassName="mt-0.5 h-4 w-4 accent-[var(--color-primary)]"
+          >
             <span>{t('scenes.join.adult')}</span>
-          </label>
+          </CheckboxRow>
           <FormError message={error} testId="scene-join-error" />
           <button
             type="submit"

@@ -150,40 +150,20 @@ export function Component() {
         )}
 
         <div className="mt-8 flex items-center justify-between gap-3">
-          {step > 1 ? (
-            <button
-              type="button"
-              onClick={() => setStep((s) => s - 1)}
-              className="rounded-full px-4 py-2.5 text-sm text-muted hover:bg-white/5 hover:text-fg"
-            >
-              {t('onboarding.back')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              onClick={() => finish()}
-              className="rounded-full px-4 py-2.5 text-sm text-muted hover:bg-white/5 hover:text-fg"
-            >
-              {t('onboarding.skip')}
-            </button>
-          )}
-          {step < TOTAL ? (
-            <button
-              type="button"
-              onClick={next}
-              className="rounded-full bg-primary px-6 py-2.5 font-semibold text-on-primary shadow-lg shadow-primary/30 hover:brightness-110"
-            >
-              {t('onboarding.next')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              onClick={() => finish()}
-              className="rounded-full bg-primary px-6 py-2.5 font-semibold text-on-primary shadow-lg shadow-primary/30 hover:brightness-110"
-            >
-              {t('onboarding.finish')}
-            </button>
-          )}
+          <button
+            type="button"
+            onClick={step > 1 ? () => setStep((s) => s - 1) : () => finish()}
+            className="rounded-full px-4 py-2.5 text-sm text-muted hover:bg-white/5 hover:text-fg"
+          >
+            {t(step > 1 ? 'onboarding.back' : 'onboarding.skip')}
+          </button>
+          <button
+            type="button"
+            onClick={step < TOTAL ? next : () => finish()}
+            className="rounded-full bg-primary px-6 py-2.5 font-semibold text-on-primary shadow-lg shadow-primary/30 hover:brightness-110"
+          >
+            {t(step < TOTAL ? 'onboarding.next' : 'onboarding.finish')}
+          </button>
         </div>
       </div>
     </div>

@@ -11,3 +11,33 @@ export function FormError({ message, testId }: { message?: string | null; testId
     </p>
   );
 }
+
+/**
+ * The line under a text field: its error, when it has one, then how much of it is used
+ * (`count`, e.g. "12/80"). The chat's title, a memory's text.
+ */
+export function ErrorAndCount({
+  error,
+  errorId,
+  count,
+  className = '',
+}: {
+  error?: string | null;
+  /** The error's id, which the field names in `aria-describedby`. */
+  errorId: string;
+  count: string;
+  className?: string;
+}) {
+  return (
+    <div className={`flex items-center justify-between gap-2 text-xs ${className}`.trim()}>
+      {error ? (
+        <span id={errorId} role="alert" className="text-red-300">
+          {error}
+        </span>
+      ) : (
+        <span />
+      )}
+      <span className="text-muted tabular-nums">{count}</span>
+    </div>
+  );
+}

@@ -34,3 +34,50 @@ export function SwitchRow({
     </label>
   );
 }
+
+/**
+ * A checkbox before its text (`children`), in one label: an agreement (transform rights, a
+ * takedown's statement, a scene's adult confirmation) or an option (the companion's digest, a
+ * lorebook for every chat, a chat's lorebooks, an entry's flags). `className` is the label's
+ * look and `boxClassName` the box's, each in its place.
+ */
+export function CheckboxRow({
+  checked,
+  onChange,
+  disabled,
+  testId,
+  name,
+  invalid,
+  describedBy,
+  className = 'flex items-start gap-3 text-sm',
+  boxClassName = 'mt-0.5 size-4',
+  children,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+  testId?: string;
+  name?: string;
+  invalid?: boolean;
+  describedBy?: string;
+  className?: string;
+  boxClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className={className}>
+      <input
+        type="checkbox"
+        name={name}
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        disabled={disabled}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        className={boxClassName}
+        data-testid={testId}
+      />
+      {children}
+    </label>
+  );
+}

@@ -1,5 +1,5 @@
 import type { Bot, Chat, Message } from '@reverie/shared';
-import { json } from '../../test/render';
+import { fetchCall, type FetchCall, json } from '../../test/render';
 export { json, renderRoutes } from '../../test/render';
 
 const encoder = new TextEncoder();
@@ -78,25 +78,13 @@ export function liveStream() {
   };
 }
 
-export interface Call {
-  method: string;
-  path: string;
-  search: string;
-  body: unknown;
-}
+export type Call = FetchCall;
 
 /** Answers fetches through `answer` (undefined → 404) and records every call. */
 export function fakeApi(answer: (call: Call) => Response | Promise<Response> | undefined) {
   const calls: Call[] = [];
   globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input instanceof Request ? input.url : input), 'http://x');
-    const raw = init?.body;
-    const call: Call = {
-      method: (init?.method ?? 'GET').toUpperCase(),
-      path: url.pathname,
-      search: url.search,
-      body: typeof raw === 'string' ? (JSON.parse(raw) as unknown) : null,
-    };
+    const call = fetchCall(input, init);
     calls.push(call);
     return (await answer(call)) ?? json({ detail: 'Not found', code: 'not_found' }, 404);
   };

@@ -1,5 +1,5 @@
 import type { Memory, MemoryHistoryEntry } from '@reverie/shared';
-import { json } from '../../test/render';
+import { fetchCall, type FetchCall, json } from '../../test/render';
 export { json, renderRoutes } from '../../test/render';
 
 export const memory = (id: string, changes: Partial<Memory> = {}): Memory => ({
@@ -17,10 +17,7 @@ export const memory = (id: string, changes: Partial<Memory> = {}): Memory => ({
   ...changes,
 });
 
-export interface Call {
-  method: string;
-  path: string;
-  query: URLSearchParams;
+export interface Call extends FetchCall {
   body: Record<string, unknown> | null;
 }
 
@@ -58,14 +55,7 @@ export function memoryServer(initial: Memory[]) {
     [...store].sort((a, b) => Number(b.pinned) - Number(a.pinned) || (a.created_at < b.created_at ? 1 : -1));
 
   globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input instanceof Request ? input.url : input), 'http://x');
-    const raw = init?.body;
-    const call: Call = {
-      method: (init?.method ?? 'GET').toUpperCase(),
-      path: url.pathname,
-      query: url.searchParams,
-      body: typeof raw === 'string' ? (JSON.parse(raw) as Record<string, unknown>) : null,
-    };
+    const call = fetchCall(input, init) as Call;
     calls.push(call);
     const failure = failures.find((f) => f.match(call));
     if (failure) return json({ detail: 'Something went wrong', code: 'internal' }, failure.status);

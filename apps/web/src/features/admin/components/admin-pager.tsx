@@ -18,6 +18,49 @@ export function useKeysetPages() {
   return { cursor, page: stack.length + 1, hasPrev: stack.length > 0, next, prev, reset };
 }
 
+/**
+ * A keyset list's text filter (the audit's action and target, the ledger's user): typing goes
+ * back to the first page. `label` is its name, and its placeholder unless one is given.
+ */
+export function KeysetFilter({
+  value,
+  onChange,
+  onReset,
+  label,
+  placeholder = label,
+  maxLength,
+  testId,
+  className,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  /** The pages' `reset` (useKeysetPages). */
+  onReset: () => void;
+  label: string;
+  placeholder?: string;
+  maxLength: number;
+  testId?: string;
+  /** Its place in the row, after its look. */
+  className?: string;
+}) {
+  const look =
+    'rounded-xl border border-white/10 bg-surface px-3 py-2 text-sm outline-none placeholder:text-muted focus:border-primary';
+  return (
+    <input
+      value={value}
+      maxLength={maxLength}
+      aria-label={label}
+      placeholder={placeholder}
+      data-testid={testId}
+      onChange={(event) => {
+        onChange(event.target.value);
+        onReset();
+      }}
+      className={className ? `${look} ${className}` : look}
+    />
+  );
+}
+
 /** Previous / next buttons of a list, with the page number between them. */
 export function AdminPager({
   page,

@@ -6,6 +6,7 @@ import { CHAT_TITLE_MAX, type Chat } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
 import { ConfirmDialog, type ConfirmHandlers } from '../../../components/ui/confirm-dialog';
+import { ErrorAndCount } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { DialogListState } from './dialog-list-state';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -91,18 +92,11 @@ function RenameForm({ chat, viewer, onDone }: { chat: Chat; viewer: string; onDo
           className="rounded-xl border border-white/10 bg-bg px-3 py-2 focus:border-primary/60 focus:outline-none"
         />
       </label>
-      <div className="flex items-center justify-between gap-2 text-xs">
-        {error ? (
-          <span id="chat-title-error" role="alert" className="text-red-300">
-            {error}
-          </span>
-        ) : (
-          <span />
-        )}
-        <span className="text-muted tabular-nums">
-          {t('chat.char_count', { used: trimmed.length, max: CHAT_TITLE_MAX })}
-        </span>
-      </div>
+      <ErrorAndCount
+        error={error}
+        errorId="chat-title-error"
+        count={t('chat.char_count', { used: trimmed.length, max: CHAT_TITLE_MAX })}
+      />
       <div className="mt-3 flex flex-wrap justify-end gap-2">
         {chat.title !== null && (
           <button type="button" onClick={() => void save(null)} disabled={update.isPending} className={secondary}>

@@ -56,6 +56,13 @@ export function useGroupChat(chat: Chat, conversation: Conversation, onRemoved: 
   const owner = isGroup ? (scene?.me.role ?? chat.scene?.role) === 'owner' : true;
   const online = live.online ?? scene?.people.filter((p) => p.online).map((p) => p.user_id) ?? [];
 
+  // "Add a character": the owner's in a group, the only item of a one-to-one chat's own.
+  const addCharacter: ChatMenuItem = {
+    id: 'add-character',
+    label: t('scenes.add_character'),
+    icon: CHAT_MENU_ICONS.addCharacter,
+    onSelect: () => setDialog('add'),
+  };
   const menu: ChatMenuItem[] = isGroup
     ? [
         {
@@ -76,16 +83,7 @@ export function useGroupChat(chat: Chat, conversation: Conversation, onRemoved: 
           icon: CHAT_MENU_ICONS.persona,
           onSelect: () => setDialog('characters'),
         },
-        ...(owner
-          ? [
-              {
-                id: 'add-character',
-                label: t('scenes.add_character'),
-                icon: CHAT_MENU_ICONS.addCharacter,
-                onSelect: () => setDialog('add'),
-              },
-            ]
-          : []),
+        ...(owner ? [addCharacter] : []),
         {
           id: 'scene-persona',
           label: t('chat.persona'),
@@ -93,14 +91,7 @@ export function useGroupChat(chat: Chat, conversation: Conversation, onRemoved: 
           onSelect: () => setDialog('persona'),
         },
       ]
-    : [
-        {
-          id: 'add-character',
-          label: t('scenes.add_character'),
-          icon: CHAT_MENU_ICONS.addCharacter,
-          onSelect: () => setDialog('add'),
-        },
-      ];
+    : [addCharacter];
 
   return { isGroup, scene, live, dialog, setDialog, faces, name, owner, online, menu };
 }

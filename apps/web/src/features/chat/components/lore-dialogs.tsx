@@ -5,6 +5,7 @@ import { LOREBOOKS_PER_CHAT_MAX, type ChatLorebooks, type PromptTrace, type Prom
 import { showAlert } from '../../../components/ui/alerts';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
+import { CheckboxRow } from '../../../components/ui/switch-row';
 import { ApiRequestError, toApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useChatLorebooks, useSetChatLorebooks } from '../api/chat-lorebooks';
@@ -49,22 +50,20 @@ function ChatLorebooksChooser({
         <ul className="flex flex-col gap-2">
           {books.map((book) => (
             <li key={book.id}>
-              <label className="flex items-start gap-3 rounded-xl border border-white/10 p-3 text-sm">
-                <input
-                  type="checkbox"
-                  checked={book.global || picked.has(book.id)}
-                  disabled={book.global || (!picked.has(book.id) && picked.size >= LOREBOOKS_PER_CHAT_MAX)}
-                  onChange={(event) => toggle(book.id, event.target.checked)}
-                  className="mt-0.5 size-4"
-                  data-testid="chat-lorebook-toggle"
-                />
+              <CheckboxRow
+                checked={book.global || picked.has(book.id)}
+                disabled={book.global || (!picked.has(book.id) && picked.size >= LOREBOOKS_PER_CHAT_MAX)}
+                onChange={(checked) => toggle(book.id, checked)}
+                className="flex items-start gap-3 rounded-xl border border-white/10 p-3 text-sm"
+                testId="chat-lorebook-toggle"
+              >
                 <span className="min-w-0">
                   <span className="block truncate font-medium">{book.name}</span>
                   <span className="block text-xs text-muted">
                     {book.global ? t('chat.lore.global') : t('chat.lore.entries', { count: book.entry_count })}
                   </span>
                 </span>
-              </label>
+              </CheckboxRow>
             </li>
           ))}
         </ul>

@@ -5,6 +5,7 @@ import { COMPANION_DAILY_CAP_MAX, type CompanionSettings, type CompanionSettings
 import { showAlert } from '../../../components/ui/alerts';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { Skeleton } from '../../../components/ui/page';
+import { CheckboxRow } from '../../../components/ui/switch-row';
 import { useTranslation } from '../../../lib/i18n';
 import { browserTimeZone } from '../api/keys';
 import { useCompanionSettings } from '../api/get-companion-settings';
@@ -128,14 +129,7 @@ function SettingsForm({ saved }: { saved: CompanionSettings }) {
           data-testid="companion-cap"
         />
       </label>
-      <label className="flex items-start gap-3 text-sm">
-        <input
-          type="checkbox"
-          checked={digest}
-          onChange={(e) => setDigest(e.target.checked)}
-          className="mt-0.5 accent-primary"
-          data-testid="companion-digest"
-        />
+      <CheckboxRow checked={digest} onChange={setDigest} boxClassName="mt-0.5 accent-primary" testId="companion-digest">
         <span>
           {t('companion.email_digest')}
           {!saved.email_verified && (
@@ -144,7 +138,7 @@ function SettingsForm({ saved }: { saved: CompanionSettings }) {
             </span>
           )}
         </span>
-      </label>
+      </CheckboxRow>
       <p className="text-xs text-muted">{t('companion.turn_off_note')}</p>
       <button
         type="submit"

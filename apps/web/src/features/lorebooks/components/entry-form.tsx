@@ -13,7 +13,7 @@ import { DialogActions } from '../../../components/ui/dialog-actions';
 import { FormError } from '../../../components/ui/form-error';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
-import { Field, inputClass, NumberInput, Toggle } from './fields';
+import { Field, inputClass, NumberInput, TextInput, Toggle } from './fields';
 
 /** Keys as the field shows them: comma-separated. */
 const keysText = (keys: string[]) => keys.join(', ');
@@ -128,22 +128,10 @@ export function EntryForm({
       noValidate
     >
       <Field label={t('lorebooks.comment')} error={errors.comment} help={t('lorebooks.comment_help')}>
-        <input
-          value={comment}
-          onChange={(event) => setComment(event.target.value)}
-          maxLength={LORE_COMMENT_MAX}
-          className={inputClass}
-          data-testid="lore-entry-comment"
-        />
+        <TextInput value={comment} onChange={setComment} maxLength={LORE_COMMENT_MAX} testId="lore-entry-comment" />
       </Field>
       <Field label={t('lorebooks.keys')} error={errors.keys} help={t('lorebooks.keys_help')}>
-        <input
-          value={keys}
-          onChange={(event) => setKeys(event.target.value)}
-          className={inputClass}
-          data-testid="lore-entry-keys"
-          aria-invalid={errors.keys ? true : undefined}
-        />
+        <TextInput value={keys} onChange={setKeys} invalid={Boolean(errors.keys)} testId="lore-entry-keys" />
       </Field>
       <Field label={t('lorebooks.content')} error={errors.content} help={t('lorebooks.content_help')}>
         <textarea
@@ -174,12 +162,7 @@ export function EntryForm({
               error={errors.secondary_keys}
               help={t('lorebooks.secondary_help')}
             >
-              <input
-                value={secondary}
-                onChange={(event) => setSecondary(event.target.value)}
-                className={inputClass}
-                data-testid="lore-entry-secondary"
-              />
+              <TextInput value={secondary} onChange={setSecondary} testId="lore-entry-secondary" />
             </Field>
           </div>
           <Field label={t('lorebooks.logic')}>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { FileButton } from '../../../components/ui/file-button';
+import { CheckboxRow } from '../../../components/ui/switch-row';
 
 /** The lorebook pages' pieces: the book settings and the entry form's fields, the rows' delete button. */
 
@@ -75,16 +76,15 @@ export function Toggle({
   testId?: string;
 }) {
   return (
-    <label className="flex items-center gap-2 text-sm">
-      <input
-        type="checkbox"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        data-testid={testId}
-        className="size-4 accent-[var(--color-primary)]"
-      />
+    <CheckboxRow
+      checked={checked}
+      onChange={onChange}
+      testId={testId}
+      className="flex items-center gap-2 text-sm"
+      boxClassName="size-4 accent-[var(--color-primary)]"
+    >
       <span>{label}</span>
-    </label>
+    </CheckboxRow>
   );
 }
 
@@ -99,6 +99,39 @@ export function RowDeleteButton({ label, onClick, testId }: { label: string; onC
     >
       {label}
     </button>
+  );
+}
+
+/** A line of text (a name, a comment, keys separated by commas), as typed. */
+export function TextInput({
+  value,
+  onChange,
+  maxLength,
+  placeholder,
+  label,
+  invalid,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  maxLength?: number;
+  placeholder?: string;
+  /** Its name, where it stands without a `Field`. */
+  label?: string;
+  invalid?: boolean;
+  testId?: string;
+}) {
+  return (
+    <input
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      maxLength={maxLength}
+      placeholder={placeholder}
+      aria-label={label}
+      aria-invalid={invalid || undefined}
+      className={inputClass}
+      data-testid={testId}
+    />
   );
 }
 

@@ -15,12 +15,13 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { primaryButtonClass } from '../../../components/ui/dialog-actions';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
+import { CheckboxRow } from '../../../components/ui/switch-row';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
 import { downloadJson, readJsonFile } from '../files';
 import { EntryForm, NEW_ENTRY } from './entry-form';
-import { Field, ImportButton, inputClass, NumberInput, pill, RowDeleteButton } from './fields';
+import { Field, ImportButton, inputClass, NumberInput, pill, RowDeleteButton, TextInput } from './fields';
 
 /** The book's own settings: name, description, scan depth, token budget, and for a user's book whether it is global. */
 function BookSettings({ book }: { book: Lorebook }) {
@@ -69,13 +70,7 @@ function BookSettings({ book }: { book: Lorebook }) {
       noValidate
     >
       <Field label={t('lorebooks.name')} error={errors.name} className="sm:col-span-2">
-        <input
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          maxLength={LOREBOOK_NAME_MAX}
-          className={inputClass}
-          data-testid="lorebook-name"
-        />
+        <TextInput value={name} onChange={setName} maxLength={LOREBOOK_NAME_MAX} testId="lorebook-name" />
       </Field>
       <Field label={t('lorebooks.description')} className="sm:col-span-2">
         <textarea
@@ -93,19 +88,17 @@ function BookSettings({ book }: { book: Lorebook }) {
         <NumberInput min={0} max={LORE_TOKEN_BUDGET_MAX} value={budget} onChange={setBudget} />
       </Field>
       {!book.character && (
-        <label className="flex items-start gap-2 text-sm sm:col-span-2">
-          <input
-            type="checkbox"
-            checked={global}
-            onChange={(event) => setGlobal(event.target.checked)}
-            className="mt-0.5 size-4"
-            data-testid="lorebook-global"
-          />
+        <CheckboxRow
+          checked={global}
+          onChange={setGlobal}
+          className="flex items-start gap-2 text-sm sm:col-span-2"
+          testId="lorebook-global"
+        >
           <span>
             <span className="font-medium">{t('lorebooks.global')}</span>
             <span className="block text-xs text-muted">{t('lorebooks.global_help')}</span>
           </span>
-        </label>
+        </CheckboxRow>
       )}
       <div className="flex justify-end sm:col-span-2">
         <button type="submit" disabled={save.isPending} className={primaryButtonClass} data-testid="lorebook-save">

@@ -13,7 +13,7 @@ import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
 import { useLorebooks } from '../api/get-lorebooks';
 import { fileStem, readJsonFile } from '../files';
 import { lorebookPath } from '../paths';
-import { ImportButton, inputClass, RowDeleteButton } from './fields';
+import { ImportButton, RowDeleteButton, TextInput } from './fields';
 
 /** A new book: its name, then its page. */
 function CreateBook() {
@@ -37,17 +37,16 @@ function CreateBook() {
   return (
     <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-1.5" noValidate>
       <div className="flex gap-2">
-        <input
+        <TextInput
           value={name}
-          onChange={(event) => {
-            setName(event.target.value);
+          onChange={(value) => {
+            setName(value);
             setError(null);
           }}
           maxLength={LOREBOOK_NAME_MAX}
           placeholder={t('lorebooks.new_placeholder')}
-          aria-label={t('lorebooks.name')}
-          className={inputClass}
-          data-testid="lorebook-new-name"
+          label={t('lorebooks.name')}
+          testId="lorebook-new-name"
         />
         <button
           type="submit"

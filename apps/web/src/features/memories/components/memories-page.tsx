@@ -6,6 +6,7 @@ import { MEMORY_SEARCH_MAX } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { BackHeader, HeaderAvatar } from '../../../components/ui/back-header';
 import { Icon } from '../../../components/ui/icon';
+import { IconTextButton } from '../../../components/ui/icon-button';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { Skeleton } from '../../../components/ui/page';
 import { SearchField } from '../../../components/ui/search-field';
@@ -236,15 +237,14 @@ export function MemoriesPage({
                 testId="memories-search"
                 className="min-w-0 flex-1 basis-56"
               />
-              <button
-                type="button"
+              <IconTextButton
+                icon={Plus}
                 onClick={() => setDialog({ type: 'add' })}
-                data-testid="memory-add"
+                testId="memory-add"
                 className="flex items-center gap-1.5 rounded-full bg-primary px-4 py-2 text-sm font-semibold text-on-primary"
               >
-                <Icon icon={Plus} size="sm" />
                 {t('memories.add')}
-              </button>
+              </IconTextButton>
             </div>
 
             {single.data && !listed && (

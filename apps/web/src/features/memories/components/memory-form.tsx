@@ -2,7 +2,7 @@ import '../texts';
 import { useState, type FormEvent } from 'react';
 import { MEMORY_KINDS, MEMORY_TEXT_MAX, type Memory, type MemoryCreateBody, type MemoryKind } from '@reverie/shared';
 import { DialogActions } from '../../../components/ui/dialog-actions';
-import { FormError } from '../../../components/ui/form-error';
+import { ErrorAndCount, FormError } from '../../../components/ui/form-error';
 import { ChoiceButtons } from '../../../components/ui/segmented-control';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
@@ -78,18 +78,12 @@ function MemoryForm({
           className="min-h-28 resize-y rounded-xl border border-white/10 bg-bg px-3 py-2 leading-relaxed focus:border-primary/60 focus:outline-none"
         />
       </label>
-      <div className="-mt-3 flex items-center justify-between gap-2 text-xs">
-        {error ? (
-          <span id="memory-text-error" role="alert" className="text-red-300">
-            {error}
-          </span>
-        ) : (
-          <span />
-        )}
-        <span className="text-muted tabular-nums">
-          {t('memories.char_count', { used: text.length, max: MEMORY_TEXT_MAX })}
-        </span>
-      </div>
+      <ErrorAndCount
+        error={error}
+        errorId="memory-text-error"
+        count={t('memories.char_count', { used: text.length, max: MEMORY_TEXT_MAX })}
+        className="-mt-3"
+      />
       <fieldset className="flex flex-col gap-2 text-sm">
         <legend className="mb-1.5 font-medium">{t('memories.field_kind')}</legend>
         <ChoiceButtons

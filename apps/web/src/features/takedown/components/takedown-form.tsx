@@ -4,6 +4,7 @@ import { parseTakedownItem, takedownBodySchema, type TakedownBody } from '@rever
 import { FormError } from '../../../components/ui/form-error';
 import { Icon } from '../../../components/ui/icon';
 import { SubmitButton } from '../../../components/ui/submit-button';
+import { CheckboxRow } from '../../../components/ui/switch-row';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useCreateTakedown } from '../api/create-takedown';
@@ -245,17 +246,15 @@ export function TakedownForm({ siteOrigin }: { siteOrigin: string }) {
 
       <fieldset className="flex flex-col gap-3 rounded-xl border border-white/10 p-4">
         <legend className="px-1 text-sm font-medium">{t('takedown.statement_title')}</legend>
-        <label className="flex items-start gap-3 text-sm">
-          <input
-            type="checkbox"
-            name="statement"
-            checked={values.statement}
-            onChange={(e) => set('statement', e.target.checked)}
-            aria-invalid={errors.statement ? true : undefined}
-            className="mt-1 h-4 w-4 shrink-0 accent-[var(--color-primary)]"
-          />
+        <CheckboxRow
+          name="statement"
+          checked={values.statement}
+          onChange={(checked) => set('statement', checked)}
+          invalid={Boolean(errors.statement)}
+          boxClassName="mt-1 h-4 w-4 shrink-0 accent-[var(--color-primary)]"
+        >
           <span>{t('takedown.statement')}</span>
-        </label>
+        </CheckboxRow>
         <FieldError id="takedown-statement-error" text={text(errors.statement)} />
         <Labelled id="takedown-signature" label={t('takedown.signature_label')} error={text(errors.signature)}>
           <input {...bind('signature')} autoComplete="name" />

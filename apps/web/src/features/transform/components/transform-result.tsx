@@ -1,6 +1,7 @@
 import { Download, UserRound } from 'lucide-react';
 import type { Transform } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
+import { IconTextButton } from '../../../components/ui/icon-button';
 import { useTranslation } from '../../../lib/i18n';
 import { mediaSrc } from '../../../lib/media';
 
@@ -47,14 +48,13 @@ export function TransformResult({ transform, onUseAsPersona }: { transform: Tran
           {t('transform.download')}
         </a>
         {onUseAsPersona && (
-          <button
-            type="button"
+          <IconTextButton
+            icon={UserRound}
             onClick={onUseAsPersona}
             className="flex items-center gap-2 rounded-full border border-white/15 px-5 py-2.5 font-semibold hover:bg-white/5"
           >
-            <Icon icon={UserRound} size="sm" />
             {t('transform.set_persona')}
-          </button>
+          </IconTextButton>
         )}
       </div>
     </section>

@@ -6,6 +6,8 @@ import { IMAGE_MAX_BYTES, TRANSFORM_COST, type TransformStyle } from '@reverie/s
 import { showAlert } from '../../../components/ui/alerts';
 import { FormError } from '../../../components/ui/form-error';
 import { Icon } from '../../../components/ui/icon';
+import { IconTextButton } from '../../../components/ui/icon-button';
+import { CheckboxRow } from '../../../components/ui/switch-row';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { refetchProfile, setProfileData } from '../../../lib/profile';
@@ -355,30 +357,28 @@ export function TransformStudio({
               )}
             </div>
             <div className="flex flex-wrap gap-3">
-              <button
-                type="button"
+              <IconTextButton
+                icon={ImagePlus}
                 onClick={() => pick(fileInput.current)}
                 disabled={busy}
                 className="flex items-center gap-2 rounded-full bg-primary px-5 py-2.5 font-semibold text-on-primary shadow-lg shadow-primary/30 hover:brightness-110 disabled:opacity-60"
-                data-testid="transform-choose"
+                testId="transform-choose"
               >
-                <Icon icon={ImagePlus} size="sm" />
                 {!isAuthorized
                   ? t('transform.guest_button')
                   : photo
                     ? t('transform.change_photo')
                     : t('transform.choose_photo')}
-              </button>
+              </IconTextButton>
               {isAuthorized && canCapture && (
-                <button
-                  type="button"
+                <IconTextButton
+                  icon={Camera}
                   onClick={() => pick(cameraInput.current)}
                   disabled={busy}
                   className="flex items-center gap-2 rounded-full border border-white/15 px-5 py-2.5 font-semibold hover:bg-white/5 disabled:opacity-60"
                 >
-                  <Icon icon={Camera} size="sm" />
                   {t('transform.take_photo')}
-                </button>
+                </IconTextButton>
               )}
             </div>
             <p className="flex items-start gap-2 text-xs text-muted">
@@ -419,22 +419,20 @@ export function TransformStudio({
                   {t('transform.failed')}
                 </p>
               )}
-              <label className="flex items-start gap-3 text-sm">
-                <input
-                  type="checkbox"
-                  checked={rights}
-                  onChange={(e) => {
-                    setRights(e.target.checked);
-                    setRightsError(false);
-                  }}
-                  disabled={busy}
-                  className="mt-0.5 h-5 w-5 shrink-0 accent-[var(--color-primary)]"
-                  data-testid="transform-rights"
-                  aria-invalid={rightsError || undefined}
-                  aria-describedby={rightsError ? 'transform-rights-error' : undefined}
-                />
+              <CheckboxRow
+                checked={rights}
+                onChange={(checked) => {
+                  setRights(checked);
+                  setRightsError(false);
+                }}
+                disabled={busy}
+                boxClassName="mt-0.5 h-5 w-5 shrink-0 accent-[var(--color-primary)]"
+                testId="transform-rights"
+                invalid={rightsError}
+                describedBy={rightsError ? 'transform-rights-error' : undefined}
+              >
                 <span>{t('transform.rights_label')}</span>
-              </label>
+              </CheckboxRow>
               {rightsError && (
                 <p id="transform-rights-error" role="alert" className="text-sm text-red-300">
                   {t('transform.rights_required')}

@@ -5,7 +5,7 @@ import type { AdminAuditEntry, Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime } from '../../../../lib/format';
 import { useAdminAudit } from '../../api/get-audit';
-import { KeysetResults, useKeysetPages } from '../../components/admin-pager';
+import { KeysetFilter, KeysetResults, useKeysetPages } from '../../components/admin-pager';
 import {} from '../../components/admin-states';
 import type { AdminSectionProps } from '../../sections';
 import { jsonDiff } from './json-diff';
@@ -91,32 +91,25 @@ export function AuditSection(_props: AdminSectionProps) {
     target_id: targetId?.trim() || undefined,
     c: pages.cursor,
   });
-  const input =
-    'rounded-xl border border-white/10 bg-surface px-3 py-2 text-sm outline-none placeholder:text-muted focus:border-primary';
   return (
     <div className="flex flex-col gap-4" data-testid="admin-audit">
       <div className="flex flex-col gap-2 sm:flex-row">
-        <input
-          className={input}
+        <KeysetFilter
           value={action}
+          onChange={setAction}
+          onReset={pages.reset}
           maxLength={80}
-          aria-label={t('admin.audit.filter_action')}
+          label={t('admin.audit.filter_action')}
           placeholder={t('admin.audit.filter_action_placeholder')}
-          onChange={(event) => {
-            setAction(event.target.value);
-            pages.reset();
-          }}
         />
-        <input
-          className={`${input} sm:flex-1`}
+        <KeysetFilter
           value={target}
+          onChange={setTarget}
+          onReset={pages.reset}
           maxLength={160}
-          aria-label={t('admin.audit.filter_target')}
+          label={t('admin.audit.filter_target')}
           placeholder={t('admin.audit.filter_target_placeholder')}
-          onChange={(event) => {
-            setTarget(event.target.value);
-            pages.reset();
-          }}
+          className="sm:flex-1"
         />
       </div>
       <KeysetResults query={query} pages={pages} empty={t('admin.audit.none')}>

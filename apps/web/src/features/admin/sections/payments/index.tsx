@@ -9,7 +9,7 @@ import { useWebhookDeliveries } from '../../api/get-webhook-deliveries';
 import { useAdminLedger } from '../../api/get-ledger';
 import { useLedgerCheck } from '../../api/check-ledger';
 import { AdminTable, type AdminColumn } from '../../components/admin-table';
-import { KeysetResults, useKeysetPages } from '../../components/admin-pager';
+import { KeysetFilter, KeysetResults, useKeysetPages } from '../../components/admin-pager';
 import { ledgerColumns, paymentColumns, UserLink } from '../../components/money-columns';
 import { AdminCard, AdminError } from '../../components/admin-states';
 import { AdminSelect } from '../../components/admin-select';
@@ -189,17 +189,14 @@ function Ledger() {
   return (
     <div className="flex flex-col gap-3">
       <LedgerCheck />
-      <input
+      <KeysetFilter
         value={user}
+        onChange={setUser}
+        onReset={pages.reset}
         maxLength={36}
-        aria-label={t('admin.ledger.filter_user')}
-        placeholder={t('admin.ledger.filter_user')}
-        data-testid="admin-ledger-user"
-        onChange={(event) => {
-          setUser(event.target.value);
-          pages.reset();
-        }}
-        className="rounded-xl border border-white/10 bg-surface px-3 py-2 text-sm outline-none placeholder:text-muted focus:border-primary sm:max-w-md"
+        label={t('admin.ledger.filter_user')}
+        testId="admin-ledger-user"
+        className="sm:max-w-md"
       />
       <KeysetResults query={query} pages={pages} empty={t('admin.ledger.none')}>
         {(rows) => <AdminTable testId="admin-ledger-table" columns={columns} rows={rows} rowKey={(e) => e.id} />}
