@@ -23,8 +23,17 @@ export async function hasRow(
     .select({ one: sql`1` })
     .from(table)
     .$dynamic();
-  const rows = await (join ? query.innerJoin(join.table, join.on) : query).where(where).limit(1);
+  const rows = await (join ? query.innerJoin(join.table, join.on) : query).where(condition(where)).limit(1);
   return rows.length > 0;
+}
+
+/**
+ * The condition of a write or a lookup, never none: drizzle's `and()` answers `undefined` when
+ * all of its parts are, which would read, update or delete every row of the table.
+ */
+function condition(where: SQL | undefined): SQL {
+  if (!where) throw new Error('rows.ts: a statement on a table row needs a condition');
+  return where;
 }
 
 /** The row of `table` that `where` selects, or null; with `orderBy`, the first in that order. */
@@ -37,7 +46,7 @@ export async function findRow<T extends PgTable>(
   const query = db
     .select()
     .from(table as PgTable)
-    .where(where);
+    .where(condition(where));
   const [row] = await (orderBy === undefined ? query : query.orderBy(orderBy)).limit(1);
   return (row as T['$inferSelect'] | undefined) ?? null;
 }
@@ -79,7 +88,7 @@ export async function updateRow<T extends PgTable>(
   const rows = (await db
     .update(table as PgTable)
     .set(values as never)
-    .where(where)
+    .where(condition(where))
     .returning()) as T['$inferSelect'][];
   return rows[0];
 }
@@ -94,7 +103,7 @@ export async function updateAny<T extends PgTable>(
   const rows = await db
     .update(table as PgTable)
     .set(values as never)
-    .where(where)
+    .where(condition(where))
     .returning({ updated: sql`1` });
   return rows.length > 0;
 }
@@ -103,7 +112,7 @@ export async function updateAny<T extends PgTable>(
 export async function deleteRows(db: Database, table: PgTable, where: SQL | undefined): Promise<number> {
   const rows = await db
     .delete(table)
-    .where(where)
+    .where(condition(where))
     .returning({ deleted: sql`1` });
   return rows.length;
 }
