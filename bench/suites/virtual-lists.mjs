@@ -1,7 +1,8 @@
 // Virtualisers compared on a chat-like list (issue 29's scroll target, docs/chat.md "Long chats"):
 // the same page (bench/support/virtual-lists/, built here with Vite) draws BENCH_VLIST_COUNT
 // (3 000) bubbles of nine heights (the text of a message, 1–9 sentences), opened at the end, with
-// react-virtuoso set up as the chat's list is, with @tanstack/react-virtual told each row's
+// react-virtuoso set up as the chat's list is (given a count of rows, and given the rows as
+// `data` as the chat gives them: the second mounts rows again and again), with @tanstack/react-virtual told each row's
 // height estimated from its text, and with every row in the page (the baseline: what the machine
 // allows). In headless Chromium at 390×844 with 4× CPU throttling, each list is scrolled up
 // 120 px a frame until BENCH_VLIST_ROWS (400) rows have gone by: frames per second from
@@ -9,7 +10,7 @@
 // scroll by its rows' errors takes back part of each step) and how many rows were put into the
 // page on the way (react-virtuoso's item boxes, the rows themselves otherwise: each row once is
 // the least; a row mounted, dropped and mounted again is the list settling on heights it had
-// guessed). The three run in turn, BENCH_VLIST_ROUNDS (3) rounds; the figure is
+// guessed). The four run in turn, BENCH_VLIST_ROUNDS (3) rounds; the figure is
 // each list's median. Bare rows: what the list costs, not what the app's rows cost.
 /* global document, requestAnimationFrame, MutationObserver -- code run in the page */
 import http from 'node:http';
@@ -30,7 +31,7 @@ const ROWS = Number(process.env.BENCH_VLIST_ROWS ?? 400);
 const FRAMES = 3000;
 const ROUNDS = Number(process.env.BENCH_VLIST_ROUNDS ?? 3);
 const STEP_PX = 120;
-const KINDS = ['static', 'virtuoso', 'tanstack'];
+const KINDS = ['static', 'virtuoso', 'virtuoso-data', 'tanstack'];
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
 /** Scrolls the page's list up `step` px a frame for `frames` frames; its frame times and rows mounted. */
@@ -138,7 +139,8 @@ export async function run({ repoRoot, log }) {
   const base = pick('static');
   const labels = {
     static: 'every row in the page (baseline)',
-    virtuoso: 'react-virtuoso, set up as the chat',
+    virtuoso: 'react-virtuoso, set up as the chat, a count of rows',
+    'virtuoso-data': 'react-virtuoso, set up as the chat, the rows as data',
     tanstack: '@tanstack/react-virtual, heights estimated',
   };
   return KINDS.map((kind) => {

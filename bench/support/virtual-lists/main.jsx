@@ -1,7 +1,8 @@
 // The page of `npm run bench -- virtual-lists` (bench/suites/virtual-lists.mjs): one list of
 // `count` bubbles of varied heights, opened at its end, drawn by the virtualiser named in `?kind=`:
 // `virtuoso` (react-virtuoso, as the chat's list sets it up: look-ahead, measured in the
-// ResizeObserver's callback), `tanstack` (@tanstack/react-virtual, each row's height estimated
+// ResizeObserver's callback, given a count of rows), `virtuoso-data` (the same given the rows as
+// `data`, as the chat's list is), `tanstack` (@tanstack/react-virtual, each row's height estimated
 // from its text before it mounts) or `static` (every row in the page: what the machine allows).
 import { useLayoutEffect, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -79,6 +80,28 @@ function VirtuosoList() {
   );
 }
 
+const messages = texts.map((text, i) => ({ id: `m${i}`, i }));
+
+/** react-virtuoso as above, given the rows as `data` (an array, as the chat's list is) instead of a count. */
+function VirtuosoDataList() {
+  return (
+    <Virtuoso
+      style={{ height: 844 }}
+      data-scroller
+      data={messages}
+      initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
+      increaseViewportBy={{ top: 300, bottom: 200 }}
+      overscan={{ main: 600, reverse: 0 }}
+      skipAnimationFrameInResizeObserver
+      itemContent={(_, message) => (
+        <div data-row>
+          <Row i={message.i} />
+        </div>
+      )}
+    />
+  );
+}
+
 function StaticList() {
   const scroller = useRef(null);
   useLayoutEffect(() => {
@@ -95,5 +118,7 @@ function StaticList() {
   );
 }
 
-const List = { tanstack: TanStackList, virtuoso: VirtuosoList, static: StaticList }[KIND] ?? StaticList;
+const List =
+  { tanstack: TanStackList, virtuoso: VirtuosoList, 'virtuoso-data': VirtuosoDataList, static: StaticList }[KIND] ??
+  StaticList;
 createRoot(document.getElementById('root')).render(<List />);
