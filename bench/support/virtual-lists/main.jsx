@@ -61,41 +61,25 @@ function TanStackList() {
   );
 }
 
-function VirtuosoList() {
-  return (
-    <Virtuoso
-      style={{ height: 844 }}
-      data-scroller
-      totalCount={COUNT}
-      initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
-      increaseViewportBy={{ top: 300, bottom: 200 }}
-      overscan={{ main: 600, reverse: 0 }}
-      skipAnimationFrameInResizeObserver
-      itemContent={(i) => (
-        <div data-row>
-          <Row i={i} />
-        </div>
-      )}
-    />
-  );
-}
-
 const messages = texts.map((text, i) => ({ id: `m${i}`, i }));
 
-/** react-virtuoso as above, given the rows as `data` (an array, as the chat's list is) instead of a count. */
-function VirtuosoDataList() {
+/**
+ * react-virtuoso as the chat's list sets it up; given a count of rows, or (`asData`) the rows as
+ * `data`, an array, as the chat's list is.
+ */
+function VirtuosoList({ asData = false }) {
   return (
     <Virtuoso
       style={{ height: 844 }}
       data-scroller
-      data={messages}
+      {...(asData ? { data: messages } : { totalCount: COUNT })}
       initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
       increaseViewportBy={{ top: 300, bottom: 200 }}
       overscan={{ main: 600, reverse: 0 }}
       skipAnimationFrameInResizeObserver
-      itemContent={(_, message) => (
+      itemContent={(i, message) => (
         <div data-row>
-          <Row i={message.i} />
+          <Row i={message ? message.i : i} />
         </div>
       )}
     />
@@ -119,6 +103,10 @@ function StaticList() {
 }
 
 const List =
-  { tanstack: TanStackList, virtuoso: VirtuosoList, 'virtuoso-data': VirtuosoDataList, static: StaticList }[KIND] ??
-  StaticList;
+  {
+    tanstack: TanStackList,
+    virtuoso: VirtuosoList,
+    'virtuoso-data': () => <VirtuosoList asData />,
+    static: StaticList,
+  }[KIND] ?? StaticList;
 createRoot(document.getElementById('root')).render(<List />);
