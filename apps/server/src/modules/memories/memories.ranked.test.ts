@@ -81,6 +81,22 @@ describe('the prompt statement ranked by words', () => {
         if (statements.length > 1) readRest++;
         else if (budget === 600 && full.candidates > 40) compared++;
       }
+    // The shortest text a walk may still need: of every candidate (at most what the rest holds),
+    // known only when the statement left candidates out.
+    const key = pairKey(userId, botId);
+    const counts: number[] = [];
+    for (const turns of [['coffee and chess with the dog by the river'], ['Tell me about the bakery']]) {
+      const terms = searchTerms(turns.join('\n')).map((t) => `${key}:${t}`);
+      const got = await repo.promptCandidatesByWords(db, userId, botId, terms, { pinned: 8, limit: 300, top: 40, now });
+      const { candidates } = await repo.promptCandidates(db, userId, botId, terms, { pinned: 8, limit: 300 });
+      expect(got.count).toBe(candidates.length);
+      counts.push(got.count);
+      expect(got.restChars).toBe(
+        candidates.length > 40 ? Math.min(...candidates.map((c) => [...c.text].length)) : null,
+      );
+    }
+    expect(Math.max(...counts)).toBeGreaterThan(40);
+    expect(Math.min(...counts)).toBeLessThanOrEqual(40);
     // Some turns found more candidates than the statement returns, and were answered by it alone.
     expect(compared).toBeGreaterThan(0);
     // A small budget skipped lines down the list: those walks read the rest.

@@ -333,10 +333,16 @@ export async function promptCandidates(
  * `rankMemories` — each shared term's rarity among the candidates, the memory's length,
  * importance and recency at `now` — with each shared term's count (`dfs`, the order of
  * `matched`), so that the process ranks them exactly as it ranks every candidate. Also: how
- * many candidates there were, and the shortest text among those not returned (the walk within
- * the budget may need them: `MemoriesService.forPrompt`). The process decodes 40 rows instead
- * of up to 300; the statement's text is fixed (one prepared statement, planned once per
- * connection; its generic plan reads the terms' GIN index: memories.ranked.test.ts).
+ * many candidates there were, and — when some were not returned — the shortest text of all the
+ * candidates (a bound of the shortest not returned, counted in the pass that counts them rather
+ * than in a second scan of the ranked rows: the walk within the budget may need the rest,
+ * `MemoriesService.forPrompt`, and a lower bound only makes it read them a little more often).
+ * The candidates' times are whole milliseconds from `date_part` (float, exact to the
+ * microsecond here), not `extract`'s numeric: the same values, ≈ 0.1 ms less execution for 220
+ * candidates (bench/README.md "Memory retrieval, issue 28's last two targets"). The process
+ * decodes 40 rows instead of up to 300; the statement's text is fixed (one prepared statement,
+ * planned once per connection; its generic plan reads the terms' GIN index:
+ * memories.ranked.test.ts).
  */
 export function rankedByWords(
   userId: string,
@@ -353,7 +359,7 @@ export function rankedByWords(
     where c.user_id = ${userId} and c.bot_id = ${botId}
     order by cardinality(c.matched) desc, c.updated_at desc
     limit ${options.limit}
-  ), n as (select count(*)::int as n from c),
+  ), n as (select count(*)::int as n, min(char_length(c.text))::int as shortest from c),
   df as (select t, count(*)::int as df from c, unnest(c.matched) t group by t),
   ranked as (
     select c.id, c.kind, c.text, c.event_date, c.importance, c.ms, c.term_count, x.dfs,
@@ -362,7 +368,7 @@ export function rankedByWords(
         + 0.08 * (c.importance / 5.0::float8)
         + 0.05 * exp(least(700, greatest(-700, -(${options.now.getTime()}::float8 - c.ms) / 2592000000.0::float8)))
         desc, c.ms desc, c.id) as rn
-    from (select c.*, trunc(extract(epoch from c.updated_at) * 1000)::float8 as ms from c) c, n, lateral (
+    from (select c.*, floor(round(date_part('epoch', c.updated_at) * 1000000) / 1000) as ms from c) c, n, lateral (
       select array_agg(d.df order by u.o) as dfs,
         sum(ln(1 + (greatest(n.n * 4, 50) - d.df + 0.5::float8) / (d.df + 0.5::float8))) as idf
       from unnest(c.matched) with ordinality u(t, o) join df d on d.t = u.t) x
@@ -375,7 +381,7 @@ export function rankedByWords(
     limit ${options.pinned})
   union all
   (select r.id, r.kind, r.text, r.event_date, r.importance, r.ms,
-      r.dfs, r.term_count, (select n from n), (select min(char_length(q.text)) from ranked q where q.rn > ${options.top})::int, 'c'
+      r.dfs, r.term_count, (select n from n), (select case when n > ${options.top} then shortest end from n), 'c'
     from ranked r where r.rn <= ${options.top}
     order by r.rn)`;
 }
@@ -392,7 +398,10 @@ export async function promptCandidatesByWords(
   ranked: (PromptMemory & { dfs: number[]; termCount: number })[];
   /** How many candidates the search found (`ranked` are the best `top` of them). */
   count: number;
-  /** The fewest characters of a candidate's text not in `ranked`; null when all are. */
+  /**
+   * The fewest characters of any candidate's text — at most those of the shortest not in
+   * `ranked` — when some are not in it; null when all are.
+   */
   restChars: number | null;
 }> {
   const rows = rowsOf<Record<string, unknown>>(

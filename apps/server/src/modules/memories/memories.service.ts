@@ -310,7 +310,8 @@ export class MemoriesService {
     if (!embed) {
       // Ranked by words in the statement: the best RANKED_TOP candidates, ranked here exactly as
       // all of them would be. The walk within the budget reads the rest only when it went
-      // through these short of the count with room left for the shortest of the rest.
+      // through these short of the count with room left for the shortest candidate's line (a
+      // bound of the shortest of the rest).
       const now = this.now();
       const got = await repo.promptCandidatesByWords(db, userId, botId, terms, {
         pinned: PINNED_MAX,

@@ -37,6 +37,17 @@ describe('search terms', () => {
     expect(searchTerms('Él vive en Córdoba')).toEqual(['vive', 'cordo']);
     expect(searchTerms('我喜欢爬山')).toEqual(['我喜', '喜欢', '欢爬', '爬山']);
   });
+
+  it('drops stop words written with marks as the text is compared: "für" as "fur"', () => {
+    expect(searchTerms('Für welchen Sport begeistert sich meine Freundin?')).toEqual([
+      'welch',
+      'sport',
+      'begei',
+      'sich',
+      'freun',
+    ]);
+    expect(searchTerms('Más café para él')).toEqual(['cafe']);
+  });
 });
 
 describe('retrieval order and budget', () => {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 
 export const STEM_LENGTH = 5;
 
-const STOP_WORDS = new Set(
+const STOP_WORDS: ReadonlySet<string> = new Set(
   [
     // en
     'the a an and or but of to in on at for with is are was were be been am i you he she it we they me my your his her its our their this that these those do does did have has had not no yes so as by from about what who how when where why which will would can could just very really there here then than too also like',
@@ -24,7 +24,9 @@ const STOP_WORDS = new Set(
     'и в во на с со к ко по за из у о об от до не ни да но а или что как это этот эта эти то тот та я ты он она оно мы вы они мне меня тебе тебя мой моя моё мои твой твоя его её их бы же ли был была было были есть очень так уже ещё',
   ]
     .join(' ')
-    .split(/\s+/),
+    .split(/\s+/)
+    // Compared with the words as `normalize` leaves them: "für" is "fur" there.
+    .map((word) => normalize(word)),
 );
 
 const HAN_LIKE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
