@@ -134,6 +134,10 @@ describe('the prompt statement ranked by words', () => {
     expect(plan).not.toMatch(/Seq Scan on memories/);
     expect(plan).not.toMatch(/memories_pair_idx|memories_dedupe_idx/);
     expect(plan).toMatch(/memories_pinned_idx/);
+    // The query's terms are split once per execution (an InitPlan), not again for each term of
+    // each candidate, which the generic plan did with `= any(string_to_array($n, ' '))`.
+    expect(plan).toMatch(/= ANY \((\$\d+|\(InitPlan \d+\)\.col\d+)\)/);
+    expect(plan).not.toMatch(/ANY \(string_to_array/);
     // Ranked by words, a prompt's memories are one statement.
     statements.length = 0;
     await service().forPrompt({ userId, botId, turns: ['my sister and her violin'], budgetTokens: 600 });
@@ -152,6 +156,7 @@ describe('the prompt statement ranked by words', () => {
     expect(plan).toMatch(/Bitmap Index Scan on memories_terms_idx/);
     expect(plan).toMatch(/memories_pinned_idx/);
     expect(plan).not.toMatch(/Seq Scan on memories/);
+    expect(plan).not.toMatch(/ANY \(string_to_array/);
   });
 });
 

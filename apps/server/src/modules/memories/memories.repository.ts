@@ -198,6 +198,17 @@ function searchTermsFromRaw(raw: Record<string, unknown>): SearchTerms {
 const termsArray = (scoped: string[]): SQL => sql`string_to_array(${scoped.join(' ')}, ' ')`;
 
 /**
+ * The same array for the comparisons made for every candidate (`t = any(…)`), as a scalar
+ * subquery: PostgreSQL computes it once per execution (an InitPlan). Written as
+ * `string_to_array($n, ' ')` there, a prepared statement's generic plan — the one it runs
+ * after five executions — split the parameter again for each term of each candidate (≈ 1 100
+ * times for a send's 220 candidates; custom plans fold it into a constant): 1.56 against
+ * 1.16 ms of execution at the median, 2.49 against 1.69 at p90 (bench/README.md "Memory
+ * retrieval, issue 28's last two targets").
+ */
+const termsOnce = (scoped: string[]): SQL => sql`(select ${termsArray(scoped)})::text[]`;
+
+/**
  * The search of `searchCandidates` as one SELECT (docs/memory.md "Benchmark"). The GIN index on
  * the pair-scoped terms alone finds the rows: the pair condition stays outside the `offset 0`
  * subquery, since the planner otherwise ANDs the bitmap with the pair index's — every memory of
@@ -217,7 +228,7 @@ function candidatesQuery(
       ${options.withEmbedding ? sql`c.embedding` : sql`null::real[]`} as embedding${options.src ? sql.raw(`, 'c' as src`) : sql``}
     from (select ${sql.raw(shownColumns.map(([, column]) => `m.${column.name}`).join(', '))}, m.terms,
             ${options.withEmbedding ? sql`m.embedding` : sql`null::real[] as embedding`},
-            array(select t from unnest(m.terms) t where t = any(${termsArray(scoped)})) as matched
+            array(select t from unnest(m.terms) t where t = any(${termsOnce(scoped)})) as matched
           from memories m where m.terms && ${termsArray(scoped)} offset 0) c
     where c.user_id = ${userId} and c.bot_id = ${botId}${options.kind ? sql` and c.kind = ${options.kind}` : sql``}
     order by cardinality(c.matched) desc, c.updated_at desc
@@ -354,7 +365,7 @@ export function rankedByWords(
   return sql`with c as materialized (
     select c.id, c.kind, c.text, c.event_date, c.importance, c.updated_at, c.matched, cardinality(c.terms) as term_count
     from (select m.id, m.user_id, m.bot_id, m.kind, m.text, m.event_date, m.importance, m.updated_at, m.terms,
-            array(select t from unnest(m.terms) t where t = any(string_to_array(${terms}, ' '))) as matched
+            array(select t from unnest(m.terms) t where t = any((select string_to_array(${terms}, ' '))::text[])) as matched
           from memories m where m.terms && string_to_array(${terms}, ' ') offset 0) c
     where c.user_id = ${userId} and c.bot_id = ${botId}
     order by cardinality(c.matched) desc, c.updated_at desc
