@@ -29,7 +29,7 @@ const NOTICE_ROW = 72;
 const PICTURE = 260;
 /** Lines break between words, not at the box's edge: a line holds a little less than its width. */
 const FILL = 0.96;
-/** A sentence of everyday text: its width in the page gives the font's mean letter width. */
+/** A sentence of everyday text: its width gives the font's mean letter width. */
 const SAMPLE = 'She smiled, poured two cups of tea and asked how the day had gone.';
 
 export interface RowMetrics {
@@ -45,16 +45,15 @@ export interface RowMetrics {
 /** Ideographs, CJK punctuation, kana, hangul and full-width forms: a full em each. */
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g;
 
-/** The mean letter width of the page's font at `size` px: a sample laid out once; else half an em. */
+/**
+ * The mean letter width of the page's font at `size` px: a sample sentence measured on a canvas
+ * (no layout of the page), or half an em where there is no canvas (tests).
+ */
 function letterWidth(doc: Document | undefined, size: number): number {
-  if (!doc?.body) return size / 2;
-  const probe = doc.createElement('span');
-  probe.setAttribute('aria-hidden', 'true');
-  probe.style.cssText = `position:absolute;visibility:hidden;white-space:nowrap;font-size:${size}px`;
-  probe.textContent = SAMPLE;
-  doc.body.append(probe);
-  const width = probe.getBoundingClientRect().width;
-  probe.remove();
+  const context = doc?.body ? doc.createElement('canvas').getContext?.('2d') : null;
+  if (!context || !doc) return size / 2;
+  context.font = `${size}px ${getComputedStyle(doc.body).fontFamily}`;
+  const width = context.measureText(SAMPLE).width;
   return width > 0 ? width / SAMPLE.length : size / 2;
 }
 
