@@ -22,7 +22,7 @@ describe('row estimates', () => {
     expect(user).toBe(Math.round(63 + 24.7));
     expect(bot).toBe(Math.round(66 + 24.7));
     const picture = estimateRowHeight(message('p', { role: 'bot', text: '', img_url: '/p.png' }), phone);
-    expect(picture).toBe(66 + 260);
+    expect(picture).toBe(66 + 343);
     expect(
       estimateRowHeight(
         message('n', { role: 'bot', text: 'You are talking to an AI', notice: 'ai_disclosure' }),

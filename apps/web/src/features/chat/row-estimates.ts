@@ -25,8 +25,8 @@ const USER_ROW = 63;
 const BOT_ROW = 66;
 /** A notice from the app: a line or two of small text in a box. */
 const NOTICE_ROW = 72;
-/** A picture's frame in a row. */
-const PICTURE = 260;
+/** A picture in a row: a frame 16rem wide at 3:4, and its border (media/components/chat-picture.tsx). */
+const PICTURE = 343;
 /** Lines break between words, not at the box's edge: a line holds a little less than its width. */
 const FILL = 0.96;
 /** A sentence of everyday text: its width gives the font's mean letter width. */
