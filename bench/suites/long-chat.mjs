@@ -35,7 +35,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import { launchChromium } from '../support/chromium.mjs';
 import { startProfile, stopProfile } from '../support/cpu-profile.mjs';
-import { startTrace, stopTrace } from '../support/trace-summary.mjs';
+import { startTrace, stopTrace, stopTraceTasks } from '../support/trace-summary.mjs';
 import { accessToken, insertSession, withScratchDatabase } from '../support/postgres.mjs';
 import { startFakeModel } from '../support/fake-model.mjs';
 import { median, percentile } from '../support/stats.mjs';
@@ -59,8 +59,11 @@ const CPU_SLOWDOWN = 4;
 const PROFILE = Boolean(process.env.BENCH_LONG_CHAT_PROFILE);
 /** Set: a trace of each scroll (the app's and the static list's), the main thread's time logged by task (style, layout, paint, scripts…). */
 const TRACE = Boolean(process.env.BENCH_LONG_CHAT_TRACE);
+/** Set: a trace of each opening by navigation, its main thread's tasks of 8 ms or more logged in order. */
+const OPEN_TRACE = Boolean(process.env.BENCH_LONG_CHAT_OPEN_TRACE);
 const WEB_DIST = new URL('../../apps/web/dist/', import.meta.url).pathname;
-const TIMEOUT_MS = 180_000;
+/** How long the page may take to scroll before the run profiles it and fails. */
+const TIMEOUT_MS = Number(process.env.BENCH_LONG_CHAT_TIMEOUT_MS ?? 180_000);
 
 /**
  * The parts issue 29's edit/branch/search work adds (the `story` branch): each
@@ -335,8 +338,13 @@ async function openChat(context, { server, slug, chatId, lastText, log, label, p
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
   await page.addInitScript(openAndWatch, lastText);
   if (profile) await startProfile(cdp);
+  const tracing = OPEN_TRACE ? await startTrace(cdp) : null;
   await page.goto(`${server.url}/${slug}?chat=${chatId}`, { waitUntil: 'commit', timeout: TIMEOUT_MS });
   await page.waitForFunction(() => window.__lastVisibleAt !== null, null, { timeout: TIMEOUT_MS, polling: 50 });
+  if (tracing)
+    log(
+      `trace, ${label}, opening: the main thread's tasks of 8 ms or more\n${(await stopTraceTasks(tracing)).join('\n')}`,
+    );
   if (profile) logProfile(log, `${label}, opening`, await stopProfile(cdp, WEB_DIST));
   const openMs = await page.evaluate(() => window.__lastVisibleAt);
   log(`browser, ${label}: the newest message in view after ${openMs.toFixed(0)} ms`);
@@ -406,10 +414,13 @@ function logTrace(log, label, { busyMs, perFrameMs, cpuPerFrameMs, lines }) {
  */
 async function watched(answer, { cdp, log, label }) {
   let timer;
-  const late = new Promise((resolve) => {
-    timer = setTimeout(() => resolve(late), TIMEOUT_MS + 10_000);
-  });
-  const first = await Promise.race([answer, late]);
+  const late = Symbol('late');
+  const first = await Promise.race([
+    answer,
+    new Promise((resolve) => {
+      timer = setTimeout(() => resolve(late), TIMEOUT_MS + 10_000);
+    }),
+  ]);
   clearTimeout(timer);
   if (first !== late) return first;
   log(`${label}: no answer from the page in ${(TIMEOUT_MS + 10_000) / 1000} s; profiling its main thread for 5 s`);

@@ -2,7 +2,9 @@
 // the same page (bench/support/virtual-lists/, built here with Vite) draws BENCH_VLIST_COUNT
 // (3 000) bubbles of nine heights (the text of a message, 1–9 sentences), opened at the end, with
 // react-virtuoso set up as the chat's list is (given a count of rows, and given the rows as
-// `data` as the chat gives them: the second mounts rows again and again), with @tanstack/react-virtual told each row's
+// `data` as the chat gives them: the second measures row 0 first, the shortest here, and guesses
+// every row at its height, so that it mounts rows again and again — bench/README.md "Long-chat
+// scroll: the cause and the fix"), with @tanstack/react-virtual told each row's
 // height estimated from its text, and with every row in the page (the baseline: what the machine
 // allows). In headless Chromium at 390×844 with 4× CPU throttling, each list is scrolled up
 // 120 px a frame until BENCH_VLIST_ROWS (400) rows have gone by: frames per second from

@@ -18,27 +18,8 @@ export async function startTrace(cdp) {
  * which the machine's load does not stretch), its self time by event name (the `top`
  * names, ms) and, per frame of `frames` frames, the mean of each and how often it ran.
  */
-export async function stopTrace({ cdp, events, onData }, frames, top = 18) {
-  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.end');
-  await done;
-  cdp.off('Tracing.dataCollected', onData);
-  // The renderer's main thread: the busiest thread named CrRendererMain.
-  const mains = new Set(
-    events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`),
-  );
-  const byThread = new Map();
-  for (const event of events) {
-    const key = `${event.pid}:${event.tid}`;
-    if (!mains.has(key) || event.ph !== 'X' || typeof event.dur !== 'number') continue;
-    if (!byThread.has(key)) byThread.set(key, []);
-    byThread.get(key).push(event);
-  }
-  let main = [];
-  for (const list of byThread.values()) if (list.length > main.length) main = list;
-  main.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+export async function stopTrace(tracing, frames, top = 18) {
+  const main = mainThread(await endTrace(tracing));
   const self = new Map();
   const count = new Map();
   const stack = [];
@@ -69,4 +50,61 @@ export async function stopTrace({ cdp, events, onData }, frames, top = 18) {
     cpuPerFrameMs: cpu / 1000 / Math.max(1, frames),
     lines,
   };
+}
+
+/** Stops tracing; answers the trace's events. */
+async function endTrace({ cdp, events, onData }) {
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  await done;
+  cdp.off('Tracing.dataCollected', onData);
+  return events;
+}
+
+/** The renderer's main thread (the busiest thread named CrRendererMain): its complete events, in order. */
+function mainThread(events) {
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byThread = new Map();
+  for (const event of events) {
+    const key = `${event.pid}:${event.tid}`;
+    if (!mains.has(key) || event.ph !== 'X' || typeof event.dur !== 'number') continue;
+    if (!byThread.has(key)) byThread.set(key, []);
+    byThread.get(key).push(event);
+  }
+  let main = [];
+  for (const list of byThread.values()) if (list.length > main.length) main = list;
+  return main.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+}
+
+/**
+ * Stops tracing; answers the main thread's tasks of `minMs` or more as lines, in order: when
+ * each began (ms after the first event traced), how long it ran, and the longest events within
+ * it (a script's file, a function's name) — where a page load's time goes, task by task.
+ */
+export async function stopTraceTasks(tracing, minMs = 8) {
+  const main = mainThread(await endTrace(tracing));
+  if (main.length === 0) return [];
+  const start = main[0].ts;
+  const lines = [];
+  for (const task of main) {
+    if (task.name !== 'RunTask' || task.dur < minMs * 1000) continue;
+    const end = task.ts + task.dur;
+    const inside = main
+      .filter((e) => e !== task && e.name !== 'RunTask' && e.ts >= task.ts && e.ts + e.dur <= end && e.dur >= 3000)
+      .sort((a, b) => b.dur - a.dur)
+      .slice(0, 5)
+      .map((e) => {
+        const file = e.args?.data?.url?.split('/').pop();
+        const fn = e.args?.data?.functionName;
+        return `${e.name}${file ? ` ${file}` : ''}${fn ? ` ${fn}()` : ''} ${(e.dur / 1000).toFixed(0)}`;
+      });
+    lines.push(
+      `${((task.ts - start) / 1000).toFixed(0).padStart(6)} ms ${(task.dur / 1000).toFixed(0).padStart(5)} ms  ${inside.join('; ')}`,
+    );
+  }
+  return lines;
 }

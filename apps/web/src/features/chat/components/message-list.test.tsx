@@ -7,6 +7,13 @@ import { openingAnchor } from '../scroll-memory';
 import { message } from '../test-helpers';
 import { MessageList, useFirstItemIndex, type MessageListProps } from './message-list';
 
+// happy-dom lays nothing out: every row is 40 px (Virtuoso's mock context below), so the rows'
+// estimates from their text (row-estimates.test.ts) are 40 px too.
+vi.mock('../row-estimates', () => ({
+  rowMetrics: () => null,
+  rowEstimates: (messages: Message[]) => (messages.length ? [...messages.map(() => 40), 40] : []),
+}));
+
 beforeAll(async () => {
   await initI18n('en');
 });

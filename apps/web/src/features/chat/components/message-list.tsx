@@ -31,6 +31,7 @@ import { Icon } from '../../../components/ui/icon';
 import { IconSprite } from '../../../components/ui/icon-sprite';
 import { rememberPlace } from '../scroll-memory';
 import { useReaderScroll } from '../hooks/use-reader-scroll';
+import { rowEstimates, rowMetrics } from '../row-estimates';
 import { MessageBubble, TypingIndicator, type MessageBubbleProps } from './message-bubble';
 
 type BubbleActions = Pick<
@@ -129,13 +130,12 @@ const ROW_ICONS = [Copy, Flag, RefreshCw, EllipsisVertical, Play, ChevronLeft, C
 /** Within this many pixels of the end counts as at the newest message. */
 const EDGE = 160;
 /**
- * Rows rendered beyond the view (px): a little above and below it at all times, and more ahead
- * in the direction of the scroll, in one go, so that the list renders again every few hundred
- * pixels instead of on every row that comes into view (react-virtuoso's `increaseViewportBy`
- * and `overscan`).
+ * Rows rendered beyond the view (px; react-virtuoso's `increaseViewportBy`): each row is drawn
+ * as it comes within this distance, one or two in a frame. No look-ahead in batches (`overscan`):
+ * four or five rows drawn in one frame take two frames on a phone, every few frames
+ * (bench/README.md "Long-chat scroll").
  */
 const AROUND = { top: 300, bottom: 200 };
-const AHEAD = { main: 600, reverse: 0 };
 /** Far from any real index, so that older messages can be put in front (Virtuoso's `firstItemIndex`). */
 const FIRST_INDEX = 1_000_000_000;
 
@@ -291,6 +291,11 @@ export function MessageList({
   // Who moves the view: the list follows the newest message until the user scrolls up by hand.
   const anchorIndex = anchorId ? messages.findIndex((m) => m.id === anchorId) : -1;
   const listKey = `${windowKey}:${messages.length > 0}`;
+  // The rows' heights guessed from their text when the list opens (row-estimates.ts): react-virtuoso
+  // reads them only then, before it has measured a row, and keeps their mean for older pages.
+  const estimates = useRef<{ key: string; sizes: number[] } | null>(null);
+  if (estimates.current?.key !== listKey)
+    estimates.current = { key: listKey, sizes: rowEstimates(messages, rowMetrics(window.innerWidth)) };
   const reader = useReaderScroll({
     windowKey: listKey,
     opensFollowing: anchorIndex < 0 && openAt === 'end',
@@ -421,6 +426,7 @@ export function MessageList({
           className="flex-1 overscroll-contain bg-bg"
           data={messages}
           firstItemIndex={firstItemIndex}
+          heightEstimates={estimates.current.sizes}
           initialTopMostItemIndex={
             anchorIndex >= 0
               ? { index: anchorIndex, align: 'start', offset: anchorOffset }
@@ -441,7 +447,6 @@ export function MessageList({
             if (hasNewer && !isLoadingNewer) loadNewer?.();
           }}
           increaseViewportBy={AROUND}
-          overscan={AHEAD}
           // Rows measured as soon as the browser has laid them out, not in the next frame (where
           // reading their size lays the page out again, and a scroll up is corrected a frame late).
           skipAnimationFrameInResizeObserver

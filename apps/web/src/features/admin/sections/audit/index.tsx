@@ -6,7 +6,6 @@ import { useTranslation } from '../../../../lib/i18n';
 import { formatDateTime } from '../../../../lib/format';
 import { useAdminAudit } from '../../api/get-audit';
 import { KeysetFilter, KeysetResults, useKeysetPages } from '../../components/admin-pager';
-import {} from '../../components/admin-states';
 import type { AdminSectionProps } from '../../sections';
 import { jsonDiff } from './json-diff';
 

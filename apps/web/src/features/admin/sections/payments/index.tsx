@@ -1,6 +1,5 @@
 import '../../texts';
 import { useState } from 'react';
-import {} from 'react-router';
 import { WEBHOOK_OUTCOMES, type AdminWebhookDelivery, type Locale } from '@reverie/shared';
 import { useTranslation } from '../../../../lib/i18n';
 import { formatBalance, formatDateTime, formatNumber } from '../../../../lib/format';
