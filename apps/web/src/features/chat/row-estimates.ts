@@ -5,12 +5,13 @@ import type { Message } from '@reverie/shared';
  *
  * react-virtuoso lays out the rows it has not drawn at a size it guesses and, when it draws one,
  * moves the view by the difference. Left to itself, it takes the first row it measures as the size
- * of every row, and puts each older page in front at the size it holds for the first row. A guess
+ * of every row, and it puts each older page in front, and each new message at the end, at the size
+ * it was first given for the first row (measured in a standalone page, bench/README.md). A guess
  * far from the truth makes each row drawn on the way up push the view back, so that the rows at
  * the edge of the view are dropped and drawn again frame after frame (bench/README.md "Long-chat
  * scroll"). So the list starts from each message's own estimate (its text's lines in the bubble),
- * the first row's replaced by the window's mean, which thus becomes the guess for every older page,
- * and the mean once more past the last row, the guess for new messages.
+ * the first row's replaced by the window's mean, which thus becomes the guess for every older page
+ * and every new message.
  */
 
 /** The text of a bubble: 0.95rem at 1.625 line height (message-bubble.tsx). */
@@ -104,13 +105,12 @@ export function estimateRowHeight(message: Message, metrics: RowMetrics): number
 
 /**
  * What react-virtuoso starts from (its `heightEstimates`, read once, before it has measured a
- * row): each message's estimate, the first replaced by their mean, and the mean past the last.
+ * row): each message's estimate, the first replaced by their mean.
  */
 export function rowEstimates(messages: Message[], metrics: RowMetrics): number[] {
   if (messages.length === 0) return [];
   const sizes = messages.map((message) => estimateRowHeight(message, metrics));
   const mean = Math.round(sizes.reduce((sum, size) => sum + size, 0) / sizes.length);
   sizes[0] = mean;
-  sizes.push(mean);
   return sizes;
 }
