@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
@@ -8,6 +9,12 @@ import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** react-router's production build, beside the development one its exports name. */
+function reactRouterProduction(): string {
+  const manifest = createRequire(import.meta.url).resolve('react-router/package.json');
+  return path.join(path.dirname(manifest), 'dist/production/index.mjs');
+}
 const localesDir = path.resolve(here, '../../packages/shared/src/locales');
 const FETCHED_LOCALES = ['ch', 'de', 'es', 'ru'];
 
@@ -254,6 +261,10 @@ export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, here, 'VITE_');
   const apiTarget = env.VITE_DEV_API_PROXY ?? 'http://localhost:3000';
   return {
+    // react-router's package exports only its development build (with its development warnings)
+    // to bundlers; a production build takes its production build instead (upstream
+    // remix-run/react-router#12532, #14102). Tests and the dev server keep the development one.
+    resolve: mode === 'production' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction() }] } : {},
     plugins: [
       react(),
       tailwindcss(),
