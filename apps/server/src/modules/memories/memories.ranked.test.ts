@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type DatabaseHandle } from '../../db/client.js';
 import { memories, users } from '../../db/schema.js';
@@ -148,6 +148,31 @@ describe('the prompt statement ranked by words', () => {
     statements.length = 0;
     await service().forPrompt({ userId, botId, turns: ['my sister and her violin'], budgetTokens: 600 });
     expect(statements).toHaveLength(1);
+  });
+
+  it('runs the statement in its stored function, with its generic plan: the function holds its text', async () => {
+    // Migration 0028's memories_by_words is rankedByWords word for word (a change of one needs a
+    // migration of the other), run under force_generic_plan: prepared, PostgreSQL planned the
+    // statement at every execution, its generic plan's estimate being above the custom plans'.
+    const [fn] = rowsOf<{ prosrc: string; proconfig: string[] | string | null }>(
+      await db.execute(sql`select prosrc, proconfig from pg_proc where proname = 'memories_by_words'`),
+    );
+    expect(fn).toBeDefined();
+    expect(String(fn!.proconfig)).toContain('plan_cache_mode=force_generic_plan');
+    const { dialect } = db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } };
+    const options = { pinned: 8, limit: 300, top: 40, now, finders: ['b'] };
+    const statement = dialect.sqlToQuery(repo.rankedByWords(userId, botId, ['a'], options));
+    const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+    expect(flat(fn!.prosrc)).toContain(`RETURN QUERY ${flat(statement.sql)};`);
+    // The call passes the statement's parameters in their order.
+    expect(dialect.sqlToQuery(repo.memoriesByWordsCall(userId, botId, ['a'], options)).params).toEqual(
+      statement.params,
+    );
+    // And it is what a prompt runs: one statement, calling it.
+    statements.length = 0;
+    await service().forPrompt({ userId, botId, turns: ['my sister and her violin'], budgetTokens: 600 });
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/memories_by_words\(/);
   });
 
   it("prepares the read of embeddings on too: its generic plan reads the terms' GIN index", async () => {

@@ -330,8 +330,9 @@ export async function promptCandidates(
 }> {
   const query = promptCandidatesQuery(userId, botId, scoped, options);
   // The statement's text depends only on which parts it has (the terms are one parameter):
-  // with terms, it is prepared per shape — one round trip, planned once per connection (its
-  // generic plan reads the terms' GIN index: memories.ranked.test.ts). Without terms, unnamed.
+  // with terms, it is prepared per shape — one round trip, parsed once per connection (its
+  // generic plan reads the terms' GIN index: memories.ranked.test.ts; PostgreSQL still makes a
+  // custom plan at each execution, as it did for `rankedByWords`). Without terms, unnamed.
   const shape = `memories-prompt-${options.withEmbedding ? 'vectors' : 'words'}-${options.recent ? 'recent' : 'found'}`;
   const rows = rowsOf<Record<string, unknown>>(
     scoped.length ? await executePrepared(db, shape, query) : await db.execute(query),
@@ -362,9 +363,9 @@ export async function promptCandidates(
  * The candidates' times are whole milliseconds from `date_part` (float, exact to the
  * microsecond here), not `extract`'s numeric: the same values, ≈ 0.1 ms less execution for 220
  * candidates (bench/README.md "Memory retrieval, issue 28's last two targets"). The process
- * decodes 40 rows instead of up to 300; the statement's text is fixed (one prepared statement,
- * planned once per connection; its generic plan reads the terms' GIN index:
- * memories.ranked.test.ts).
+ * decodes 40 rows instead of up to 300. It runs in the function `memories_by_words`
+ * (`memoriesByWordsCall`) with its generic plan, which reads the terms' GIN index:
+ * memories.ranked.test.ts.
  */
 export function rankedByWords(
   userId: string,
@@ -409,7 +410,27 @@ export function rankedByWords(
     order by r.rn)`;
 }
 
-/** The prompt's reads ranked by words (`rankedByWords`), as the ranking takes them. */
+/**
+ * `rankedByWords` as its stored function runs it (migration 0028, `memories_by_words`): the same
+ * statement, with its arguments in the order of the statement's parameters, under
+ * `plan_cache_mode = force_generic_plan`. Prepared as it is, PostgreSQL planned it at every
+ * execution — ≈ 0.6 ms of a send's PostgreSQL CPU — since its generic plan's estimate (`terms &&
+ * $n` at the default 1 % of the table) stays above the custom plans' (bench/README.md "Memory
+ * retrieval: the newest turn finds"); memories.ranked.test.ts checks the function's text is the
+ * statement's.
+ */
+export function memoriesByWordsCall(
+  userId: string,
+  botId: string,
+  scoped: string[],
+  options: { pinned: number; limit: number; top: number; now: Date; finders?: string[] },
+): SQL {
+  const finders = options.finders ?? scoped;
+  return sql`select * from memories_by_words(${scoped.join(' ')}, ${finders.join(' ')}, ${userId}, ${botId}, ${options.limit},
+    ${options.now.getTime()}, ${userId}, ${botId}, ${options.pinned}, ${options.top}, ${options.top})`;
+}
+
+/** The prompt's reads ranked by words (`rankedByWords`, run by `memoriesByWordsCall`), as the ranking takes them. */
 export async function promptCandidatesByWords(
   db: Database,
   userId: string,
@@ -428,7 +449,7 @@ export async function promptCandidatesByWords(
   restChars: number | null;
 }> {
   const rows = rowsOf<Record<string, unknown>>(
-    await executePrepared(db, 'memories-by-words', rankedByWords(userId, botId, scoped, options)),
+    await executePrepared(db, 'memories-by-words', memoriesByWordsCall(userId, botId, scoped, options)),
   );
   const pinned: PromptMemory[] = [];
   const ranked: (PromptMemory & { dfs: number[]; termCount: number })[] = [];
