@@ -16,6 +16,12 @@ export const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Chromium 156.0.8078.108 (Debian, 2026-11) opens the omnibox's WebUI popup (chrome://omnibox-popup.top-chrome,
+  // its "AI mode" app) in a renderer of its own for every window, headless too, and that renderer
+  // keeps a core ≈ 90 % busy (a trace: 3.6 s of its main thread and 2.2 s of its workers in 4 s):
+  // on 2 cores every page measured or tested ran at half speed (bench/README "The browser's own
+  // popup").
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI',
 ];
 
 /** Launches Chromium with the common flags and `extra` ones. */
