@@ -14,6 +14,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { accessToken, insertSession, withScratchDatabase } from '../support/postgres.mjs';
 import { startFakeModel } from '../support/fake-model.mjs';
+import { cpuSeconds } from '../support/process-idle.mjs';
 import { median, percentile } from '../support/stats.mjs';
 import { streamPost } from '../support/stream-post.mjs';
 
@@ -120,12 +121,28 @@ export async function sendTtft(repoRoot, startServer, url, log, { embeddings = f
     const a = [];
     const b = [];
     const direct = [];
+    // The CPU of each send (request to the reply's end): the server's, and that of its
+    // PostgreSQL backends (this database's, read from /proc; Linux only, else not reported).
+    const backends = (await sql`select pid from pg_stat_activity where datname = current_database()`).map((r) => r.pid);
+    const cpuNow = () => {
+      const node = cpuSeconds(server.child.pid);
+      const pg = backends.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
+      return node === null ? null : { node, pg };
+    };
+    const cpu = { a: { node: 0, pg: 0 }, b: { node: 0, pg: 0 } };
     for (let i = 0; i < TTFT_SENDS * 2; i++) {
       const inA = i % 4 === 0 || i % 4 === 3;
+      const before = cpuNow();
       (inA ? a : b).push(await send(inA ? withMemories : without, TTFT_WARMUP + Math.floor(i / 2)));
+      const after = cpuNow();
+      if (before && after) {
+        cpu[inA ? 'a' : 'b'].node += after.node - before.node;
+        cpu[inA ? 'a' : 'b'].pg += after.pg - before.pg;
+      }
       direct.push(await askFake());
       await new Promise((r) => setTimeout(r, 20));
     }
+    const perSend = (c, n) => ({ node: (c.node * 1000) / n, pg: (c.pg * 1000) / n });
     const fakeP50 = median(direct);
     log(
       `memory (embeddings ${embeddings ? 'on' : 'off'}): first token p50 with 20 000 memories ${median(a).toFixed(2)} ms, without ${median(b).toFixed(2)} ms, the fake alone ${fakeP50.toFixed(2)} ms; requests to the fake: ${JSON.stringify(fake.requests)}`,
@@ -138,6 +155,9 @@ export async function sendTtft(repoRoot, startServer, url, log, { embeddings = f
       withoutP50: median(b) - fakeP50,
       withoutP99: percentile(b, 0.99) - fakeP50,
       sends: a.length,
+      // ms of CPU a send (to the reply's end), with memories and without: the server, PostgreSQL.
+      cpuWith: perSend(cpu.a, a.length),
+      cpuWithout: perSend(cpu.b, b.length),
     };
   } finally {
     await server.stop();
@@ -167,7 +187,7 @@ function ttftRows(t, what) {
       value: t.added,
       unit: 'ms',
       target: { max: 1 },
-      note: `${t.sends} sends each, interleaved A B B A, ${t.embeddingRequests} embedding requests; added over the fake: with memories p50 ${t.withP50.toFixed(2)} / p99 ${t.withP99.toFixed(2)} ms, without p50 ${t.withoutP50.toFixed(2)} / p99 ${t.withoutP99.toFixed(2)} ms`,
+      note: `${t.sends} sends each, interleaved A B B A, ${t.embeddingRequests} embedding requests; added over the fake: with memories p50 ${t.withP50.toFixed(2)} / p99 ${t.withP99.toFixed(2)} ms, without p50 ${t.withoutP50.toFixed(2)} / p99 ${t.withoutP99.toFixed(2)} ms; CPU a send to its reply's end, with / without: the server ${t.cpuWith.node.toFixed(2)} / ${t.cpuWithout.node.toFixed(2)} ms, its PostgreSQL backends ${t.cpuWith.pg.toFixed(2)} / ${t.cpuWithout.pg.toFixed(2)} ms`,
     },
   ];
 }
@@ -269,6 +289,13 @@ export async function run({ repoRoot, startServer, log }) {
       unit: '',
       target: { min: 0.95 },
       note: langs(result.recallEmbedByLang),
+    },
+    {
+      label:
+        "recall@5 with a send's three turns (the previous probe, the fake's reply, the probe), full-text / test embedder",
+      value: result.recallFtsSend,
+      unit: '',
+      note: `full-text ${langs(result.recallFtsSendByLang)}; with the test embedder ${result.recallEmbedSend.toFixed(2)} (${langs(result.recallEmbedSendByLang)})`,
     },
     {
       label: `retrieval for one turn, p99 (${result.pairRows} for the pair, ${result.tableRows} in the table)`,

@@ -73,14 +73,26 @@ async function plant(botId: string, embed: boolean): Promise<Map<string, string>
   return ids;
 }
 
-async function recall(embed: boolean): Promise<{ all: number; byLang: Record<string, number> }> {
-  const bot = await newBot(`bench-${embed ? 'embed' : 'fts'}`);
+/**
+ * A send's last three turns for probe `i` (recall with context): the previous probe (another
+ * fact's question), the reply of the send bench's fake model, and the probe.
+ */
+const REPLY = 'The' + ' moon'.repeat(15);
+const sendTurns = (i: number) => [
+  data.probes[(i + data.probes.length - 1) % data.probes.length]!.text,
+  REPLY,
+  data.probes[i]!.text,
+];
+
+async function recall(embed: boolean, send = false): Promise<{ all: number; byLang: Record<string, number> }> {
+  const turnsOf = (i: number) => (send ? sendTurns(i) : [data.probes[i]!.text]);
+  const bot = await newBot(`bench-${embed ? 'embed' : 'fts'}${send ? '-send' : ''}`);
   const ids = await plant(bot.id, embed);
   const s = service(embed);
   let hits = 0;
   const perLang: Record<string, [number, number]> = {};
-  for (const probe of data.probes) {
-    const got = await s.forPrompt({ userId: user!.id, botId: bot.id, turns: [probe.text], budgetTokens: 100_000 });
+  for (const [i, probe] of data.probes.entries()) {
+    const got = await s.forPrompt({ userId: user!.id, botId: bot.id, turns: turnsOf(i), budgetTokens: 100_000 });
     const hit = got.ids.slice(0, 5).includes(ids.get(probe.memory)!);
     hits += hit ? 1 : 0;
     const l = (perLang[probe.lang] ??= [0, 0]);
@@ -95,6 +107,9 @@ async function recall(embed: boolean): Promise<{ all: number; byLang: Record<str
 
 const fts = await recall(false);
 const emb = await recall(true);
+// The same probes as a send's third turn (not a target: what the turns before it do to recall).
+const ftsSend = await recall(false, true);
+const embSend = await recall(true, true);
 
 // Speed: PAIR memories for one pair and TABLE in the table. The other pairs are other people's
 // (50 users, each with one of 20 characters): a table where one user owned every row would make
@@ -168,6 +183,10 @@ console.log(
     recallFtsByLang: fts.byLang,
     recallEmbed: emb.all,
     recallEmbedByLang: emb.byLang,
+    recallFtsSend: ftsSend.all,
+    recallFtsSendByLang: ftsSend.byLang,
+    recallEmbedSend: embSend.all,
+    recallEmbedSendByLang: embSend.byLang,
     tableRows: count,
     pairRows: PAIR,
     fillSeconds,

@@ -85,7 +85,7 @@ async function countSend(ids: { userId: string; botId: string; chatId: string },
 type Auth = { authorization: string };
 
 /** The memories module's read of a prompt's memories (pinned and candidates), and the lorebooks module's of its books. */
-const MEMORIES_READ = /from memories p where p\.user_id = .* and p\.pinned/s;
+const MEMORIES_READ = /memories_by_words\(|from memories p where p\.user_id = .* and p\.pinned/s;
 const BOOKS_READ = /"lorebooks"\."global" = /;
 
 async function pair() {

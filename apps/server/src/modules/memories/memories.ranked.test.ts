@@ -1,11 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type DatabaseHandle } from '../../db/client.js';
 import { memories, users } from '../../db/schema.js';
 import { countedMemoryPair } from '../../../test/memory-pair.js';
 import { standaloneMemories } from '../../../test/standalone-memories.js';
 import * as repo from './memories.repository.js';
-import { memoryValues } from './memories.service.js';
+import { memoryValues, promptFinders } from './memories.service.js';
 import { memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
 import { pairKey, searchTerms } from './terms.js';
 
@@ -53,8 +53,13 @@ beforeAll(async () => {
 /** The prompt the ranking of every candidate in the process gives (the path of embeddings on). */
 async function everyCandidate(turns: string[], budgetTokens: number) {
   const key = pairKey(userId, botId);
-  const terms = searchTerms(turns.join('\n').slice(-2000)).map((t) => `${key}:${t}`);
-  const { pinned, candidates } = await repo.promptCandidates(db, userId, botId, terms, { pinned: 8, limit: 300 });
+  const query = turns.join('\n').slice(-2000);
+  const terms = searchTerms(query).map((t) => `${key}:${t}`);
+  const { pinned, candidates } = await repo.promptCandidates(db, userId, botId, terms, {
+    pinned: 8,
+    limit: 300,
+    finders: promptFinders(turns, query, key),
+  });
   const ranked = rankMemories({ pinned, candidates, total: Math.max(candidates.length * 4, 50), now });
   const chosen = selectForPrompt(pinned, ranked, budgetTokens, 12);
   return { ids: chosen.map((m) => m.id), lines: chosen.map(memoryLine), candidates: candidates.length };
@@ -67,6 +72,7 @@ describe('the prompt statement ranked by words', () => {
     let readRest = 0;
     for (const turns of [
       ['How is my sister?', 'She plays the violin in Paris.', 'And the garden in winter?'],
+      ['How is my sister?', 'She plays the violin in Paris.', 'What about coffee, chess and the bakery?'],
       ['coffee and chess with the dog by the river'],
       ['Tell me about the bakery'],
       ['sister garden violin paris winter coffee dog river bakery chess'],
@@ -144,6 +150,31 @@ describe('the prompt statement ranked by words', () => {
     expect(statements).toHaveLength(1);
   });
 
+  it('runs the statement in its stored function, with its generic plan: the function holds its text', async () => {
+    // Migration 0028's memories_by_words is rankedByWords word for word (a change of one needs a
+    // migration of the other), run under force_generic_plan: prepared, PostgreSQL planned the
+    // statement at every execution, its generic plan's estimate being above the custom plans'.
+    const [fn] = rowsOf<{ prosrc: string; proconfig: string[] | string | null }>(
+      await db.execute(sql`select prosrc, proconfig from pg_proc where proname = 'memories_by_words'`),
+    );
+    expect(fn).toBeDefined();
+    expect(String(fn!.proconfig)).toContain('plan_cache_mode=force_generic_plan');
+    const { dialect } = db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } };
+    const options = { pinned: 8, limit: 300, top: 40, now, finders: ['b'] };
+    const statement = dialect.sqlToQuery(repo.rankedByWords(userId, botId, ['a'], options));
+    const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+    expect(flat(fn!.prosrc)).toContain(`RETURN QUERY ${flat(statement.sql)};`);
+    // The call passes the statement's parameters in their order.
+    expect(dialect.sqlToQuery(repo.memoriesByWordsCall(userId, botId, ['a'], options)).params).toEqual(
+      statement.params,
+    );
+    // And it is what a prompt runs: one statement, calling it.
+    statements.length = 0;
+    await service().forPrompt({ userId, botId, turns: ['my sister and her violin'], budgetTokens: 600 });
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/memories_by_words\(/);
+  });
+
   it("prepares the read of embeddings on too: its generic plan reads the terms' GIN index", async () => {
     const key = pairKey(userId, botId);
     const query = repo.promptCandidatesQuery(
@@ -157,6 +188,56 @@ describe('the prompt statement ranked by words', () => {
     expect(plan).toMatch(/memories_pinned_idx/);
     expect(plan).not.toMatch(/Seq Scan on memories/);
     expect(plan).not.toMatch(/ANY \(string_to_array/);
+  });
+});
+
+describe('which turns find the candidates', () => {
+  it('the newest turn finds them when it has three terms or more, and the earlier turns weigh in their order', async () => {
+    const statementsHere: string[] = [];
+    const here = await countedMemoryPair('finders', statementsHere);
+    const write = (text: string, minutesAgo: number) =>
+      here.db
+        .insert(memories)
+        .values({
+          ...memoryValues(here.userId, here.botId, {
+            kind: 'user',
+            text,
+            eventDate: null,
+            importance: 3,
+            pinned: false,
+            origin: 'model',
+            sourceMessageIds: [],
+          }),
+          updatedAt: new Date(now.getTime() - minutesAgo * 60_000),
+        })
+        .returning({ id: memories.id })
+        .then((r) => r[0]!.id);
+    const garden = await write('The garden is full of roses', 1);
+    const sam = await write('Sam plays the violin', 2);
+    const sister = await write("Alex's sister plays the violin", 3);
+    for (const embed of [false, true]) {
+      // Embeddings on: vectors that resemble nothing (the words decide), ranked in the process.
+      const s = standaloneMemories(here.db, {
+        now: () => now,
+        ...(embed ? { llm: { embed: async (texts: string[]) => texts.map(() => [0, 0, 1]) } } : {}),
+      });
+      const ask = (last: string) =>
+        s.forPrompt({
+          userId: here.userId,
+          botId: here.botId,
+          turns: ['My sister loves the garden', 'Lovely!', last],
+          budgetTokens: 600,
+        });
+      // Three terms (plays, violin, family): the violin's memories only — the garden, which
+      // only the earlier turn named, is not looked for — and the sister's, which the earlier
+      // turn names too, comes before Sam's, the newer.
+      expect((await ask('Who plays the violin in the family?')).ids, `embed ${embed}`).toEqual([sister, sam]);
+      // Two terms ("tell", "more"): the turns before it find too, as a query of all three.
+      const short = (await ask('Tell me more')).ids;
+      expect(short, `embed ${embed}`).toContain(garden);
+      expect(short, `embed ${embed}`).toContain(sister);
+    }
+    expect(promptFinders(['a b c'], 'a b c', 'k')).toBeUndefined();
   });
 });
 

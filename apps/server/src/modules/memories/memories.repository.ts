@@ -209,7 +209,9 @@ const termsArray = (scoped: string[]): SQL => sql`string_to_array(${scoped.join(
 const termsOnce = (scoped: string[]): SQL => sql`(select ${termsArray(scoped)})::text[]`;
 
 /**
- * The search of `searchCandidates` as one SELECT (docs/memory.md "Benchmark"). The GIN index on
+ * The search of `searchCandidates` as one SELECT (docs/memory.md "Benchmark"): the memories
+ * holding one of `finders` (all of `scoped` unless given: a prompt's are the new turn's terms,
+ * `finders` of docs/memory.md "Retrieval"), each with the terms of `scoped` it holds. The GIN index on
  * the pair-scoped terms alone finds the rows: the pair condition stays outside the `offset 0`
  * subquery, since the planner otherwise ANDs the bitmap with the pair index's — every memory of
  * the pair (20 000 index entries, ¾ of the statement's buffers) read to confirm what the scoped
@@ -222,14 +224,22 @@ function candidatesQuery(
   userId: string,
   botId: string,
   scoped: string[],
-  options: { limit: number; kind?: MemoryRow['kind']; withEmbedding?: boolean; columns?: SQL; src?: 'c' },
+  options: {
+    limit: number;
+    kind?: MemoryRow['kind'];
+    withEmbedding?: boolean;
+    columns?: SQL;
+    src?: 'c';
+    /** The terms that find the candidates (`finders`); all of `scoped` by default. */
+    finders?: string[];
+  },
 ): SQL {
   return sql`select ${options.columns ?? shownSelect('c')}, c.matched, cardinality(c.terms) as "termCount",
       ${options.withEmbedding ? sql`c.embedding` : sql`null::real[]`} as embedding${options.src ? sql.raw(`, 'c' as src`) : sql``}
     from (select ${sql.raw(shownColumns.map(([, column]) => `m.${column.name}`).join(', '))}, m.terms,
             ${options.withEmbedding ? sql`m.embedding` : sql`null::real[] as embedding`},
             array(select t from unnest(m.terms) t where t = any(${termsOnce(scoped)})) as matched
-          from memories m where m.terms && ${termsArray(scoped)} offset 0) c
+          from memories m where m.terms && ${termsArray(options.finders ?? scoped)} offset 0) c
     where c.user_id = ${userId} and c.bot_id = ${botId}${options.kind ? sql` and c.kind = ${options.kind}` : sql``}
     order by cardinality(c.matched) desc, c.updated_at desc
     limit ${options.limit}`;
@@ -288,7 +298,7 @@ export function promptCandidatesQuery(
   userId: string,
   botId: string,
   scoped: string[],
-  options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number },
+  options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number; finders?: string[] },
 ): SQL {
   const pinnedQuery = sql`select ${promptSelect('p')}, null::text[] as matched, 0 as "termCount",
       null::real[] as embedding, 'p' as src
@@ -312,7 +322,7 @@ export async function promptCandidates(
   userId: string,
   botId: string,
   scoped: string[],
-  options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number },
+  options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number; finders?: string[] },
 ): Promise<{
   pinned: PromptMemory[];
   candidates: (PromptMemory & SearchTerms)[];
@@ -320,8 +330,9 @@ export async function promptCandidates(
 }> {
   const query = promptCandidatesQuery(userId, botId, scoped, options);
   // The statement's text depends only on which parts it has (the terms are one parameter):
-  // with terms, it is prepared per shape — one round trip, planned once per connection (its
-  // generic plan reads the terms' GIN index: memories.ranked.test.ts). Without terms, unnamed.
+  // with terms, it is prepared per shape — one round trip, parsed once per connection (its
+  // generic plan reads the terms' GIN index: memories.ranked.test.ts; PostgreSQL still makes a
+  // custom plan at each execution, as it did for `rankedByWords`). Without terms, unnamed.
   const shape = `memories-prompt-${options.withEmbedding ? 'vectors' : 'words'}-${options.recent ? 'recent' : 'found'}`;
   const rows = rowsOf<Record<string, unknown>>(
     scoped.length ? await executePrepared(db, shape, query) : await db.execute(query),
@@ -339,8 +350,9 @@ export async function promptCandidates(
 
 /**
  * A prompt's reads when embeddings are off, ranked by words in the statement (docs/memory.md
- * "Retrieval"): the pair's pinned memories and the `top` best of the search's candidates (at
- * most `limit`, those holding the most query terms first, as `candidatesQuery`) by the score of
+ * "Retrieval"): the pair's pinned memories and the `top` best of the search's candidates (the
+ * memories holding one of `finders`, all of `scoped` unless given; at most `limit`, those
+ * holding the most terms of `scoped` first, as `candidatesQuery`) by the score of
  * `rankMemories` — each shared term's rarity among the candidates, the memory's length,
  * importance and recency at `now` — with each shared term's count (`dfs`, the order of
  * `matched`), so that the process ranks them exactly as it ranks every candidate. Also: how
@@ -351,22 +363,23 @@ export async function promptCandidates(
  * The candidates' times are whole milliseconds from `date_part` (float, exact to the
  * microsecond here), not `extract`'s numeric: the same values, ≈ 0.1 ms less execution for 220
  * candidates (bench/README.md "Memory retrieval, issue 28's last two targets"). The process
- * decodes 40 rows instead of up to 300; the statement's text is fixed (one prepared statement,
- * planned once per connection; its generic plan reads the terms' GIN index:
- * memories.ranked.test.ts).
+ * decodes 40 rows instead of up to 300. It runs in the function `memories_by_words`
+ * (`memoriesByWordsCall`) with its generic plan, which reads the terms' GIN index:
+ * memories.ranked.test.ts.
  */
 export function rankedByWords(
   userId: string,
   botId: string,
   scoped: string[],
-  options: { pinned: number; limit: number; top: number; now: Date },
+  options: { pinned: number; limit: number; top: number; now: Date; finders?: string[] },
 ): SQL {
   const terms = scoped.join(' ');
+  const finders = (options.finders ?? scoped).join(' ');
   return sql`with c as materialized (
     select c.id, c.kind, c.text, c.event_date, c.importance, c.updated_at, c.matched, cardinality(c.terms) as term_count
     from (select m.id, m.user_id, m.bot_id, m.kind, m.text, m.event_date, m.importance, m.updated_at, m.terms,
             array(select t from unnest(m.terms) t where t = any((select string_to_array(${terms}, ' '))::text[])) as matched
-          from memories m where m.terms && string_to_array(${terms}, ' ') offset 0) c
+          from memories m where m.terms && string_to_array(${finders}, ' ') offset 0) c
     where c.user_id = ${userId} and c.bot_id = ${botId}
     order by cardinality(c.matched) desc, c.updated_at desc
     limit ${options.limit}
@@ -397,13 +410,33 @@ export function rankedByWords(
     order by r.rn)`;
 }
 
-/** The prompt's reads ranked by words (`rankedByWords`), as the ranking takes them. */
+/**
+ * `rankedByWords` as its stored function runs it (migration 0028, `memories_by_words`): the same
+ * statement, with its arguments in the order of the statement's parameters, under
+ * `plan_cache_mode = force_generic_plan`. Prepared as it is, PostgreSQL planned it at every
+ * execution — ≈ 0.6 ms of a send's PostgreSQL CPU — since its generic plan's estimate (`terms &&
+ * $n` at the default 1 % of the table) stays above the custom plans' (bench/README.md "Memory
+ * retrieval: the newest turn finds"); memories.ranked.test.ts checks the function's text is the
+ * statement's.
+ */
+export function memoriesByWordsCall(
+  userId: string,
+  botId: string,
+  scoped: string[],
+  options: { pinned: number; limit: number; top: number; now: Date; finders?: string[] },
+): SQL {
+  const finders = options.finders ?? scoped;
+  return sql`select * from memories_by_words(${scoped.join(' ')}, ${finders.join(' ')}, ${userId}, ${botId}, ${options.limit},
+    ${options.now.getTime()}, ${userId}, ${botId}, ${options.pinned}, ${options.top}, ${options.top})`;
+}
+
+/** The prompt's reads ranked by words (`rankedByWords`, run by `memoriesByWordsCall`), as the ranking takes them. */
 export async function promptCandidatesByWords(
   db: Database,
   userId: string,
   botId: string,
   scoped: string[],
-  options: { pinned: number; limit: number; top: number; now: Date },
+  options: { pinned: number; limit: number; top: number; now: Date; finders?: string[] },
 ): Promise<{
   pinned: PromptMemory[];
   ranked: (PromptMemory & { dfs: number[]; termCount: number })[];
@@ -416,7 +449,7 @@ export async function promptCandidatesByWords(
   restChars: number | null;
 }> {
   const rows = rowsOf<Record<string, unknown>>(
-    await executePrepared(db, 'memories-by-words', rankedByWords(userId, botId, scoped, options)),
+    await executePrepared(db, 'memories-by-words', memoriesByWordsCall(userId, botId, scoped, options)),
   );
   const pinned: PromptMemory[] = [];
   const ranked: (PromptMemory & { dfs: number[]; termCount: number })[] = [];

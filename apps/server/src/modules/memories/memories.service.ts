@@ -60,6 +60,26 @@ const RECENT_FOR_EMBEDDINGS = 200;
 const RANKED_TOP = 40;
 const EMBED_WAIT_MS = 1500;
 
+/**
+ * The fewest terms with which the newest turn finds a prompt's candidates alone (`promptFinders`).
+ */
+export const NEWEST_FINDS_MIN_TERMS = 3;
+
+/**
+ * The terms that find a prompt's candidates (docs/memory.md "Retrieval"): the newest turn's —
+ * what is being said now — when it has at least NEWEST_FINDS_MIN_TERMS ("What does my sister
+ * do for a living?"); all the last turns' when it has fewer ("Tell me more", "And her job?":
+ * a short turn leans on the ones before it). Every candidate is ranked by all the terms of the
+ * last turns it holds, so the earlier turns still weigh: they order what the newest finds.
+ * `query` is the last turns joined and cut as the search reads them, `key` the pair's.
+ * Undefined: all the query's terms find.
+ */
+export function promptFinders(turns: string[], query: string, key: string): string[] | undefined {
+  if (turns.length < 2) return undefined;
+  const own = searchTerms(turns.at(-1)!.slice(-query.length));
+  return own.length >= NEWEST_FINDS_MIN_TERMS ? own.map((t) => `${key}:${t}`) : undefined;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A new memory's values, its search terms and dedupe key worked out. */
@@ -306,6 +326,7 @@ export class MemoriesService {
     const query = input.turns.join('\n').slice(-2000);
     const key = pairKey(userId, botId);
     const terms = searchTerms(query).map((t) => `${key}:${t}`);
+    const finders = promptFinders(input.turns, query, key);
     const embed = llm.embed;
     if (!embed) {
       // Ranked by words in the statement: the best RANKED_TOP candidates, ranked here exactly as
@@ -318,6 +339,7 @@ export class MemoriesService {
         limit: CANDIDATES_MAX,
         top: RANKED_TOP,
         now,
+        finders,
       });
       const ranked = rankMemories({
         pinned: got.pinned,
@@ -340,6 +362,7 @@ export class MemoriesService {
         limit: CANDIDATES_MAX,
         withEmbedding: Boolean(embed),
         recent: embed ? RECENT_FOR_EMBEDDINGS : 0,
+        finders,
       }),
       embed && query.trim() ? this.queryEmbedding(embed, query, input.signal) : null,
     ]);
