@@ -1,5 +1,6 @@
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { bots, users } from '../src/db/schema.js';
+import { memoryValues } from '../src/modules/memories/memories.service.js';
 import { createTestDatabase } from './helpers.js';
 
 /**
@@ -27,3 +28,19 @@ export async function countedMemoryPair(
     .returning();
   return { db, userId: user!.id, botId: bot!.id };
 }
+
+/**
+ * The values of a plain memory about the user for the pair (importance 3, not pinned, written
+ * by the model, no source messages), with `embedding` when given.
+ */
+export const userMemoryValues = (userId: string, botId: string, text: string, embedding?: number[]) =>
+  memoryValues(userId, botId, {
+    kind: 'user',
+    text,
+    eventDate: null,
+    importance: 3,
+    pinned: false,
+    origin: 'model',
+    sourceMessageIds: [],
+    ...(embedding ? { embedding } : {}),
+  });

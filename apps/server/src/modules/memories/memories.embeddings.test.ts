@@ -2,9 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { memories } from '../../db/schema.js';
 import { fakeEmbedding } from '../../../test/fake-embedder.js';
-import { countedMemoryPair } from '../../../test/memory-pair.js';
+import { countedMemoryPair, userMemoryValues } from '../../../test/memory-pair.js';
 import { standaloneMemories } from '../../../test/standalone-memories.js';
-import { memoryValues } from './memories.service.js';
 
 /**
  * A prompt's memories with embeddings on (docs/memory.md "Embeddings"): the newest memories —
@@ -27,18 +26,7 @@ beforeAll(async () => {
   const add = async (text: string) => {
     const [row] = await db
       .insert(memories)
-      .values(
-        memoryValues(userId, botId, {
-          kind: 'user',
-          text,
-          eventDate: null,
-          importance: 3,
-          pinned: false,
-          origin: 'model',
-          sourceMessageIds: [],
-          embedding: fakeEmbedding(text),
-        }),
-      )
+      .values(userMemoryValues(userId, botId, text, fakeEmbedding(text)))
       .returning({ id: memories.id });
     return row!.id;
   };

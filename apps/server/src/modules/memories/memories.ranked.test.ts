@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type DatabaseHandle } from '../../db/client.js';
 import { memories, users } from '../../db/schema.js';
-import { countedMemoryPair } from '../../../test/memory-pair.js';
+import { countedMemoryPair, userMemoryValues } from '../../../test/memory-pair.js';
 import { standaloneMemories } from '../../../test/standalone-memories.js';
 import * as repo from './memories.repository.js';
 import { memoryValues, promptFinders } from './memories.service.js';
@@ -199,15 +199,7 @@ describe('which turns find the candidates', () => {
       here.db
         .insert(memories)
         .values({
-          ...memoryValues(here.userId, here.botId, {
-            kind: 'user',
-            text,
-            eventDate: null,
-            importance: 3,
-            pinned: false,
-            origin: 'model',
-            sourceMessageIds: [],
-          }),
+          ...userMemoryValues(here.userId, here.botId, text),
           updatedAt: new Date(now.getTime() - minutesAgo * 60_000),
         })
         .returning({ id: memories.id })
