@@ -113,6 +113,29 @@ describe('the memory page', () => {
     expect((await screen.findByTestId('memories-no-match')).textContent).toContain('No memories match your search.');
   });
 
+  it('offers "Forget everything about me" only outside a search (under results it forgets more than it shows)', async () => {
+    memoryServer([memory('m1', { text: 'Your name is Ann' }), memory('m2', { text: 'You love jazz', kind: 'story' })]);
+    renderPage();
+    await screen.findByText('Your name is Ann');
+    expect(screen.getByTestId('memories-forget-all')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('memories-search'), { target: { value: 'jazz' } });
+    expect(screen.queryByTestId('memories-forget-all')).toBeNull();
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    expect(screen.queryByTestId('memories-forget-all')).toBeNull();
+    fireEvent.change(screen.getByTestId('memories-search'), { target: { value: '' } });
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    expect(screen.getByTestId('memories-forget-all')).toBeTruthy();
+  });
+
+  it('keeps a memory\'s date in one piece (no line break inside "updated Nov 29, 2026")', async () => {
+    memoryServer([memory('m1', { text: 'Your name is Ann' })]);
+    renderPage();
+    await screen.findByText('Your name is Ann');
+    const when = within(card('Your name is Ann')).getByTestId('memory-when');
+    expect(when.textContent).toMatch(/^remembered /);
+    expect(when.className).toContain('whitespace-nowrap');
+  });
+
   it('adds a memory by hand: a shared moment with its day', async () => {
     const server = memoryServer([memory('m1', { text: 'Your name is Ann' })]);
     renderPage();

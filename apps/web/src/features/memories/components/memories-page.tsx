@@ -326,7 +326,8 @@ export function MemoriesPage({
               </div>
             )}
 
-            {list.isSuccess && !nothingYet && (
+            {/* Not under a search's results: it forgets every memory, not the ones found. */}
+            {list.isSuccess && !nothingYet && !search && !q && (
               <div className="mt-4 border-t border-white/10 pt-6">
                 <button
                   type="button"

@@ -24,7 +24,14 @@ function MemoryMeta({ memory }: { memory: Memory }) {
     : t('memories.remembered_on', { date: formatDate(memory.created_at, locale) });
   return (
     <p className="mt-1 text-xs text-muted">
-      <time dateTime={updated ? memory.updated_at : memory.created_at}>{when}</time>
+      {/* One piece: "updated Nov 29, 2026" never breaks inside its date on a narrow card. */}
+      <time
+        dateTime={updated ? memory.updated_at : memory.created_at}
+        className="whitespace-nowrap"
+        data-testid="memory-when"
+      >
+        {when}
+      </time>
       {memory.origin === 'user' && <span className="whitespace-nowrap"> · {t('memories.added_by_you')}</span>}
     </p>
   );
