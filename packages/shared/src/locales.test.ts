@@ -84,6 +84,13 @@ describe('interface texts', () => {
     });
   }
 
+  it("ru: the memory mark's texts never guess the character's gender (no «держал(а)»)", () => {
+    const texts = flatten(load('ru'));
+    for (const key of Object.keys(texts).filter((k) => k.startsWith('memories.mark'))) {
+      expect(texts[key], key).not.toMatch(/\(а\)/);
+    }
+  });
+
   it('has every page title and tagline the server and the web app write', () => {
     const keys = [
       ...Object.values(PAGE_TITLE_KEYS),

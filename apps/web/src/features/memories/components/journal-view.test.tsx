@@ -65,6 +65,8 @@ describe('the journal', () => {
     expect(puts).toEqual([{ enabled: true }]);
     await waitFor(() => expect(screen.getByTestId('journal-toggle').getAttribute('aria-checked')).toBe('true'));
     expect(screen.getByTestId('journal-empty').textContent).toContain('No entries yet.');
+    // Switched on, the card says nothing that is only true while it is off.
+    expect(screen.getByTestId('journal').textContent).not.toMatch(/stays off|turn it on/i);
   });
 
   it('shows the entries by day, newest first', async () => {
