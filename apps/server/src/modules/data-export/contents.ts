@@ -124,19 +124,34 @@ export async function writeArchive(zip: ZipFileWriter, source: ArchiveSource): P
     });
     history.set(revision.memoryId, list);
   }
+  // Whose memory or entry each is, by name: an id alone tells a person nothing.
+  const characters = new Map(
+    (
+      await repo.charactersOf(db, [...memories.memories.map((m) => m.botId), ...memories.journal.map((e) => e.botId)])
+    ).map((bot) => [bot.id, bot]),
+  );
+  const character = (botId: string) => characters.get(botId) ?? { id: botId, name: null, slug: null };
   await zip.text(
     'memories.json',
     json(
       memories.memories.map(({ dedupeKey, ...memory }) => {
         void dedupeKey;
-        return { ...memory, history: history.get(memory.id) ?? [] };
+        return { ...memory, character: character(memory.botId), history: history.get(memory.id) ?? [] };
       }),
     ),
     signal,
   );
   await zip.text(
     'journal.json',
-    json(memories.journal.map((e) => ({ characterId: e.botId, day: e.day, text: e.text, createdAt: e.createdAt }))),
+    json(
+      memories.journal.map((e) => ({
+        characterId: e.botId,
+        character: character(e.botId),
+        day: e.day,
+        text: e.text,
+        createdAt: e.createdAt,
+      })),
+    ),
     signal,
   );
 

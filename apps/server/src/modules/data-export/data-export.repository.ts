@@ -4,7 +4,7 @@
  * personas, chats with their messages, the ledger and payments, and the settings of the
  * companion, push and memory modules. It never writes another module's tables.
  */
-import { and, asc, count, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { updateAny } from '../../db/rows.js';
@@ -190,6 +190,15 @@ export async function userChats(db: Database, userId: string) {
 export type ChatExportRow = Awaited<ReturnType<typeof userChats>>[number];
 
 /** A branch's shared history: the chats (and up to which message) it continues. */
+/** The characters these ids name (memories and journal entries say whose they are). */
+export async function charactersOf(db: Database, ids: string[]) {
+  if (!ids.length) return [];
+  return db
+    .select({ id: bots.id, name: bots.name, slug: bots.slug })
+    .from(bots)
+    .where(inArray(bots.id, [...new Set(ids)]));
+}
+
 export async function chatSegmentsOf(db: Database, chatId: string) {
   return db
     .select({ sourceChatId: chatSegments.sourceChatId, throughSeq: chatSegments.throughSeq })

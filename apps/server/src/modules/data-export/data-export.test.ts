@@ -113,7 +113,7 @@ async function richUser() {
   await db
     .insert(ledgerEntries)
     .values({ userId: owner.user.id, amount: 20, reason: 'daily_claim', idempotencyKey: `claim-${owner.user.id}` });
-  return { ...owner, mine, persona, chat, branch, pictureKey, originalKey };
+  return { ...owner, mine, persona, mia, chat, branch, pictureKey, originalKey };
 }
 
 async function prepared(auth: { authorization: string }): Promise<DataExport> {
@@ -204,6 +204,8 @@ describe('download my data', () => {
     // Memories with their history, the ledger.
     const [memory] = JSON.parse(text('memories.json'));
     expect(memory.text).toBe('Visited the Ouessant lighthouse');
+    // Whose memory it is, by name (a memory of a character never chatted with has no chat folder to tell).
+    expect(memory.character).toEqual({ id: owner.mia.id, name: 'Mia', slug: owner.mia.slug });
     expect(memory.history.map((h: { change: string }) => h.change)).toEqual(['created', 'corrected']);
     expect(text('billing/ledger.csv')).toMatch(/^created_at,amount,reason,reference\n.*,20,daily_claim,\n$/);
     // Nobody else's data.
