@@ -520,7 +520,11 @@ export async function deleteOwnMemory(db: Database, userId: string, id: string):
 
 /** Forgets everything the character remembers of the user; answers how many memories. */
 export async function deletePairMemories(db: Database, userId: string, botId: string): Promise<number> {
-  return deleteRows(db, memories, pair(userId, botId));
+  return db.transaction(async (tx) => {
+    // Her journal is written from these memories and retells them: it goes with them.
+    await tx.delete(journalEntries).where(and(eq(journalEntries.userId, userId), eq(journalEntries.botId, botId)));
+    return deleteRows(tx as unknown as Database, memories, pair(userId, botId));
+  });
 }
 
 /** Every memory of the user, with every character (delete all data). */

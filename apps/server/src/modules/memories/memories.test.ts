@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Chat, Memory, MemoryHistory, MemoryList, Message } from '@reverie/shared';
-import { bots, chats, memories as memoriesTable, memoryRevisions, messageMemories } from '../../db/schema.js';
+import {
+  bots,
+  chats,
+  journalEntries,
+  memories as memoriesTable,
+  memoryRevisions,
+  messageMemories,
+} from '../../db/schema.js';
 import { createBot, createUser, deleteAccount } from '../../../test/factories.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -408,6 +415,19 @@ describe('summary import and journal', () => {
     expect(systemOf(chatRequests().at(-1)!)).toContain('diary');
     const journal = await t.app.inject({ method: 'GET', url: `/api/characters/${bot.id}/journal`, headers: auth });
     expect(journal.json()).toMatchObject({ enabled: true, results: [{ day, text: replyText }] });
+
+    // "Forget everything about me": the diary retold those memories, so its entries go too
+    // (the journal stays on); another character's entries stay.
+    const other = await createBot(t.database.db, { name: 'Noa' });
+    await t.database.db
+      .insert(journalEntries)
+      .values({ userId: user.id, botId: other.id, day, text: 'Noa wrote this.' });
+    const all = await t.app.inject({ method: 'DELETE', url: `/api/characters/${bot.id}/memories`, headers: auth });
+    expect(all.statusCode).toBe(200);
+    const after = await t.app.inject({ method: 'GET', url: `/api/characters/${bot.id}/journal`, headers: auth });
+    expect(after.json()).toEqual({ enabled: true, results: [], next_param: null });
+    const kept = await t.database.db.select().from(journalEntries).where(eq(journalEntries.userId, user.id));
+    expect(kept.map((e) => e.text)).toEqual(['Noa wrote this.']);
   });
 });
 
