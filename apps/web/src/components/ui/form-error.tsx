@@ -29,15 +29,18 @@ export function ErrorAndCount({
   className?: string;
 }) {
   return (
-    <div className={`flex items-center justify-between gap-2 text-xs ${className}`.trim()}>
+    <div className={`flex items-start justify-between gap-2 text-xs ${className}`.trim()}>
       {error ? (
-        <span id={errorId} role="alert" className="text-red-300">
+        <span id={errorId} role="alert" className="min-w-0 text-red-300">
           {error}
         </span>
       ) : (
         <span />
       )}
-      <span className="text-muted tabular-nums">{count}</span>
+      {/* Beside a long error the count keeps its width: "52 / 500" never stacks into three lines. */}
+      <span className="shrink-0 whitespace-nowrap text-muted tabular-nums" data-testid="field-count">
+        {count}
+      </span>
     </div>
   );
 }
