@@ -253,7 +253,8 @@ export class MemoriesService {
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error))
-          throw new AppError('memory_duplicate', { status: 409, detail: 'This memory exists already' });
+          // No detail of its own: the code's text, in the user's language (errors.memory_duplicate).
+          throw new AppError('memory_duplicate', { status: 409 });
         throw error;
       });
     return presentMemory(row);

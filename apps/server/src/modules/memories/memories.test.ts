@@ -352,6 +352,27 @@ describe('the memory page API', () => {
     expect(unsafe.statusCode).toBe(422);
     expect(unsafe.json().code).toBe('memory_refused');
 
+    // A correction into another memory's text: refused in the user's language, like every error.
+    const twin = await t.app.inject({
+      method: 'POST',
+      url: `/api/characters/${bot.id}/memories`,
+      headers: auth,
+      payload: { text: 'Alex drinks tea.', kind: 'user' },
+    });
+    for (const [language, detail] of [
+      ['en', 'This is already among the memories.'],
+      ['de', 'Das ist schon unter den Erinnerungen.'],
+    ] as const) {
+      const duplicate = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/memories/${twin.json<Memory>().id}`,
+        headers: { ...auth, 'accept-language': language },
+        payload: { text: 'Alex was born in Lisbon.' },
+      });
+      expect(duplicate.statusCode).toBe(409);
+      expect(duplicate.json()).toMatchObject({ code: 'memory_duplicate', detail });
+    }
+
     const other = await createUser(t.app, t.database.db);
     for (const [method, url] of [
       ['GET', `/api/memories/${memory.id}`],
