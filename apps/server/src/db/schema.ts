@@ -14,9 +14,9 @@ import {
   uuid,
   boolean,
   check,
-  real,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { float4Vector } from './float4-vector.js';
 
 /** Who said a message of a group scene (messages.speaker); the avatar as its media key. */
 export type StoredSpeaker =
@@ -1070,7 +1070,7 @@ export const memories = pgTable(
       .default(sql`'{}'::text[]`),
     dedupeKey: text('dedupe_key').notNull(),
     /** The text's embedding when the model endpoint offers one (cosine over a candidate set). */
-    embedding: real('embedding').array(),
+    embedding: float4Vector('embedding'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

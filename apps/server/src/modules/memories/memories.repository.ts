@@ -18,6 +18,7 @@ import {
   messageMemories,
   messages,
 } from '../../db/schema.js';
+import { decodeFloat4Vector } from '../../db/float4-vector.js';
 
 export type MemoryRow = typeof memories.$inferSelect;
 export type MemoryRevisionRow = typeof memoryRevisions.$inferSelect;
@@ -184,10 +185,7 @@ function searchTermsFromRaw(raw: Record<string, unknown>): SearchTerms {
         ? (memories.terms.mapFromDriverValue(matched) as string[])
         : ((matched as string[] | null) ?? []),
     termCount: Number(raw.termCount),
-    embedding:
-      embedding === null || embedding === undefined
-        ? null
-        : (memories.embedding.mapFromDriverValue(embedding as string) as number[]),
+    embedding: embedding === null || embedding === undefined ? null : decodeFloat4Vector(embedding as Uint8Array),
   };
 }
 
@@ -235,9 +233,9 @@ function candidatesQuery(
   },
 ): SQL {
   return sql`select ${options.columns ?? shownSelect('c')}, c.matched, cardinality(c.terms) as "termCount",
-      ${options.withEmbedding ? sql`c.embedding` : sql`null::real[]`} as embedding${options.src ? sql.raw(`, 'c' as src`) : sql``}
+      ${options.withEmbedding ? sql`c.embedding` : sql`null::bytea`} as embedding${options.src ? sql.raw(`, 'c' as src`) : sql``}
     from (select ${sql.raw(shownColumns.map(([, column]) => `m.${column.name}`).join(', '))}, m.terms,
-            ${options.withEmbedding ? sql`m.embedding` : sql`null::real[] as embedding`},
+            ${options.withEmbedding ? sql`m.embedding` : sql`null::bytea as embedding`},
             array(select t from unnest(m.terms) t where t = any(${termsOnce(scoped)})) as matched
           from memories m where m.terms && ${termsArray(options.finders ?? scoped)} offset 0) c
     where c.user_id = ${userId} and c.bot_id = ${botId}${options.kind ? sql` and c.kind = ${options.kind}` : sql``}
@@ -301,7 +299,7 @@ export function promptCandidatesQuery(
   options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number; finders?: string[] },
 ): SQL {
   const pinnedQuery = sql`select ${promptSelect('p')}, null::text[] as matched, 0 as "termCount",
-      null::real[] as embedding, 'p' as src
+      null::bytea as embedding, 'p' as src
     from memories p where p.user_id = ${userId} and p.bot_id = ${botId} and p.pinned
     order by p.importance desc, p.updated_at desc
     limit ${options.pinned}`;
