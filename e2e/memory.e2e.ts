@@ -201,6 +201,9 @@ describe('memory journey (phone)', () => {
     await page.getByTestId('memories-empty').waitFor();
     const [left] = await journey.app.sql`select count(*)::int as n from memories where user_id = ${userId}`;
     expect(left!.n).toBe(0);
+    // Her journal retold those memories: its entries went with them.
+    const [diary] = await journey.app.sql`select count(*)::int as n from journal_entries where user_id = ${userId}`;
+    expect(diary!.n).toBe(0);
     await context.close();
   });
 });
