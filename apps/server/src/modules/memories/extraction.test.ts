@@ -102,4 +102,13 @@ describe('memory safety', () => {
     expect(memoryRefusal('他的同事出轨了。', 'third_party')).toBe('third_party_intimate');
     expect(memoryRefusal('Her boss works in Madrid.', 'third_party')).toBeNull();
   });
+
+  it('refuses a relative under 18 said the Russian way ("Моей дочери 12 лет"), not an adult or a span of years', () => {
+    expect(memoryRefusal('Моей дочери 12 лет, она ходит в школу.', 'user')).toBe('minor');
+    expect(memoryRefusal('Её сыну уже 9 лет.', 'third_party')).toBe('minor');
+    expect(memoryRefusal('Младшему брату 15 лет.', 'user')).toBe('minor');
+    expect(memoryRefusal('Моей сестре 30 лет.', 'user')).toBeNull();
+    expect(memoryRefusal('Сэм работает медсестрой 10 лет.', 'user')).toBeNull();
+    expect(memoryRefusal('С братом 10 лет назад они ездили в Лиссабон.', 'user')).toBeNull();
+  });
 });

@@ -15,12 +15,26 @@ const INTIMATE = [
   /(?:性爱|性愛|做爱|做愛|上床|裸体|裸體|私密|怀孕|懷孕|出轨|出軌|情人|堕胎|墮胎|色情|处女|處女|性病|性生活)/u,
 ];
 
+/**
+ * A relative's age said the Russian way, in the dative ("Моей дочери 12 лет", "сыну 9 лет",
+ * "младшему брату 15 лет"): the shared minors rules read the age only after a pronoun
+ * ("мне/ей/ему 15 лет") so that a chat's "работаю 10 лет" is no minor, but a memory about a
+ * relative under 18 is exactly what must not be kept. Answers the age, or null.
+ */
+const RU_RELATIVE_AGE =
+  /(?<![\p{L}])(?:дочер\p{L}*|доч\p{L}*|сын\p{L}*|сестр\p{L}*|сестрёнк\p{L}*|сестренк\p{L}*|брат\p{L}*|братик\p{L}*|племянни\p{L}*|внук\p{L}*|внучк\p{L}*|ребёнк\p{L}*|ребенк\p{L}*|малыш\p{L}*)\s+(?:уже\s+|только\s+|всего\s+|почти\s+)?(\d{1,2})\s*(?:лет|год|года)(?![\p{L}])(?!\s+назад)/giu;
+
+function russianRelativeMinor(text: string): boolean {
+  for (const match of text.normalize('NFKC').matchAll(RU_RELATIVE_AGE)) if (Number(match[1]) < 18) return true;
+  return false;
+}
+
 export type MemorySubject = 'user' | 'character' | 'relationship' | 'third_party';
 
 /** Why a memory may not be kept (for the log: never its text), or null. */
 export function memoryRefusal(text: string, subject: MemorySubject): string | null {
   if (detectSexualContentWithMinor(text)) return 'sexual_minors';
-  if (detectMinor(text)) return 'minor';
+  if (detectMinor(text) || russianRelativeMinor(text)) return 'minor';
   if (subject === 'third_party' && INTIMATE.some((pattern) => pattern.test(text))) return 'third_party_intimate';
   return null;
 }
