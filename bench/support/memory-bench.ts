@@ -133,21 +133,25 @@ const vocabulary = [...new Set(data.facts.flatMap((f) => searchTerms(f.text)))];
 /** The generated memories' vectors: the test embedder's size, values spread by row and dimension. */
 const VECTOR_DIMS = 256;
 const vectorValue = `((((g * 131 + i * 71) % 199) - 99) / 1000.0)::real`;
-const vectorExpr = await storedVectorExpr();
-/** The SQL of row g's vector in the column's stored form (`real[]` or the binary `bytea`). */
-async function storedVectorExpr(): Promise<string> {
+const stored = await storedVector();
+/**
+ * Row g's vector in the stored form of the code under test: the `vector` column's bytes (four a
+ * float, as float4send writes them; migration 0029 and later) or, before it, a `real[]`.
+ */
+async function storedVector(): Promise<{ column: string; expr: string }> {
   const result = await db.execute(
-    sql.raw(
-      `select data_type as type from information_schema.columns where table_name = 'memories' and column_name = 'embedding'`,
-    ),
+    sql.raw(`select 1 from information_schema.columns where table_name = 'memories' and column_name = 'vector'`),
   );
-  const rows =
-    'rows' in (result as object)
-      ? (result as { rows: { type: string }[] }).rows
-      : (result as unknown as { type: string }[]);
-  return rows[0]?.type === 'bytea'
-    ? `(select string_agg(float4send(${vectorValue}), ''::bytea order by i) from generate_series(1, ${VECTOR_DIMS}) i)`
-    : `array(select ${vectorValue} from generate_series(1, ${VECTOR_DIMS}) i order by i)`;
+  const rows = 'rows' in (result as object) ? (result as { rows: unknown[] }).rows : (result as unknown as unknown[]);
+  return rows.length
+    ? {
+        column: 'vector',
+        expr: `(select string_agg(float4send(${vectorValue}), ''::bytea order by i) from generate_series(1, ${VECTOR_DIMS}) i)`,
+      }
+    : {
+        column: 'embedding',
+        expr: `array(select ${vectorValue} from generate_series(1, ${VECTOR_DIMS}) i order by i)`,
+      };
 }
 async function fill(botId: string, count: number, userId = user!.id, vectors = false) {
   const key = pairKey(userId, botId);
@@ -156,10 +160,10 @@ async function fill(botId: string, count: number, userId = user!.id, vectors = f
   for (let from = 0; from < count; from += step) {
     const to = Math.min(count, from + step);
     await db.execute(
-      sql.raw(`insert into memories (user_id, bot_id, kind, text, importance, origin, terms, dedupe_key, updated_at, embedding)
+      sql.raw(`insert into memories (user_id, bot_id, kind, text, importance, origin, terms, dedupe_key, updated_at, ${stored.column})
       select '${userId}', '${botId}', 'user', 'Generated memory number ' || g, 1 + g % 5, 'model',
         array[(${vocab})[1 + (g * 7919) % ${vocabulary.length}], '${key}:w' || (g % 5000), '${key}:x' || (g % 3001), '${key}:y' || (g % 977), '${key}:z' || (g % 4001)],
-        'generated ' || g, now() - (g || ' minutes')::interval, ${vectors ? vectorExpr : 'null'}
+        'generated ' || g, now() - (g || ' minutes')::interval, ${vectors ? stored.expr : 'null'}
       from generate_series(${from + 1}, ${to}) g`),
     );
   }
