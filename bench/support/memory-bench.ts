@@ -174,39 +174,27 @@ for (let i = 0; i < otherUsers.length; i++)
   await fill(others[i % others.length]!.id, Math.floor(rest / otherUsers.length), otherUsers[i]!.id);
 await db.execute(sql.raw('analyze memories'));
 const fillSeconds = (performance.now() - started) / 1000;
-const s = service(false);
-const times: number[] = [];
-for (let i = 0; i < RUNS + 50; i++) {
-  const probe = data.probes[i % data.probes.length]!;
-  const t0 = performance.now();
-  await s.forPrompt({ userId: user!.id, botId: pairBot.id, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
-  if (i >= 50) times.push(performance.now() - t0);
+/**
+ * One turn's retrieval timed RUNS times after 50 warm-ups (each a probe, then "And what else?"),
+ * for the pair of `botId`: the quantile function of the times (ms).
+ */
+async function timeTurns(memories: ReturnType<typeof service>, botId: string): Promise<(p: number) => number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS + 50; i++) {
+    const probe = data.probes[i % data.probes.length]!;
+    const t0 = performance.now();
+    await memories.forPrompt({ userId: user!.id, botId, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
+    if (i >= 50) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
 }
-times.sort((a, b) => a - b);
-const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
+const q = await timeTurns(service(false), pairBot.id);
 // The same with embeddings on (the test embedder in the process: no request): the candidates
 // and the pair's newest memories come with their vectors, compared in the process.
-const e = service(true);
-const embedTimes: number[] = [];
-for (let i = 0; i < RUNS + 50; i++) {
-  const probe = data.probes[i % data.probes.length]!;
-  const t0 = performance.now();
-  await e.forPrompt({ userId: user!.id, botId: pairBot.id, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
-  if (i >= 50) embedTimes.push(performance.now() - t0);
-}
-embedTimes.sort((a, b) => a - b);
-const qv = (p: number) => embedTimes[Math.min(embedTimes.length - 1, Math.floor(p * embedTimes.length))]!;
+const qv = await timeTurns(service(true), pairBot.id);
 // The same turns for a pair without memories: what the memory read costs a send when there is nothing to find.
-const emptyBot = await newBot('bench-empty');
-const empty: number[] = [];
-for (let i = 0; i < RUNS + 50; i++) {
-  const probe = data.probes[i % data.probes.length]!;
-  const t0 = performance.now();
-  await s.forPrompt({ userId: user!.id, botId: emptyBot.id, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
-  if (i >= 50) empty.push(performance.now() - t0);
-}
-empty.sort((a, b) => a - b);
-const qe = (p: number) => empty[Math.min(empty.length - 1, Math.floor(p * empty.length))]!;
+const qe = await timeTurns(service(false), (await newBot('bench-empty')).id);
 const [{ count } = { count: 0 }] = (await db
   .execute(sql.raw('select count(*)::int as count from memories'))
   .then((r) =>
