@@ -125,13 +125,21 @@ export function DeleteMessageDialog({
   pending,
   onConfirm,
   onClose,
-}: { target: { message: Message; from: boolean; after: number } | null } & ConfirmHandlers) {
+}: { target: { message: Message; from: boolean; after: number | null } | null } & ConfirmHandlers) {
   const { t } = useTranslation();
+  // How many follow is known only when the loaded messages reach the newest one.
+  const text = !target?.from
+    ? t('chat.story.delete_text')
+    : target.after === null
+      ? t('chat.story.delete_from_text_all')
+      : target.after === 0
+        ? t('chat.story.delete_text')
+        : t('chat.story.delete_from_text', { count: target.after });
   return (
     <ConfirmDialog
       open={target !== null}
       title={target?.from ? t('chat.story.delete_from_title') : t('chat.story.delete_title')}
-      text={target?.from ? t('chat.story.delete_from_text', { count: target.after }) : t('chat.story.delete_text')}
+      text={text}
       confirmLabel={t('chat.story.delete_confirm')}
       cancelLabel={t('chat.cancel')}
       pending={pending}

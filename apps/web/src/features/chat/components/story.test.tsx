@@ -101,6 +101,14 @@ describe('story actions in a chat', () => {
     expect(screen.getByText('Hi! Coffee or tea?')).toBeTruthy();
   });
 
+  it('"Delete from here" on the last message asks as for one message (nothing follows it)', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    renderChat([greeting, mine, reply], () => undefined);
+    await messageMenu('Green or black?', 'delete-from');
+    expect(await screen.findByText('It disappears from this chat. A reply goes with its alternatives.')).toBeTruthy();
+    expect(screen.queryByText(/0 more/)).toBeNull();
+  });
+
   it('"Branch from here" opens the new branch; the switcher shows the tree and opens another branch', async () => {
     setTokens('a.b.c', 'd.e.f');
     const branch = chat({ id: 'c2', parent_chat_id: 'c1', root_chat_id: 'c1', fork_message_id: 'b1' });
