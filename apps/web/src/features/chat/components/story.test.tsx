@@ -190,6 +190,46 @@ describe('story actions in a chat', () => {
     expect(within(screen.getByTestId('around-hit')).getByTestId('search-mark').textContent).toBe('кошку');
   });
 
+  it('a hit closes without a crash where scrollIntoView answers a Promise, and "Show in the chat" opens the chat at it', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    // Chromium 156 answers scrollIntoView with a Promise: an effect must not hand it to React.
+    const scrollIntoView = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function () {
+      return Promise.resolve() as unknown as void;
+    };
+    try {
+      const hit = message('h1', { text: 'Вчера я видел кошку', role: 'user', created_at: '2026-10-02T08:30:00.000Z' });
+      const { calls } = renderChat([greeting], (call) => {
+        if (call.path === '/api/chat/c1/search') return json({ results: [{ message: hit, highlights: [[14, 19]] }] });
+        if (call.path === '/api/chat/c1/around/h1')
+          return json({ results: [message('h2', { text: 'Какую?' }), hit], next_param: null, has_newer: false });
+        return undefined;
+      });
+      fireEvent.click(await screen.findByTestId('chat-search'));
+      fireEvent.change(await screen.findByTestId('chat-search-field'), { target: { value: 'кошка' } });
+      fireEvent.click(await screen.findByTestId('chat-search-hit', {}, { timeout: 2000 }));
+      await screen.findByTestId('around-hit');
+      fireEvent.click(screen.getByTestId('search-back'));
+      expect(screen.queryByTestId('search-neighbourhood')).toBeNull();
+      fireEvent.click(await screen.findByTestId('chat-search-hit'));
+      await screen.findByTestId('around-hit');
+      fireEvent.click(screen.getByTestId('search-show-in-chat'));
+      await waitFor(() => expect(screen.queryByTestId('chat-search-field')).toBeNull());
+      await waitFor(() =>
+        expect(
+          calls.some(
+            (c) =>
+              c.path === '/api/chat/history/c1' &&
+              new URLSearchParams(c.search).get('at') === '2026-10-02T08:30:00.000Z',
+          ),
+        ).toBe(true),
+      );
+      expect(screen.getByTestId('chat-menu')).toBeTruthy();
+    } finally {
+      Element.prototype.scrollIntoView = scrollIntoView;
+    }
+  });
+
   it('"Write my reply" streams into the input box and never sends by itself', async () => {
     setTokens('a.b.c', 'd.e.f');
     const stream = liveStream();
