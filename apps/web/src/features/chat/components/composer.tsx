@@ -130,11 +130,19 @@ export function Composer({
     }
     if (!onWriteMyReply || busy) return;
     const controller = new AbortController();
+    // What the user had typed comes back when no line came (a failure, a stop before the first
+    // word): the wand never costs them their own words.
+    const before = text;
+    let wrote = false;
     setWriting(controller);
     setText('');
     try {
-      await onWriteMyReply((line) => setText(line.slice(0, MESSAGE_TEXT_MAX)), controller.signal);
+      await onWriteMyReply((line) => {
+        wrote ||= line.length > 0;
+        setText(line.slice(0, MESSAGE_TEXT_MAX));
+      }, controller.signal);
     } finally {
+      if (!wrote) setText(before);
       setWriting(null);
       field.current?.focus();
     }
