@@ -269,6 +269,33 @@ describe('story actions in a chat', () => {
   });
 });
 
+describe('suggested replies turned off and on again', () => {
+  it('are asked again when turned back on before the first answer came', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    localStorage.removeItem('chat-suggestions');
+    let asked = 0;
+    renderChat([greeting, mine, reply], (call) => {
+      if (call.path !== '/api/chat/c1/suggestions') return undefined;
+      asked += 1;
+      // The first answer never comes (the user turns them off meanwhile).
+      return asked === 1 ? new Promise<Response>(() => {}) : json({ suggestions: ['Green', 'Black', 'Surprise me'] });
+    });
+    await screen.findByText('Green or black?');
+    const toggle = () => {
+      fireEvent.click(screen.getByTestId('chat-menu'));
+      fireEvent.click(screen.getByTestId('chat-menu-suggestions'));
+    };
+    toggle();
+    await waitFor(() => expect(asked).toBe(1));
+    toggle();
+    toggle();
+    const chips = await screen.findAllByTestId('suggestion-chip');
+    expect(chips.map((c) => c.textContent)).toEqual(['Green', 'Black', 'Surprise me']);
+    expect(asked).toBe(2);
+    localStorage.removeItem('chat-suggestions');
+  });
+});
+
 describe('branches in the chats list', () => {
   const at = (id: string, when: string, changes: Partial<Chat> = {}) =>
     chat({ id, updated_at: when, last_message: null, ...changes });

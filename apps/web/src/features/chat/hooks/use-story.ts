@@ -158,7 +158,11 @@ export function useStory(chat: Chat, conversation: Conversation, onOpenChat: (ch
     getSuggestions(chat.id, controller.signal)
       .then((answer) => setSuggestions({ for: suggestFor, list: answer.suggestions }))
       .catch(() => undefined);
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      // Left before they came (turned off, a send): asked again when this reply is newest again.
+      setSuggestions((current) => (current?.for === suggestFor && current.list.length === 0 ? null : current));
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per reply
   }, [suggestFor, chat.id]);
   const toggleSuggestions = () => {
