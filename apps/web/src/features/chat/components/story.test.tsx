@@ -6,7 +6,7 @@ import { clearSession, setTokens } from '../../../lib/session';
 import { chat, fakeApi, json, liveStream, message, renderRoutes, type Call } from '../test-helpers';
 import { ChatView } from './chat-view';
 import { ChatList, groupBranches } from './chat-list';
-import { treeOrder } from './story-dialogs';
+import { branchNumbers, treeOrder } from './story-dialogs';
 
 /** Shaping the story in the chat (issue 29): edit, delete, branch, switch, search, Write my reply. */
 const greeting = message('g1', { text: 'Hi! Coffee or tea?' });
@@ -332,6 +332,42 @@ describe('branches in the chats list', () => {
     const rows = screen.getAllByTestId('chat-row');
     expect(rows.map((r) => r.closest('li')!.getAttribute('data-branch'))).toEqual([null, 'true']);
     expect(rows[1]!.textContent).toContain('Other way');
+  });
+
+  it('numbers the branches of a tree in the order they were made (an untitled one is "Branch 2")', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const node = (id: string, parent: string | null, created: string): ChatBranch => ({
+      id,
+      parent_chat_id: parent,
+      fork_message_id: null,
+      title: null,
+      created_at: created,
+      updated_at: created,
+      message_count: 3,
+    });
+    const tree = [
+      node('c1', null, '2026-11-20T10:00:00Z'),
+      node('c2', 'c1', '2026-11-21T10:00:00Z'),
+      node('c3', 'c1', '2026-11-22T10:00:00Z'),
+      node('c4', 'c2', '2026-11-23T10:00:00Z'),
+    ];
+    expect([...branchNumbers(tree)]).toEqual([
+      ['c2', 1],
+      ['c3', 2],
+      ['c4', 3],
+    ]);
+    renderChat([greeting], (call) =>
+      call.path === '/api/chat/c1/branches' ? json({ root_id: 'c1', chats: tree }) : undefined,
+    );
+    fireEvent.click(await screen.findByTestId('chat-menu'));
+    fireEvent.click(screen.getByTestId('chat-menu-branches'));
+    const rows = await screen.findAllByTestId('branch-row');
+    expect(rows.map((r) => r.querySelector('.font-semibold')!.textContent)).toEqual([
+      'Main story',
+      'Branch 1',
+      'Branch 3',
+      'Branch 2',
+    ]);
   });
 
   it('orders a tree parent first, then its branches, deeper ones indented', () => {
