@@ -83,6 +83,18 @@ describe('story actions in a chat', () => {
     });
   });
 
+  it('copies my own message from its menu (its copy button shows only on hover, never on a phone)', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void copied.push(text) },
+    });
+    renderChat([greeting, mine, reply], () => undefined);
+    await messageMenu('Tea, please', 'copy');
+    await waitFor(() => expect(copied).toEqual(['Tea, please']));
+  });
+
   it('"Delete from here" asks, then removes what the server removed', async () => {
     setTokens('a.b.c', 'd.e.f');
     const { calls } = renderChat([greeting, mine, reply], (call) =>
