@@ -64,6 +64,8 @@ const PROFILE = Boolean(process.env.BENCH_LONG_CHAT_PROFILE);
 const TRACE = Boolean(process.env.BENCH_LONG_CHAT_TRACE);
 /** Set: a trace of each opening by navigation, its main thread's tasks of 8 ms or more logged in order. */
 const OPEN_TRACE = Boolean(process.env.BENCH_LONG_CHAT_OPEN_TRACE);
+/** Set: the app's service worker is blocked (every file from the browser's HTTP cache instead of the worker's). */
+const NO_SW = Boolean(process.env.BENCH_LONG_CHAT_NO_SW);
 const WEB_DIST = new URL('../../apps/web/dist/', import.meta.url).pathname;
 /** How long the page may take to scroll before the run profiles it and fails. */
 const TIMEOUT_MS = Number(process.env.BENCH_LONG_CHAT_TIMEOUT_MS ?? 180_000);
@@ -338,7 +340,7 @@ async function openChat(context, { server, slug, chatId, lastText, log, label, p
   await warm.goto(`${server.url}/${slug}?chat=${chatId}`, { waitUntil: 'load', timeout: TIMEOUT_MS });
   // The app's service worker installed and active (its precache of the app's scripts written),
   // as on a returning user's phone: its install must not run inside the timed opening.
-  await warm.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  if (!NO_SW) await warm.evaluate(() => navigator.serviceWorker.ready.then(() => true));
   await warm.close();
 
   const page = await context.newPage();
@@ -455,7 +457,11 @@ function logProfile(log, label, { totalMs, lines, files, app }) {
 async function inBrowser({ server, user, slug, chatId, lastText, shortChatId, log }) {
   const browser = await launchChromium();
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 1,
+      ...(NO_SW ? { serviceWorkers: 'block' } : {}),
+    });
     await context.addInitScript(
       ({ token }) => {
         localStorage.setItem('age_confirmed', '1');

@@ -1,9 +1,10 @@
 // The memory benchmark's worker (bench/suites/memory.mjs runs it with tsx): recall@5 of the
 // probe set (bench/data/memory-probes.json) with full-text search alone and with the
 // deterministic test embedder, then retrieval time for one turn with PAIR memories for the
-// pair and TABLE in the table. Prints one JSON line of figures. Env: MEMORY_BENCH_URL (a
-// PostgreSQL database, else PGlite in memory), MEMORY_BENCH_PAIR, MEMORY_BENCH_TABLE,
-// MEMORY_BENCH_RUNS.
+// pair and TABLE in the table, by words and with embeddings (the pair's memories hold vectors
+// of VECTOR_DIMS, as every memory does when embeddings are on). Prints one JSON line of
+// figures. Env: MEMORY_BENCH_URL (a PostgreSQL database, else PGlite in memory),
+// MEMORY_BENCH_PAIR, MEMORY_BENCH_TABLE, MEMORY_BENCH_RUNS.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,22 +130,45 @@ const otherUsers = await db
   )
   .returning({ id: users.id });
 const vocabulary = [...new Set(data.facts.flatMap((f) => searchTerms(f.text)))];
-async function fill(botId: string, count: number, userId = user!.id) {
+/** The generated memories' vectors: the test embedder's size, values spread by row and dimension. */
+const VECTOR_DIMS = 256;
+const vectorValue = `((((g * 131 + i * 71) % 199) - 99) / 1000.0)::real`;
+const stored = await storedVector();
+/**
+ * Row g's vector in the stored form of the code under test: the `vector` column's bytes (four a
+ * float, as float4send writes them; migration 0029 and later) or, before it, a `real[]`.
+ */
+async function storedVector(): Promise<{ column: string; expr: string }> {
+  const result = await db.execute(
+    sql.raw(`select 1 from information_schema.columns where table_name = 'memories' and column_name = 'vector'`),
+  );
+  const rows = 'rows' in (result as object) ? (result as { rows: unknown[] }).rows : (result as unknown as unknown[]);
+  return rows.length
+    ? {
+        column: 'vector',
+        expr: `(select string_agg(float4send(${vectorValue}), ''::bytea order by i) from generate_series(1, ${VECTOR_DIMS}) i)`,
+      }
+    : {
+        column: 'embedding',
+        expr: `array(select ${vectorValue} from generate_series(1, ${VECTOR_DIMS}) i order by i)`,
+      };
+}
+async function fill(botId: string, count: number, userId = user!.id, vectors = false) {
   const key = pairKey(userId, botId);
   const vocab = `array[${vocabulary.map((v) => `'${key}:${v.replace(/'/g, "''")}'`).join(',')}]::text[]`;
   const step = 50_000;
   for (let from = 0; from < count; from += step) {
     const to = Math.min(count, from + step);
     await db.execute(
-      sql.raw(`insert into memories (user_id, bot_id, kind, text, importance, origin, terms, dedupe_key, updated_at)
+      sql.raw(`insert into memories (user_id, bot_id, kind, text, importance, origin, terms, dedupe_key, updated_at, ${stored.column})
       select '${userId}', '${botId}', 'user', 'Generated memory number ' || g, 1 + g % 5, 'model',
         array[(${vocab})[1 + (g * 7919) % ${vocabulary.length}], '${key}:w' || (g % 5000), '${key}:x' || (g % 3001), '${key}:y' || (g % 977), '${key}:z' || (g % 4001)],
-        'generated ' || g, now() - (g || ' minutes')::interval
+        'generated ' || g, now() - (g || ' minutes')::interval, ${vectors ? stored.expr : 'null'}
       from generate_series(${from + 1}, ${to}) g`),
     );
   }
 }
-await fill(pairBot.id, PAIR);
+await fill(pairBot.id, PAIR, user!.id, true);
 const rest = Math.max(0, TABLE - PAIR);
 for (let i = 0; i < otherUsers.length; i++)
   await fill(others[i % others.length]!.id, Math.floor(rest / otherUsers.length), otherUsers[i]!.id);
@@ -160,6 +184,18 @@ for (let i = 0; i < RUNS + 50; i++) {
 }
 times.sort((a, b) => a - b);
 const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
+// The same with embeddings on (the test embedder in the process: no request): the candidates
+// and the pair's newest memories come with their vectors, compared in the process.
+const e = service(true);
+const embedTimes: number[] = [];
+for (let i = 0; i < RUNS + 50; i++) {
+  const probe = data.probes[i % data.probes.length]!;
+  const t0 = performance.now();
+  await e.forPrompt({ userId: user!.id, botId: pairBot.id, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
+  if (i >= 50) embedTimes.push(performance.now() - t0);
+}
+embedTimes.sort((a, b) => a - b);
+const qv = (p: number) => embedTimes[Math.min(embedTimes.length - 1, Math.floor(p * embedTimes.length))]!;
 // The same turns for a pair without memories: what the memory read costs a send when there is nothing to find.
 const emptyBot = await newBot('bench-empty');
 const empty: number[] = [];
@@ -192,6 +228,9 @@ console.log(
     fillSeconds,
     p50: q(0.5),
     p99: q(0.99),
+    embedP50: qv(0.5),
+    embedP99: qv(0.99),
+    vectorDims: VECTOR_DIMS,
     emptyP50: qe(0.5),
     emptyP99: qe(0.99),
   }),
