@@ -133,21 +133,25 @@ const vocabulary = [...new Set(data.facts.flatMap((f) => searchTerms(f.text)))];
 /** The generated memories' vectors: the test embedder's size, values spread by row and dimension. */
 const VECTOR_DIMS = 256;
 const vectorValue = `((((g * 131 + i * 71) % 199) - 99) / 1000.0)::real`;
-const vectorExpr = await storedVectorExpr();
-/** The SQL of row g's vector in the column's stored form (`real[]` or the binary `bytea`). */
-async function storedVectorExpr(): Promise<string> {
+const stored = await storedVector();
+/**
+ * Row g's vector in the stored form of the code under test: the `vector` column's bytes (four a
+ * float, as float4send writes them; migration 0029 and later) or, before it, a `real[]`.
+ */
+async function storedVector(): Promise<{ column: string; expr: string }> {
   const result = await db.execute(
-    sql.raw(
-      `select data_type as type from information_schema.columns where table_name = 'memories' and column_name = 'embedding'`,
-    ),
+    sql.raw(`select 1 from information_schema.columns where table_name = 'memories' and column_name = 'vector'`),
   );
-  const rows =
-    'rows' in (result as object)
-      ? (result as { rows: { type: string }[] }).rows
-      : (result as unknown as { type: string }[]);
-  return rows[0]?.type === 'bytea'
-    ? `(select string_agg(float4send(${vectorValue}), ''::bytea order by i) from generate_series(1, ${VECTOR_DIMS}) i)`
-    : `array(select ${vectorValue} from generate_series(1, ${VECTOR_DIMS}) i order by i)`;
+  const rows = 'rows' in (result as object) ? (result as { rows: unknown[] }).rows : (result as unknown as unknown[]);
+  return rows.length
+    ? {
+        column: 'vector',
+        expr: `(select string_agg(float4send(${vectorValue}), ''::bytea order by i) from generate_series(1, ${VECTOR_DIMS}) i)`,
+      }
+    : {
+        column: 'embedding',
+        expr: `array(select ${vectorValue} from generate_series(1, ${VECTOR_DIMS}) i order by i)`,
+      };
 }
 async function fill(botId: string, count: number, userId = user!.id, vectors = false) {
   const key = pairKey(userId, botId);
@@ -156,10 +160,10 @@ async function fill(botId: string, count: number, userId = user!.id, vectors = f
   for (let from = 0; from < count; from += step) {
     const to = Math.min(count, from + step);
     await db.execute(
-      sql.raw(`insert into memories (user_id, bot_id, kind, text, importance, origin, terms, dedupe_key, updated_at, embedding)
+      sql.raw(`insert into memories (user_id, bot_id, kind, text, importance, origin, terms, dedupe_key, updated_at, ${stored.column})
       select '${userId}', '${botId}', 'user', 'Generated memory number ' || g, 1 + g % 5, 'model',
         array[(${vocab})[1 + (g * 7919) % ${vocabulary.length}], '${key}:w' || (g % 5000), '${key}:x' || (g % 3001), '${key}:y' || (g % 977), '${key}:z' || (g % 4001)],
-        'generated ' || g, now() - (g || ' minutes')::interval, ${vectors ? vectorExpr : 'null'}
+        'generated ' || g, now() - (g || ' minutes')::interval, ${vectors ? stored.expr : 'null'}
       from generate_series(${from + 1}, ${to}) g`),
     );
   }
@@ -170,39 +174,27 @@ for (let i = 0; i < otherUsers.length; i++)
   await fill(others[i % others.length]!.id, Math.floor(rest / otherUsers.length), otherUsers[i]!.id);
 await db.execute(sql.raw('analyze memories'));
 const fillSeconds = (performance.now() - started) / 1000;
-const s = service(false);
-const times: number[] = [];
-for (let i = 0; i < RUNS + 50; i++) {
-  const probe = data.probes[i % data.probes.length]!;
-  const t0 = performance.now();
-  await s.forPrompt({ userId: user!.id, botId: pairBot.id, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
-  if (i >= 50) times.push(performance.now() - t0);
+/**
+ * One turn's retrieval timed RUNS times after 50 warm-ups (each a probe, then "And what else?"),
+ * for the pair of `botId`: the quantile function of the times (ms).
+ */
+async function timeTurns(memories: ReturnType<typeof service>, botId: string): Promise<(p: number) => number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS + 50; i++) {
+    const probe = data.probes[i % data.probes.length]!;
+    const t0 = performance.now();
+    await memories.forPrompt({ userId: user!.id, botId, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
+    if (i >= 50) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
 }
-times.sort((a, b) => a - b);
-const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
+const q = await timeTurns(service(false), pairBot.id);
 // The same with embeddings on (the test embedder in the process: no request): the candidates
 // and the pair's newest memories come with their vectors, compared in the process.
-const e = service(true);
-const embedTimes: number[] = [];
-for (let i = 0; i < RUNS + 50; i++) {
-  const probe = data.probes[i % data.probes.length]!;
-  const t0 = performance.now();
-  await e.forPrompt({ userId: user!.id, botId: pairBot.id, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
-  if (i >= 50) embedTimes.push(performance.now() - t0);
-}
-embedTimes.sort((a, b) => a - b);
-const qv = (p: number) => embedTimes[Math.min(embedTimes.length - 1, Math.floor(p * embedTimes.length))]!;
+const qv = await timeTurns(service(true), pairBot.id);
 // The same turns for a pair without memories: what the memory read costs a send when there is nothing to find.
-const emptyBot = await newBot('bench-empty');
-const empty: number[] = [];
-for (let i = 0; i < RUNS + 50; i++) {
-  const probe = data.probes[i % data.probes.length]!;
-  const t0 = performance.now();
-  await s.forPrompt({ userId: user!.id, botId: emptyBot.id, turns: [probe.text, 'And what else?'], budgetTokens: 600 });
-  if (i >= 50) empty.push(performance.now() - t0);
-}
-empty.sort((a, b) => a - b);
-const qe = (p: number) => empty[Math.min(empty.length - 1, Math.floor(p * empty.length))]!;
+const qe = await timeTurns(service(false), (await newBot('bench-empty')).id);
 const [{ count } = { count: 0 }] = (await db
   .execute(sql.raw('select count(*)::int as count from memories'))
   .then((r) =>

@@ -14,6 +14,7 @@ import {
   uuid,
   boolean,
   check,
+  real,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { float4Vector } from './float4-vector.js';
@@ -1069,8 +1070,17 @@ export const memories = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     dedupeKey: text('dedupe_key').notNull(),
-    /** The text's embedding when the model endpoint offers one (cosine over a candidate set). */
-    embedding: float4Vector('embedding'),
+    /**
+     * The text's embedding when the model endpoint offers one (cosine over a candidate set), as
+     * bytes (`db/float4-vector.ts`). Written since migration 0029, which filled it from `embedding`.
+     */
+    vector: float4Vector('vector'),
+    /**
+     * The embedding as written before migration 0029 (`real[]`, parsed from text at every read):
+     * no longer written; read only where `vector` is missing (a memory an older replica wrote
+     * during a rolling upgrade), and kept so that an older version still finds its vectors.
+     */
+    embedding: real('embedding').array(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -233,7 +233,7 @@ export class MemoryExtractor {
           importance: Math.max(target.importance, op.importance),
           eventDate: target.kind === 'event' ? (op.event_date ?? target.eventDate) : null,
           sourceMessageIds: [...new Set([...target.sourceMessageIds, ...sources])],
-          embedding: text === target.text ? undefined : await this.deps.service.embedOne(text),
+          ...(text === target.text ? {} : { vector: await this.deps.service.embedOne(text), embedding: null }),
         });
         if (row) {
           await repo.insertRevision(t, revisionOf(row, change, 'model'));

@@ -42,7 +42,7 @@ const shown = {
   createdAt: memories.createdAt,
   updatedAt: memories.updatedAt,
 };
-export type ShownMemory = Omit<MemoryRow, 'terms' | 'embedding'>;
+export type ShownMemory = Omit<MemoryRow, 'terms' | 'embedding' | 'vector'>;
 
 const pair = (userId: string, botId: string) => and(eq(memories.userId, userId), eq(memories.botId, botId));
 
@@ -146,6 +146,13 @@ export async function listMemories(
     .limit(options.size);
 }
 
+/**
+ * A memory's stored vector as bytes, in a statement over `memories` aliased `alias`: the `vector`
+ * column, or for a memory a replica of a version before migration 0029 wrote (`embedding` only,
+ * a `real[]`) that one converted (docs/memory.md "Embeddings").
+ */
+const storedVector = (alias: string) => sql.raw(`coalesce(${alias}.vector, memories_float4_bytes(${alias}.embedding))`);
+
 /** What a search adds to a memory: which query terms it holds, how many terms it has, its embedding. */
 export interface SearchTerms {
   matched: string[];
@@ -235,7 +242,7 @@ function candidatesQuery(
   return sql`select ${options.columns ?? shownSelect('c')}, c.matched, cardinality(c.terms) as "termCount",
       ${options.withEmbedding ? sql`c.embedding` : sql`null::bytea`} as embedding${options.src ? sql.raw(`, 'c' as src`) : sql``}
     from (select ${sql.raw(shownColumns.map(([, column]) => `m.${column.name}`).join(', '))}, m.terms,
-            ${options.withEmbedding ? sql`m.embedding` : sql`null::bytea as embedding`},
+            ${options.withEmbedding ? sql`${storedVector('m')} as embedding` : sql`null::bytea as embedding`},
             array(select t from unnest(m.terms) t where t = any(${termsOnce(scoped)})) as matched
           from memories m where m.terms && ${termsArray(options.finders ?? scoped)} offset 0) c
     where c.user_id = ${userId} and c.bot_id = ${botId}${options.kind ? sql` and c.kind = ${options.kind}` : sql``}
@@ -307,7 +314,7 @@ export function promptCandidatesQuery(
   if (scoped.length)
     parts.push(sql`(${candidatesQuery(userId, botId, scoped, { ...options, columns: promptSelect('c'), src: 'c' })})`);
   if (options.recent)
-    parts.push(sql`(select ${promptSelect('r')}, null::text[] as matched, 0 as "termCount", r.embedding, 'r' as src
+    parts.push(sql`(select ${promptSelect('r')}, null::text[] as matched, 0 as "termCount", ${storedVector('r')} as embedding, 'r' as src
       from memories r where r.user_id = ${userId} and r.bot_id = ${botId}
       order by r.updated_at desc
       limit ${options.recent})`);
@@ -495,12 +502,17 @@ export async function recentMemories(
   options: { since?: Date; withEmbedding?: boolean } = {},
 ): Promise<(ShownMemory & { embedding: number[] | null })[]> {
   const rows = await db
-    .select({ ...shown, embedding: options.withEmbedding ? memories.embedding : sql<null>`null` })
+    .select({
+      ...shown,
+      embedding: options.withEmbedding
+        ? sql<Uint8Array | null>`coalesce(${memories.vector}, memories_float4_bytes(${memories.embedding}))`
+        : sql<null>`null`,
+    })
     .from(memories)
     .where(and(pair(userId, botId), options.since ? gt(memories.updatedAt, options.since) : undefined))
     .orderBy(desc(memories.updatedAt))
     .limit(limit);
-  return rows.map((r) => ({ ...r, embedding: r.embedding ?? null }));
+  return rows.map((r) => ({ ...r, embedding: r.embedding ? decodeFloat4Vector(r.embedding) : null }));
 }
 
 export async function countPairMemories(db: Database, userId: string, botId: string): Promise<number> {

@@ -109,7 +109,9 @@ export function memoryValues(
     sourceMessageIds: input.sourceMessageIds,
     terms: scopedTerms(userId, botId, input.text),
     dedupeKey: dedupeKey(input.text) || input.text.slice(0, 300),
-    embedding: input.embedding ?? null,
+    vector: input.embedding ?? null,
+    // The pre-0029 column is no longer written (a stale vector there would outlive a new text).
+    embedding: null,
   };
 }
 
@@ -240,7 +242,8 @@ export class MemoriesService {
     if (text !== current.text) {
       values.terms = scopedTerms(userId, current.botId, text);
       values.dedupeKey = dedupeKey(text) || text.slice(0, 300);
-      values.embedding = await this.embedOne(text);
+      values.vector = await this.embedOne(text);
+      values.embedding = null;
     }
     const row = await this.deps.db
       .transaction(async (tx) => {

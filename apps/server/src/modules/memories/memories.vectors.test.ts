@@ -13,8 +13,9 @@ import { standaloneMemories } from '../../../test/standalone-memories.js';
 
 /**
  * Memory embeddings are stored as bytes (docs/memory.md "Embeddings"): four bytes a float in
- * network order, read back with a view, on both databases; the vectors of the `real[]` column
- * they replaced are converted by migration 0029.
+ * network order, read back with a view, on both databases. Migration 0029 added the column and
+ * filled it from the `real[]` one, which stays for replicas of older versions: a memory one of
+ * them writes during a rolling upgrade (`embedding` only) is still ranked by meaning.
  */
 let db: DatabaseHandle['db'];
 const statements: string[] = [];
@@ -45,18 +46,36 @@ describe('memory embeddings as bytes', () => {
       .insert(memories)
       .values(userMemoryValues(userId, botId, text, fakeEmbedding(text)))
       .returning({ id: memories.id });
-    const [stored] = rowsOf<{ type: string; bytes: number }>(
+    const [stored] = rowsOf<{ type: string; bytes: number; old: unknown }>(
       await db.execute(
-        sql`select pg_typeof(embedding)::text as type, octet_length(embedding) as bytes from memories where id = ${row!.id}`,
+        sql`select pg_typeof(vector)::text as type, octet_length(vector) as bytes, embedding as old from memories where id = ${row!.id}`,
       ),
     );
-    expect(stored).toEqual({ type: 'bytea', bytes: fakeEmbedding(text).length * 4 });
-    const [read] = await db.select({ embedding: memories.embedding }).from(memories).where(eq(memories.id, row!.id));
-    expect(read!.embedding).toEqual(float4(fakeEmbedding(text)));
+    // The former column is not written: a vector there would outlive the text it was made of.
+    expect(stored).toEqual({ type: 'bytea', bytes: fakeEmbedding(text).length * 4, old: null });
+    const [read] = await db.select({ vector: memories.vector }).from(memories).where(eq(memories.id, row!.id));
+    expect(read!.vector).toEqual(float4(fakeEmbedding(text)));
     // Found by meaning alone ("dog" and "puppy" share no term): the vector came back whole.
     const service = standaloneMemories(db, { llm: { embed: async (texts) => texts.map(fakeEmbedding) } });
     const got = await service.forPrompt({ userId, botId, turns: ['How is my dog?'], budgetTokens: 600 });
     expect(got.ids).toEqual([row!.id]);
+    await db.delete(memories).where(eq(memories.id, row!.id));
+  });
+
+  it('ranks by meaning a memory an older replica wrote (its real[] only)', async () => {
+    const text = 'Alex adopted a puppy last spring.';
+    const vector = `{${fakeEmbedding(text).join(',')}}`;
+    const [row] = rowsOf<{ id: string }>(
+      await db.execute(
+        sql`insert into memories (user_id, bot_id, kind, text, origin, dedupe_key, terms, embedding)
+            values (${userId}, ${botId}, 'user', ${text}, 'model', ${text}, '{}', ${vector}::real[]) returning id`,
+      ),
+    );
+    const service = standaloneMemories(db, { llm: { embed: async (texts) => texts.map(fakeEmbedding) } });
+    // No shared term ("dog" and "puppy"; its terms are empty too): only the converted vector finds it.
+    const got = await service.forPrompt({ userId, botId, turns: ['How is my dog?'], budgetTokens: 600 });
+    expect(got.ids).toEqual([row!.id]);
+    await db.delete(memories).where(eq(memories.id, row!.id));
   });
 
   it('converts the vectors of the former real[] column (migration 0029)', async () => {
@@ -64,9 +83,10 @@ describe('memory embeddings as bytes', () => {
       .readdirSync(migrationsDir())
       .find((file) => file.startsWith('0029_'))
       ?.replace(/\.sql$/, '');
-    expect(migration).toBe('0029_memories_embedding_bytes');
-    // The column as it was before 0029, holding a vector, an empty one and none.
-    await db.execute(sql`alter table memories alter column embedding type real[] using null`);
+    expect(migration).toBe('0029_memories_vector');
+    // The table as it was before 0029, holding a vector, an empty one and none.
+    await db.execute(sql`alter table memories drop column vector`);
+    await db.execute(sql`drop function memories_float4_bytes(real[])`);
     const insert = async (text: string, vector: string | null) =>
       rowsOf<{ id: string }>(
         await db.execute(
@@ -82,19 +102,15 @@ describe('memory embeddings as bytes', () => {
       .split('--> statement-breakpoint');
     for (const step of steps) await db.execute(sql.raw(step));
     const byId = new Map(
-      (await db.select({ id: memories.id, embedding: memories.embedding }).from(memories)).map((r) => [
-        r.id,
-        r.embedding,
-      ]),
+      (await db.select({ id: memories.id, vector: memories.vector }).from(memories)).map((r) => [r.id, r.vector]),
     );
     expect(byId.get(full)).toEqual(float4([0.25, -1.5, 3.4e38, 1e-7]));
     expect(byId.get(empty)).toEqual([]);
     expect(byId.get(none)).toBeNull();
-    const [type] = rowsOf<{ type: string }>(
-      await db.execute(
-        sql`select data_type as type from information_schema.columns where table_name = 'memories' and column_name = 'embedding'`,
-      ),
+    // The former column keeps its vectors (an older version rolled back to finds them).
+    const [kept] = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from memories where embedding is not null`),
     );
-    expect(type!.type).toBe('bytea');
+    expect(kept!.n).toBe(2);
   });
 });

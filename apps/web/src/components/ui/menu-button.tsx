@@ -1,5 +1,7 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import { EllipsisVertical, type LucideIcon } from 'lucide-react';
 import { Icon } from './icon';
+import { menuPlacement, visibleBounds } from './menu-placement';
 import { useMenu } from './use-menu';
 
 export interface MenuItem {
@@ -35,11 +37,29 @@ export function MenuButton({
   compact?: boolean;
 }) {
   const { open, setOpen, root, itemRef, onKeyDown } = useMenu(items.length);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  // Placed once open, before it is painted: up when there is no room for it below.
+  const [placement, setPlacement] = useState<{ up: boolean; maxHeight: number } | null>(null);
+  useLayoutEffect(() => {
+    if (!open || !button.current || !menu.current) {
+      setPlacement(null);
+      return;
+    }
+    setPlacement(
+      menuPlacement(
+        button.current.getBoundingClientRect(),
+        menu.current.getBoundingClientRect().height,
+        visibleBounds(button.current),
+      ),
+    );
+  }, [open]);
   return (
     // Positioned only while open (the menu is placed from it): a closed menu in each row of a
     // long list adds no box of its own to paint (docs/chat.md "Long chats").
     <div ref={root} className={open ? 'relative' : undefined} onKeyDown={onKeyDown}>
       <button
+        ref={button}
         type="button"
         aria-label={label}
         aria-haspopup="menu"
@@ -52,9 +72,14 @@ export function MenuButton({
       </button>
       {open && (
         <div
+          ref={menu}
           role="menu"
           aria-label={label}
-          className={`absolute ${align === 'left' ? 'left-0' : 'right-0'} z-40 mt-1 max-h-[calc(100dvh-5rem)] ${minWidth} overflow-y-auto overscroll-contain rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl`}
+          data-placement={placement?.up ? 'up' : 'down'}
+          style={placement ? { maxHeight: `min(${placement.maxHeight}px, calc(100dvh - 5rem))` } : undefined}
+          className={`absolute ${align === 'left' ? 'left-0' : 'right-0'} z-40 ${
+            placement?.up ? 'bottom-full mb-1' : 'mt-1'
+          } max-h-[calc(100dvh-5rem)] ${minWidth} overflow-y-auto overscroll-contain rounded-2xl border border-white/10 bg-surface p-1.5 shadow-2xl`}
         >
           {items.map((item, i) => (
             <button

@@ -13,7 +13,9 @@ export function useMenu(count: number, initialIndex = 0) {
 
   useEffect(() => {
     if (!open) return;
-    items.current[Math.max(0, initialIndex)]?.focus();
+    // Without scrolling: a menu still being placed (menu-button.tsx) must not move the page or
+    // the list under it to reach its first item.
+    items.current[Math.max(0, initialIndex)]?.focus({ preventScroll: true });
     const onPointer = (event: PointerEvent) => {
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { History, Message } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
@@ -118,6 +118,21 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
       .find((q) => q.has('at'))!
       .get('at')!;
     expect(new Date(at).getTime()).toBe(new Date('2026-11-01T00:00:00').getTime());
+  });
+
+  it('"Delete from here" after a jump back gives no count of the loaded messages (more follow, unloaded)', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    renderChat();
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    await openJump();
+    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
+    const row = (await screen.findByText('line 0', {}, { timeout: 5000 })).closest('li')!;
+    fireEvent.click(within(row).getByTestId('message-menu'));
+    fireEvent.click(within(row).getByTestId('message-menu-delete-from'));
+    expect(
+      await screen.findByText('This message and everything after it disappear from this chat.', {}, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(screen.queryByText(/more\) disappear/)).toBeNull();
   });
 
   it('exports the chat as SillyTavern JSONL from the menu, with the file name the server gives', async () => {

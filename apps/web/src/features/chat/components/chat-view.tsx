@@ -641,7 +641,13 @@ export function ChatView({
             }}
             onClose={close}
           />
-          <ChatSearchDialog open={dialog === 'search'} chatId={chat.id} botName={bot.name} onClose={close} />
+          <ChatSearchDialog
+            open={dialog === 'search'}
+            chatId={chat.id}
+            botName={bot.name}
+            onClose={close}
+            onShowInChat={(hit) => conversation.history.jumpTo({ kind: 'date', at: hit.created_at, focusId: hit.id })}
+          />
           <JumpDialog open={dialog === 'jump'} onClose={close} onJump={conversation.history.jumpTo} />
           <AuthorNoteDialog chatId={chat.id} open={dialog === 'author-note'} onClose={close} />
           <ChatLorebooksDialog chatId={chat.id} open={dialog === 'lorebooks'} onClose={close} />

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGE_TEXT_MAX } from '@reverie/shared';
 import { AppProviders } from '../../../lib/providers';
@@ -29,6 +29,40 @@ function renderComposer(props: Partial<Parameters<typeof Composer>[0]> = {}) {
 }
 
 describe('Composer', () => {
+  it('"Write my reply" gives back what the user had typed when no line comes (a failure, a stop)', async () => {
+    let fail!: () => void;
+    const { field } = renderComposer({
+      onWriteMyReply: () =>
+        new Promise<void>((resolve) => {
+          fail = resolve;
+        }),
+    });
+    fireEvent.change(field, { target: { value: 'I look at her and' } });
+    fireEvent.click(screen.getByTestId('write-my-reply'));
+    expect(field.value).toBe('');
+    expect(field.readOnly).toBe(true);
+    await act(async () => fail());
+    expect(field.value).toBe('I look at her and');
+    expect(field.readOnly).toBe(false);
+  });
+
+  it('"Write my reply" replaces the typed text with the line once it comes', async () => {
+    let done!: () => void;
+    let write!: (text: string) => void;
+    const { field } = renderComposer({
+      onWriteMyReply: (onText) =>
+        new Promise<void>((resolve) => {
+          write = onText;
+          done = resolve;
+        }),
+    });
+    fireEvent.change(field, { target: { value: 'I look at her and' } });
+    fireEvent.click(screen.getByTestId('write-my-reply'));
+    await act(async () => write('I smile.'));
+    await act(async () => done());
+    expect(field.value).toBe('I smile.');
+  });
+
   it('measures its height only with text in it: empty, on opening and after a send, it keeps the CSS one', () => {
     const read = vi.spyOn(HTMLTextAreaElement.prototype, 'scrollHeight', 'get').mockReturnValue(70);
     const { field } = renderComposer();

@@ -76,7 +76,7 @@ function ChipRow({
             type="button"
             onClick={() => onPick(chip)}
             data-testid={chipTestId}
-            className={`${chipClass} rounded-full border bg-surface px-3 py-1.5 text-sm hover:bg-white/10`}
+            className={`${chipClass} border bg-surface px-3 py-1.5 text-sm hover:bg-white/10`}
           >
             {text(chip)}
           </button>
@@ -130,11 +130,19 @@ export function Composer({
     }
     if (!onWriteMyReply || busy) return;
     const controller = new AbortController();
+    // What the user had typed comes back when no line came (a failure, a stop before the first
+    // word): the wand never costs them their own words.
+    const before = text;
+    let wrote = false;
     setWriting(controller);
     setText('');
     try {
-      await onWriteMyReply((line) => setText(line.slice(0, MESSAGE_TEXT_MAX)), controller.signal);
+      await onWriteMyReply((line) => {
+        wrote ||= line.length > 0;
+        setText(line.slice(0, MESSAGE_TEXT_MAX));
+      }, controller.signal);
     } finally {
+      if (!wrote) setText(before);
       setWriting(null);
       field.current?.focus();
     }
@@ -183,7 +191,7 @@ export function Composer({
           text={(name) => `@${name}`}
           onPick={completeMention}
           chipTestId="mention-option"
-          chipClass="border-primary/40"
+          chipClass="rounded-full border-primary/40"
         />
       )}
       {suggestions.length > 0 && !writing && (
@@ -197,7 +205,8 @@ export function Composer({
             field.current?.focus();
           }}
           chipTestId="suggestion-chip"
-          chipClass="max-w-[16rem] truncate border-white/15"
+          // Whole, on up to three lines: a suggestion is read before it is picked.
+          chipClass="line-clamp-3 max-w-[15rem] rounded-2xl border-white/15 text-left leading-snug"
         />
       )}
       <div className="mx-auto flex w-full max-w-3xl items-end gap-2">

@@ -49,10 +49,13 @@ describe('ImportChatDialog', () => {
       '/',
     );
     const file = new File(['{"character_name":"Seraphina"}\n{"mes":"hi","is_user":true}\n'], 'chat.jsonl');
-    fireEvent.change(await screen.findByTestId('import-chat-file'), { target: { files: [file] } });
+    // The app's own button, in the reader's language, opens the hidden input.
+    expect((await screen.findByTestId('import-chat-choose')).textContent).toBe('Choose a file');
+    fireEvent.change(screen.getByLabelText('Choose a file'), { target: { files: [file] } });
     expect((await screen.findByTestId('import-chat-error')).textContent).toBe(
       'This file is a chat with Seraphina, not Mira.',
     );
+    expect(screen.getByTestId('import-chat-file-name').textContent).toBe('chat.jsonl');
     expect(forms[0]!.get('bot_id')).toBe('b1');
     expect(forms[0]!.get('force')).toBeNull();
     expect((forms[0]!.get('file') as File).name).toBe('chat.jsonl');
@@ -81,7 +84,7 @@ describe('ImportChatDialog', () => {
       ],
       '/',
     );
-    fireEvent.change(await screen.findByTestId('import-chat-file'), {
+    fireEvent.change(await screen.findByLabelText('Choose a file'), {
       target: { files: [new File(['x'], 'chat.jsonl')] },
     });
     expect((await screen.findByTestId('import-chat-error')).textContent).toBe(

@@ -2,11 +2,15 @@ import '../../../lib/error-texts';
 import '../texts';
 import { useState } from 'react';
 import type { Chat } from '@reverie/shared';
+import { Upload } from 'lucide-react';
+import { FileButton } from '../../../components/ui/file-button';
+import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { useImportChat } from '../api/import-chat';
 import {
+  outlineButtonClass as outline,
   primaryButtonClass as primary,
   secondaryButtonClass as secondary,
 } from '../../../components/ui/dialog-actions';
@@ -58,21 +62,32 @@ export function ImportChatDialog({
     <Modal open={open} onClose={onClose} title={t('chat.import.title')} size="sm">
       <div className="flex flex-col gap-4 text-sm">
         <p className="text-muted">{t('chat.import.intro', { character: bot.name })}</p>
-        <label className="flex flex-col gap-1.5">
+        {/* The app's own button, in the reader's language (a bare file input says "Choose File" in the browser's). */}
+        <div className="flex flex-col gap-1.5">
           <span>{t('chat.import.file')}</span>
-          <input
-            type="file"
-            accept=".jsonl,application/jsonl,application/x-ndjson,text/plain"
-            disabled={importing.isPending}
-            onChange={(event) => {
-              const chosen = event.target.files?.[0] ?? null;
-              setFile(chosen);
-              importing.reset();
-              if (chosen) start(chosen, false);
-            }}
-            data-testid="import-chat-file"
-          />
-        </label>
+          <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2">
+            <FileButton
+              accept=".jsonl,application/jsonl,application/x-ndjson,text/plain"
+              label={t('chat.import.choose')}
+              disabled={importing.isPending}
+              onFile={(chosen) => {
+                setFile(chosen);
+                importing.reset();
+                start(chosen, false);
+              }}
+              className={`${outline} disabled:opacity-50`}
+              testId="import-chat-choose"
+            >
+              <Icon icon={Upload} size="sm" />
+              {t('chat.import.choose')}
+            </FileButton>
+            {file && (
+              <span className="min-w-0 truncate text-muted" data-testid="import-chat-file-name">
+                {file.name}
+              </span>
+            )}
+          </div>
+        </div>
         {importing.isPending && (
           <p role="status" data-testid="import-chat-progress">
             {t('chat.import.progress')}

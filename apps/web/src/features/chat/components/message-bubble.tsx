@@ -63,6 +63,7 @@ function MessageMenu({
   busy,
   onAction,
   isLastBot = false,
+  onCopy,
 }: {
   t: TFunction;
   message: Message;
@@ -70,9 +71,12 @@ function MessageMenu({
   onAction?: MessageBubbleProps['onMessageAction'];
   /** The last reply: its menu also shows what went into its prompt (docs/lorebooks.md). */
   isLastBot?: boolean;
+  /** The user's own message: its copy button shows only on hover, so on a phone it is here. */
+  onCopy?: () => void;
 }) {
   if (!onAction || busy || message.id.startsWith('local-') || message.state === 'streaming') return null;
   const items: MenuItem[] = [];
+  if (onCopy && message.text) items.push({ id: 'copy', label: t('chat.copy'), icon: Copy, onSelect: onCopy });
   if (isLastBot && message.role === 'bot' && message.reply_to)
     items.push({
       id: 'prompt',
@@ -413,7 +417,7 @@ export const MessageBubble = memo(function MessageBubble({
             <div className="hidden transition-opacity sm:flex sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">
               {!sending && <IconButton look="small" icon={Copy} label={t('chat.copy')} onClick={() => void copy()} />}
             </div>
-            <MessageMenu t={t} message={message} busy={busy} onAction={onMessageAction} />
+            <MessageMenu t={t} message={message} busy={busy} onAction={onMessageAction} onCopy={() => void copy()} />
           </div>
         )}
       </li>

@@ -343,6 +343,25 @@ export function MessageList({
     if (reader.mode() === 'follow' && !hasNewer) virtuoso.current?.autoscrollToBottom();
   }, [lastText, waitingForReply, hasNewer, reader]);
 
+  // The scroller itself: a follow after a row grew scrolls it to its end. (react-virtuoso's
+  // `autoscrollToBottom` does nothing once the growth has taken the end out of its "at the
+  // bottom"; its scroll goes through the scroller's `scrollTo`, which use-reader-scroll.ts
+  // knows for the list's own.)
+  const scrollerNode = useRef<HTMLElement | null>(null);
+  const { scrollerRef: trackScroller } = reader;
+  const scrollerRef = useCallback(
+    (node: HTMLElement | Window | null) => {
+      scrollerNode.current = node && 'scrollTop' in node ? node : null;
+      trackScroller(node);
+    },
+    [trackScroller],
+  );
+  const onListHeight = useCallback(() => {
+    const node = scrollerNode.current;
+    if (!node || reader.mode() !== 'follow' || hasNewer) return;
+    if (node.scrollHeight - node.scrollTop - node.clientHeight > 1) node.scrollTo({ top: node.scrollHeight });
+  }, [reader, hasNewer]);
+
   const jumpToLatest = () => {
     if (hasNewer && onJumpToLatest) return onJumpToLatest();
     reader.follow();
@@ -419,7 +438,7 @@ export function MessageList({
           // A new window (a jump) or the first messages arriving: open afresh at the right place.
           key={listKey}
           ref={virtuoso}
-          scrollerRef={reader.scrollerRef}
+          scrollerRef={scrollerRef}
           data-testid="message-scroller"
           // An opaque background: the browser scrolls the list on the compositor instead of
           // painting it again at each step (without one it may not, to keep text sharp).
@@ -440,6 +459,10 @@ export function MessageList({
           followOutput={() => (reader.mode() === 'follow' && !hasNewer ? 'auto' : false)}
           atBottomThreshold={EDGE}
           atBottomStateChange={onAtBottom}
+          // A row that grew once measured (a streaming reply's new line, its action row when it
+          // ends, a picture loaded): while the list follows, the end stays in view. The effect
+          // above runs before the row is measured, and followOutput only answers new rows.
+          totalListHeightChanged={onListHeight}
           startReached={() => {
             if (hasOlder && !isLoadingOlder) loadOlder();
           }}

@@ -1,6 +1,6 @@
 import '../texts';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, MessageSquareShare } from 'lucide-react';
 import { CHAT_MESSAGE_SEARCH_MAX, type Message } from '@reverie/shared';
 import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
@@ -29,8 +29,8 @@ export function Highlighted({ text, ranges }: { text: string; ranges: [number, n
   return <>{parts}</>;
 }
 
-/** The found words of one hit, for the neighbourhood's copy of its text. */
-type Hit = { id: string; ranges: [number, number][] };
+/** The found message of one hit and its found words, for the neighbourhood's copy of its text. */
+type Hit = { id: string; ranges: [number, number][]; message: Message };
 
 /** Who wrote a message, in a line. */
 function Speaker({ message, botName }: { message: Message; botName: string }) {
@@ -48,7 +48,11 @@ function Neighbourhood({ chatId, hit, botName }: { chatId: string; hit: Hit; bot
   const { t } = useTranslation();
   const around = useAround(chatId, hit.id);
   const target = useRef<HTMLLIElement>(null);
-  useEffect(() => target.current?.scrollIntoView?.({ block: 'center' }), [around.data]);
+  // A block, not an arrow's value: Chromium's `scrollIntoView` answers a Promise, which React
+  // would take for the effect's clean-up and call when the hit closes (a crash).
+  useEffect(() => {
+    target.current?.scrollIntoView?.({ block: 'center' });
+  }, [around.data]);
   if (around.isPending) return <Skeleton className="h-40 w-full" />;
   if (around.isError)
     return (
@@ -115,7 +119,7 @@ function Results({ chatId, botName, onOpen }: { chatId: string; botName: string;
             <li key={message.id}>
               <button
                 type="button"
-                onClick={() => onOpen({ id: message.id, ranges: highlights })}
+                onClick={() => onOpen({ id: message.id, ranges: highlights, message })}
                 data-testid="chat-search-hit"
                 className="flex w-full flex-col gap-0.5 rounded-2xl px-3 py-2 text-left hover:bg-white/10"
               >
@@ -141,11 +145,14 @@ export function ChatSearchDialog({
   chatId,
   botName,
   onClose,
+  onShowInChat,
 }: {
   open: boolean;
   chatId: string;
   botName: string;
   onClose: () => void;
+  /** Opens the chat's own list at the hit (its neighbourhood loaded there), to read on or answer. */
+  onShowInChat?: (message: Message) => void;
 }) {
   const { t } = useTranslation();
   const [hit, setHit] = useState<Hit | null>(null);
@@ -160,15 +167,31 @@ export function ChatSearchDialog({
       </div>
       {hit && (
         <div className="flex flex-col gap-3">
-          <button
-            type="button"
-            onClick={() => setHit(null)}
-            className="flex items-center gap-1 self-start rounded-full px-2 py-1 text-sm text-muted hover:text-fg"
-            data-testid="search-back"
-          >
-            <Icon icon={ArrowLeft} size="sm" />
-            {t('chat.story.search_back')}
-          </button>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <button
+              type="button"
+              onClick={() => setHit(null)}
+              className="flex items-center gap-1 rounded-full px-2 py-1 text-sm text-muted hover:text-fg"
+              data-testid="search-back"
+            >
+              <Icon icon={ArrowLeft} size="sm" />
+              {t('chat.story.search_back')}
+            </button>
+            {onShowInChat && (
+              <button
+                type="button"
+                onClick={() => {
+                  close();
+                  onShowInChat(hit.message);
+                }}
+                className="flex items-center gap-1.5 rounded-full border border-primary/50 px-3 py-1.5 text-sm font-semibold text-primary hover:bg-primary/10"
+                data-testid="search-show-in-chat"
+              >
+                <Icon icon={MessageSquareShare} size="sm" />
+                {t('chat.story.search_show_in_chat')}
+              </button>
+            )}
+          </div>
           <Neighbourhood chatId={chatId} hit={hit} botName={botName} />
         </div>
       )}

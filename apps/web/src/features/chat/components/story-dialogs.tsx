@@ -14,6 +14,10 @@ import {
   secondaryButtonClass as secondary,
 } from '../../../components/ui/dialog-actions';
 
+/** "Save and regenerate": a button of its own, not the quiet look of Cancel beside it. */
+const outlined =
+  'rounded-full border border-white/15 px-4 py-2 text-sm font-medium hover:bg-white/5 disabled:opacity-50';
+
 const buttonRow = 'mt-5 flex flex-wrap justify-end gap-2';
 
 /** The field, mounted when the dialog opens so it starts from the message's text. */
@@ -66,7 +70,7 @@ function EditForm({
             type="button"
             disabled={!valid || pending}
             onClick={() => save(true)}
-            className={secondary}
+            className={outlined}
             data-testid="edit-save-regenerate"
           >
             {t('chat.story.save_regenerate')}
@@ -125,13 +129,21 @@ export function DeleteMessageDialog({
   pending,
   onConfirm,
   onClose,
-}: { target: { message: Message; from: boolean; after: number } | null } & ConfirmHandlers) {
+}: { target: { message: Message; from: boolean; after: number | null } | null } & ConfirmHandlers) {
   const { t } = useTranslation();
+  // How many follow is known only when the loaded messages reach the newest one.
+  const text = !target?.from
+    ? t('chat.story.delete_text')
+    : target.after === null
+      ? t('chat.story.delete_from_text_all')
+      : target.after === 0
+        ? t('chat.story.delete_text')
+        : t('chat.story.delete_from_text', { count: target.after });
   return (
     <ConfirmDialog
       open={target !== null}
       title={target?.from ? t('chat.story.delete_from_title') : t('chat.story.delete_title')}
-      text={target?.from ? t('chat.story.delete_from_text', { count: target.after }) : t('chat.story.delete_text')}
+      text={text}
       confirmLabel={t('chat.story.delete_confirm')}
       cancelLabel={t('chat.cancel')}
       pending={pending}
@@ -161,6 +173,18 @@ export function treeOrder(chats: ChatBranch[]): { branch: ChatBranch; depth: num
   return out;
 }
 
+/**
+ * The number of each branch of the tree (not its root), in the order they were made: an untitled
+ * branch is "Branch 2" rather than one more "Branch" beside the others.
+ */
+export function branchNumbers(chats: ChatBranch[]): Map<string, number> {
+  const ids = new Set(chats.map((c) => c.id));
+  const branches = chats
+    .filter((c) => c.parent_chat_id && ids.has(c.parent_chat_id))
+    .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+  return new Map(branches.map((c, i) => [c.id, i + 1]));
+}
+
 /** The branch switcher: the chat's tree (name, date, message count); a tap opens a branch. */
 export function BranchesDialog({
   open,
@@ -178,40 +202,49 @@ export function BranchesDialog({
   return (
     <Modal open={open} onClose={onClose} title={t('chat.story.branches_title')}>
       <DialogListState query={tree}>
-        {(data) => (
-          <ul className="flex flex-col gap-1" data-testid="branch-tree">
-            {treeOrder(data.chats).map(({ branch, depth }) => {
-              const isCurrent = branch.id === current.id;
-              return (
-                <li key={branch.id} style={{ paddingLeft: `${Math.min(depth, 6)}rem` }}>
-                  <button
-                    type="button"
-                    onClick={() => (isCurrent ? onClose() : onOpen(branch.id))}
-                    aria-current={isCurrent ? 'true' : undefined}
-                    data-testid="branch-row"
-                    className={`flex w-full items-center gap-3 rounded-2xl px-3 py-2.5 text-left hover:bg-white/10 ${
-                      isCurrent ? 'bg-white/10' : ''
-                    }`}
-                  >
-                    <Icon icon={GitBranch} size="sm" className="shrink-0 text-muted" />
-                    <span className="flex min-w-0 flex-1 flex-col">
-                      <span className="truncate text-sm font-semibold">
-                        {branch.title ?? (depth === 0 ? t('chat.story.main_story') : t('chat.story.branch_name'))}
+        {(data) => {
+          const numbers = branchNumbers(data.chats);
+          return (
+            <ul className="flex flex-col gap-1" data-testid="branch-tree">
+              {treeOrder(data.chats).map(({ branch, depth }) => {
+                const isCurrent = branch.id === current.id;
+                const number = numbers.get(branch.id);
+                return (
+                  <li key={branch.id} style={{ paddingLeft: `${Math.min(depth, 6)}rem` }}>
+                    <button
+                      type="button"
+                      onClick={() => (isCurrent ? onClose() : onOpen(branch.id))}
+                      aria-current={isCurrent ? 'true' : undefined}
+                      data-testid="branch-row"
+                      className={`flex w-full items-center gap-3 rounded-2xl px-3 py-2.5 text-left hover:bg-white/10 ${
+                        isCurrent ? 'bg-white/10' : ''
+                      }`}
+                    >
+                      <Icon icon={GitBranch} size="sm" className="shrink-0 text-muted" />
+                      <span className="flex min-w-0 flex-1 flex-col">
+                        <span className="truncate text-sm font-semibold">
+                          {branch.title ??
+                            (depth === 0
+                              ? t('chat.story.main_story')
+                              : number
+                                ? t('chat.story.branch_numbered', { number })
+                                : t('chat.story.branch_name'))}
+                        </span>
+                        <span className="text-xs text-muted">
+                          {t('chat.story.branch_meta', {
+                            date: formatRelative(branch.created_at, currentLocale()),
+                            count: branch.message_count,
+                          })}
+                        </span>
                       </span>
-                      <span className="text-xs text-muted">
-                        {t('chat.story.branch_meta', {
-                          date: formatRelative(branch.created_at, currentLocale()),
-                          count: branch.message_count,
-                        })}
-                      </span>
-                    </span>
-                    {isCurrent && <span className="text-xs text-primary">{t('chat.story.current')}</span>}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-        )}
+                      {isCurrent && <span className="text-xs text-primary">{t('chat.story.current')}</span>}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          );
+        }}
       </DialogListState>
     </Modal>
   );

@@ -6,7 +6,7 @@ import { clearSession, setTokens } from '../../../lib/session';
 import { chat, fakeApi, json, liveStream, message, renderRoutes, type Call } from '../test-helpers';
 import { ChatView } from './chat-view';
 import { ChatList, groupBranches } from './chat-list';
-import { treeOrder } from './story-dialogs';
+import { branchNumbers, treeOrder } from './story-dialogs';
 
 /** Shaping the story in the chat (issue 29): edit, delete, branch, switch, search, Write my reply. */
 const greeting = message('g1', { text: 'Hi! Coffee or tea?' });
@@ -83,6 +83,18 @@ describe('story actions in a chat', () => {
     });
   });
 
+  it('copies my own message from its menu (its copy button shows only on hover, never on a phone)', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void copied.push(text) },
+    });
+    renderChat([greeting, mine, reply], () => undefined);
+    await messageMenu('Tea, please', 'copy');
+    await waitFor(() => expect(copied).toEqual(['Tea, please']));
+  });
+
   it('"Delete from here" asks, then removes what the server removed', async () => {
     setTokens('a.b.c', 'd.e.f');
     const { calls } = renderChat([greeting, mine, reply], (call) =>
@@ -99,6 +111,14 @@ describe('story actions in a chat', () => {
     expect(screen.queryByText('Green or black?')).toBeNull();
     expect(calls.find((c) => c.method === 'DELETE')!.search).toBe('?from=1');
     expect(screen.getByText('Hi! Coffee or tea?')).toBeTruthy();
+  });
+
+  it('"Delete from here" on the last message asks as for one message (nothing follows it)', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    renderChat([greeting, mine, reply], () => undefined);
+    await messageMenu('Green or black?', 'delete-from');
+    expect(await screen.findByText('It disappears from this chat. A reply goes with its alternatives.')).toBeTruthy();
+    expect(screen.queryByText(/0 more/)).toBeNull();
   });
 
   it('"Branch from here" opens the new branch; the switcher shows the tree and opens another branch', async () => {
@@ -182,6 +202,46 @@ describe('story actions in a chat', () => {
     expect(within(screen.getByTestId('around-hit')).getByTestId('search-mark').textContent).toBe('кошку');
   });
 
+  it('a hit closes without a crash where scrollIntoView answers a Promise, and "Show in the chat" opens the chat at it', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    // Chromium 156 answers scrollIntoView with a Promise: an effect must not hand it to React.
+    const scrollIntoView = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function () {
+      return Promise.resolve() as unknown as void;
+    };
+    try {
+      const hit = message('h1', { text: 'Вчера я видел кошку', role: 'user', created_at: '2026-10-02T08:30:00.000Z' });
+      const { calls } = renderChat([greeting], (call) => {
+        if (call.path === '/api/chat/c1/search') return json({ results: [{ message: hit, highlights: [[14, 19]] }] });
+        if (call.path === '/api/chat/c1/around/h1')
+          return json({ results: [message('h2', { text: 'Какую?' }), hit], next_param: null, has_newer: false });
+        return undefined;
+      });
+      fireEvent.click(await screen.findByTestId('chat-search'));
+      fireEvent.change(await screen.findByTestId('chat-search-field'), { target: { value: 'кошка' } });
+      fireEvent.click(await screen.findByTestId('chat-search-hit', {}, { timeout: 2000 }));
+      await screen.findByTestId('around-hit');
+      fireEvent.click(screen.getByTestId('search-back'));
+      expect(screen.queryByTestId('search-neighbourhood')).toBeNull();
+      fireEvent.click(await screen.findByTestId('chat-search-hit'));
+      await screen.findByTestId('around-hit');
+      fireEvent.click(screen.getByTestId('search-show-in-chat'));
+      await waitFor(() => expect(screen.queryByTestId('chat-search-field')).toBeNull());
+      await waitFor(() =>
+        expect(
+          calls.some(
+            (c) =>
+              c.path === '/api/chat/history/c1' &&
+              new URLSearchParams(c.search).get('at') === '2026-10-02T08:30:00.000Z',
+          ),
+        ).toBe(true),
+      );
+      expect(screen.getByTestId('chat-menu')).toBeTruthy();
+    } finally {
+      Element.prototype.scrollIntoView = scrollIntoView;
+    }
+  });
+
   it('"Write my reply" streams into the input box and never sends by itself', async () => {
     setTokens('a.b.c', 'd.e.f');
     const stream = liveStream();
@@ -217,6 +277,33 @@ describe('story actions in a chat', () => {
     fireEvent.click(chips[2]!);
     expect(field().value).toBe('Surprise me');
     expect(calls.some((c) => c.path === '/api/chat/c1/messages')).toBe(false);
+    localStorage.removeItem('chat-suggestions');
+  });
+});
+
+describe('suggested replies turned off and on again', () => {
+  it('are asked again when turned back on before the first answer came', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    localStorage.removeItem('chat-suggestions');
+    let asked = 0;
+    renderChat([greeting, mine, reply], (call) => {
+      if (call.path !== '/api/chat/c1/suggestions') return undefined;
+      asked += 1;
+      // The first answer never comes (the user turns them off meanwhile).
+      return asked === 1 ? new Promise<Response>(() => {}) : json({ suggestions: ['Green', 'Black', 'Surprise me'] });
+    });
+    await screen.findByText('Green or black?');
+    const toggle = () => {
+      fireEvent.click(screen.getByTestId('chat-menu'));
+      fireEvent.click(screen.getByTestId('chat-menu-suggestions'));
+    };
+    toggle();
+    await waitFor(() => expect(asked).toBe(1));
+    toggle();
+    toggle();
+    const chips = await screen.findAllByTestId('suggestion-chip');
+    expect(chips.map((c) => c.textContent)).toEqual(['Green', 'Black', 'Surprise me']);
+    expect(asked).toBe(2);
     localStorage.removeItem('chat-suggestions');
   });
 });
@@ -257,6 +344,42 @@ describe('branches in the chats list', () => {
     const rows = screen.getAllByTestId('chat-row');
     expect(rows.map((r) => r.closest('li')!.getAttribute('data-branch'))).toEqual([null, 'true']);
     expect(rows[1]!.textContent).toContain('Other way');
+  });
+
+  it('numbers the branches of a tree in the order they were made (an untitled one is "Branch 2")', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const node = (id: string, parent: string | null, created: string): ChatBranch => ({
+      id,
+      parent_chat_id: parent,
+      fork_message_id: null,
+      title: null,
+      created_at: created,
+      updated_at: created,
+      message_count: 3,
+    });
+    const tree = [
+      node('c1', null, '2026-11-20T10:00:00Z'),
+      node('c2', 'c1', '2026-11-21T10:00:00Z'),
+      node('c3', 'c1', '2026-11-22T10:00:00Z'),
+      node('c4', 'c2', '2026-11-23T10:00:00Z'),
+    ];
+    expect([...branchNumbers(tree)]).toEqual([
+      ['c2', 1],
+      ['c3', 2],
+      ['c4', 3],
+    ]);
+    renderChat([greeting], (call) =>
+      call.path === '/api/chat/c1/branches' ? json({ root_id: 'c1', chats: tree }) : undefined,
+    );
+    fireEvent.click(await screen.findByTestId('chat-menu'));
+    fireEvent.click(screen.getByTestId('chat-menu-branches'));
+    const rows = await screen.findAllByTestId('branch-row');
+    expect(rows.map((r) => r.querySelector('.font-semibold')!.textContent)).toEqual([
+      'Main story',
+      'Branch 1',
+      'Branch 3',
+      'Branch 2',
+    ]);
   });
 
   it('orders a tree parent first, then its branches, deeper ones indented', () => {

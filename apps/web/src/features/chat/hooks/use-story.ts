@@ -23,11 +23,15 @@ const readSuggestionsOn = () => {
   }
 };
 
-/** Where a message's delete is aimed: it alone, or it and the `after` messages that follow. */
+/**
+ * Where a message's delete is aimed: it alone, or it and the `after` messages that follow
+ * (`null` when the loaded window does not reach the newest message, after a jump back in a
+ * long chat: how many follow is not known here, and the count of the loaded ones would be wrong).
+ */
 export interface DeleteTarget {
   message: Message;
   from: boolean;
-  after: number;
+  after: number | null;
 }
 
 /**
@@ -42,6 +46,7 @@ export function useStory(chat: Chat, conversation: Conversation, onOpenChat: (ch
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [pending, setPending] = useState(false);
   const { messages, upsert, remove, fail, regenerate, lastBotId } = conversation;
+  const { hasNewer } = conversation.history;
   const refreshLists = useCallback(() => void client.invalidateQueries({ queryKey: chatKeys.allLists }), [client]);
 
   const branch = useCallback(
@@ -64,11 +69,11 @@ export function useStory(chat: Chat, conversation: Conversation, onOpenChat: (ch
       else if (action === 'branch') void branch(message);
       else {
         const index = messages.findIndex((m) => m.id === message.id);
-        const after = messages.slice(index + 1).filter((m) => m.role !== 'system').length;
+        const after = hasNewer ? null : messages.slice(index + 1).filter((m) => m.role !== 'system').length;
         setDeleting({ message, from: action === 'delete_from', after });
       }
     },
-    [branch, messages],
+    [branch, messages, hasNewer],
   );
 
   /** The reply the newest regenerate would replace, when it answers this message. */
@@ -153,7 +158,11 @@ export function useStory(chat: Chat, conversation: Conversation, onOpenChat: (ch
     getSuggestions(chat.id, controller.signal)
       .then((answer) => setSuggestions({ for: suggestFor, list: answer.suggestions }))
       .catch(() => undefined);
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      // Left before they came (turned off, a send): asked again when this reply is newest again.
+      setSuggestions((current) => (current?.for === suggestFor && current.list.length === 0 ? null : current));
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per reply
   }, [suggestFor, chat.id]);
   const toggleSuggestions = () => {
