@@ -88,6 +88,24 @@ export default tseslint.config(
     rules: { 'reverie/no-app-imports': 'error' },
   },
   {
+    // An effect's body in braces: React calls whatever an effect returns as its clean-up, and a
+    // concise arrow returns its expression's value. `useEffect(() => el.scrollIntoView(…))` crashed
+    // the chat in Chromium 156, whose scrollIntoView answers a Promise. A concise arrow that
+    // returns the clean-up itself (`() => () => …`) stays allowed.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression:matches([callee.name=/^use(Layout|Insertion)?Effect$/], [callee.property.name=/^use(Layout|Insertion)?Effect$/]) > ArrowFunctionExpression[body.type!='BlockStatement'][body.type!='ArrowFunctionExpression']",
+          message:
+            "Write an effect's body in braces: React calls the value a concise arrow returns as the effect's clean-up (return a clean-up explicitly).",
+        },
+      ],
+    },
+  },
+  {
     // Issue 25: the chat send path stays a plan and short steps. No function of the chats
     // module is longer than 60 lines, counted from its first line to its last (blank lines and
     // comments included); a longer one wants a step with a name of its own. Tests are exempt.

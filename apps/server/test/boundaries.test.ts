@@ -11,6 +11,7 @@ const root = repoRoot();
 const ruleFilter = ({ ruleId }: { ruleId: string }) => ruleId.startsWith('reverie/');
 const eslint = new ESLint({ cwd: root, ruleFilter });
 const lengthLint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => ruleId === 'max-lines-per-function' });
+const syntaxLint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-syntax' });
 
 async function lint(filePath: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath: `${root}/${filePath}` });
@@ -159,6 +160,28 @@ describe('boundary rules', () => {
     ])
       expect(await boundaryErrors(file, code), code).toEqual(['reverie/no-app-imports']);
     expect(await boundaryErrors(file, "import { useModal } from '../../../lib/modals';")).toEqual([]);
+  });
+
+  it("a web effect's body is in braces: a concise arrow's value would be called as its clean-up", async () => {
+    const file = 'apps/web/src/features/chat/components/x.tsx';
+    const errors = async (code: string) =>
+      (await syntaxLint.lintText(code, { filePath: `${root}/${file}` }))[0]!.messages.map((m) => [
+        m.ruleId,
+        m.severity,
+      ]);
+    for (const code of [
+      'useEffect(() => ref.current?.scrollIntoView({ block: "center" }), [hit]);',
+      'useLayoutEffect(() => setOpen(false), []);',
+      'React.useEffect(() => fetchData(id), [id]);',
+    ])
+      expect(await errors(code), code).toEqual([['no-restricted-syntax', 2]]);
+    for (const code of [
+      'useEffect(() => { ref.current?.scrollIntoView({ block: "center" }); }, [hit]);',
+      'useEffect(() => () => stream.current?.abort(), []);',
+      'useEffect(() => { return subscribe(onChange); }, []);',
+      'useMemo(() => compute(a), [a]);',
+    ])
+      expect(await errors(code), code).toEqual([]);
   });
 
   it('npm run lint reports each planted violation with its rule, and fails on the ones that are errors', async () => {

@@ -20,7 +20,9 @@ export function createQueryClient(): QueryClient {
  */
 export function AppProviders({ children, client: given }: { children: ReactNode; client?: QueryClient }) {
   const [client] = useState(() => given ?? createQueryClient());
-  useEffect(() => bindProfileToSession(client), [client]);
+  useEffect(() => {
+    return bindProfileToSession(client); // its clean-up unbinds
+  }, [client]);
   useEffect(() => {
     const stop = i18n.onLanguageChanged(() => void client.invalidateQueries());
     return () => void stop();

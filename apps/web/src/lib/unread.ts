@@ -18,7 +18,9 @@ export function useUnreadTotal(viewer: string | null): number {
     enabled: Boolean(viewer),
   });
   const total = viewer ? (data?.total ?? 0) : 0;
-  useEffect(() => setAppBadge(total), [total]);
+  useEffect(() => {
+    setAppBadge(total);
+  }, [total]);
   return total;
 }
 

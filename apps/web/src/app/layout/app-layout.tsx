@@ -125,7 +125,9 @@ export function AppLayout() {
   useDocumentTitle();
   usePreloadMainPages();
   const { data: clientConfig } = useClientConfig();
-  useEffect(() => loadRewardful(clientConfig?.rewardful_key), [clientConfig?.rewardful_key]);
+  useEffect(() => {
+    loadRewardful(clientConfig?.rewardful_key);
+  }, [clientConfig?.rewardful_key]);
   useAuthBootstrap();
   // Unread badges follow the user's other devices (a chat read there, a message landed).
   const { profile } = useProfile();

@@ -32,10 +32,10 @@ export function Component() {
   // waiting for it (docs/chat.md "Long chats", "Opening").
   // (Every chat's address has the same page: a later first row costs nothing more.)
   const firstChatPath = chats.data?.[0] ? chatPath(chats.data[0]) : null;
-  useEffect(
-    () => (firstChatPath && !isSlowConnection() ? whenIdle(() => preloadPage(firstChatPath), 3000) : undefined),
-    [firstChatPath],
-  );
+  useEffect(() => {
+    // The idle callback's cancel is the clean-up.
+    if (firstChatPath && !isSlowConnection()) return whenIdle(() => preloadPage(firstChatPath), 3000);
+  }, [firstChatPath]);
   // The latest list (not a search) is kept for the offline page.
   useEffect(() => {
     if (!chats.data || q !== '' || chats.isPlaceholderData) return;

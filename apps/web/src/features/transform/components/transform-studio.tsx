@@ -108,7 +108,9 @@ export function TransformStudio({
   const [params] = useSearchParams();
   const shopOpen = params.get('pw') === '1';
 
-  useEffect(() => setCanCapture(window.matchMedia?.('(pointer: coarse)').matches ?? false), []);
+  useEffect(() => {
+    setCanCapture(window.matchMedia?.('(pointer: coarse)').matches ?? false);
+  }, []);
 
   useEffect(() => {
     if (!photo) return setPhotoUrl(null);

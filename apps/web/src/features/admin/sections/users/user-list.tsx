@@ -28,7 +28,9 @@ export function UserList() {
   const [text, setText] = useState('');
   const q = useDebounced(text.trim());
   const [offset, setOffset] = useState(0);
-  useEffect(() => setOffset(0), [q]);
+  useEffect(() => {
+    setOffset(0);
+  }, [q]);
   const query = useAdminUsers(q, offset);
   const columns: AdminColumn<AdminUserSummary>[] = [
     {
