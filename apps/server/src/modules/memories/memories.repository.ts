@@ -79,10 +79,12 @@ export async function updateMemory(
   db: Database,
   id: string,
   values: Partial<Omit<MemoryValues, 'userId' | 'botId'>>,
+  /** false: the memory's content is unchanged (a pin), so is its `updated_at` (its recency, its "updated" date). */
+  touch = true,
 ): Promise<ShownMemory | null> {
   const [row] = await db
     .update(memories)
-    .set({ ...values, updatedAt: sql`now()` })
+    .set(touch ? { ...values, updatedAt: sql`now()` } : values)
     .where(eq(memories.id, id))
     .returning(shown);
   return row ?? null;

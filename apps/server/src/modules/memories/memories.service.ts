@@ -248,7 +248,8 @@ export class MemoriesService {
     const row = await this.deps.db
       .transaction(async (tx) => {
         const t = tx as unknown as Database;
-        const row = await repo.updateMemory(t, current.id, values);
+        // A pin alone changes no content: the memory keeps its date and its recency in prompts.
+        const row = await repo.updateMemory(t, current.id, changed ? values : { pinned: values.pinned }, changed);
         if (!row) throw notFound();
         const change = changed ? 'corrected' : row.pinned ? 'pinned' : 'unpinned';
         await repo.insertRevision(t, revisionOf(row, change, 'user'));

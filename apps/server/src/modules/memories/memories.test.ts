@@ -323,6 +323,8 @@ describe('the memory page API', () => {
       payload: { pinned: true },
     });
     expect(pinned.json<Memory>().pinned).toBe(true);
+    // A pin changes no content: the memory keeps its date (and its recency in prompts).
+    expect(pinned.json<Memory>().updated_at).toBe(memory.updated_at);
     const edited = await t.app.inject({
       method: 'PATCH',
       url: `/api/memories/${memory.id}`,
@@ -330,6 +332,7 @@ describe('the memory page API', () => {
       payload: { text: 'Alex was born in Lisbon.' },
     });
     expect(edited.json<Memory>()).toMatchObject({ text: 'Alex was born in Lisbon.', pinned: true });
+    expect(edited.json<Memory>().updated_at).not.toBe(memory.updated_at);
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/memories/${memory.id}/history`, headers: auth }))
         .json<MemoryHistory>()
