@@ -45,15 +45,16 @@ export const memoriesRoutes: FastifyPluginAsyncZod<{ service: MemoriesService }>
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Add a memory by hand (the content policy applies: 422 `memory_refused`)',
+        summary:
+          'Add a memory by hand (the content policy applies: 422 `memory_refused`); 200 when the pair already had it (merged there)',
         params: CharacterParamsSchema,
         body: MemoryCreateBodySchema,
-        response: { 201: MemorySchema, ...errors },
+        response: { 200: MemorySchema, 201: MemorySchema, ...errors },
       },
     },
     async (request, reply) => {
-      const memory = await service.create(currentUserId(request), request.params.botId, request.body);
-      return reply.code(201).send(memory);
+      const { memory, created } = await service.create(currentUserId(request), request.params.botId, request.body);
+      return reply.code(created ? 201 : 200).send(memory);
     },
   );
 

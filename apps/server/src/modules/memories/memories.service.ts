@@ -191,8 +191,11 @@ export class MemoriesService {
     return presentMemory(await this.ownMemory(userId, id));
   }
 
-  /** A memory written by hand: the content policy applies to it too (422 `memory_refused`). */
-  async create(userId: string, ref: string, body: MemoryCreateBody): Promise<Memory> {
+  /**
+   * A memory written by hand: the content policy applies to it too (422 `memory_refused`).
+   * `created` false: the pair already had it (the same text once normalised), and it was merged there.
+   */
+  async create(userId: string, ref: string, body: MemoryCreateBody): Promise<{ memory: Memory; created: boolean }> {
     const botId = await this.characterId(userId, ref);
     await this.takeWrite(userId);
     await this.refuseUnsafe(body.text, 'user');
@@ -211,11 +214,11 @@ export class MemoriesService {
     });
     const row = await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
-      const { row, created } = await repo.upsertMemory(t, values);
-      await repo.insertRevision(t, revisionOf(row, created ? 'created' : 'merged', 'user'));
-      return row;
+      const done = await repo.upsertMemory(t, values);
+      await repo.insertRevision(t, revisionOf(done.row, done.created ? 'created' : 'merged', 'user'));
+      return done;
     });
-    return presentMemory(row);
+    return { memory: presentMemory(row.row), created: row.created };
   }
 
   /** A correction by the user: a new revision; the previous ones stay in its history. */

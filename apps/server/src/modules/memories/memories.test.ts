@@ -315,7 +315,17 @@ describe('the memory page API', () => {
       headers: auth,
       payload: { text: 'Alex was born in Porto.', kind: 'user' },
     });
+    expect(created.statusCode).toBe(201);
     const memory = created.json<Memory>();
+    // The same memory again (normalised: case, punctuation): 200, merged into the one she has.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/characters/${bot.id}/memories`,
+      headers: auth,
+      payload: { text: 'alex was born in Porto', kind: 'user' },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json<Memory>().id).toBe(memory.id);
     const pinned = await t.app.inject({
       method: 'PATCH',
       url: `/api/memories/${memory.id}`,
@@ -324,7 +334,7 @@ describe('the memory page API', () => {
     });
     expect(pinned.json<Memory>().pinned).toBe(true);
     // A pin changes no content: the memory keeps its date (and its recency in prompts).
-    expect(pinned.json<Memory>().updated_at).toBe(memory.updated_at);
+    expect(pinned.json<Memory>().updated_at).toBe(again.json<Memory>().updated_at);
     const edited = await t.app.inject({
       method: 'PATCH',
       url: `/api/memories/${memory.id}`,
@@ -332,12 +342,12 @@ describe('the memory page API', () => {
       payload: { text: 'Alex was born in Lisbon.' },
     });
     expect(edited.json<Memory>()).toMatchObject({ text: 'Alex was born in Lisbon.', pinned: true });
-    expect(edited.json<Memory>().updated_at).not.toBe(memory.updated_at);
+    expect(edited.json<Memory>().updated_at).not.toBe(again.json<Memory>().updated_at);
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/memories/${memory.id}/history`, headers: auth }))
         .json<MemoryHistory>()
         .results.map((r) => r.change),
-    ).toEqual(['corrected', 'pinned', 'created']);
+    ).toEqual(['corrected', 'pinned', 'merged', 'created']);
 
     const bad = await t.app.inject({
       method: 'POST',

@@ -68,6 +68,12 @@ export function memoryServer(initial: Memory[]) {
     }
     if (character && call.method === 'POST') {
       const body = call.body as Pick<Memory, 'text' | 'kind'> & { event_date?: string | null };
+      // The same text as one the character has: merged there (200), as the server does.
+      const known = store.find((m) => m.text.toLowerCase() === body.text.toLowerCase());
+      if (known) {
+        revise(known, 'merged', 'user');
+        return json(known, 200);
+      }
       const created = memory(`new${next++}`, {
         text: body.text,
         kind: body.kind,

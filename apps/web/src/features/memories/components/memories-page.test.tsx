@@ -159,6 +159,18 @@ describe('the memory page', () => {
     expect(within(card('We watched the fireworks')).getByText(/added by you/)).toBeTruthy();
   });
 
+  it('says so when she already remembered what the user adds (the server merged it: 200)', async () => {
+    memoryServer([memory('m1', { text: 'Your name is Ann' })]);
+    renderPage();
+    await screen.findByText('Your name is Ann');
+    fireEvent.click(screen.getByTestId('memory-add'));
+    const form = await screen.findByTestId('memory-form');
+    fireEvent.change(within(form).getByTestId('memory-text-field'), { target: { value: 'your name is ann' } });
+    fireEvent.click(within(form).getByTestId('memory-save'));
+    expect(await screen.findByText('Aiko already remembered this.')).toBeTruthy();
+    expect(cards()).toHaveLength(1);
+  });
+
   it('corrects a memory: a new revision, and the history shows how it read before', async () => {
     const server = memoryServer([memory('m1', { text: 'Your sister is called Ana' })]);
     renderPage();

@@ -151,8 +151,12 @@ export function MemoriesPage({
       });
       showAlert(t('memories.corrected'));
     } else {
-      await create.mutateAsync({ text: fields.text, kind: fields.kind, event_date: fields.event_date });
-      showAlert(t('memories.added'));
+      const { merged } = await create.mutateAsync({
+        text: fields.text,
+        kind: fields.kind,
+        event_date: fields.event_date,
+      });
+      showAlert(merged ? t('memories.already_remembered', { name }) : t('memories.added'));
     }
     close();
   };
