@@ -142,6 +142,18 @@ describe('the memory page', () => {
     await screen.findByText('Your name is Ann');
     fireEvent.click(screen.getByTestId('memory-add'));
     const form = await screen.findByTestId('memory-form');
+    // The kinds in the order of the page's groups.
+    expect(
+      within(form)
+        .getAllByTestId(/^memory-kind-/)
+        .map((b) => b.dataset.testid),
+    ).toEqual([
+      'memory-kind-user',
+      'memory-kind-relationship',
+      'memory-kind-event',
+      'memory-kind-character',
+      'memory-kind-story',
+    ]);
     // Nothing written yet: the form says so and sends nothing.
     fireEvent.click(within(form).getByTestId('memory-save'));
     expect((await within(form).findByRole('alert')).textContent).toContain('Write the memory first.');

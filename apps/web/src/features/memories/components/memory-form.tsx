@@ -1,6 +1,6 @@
 import '../texts';
 import { useState, type FormEvent } from 'react';
-import { MEMORY_KINDS, MEMORY_TEXT_MAX, type Memory, type MemoryCreateBody, type MemoryKind } from '@reverie/shared';
+import { MEMORY_TEXT_MAX, type Memory, type MemoryCreateBody, type MemoryKind } from '@reverie/shared';
 import { DialogActions } from '../../../components/ui/dialog-actions';
 import { ErrorAndCount, FormError } from '../../../components/ui/form-error';
 import { ChoiceButtons } from '../../../components/ui/segmented-control';
@@ -8,7 +8,7 @@ import { Icon } from '../../../components/ui/icon';
 import { Modal } from '../../../components/ui/modal';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
-import { KIND_ICONS } from './kinds';
+import { KIND_ICONS, KIND_ORDER } from './kinds';
 
 /** What the form saves: the text, the kind and a shared moment's day. */
 export type MemoryFields = Pick<MemoryCreateBody, 'text' | 'kind'> & { event_date: string | null };
@@ -87,7 +87,8 @@ function MemoryForm({
       <fieldset className="flex flex-col gap-2 text-sm">
         <legend className="mb-1.5 font-medium">{t('memories.field_kind')}</legend>
         <ChoiceButtons
-          options={MEMORY_KINDS.map((option) => ({
+          // In the order of the page's groups.
+          options={KIND_ORDER.map((option) => ({
             value: option,
             label: (
               <>
