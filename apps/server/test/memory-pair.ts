@@ -2,6 +2,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { bots, users } from '../src/db/schema.js';
 import { memoryValues } from '../src/modules/memories/memories.service.js';
 import { createTestDatabase } from './helpers.js';
+import { PLAIN_USER_MEMORY } from './plain-memory.js';
 
 /**
  * A test database opened a second time with every statement it runs noted in `statements` (the
@@ -35,12 +36,8 @@ export async function countedMemoryPair(
  */
 export const userMemoryValues = (userId: string, botId: string, text: string, embedding?: number[]) =>
   memoryValues(userId, botId, {
-    kind: 'user',
-    text,
-    eventDate: null,
-    importance: 3,
-    pinned: false,
-    origin: 'model',
+    ...PLAIN_USER_MEMORY,
     sourceMessageIds: [],
+    text,
     ...(embedding ? { embedding } : {}),
   });

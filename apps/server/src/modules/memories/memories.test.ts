@@ -103,6 +103,16 @@ async function list(auth: { authorization: string }, botId: string, query = '') 
   return res.json<MemoryList>().results;
 }
 
+/** POST /api/characters/{botId}/memories: a memory about the user added by hand (the answer, unchecked). */
+function addByHand(auth: { authorization: string }, botId: string, text: string, extra: Record<string, unknown> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/characters/${botId}/memories`,
+    headers: auth,
+    payload: { text, kind: 'user', ...extra },
+  });
+}
+
 /** The number of the known memory in the extraction prompt whose text contains `needle`. */
 const knownNumber = (prompt: string, needle: string) => {
   const line = prompt.split('\n').find((l) => /^M\d+ /.test(l) && l.includes(needle));
@@ -189,12 +199,7 @@ describe('retrieval into the prompt and citations', () => {
   it('puts pinned and relevant memories in the prompt, records citations, and a forgotten memory never returns', async () => {
     const { auth, bot, chat } = await setup();
     const add = async (text: string, extra: Record<string, unknown> = {}) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/characters/${bot.id}/memories`,
-        headers: auth,
-        payload: { text, kind: 'user', ...extra },
-      });
+      const res = await addByHand(auth, bot.id, text, extra);
       expect(res.statusCode).toBe(201);
       return res.json<Memory>();
     };
@@ -237,12 +242,7 @@ describe('retrieval into the prompt and citations', () => {
 
   it("reads a send's memories ahead with the chat, and only uses them for the same turns", async () => {
     const { auth, bot, chat } = await setup();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/characters/${bot.id}/memories`,
-      headers: auth,
-      payload: { text: 'Alex keeps bees on the roof of his house.', kind: 'user' },
-    });
+    const res = await addByHand(auth, bot.id, 'Alex keeps bees on the roof of his house.');
     expect(res.statusCode).toBe(201);
     // Each memory read for a prompt embeds its query (the last three turns): one request per read.
     const queries = () => fake.embeddingRequests.map((r) => r.input as string[]).filter((i) => i.length === 1);
@@ -290,12 +290,7 @@ describe('retrieval into the prompt and citations', () => {
   it('finds memories in Chinese and Russian by full-text search', async () => {
     const { auth, bot } = await setup();
     for (const text of ['小明喜欢在周末去爬山。', 'Саша боится собак.', 'Alex works as a nurse.'])
-      await t.app.inject({
-        method: 'POST',
-        url: `/api/characters/${bot.id}/memories`,
-        headers: auth,
-        payload: { text, kind: 'user' },
-      });
+      await addByHand(auth, bot.id, text);
     expect((await list(auth, bot.id, `?q=${encodeURIComponent('爬山')}`)).map((m) => m.text)).toEqual([
       '小明喜欢在周末去爬山。',
     ]);
@@ -309,21 +304,11 @@ describe('retrieval into the prompt and citations', () => {
 describe('the memory page API', () => {
   it("edits, pins, validates, and hides other users' memories (404)", async () => {
     const { auth, bot } = await setup();
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `/api/characters/${bot.id}/memories`,
-      headers: auth,
-      payload: { text: 'Alex was born in Porto.', kind: 'user' },
-    });
+    const created = await addByHand(auth, bot.id, 'Alex was born in Porto.');
     expect(created.statusCode).toBe(201);
     const memory = created.json<Memory>();
     // The same memory again (normalised: case, punctuation): 200, merged into the one she has.
-    const again = await t.app.inject({
-      method: 'POST',
-      url: `/api/characters/${bot.id}/memories`,
-      headers: auth,
-      payload: { text: 'alex was born in Porto', kind: 'user' },
-    });
+    const again = await addByHand(auth, bot.id, 'alex was born in Porto');
     expect(again.statusCode).toBe(200);
     expect(again.json<Memory>().id).toBe(memory.id);
     const pinned = await t.app.inject({
@@ -349,29 +334,14 @@ describe('the memory page API', () => {
         .results.map((r) => r.change),
     ).toEqual(['corrected', 'pinned', 'merged', 'created']);
 
-    const bad = await t.app.inject({
-      method: 'POST',
-      url: `/api/characters/${bot.id}/memories`,
-      headers: auth,
-      payload: { text: 'x'.repeat(501), kind: 'user' },
-    });
+    const bad = await addByHand(auth, bot.id, 'x'.repeat(501));
     expect(bad.statusCode).toBe(400);
-    const unsafe = await t.app.inject({
-      method: 'POST',
-      url: `/api/characters/${bot.id}/memories`,
-      headers: auth,
-      payload: { text: 'My son is 9 years old.', kind: 'user' },
-    });
+    const unsafe = await addByHand(auth, bot.id, 'My son is 9 years old.');
     expect(unsafe.statusCode).toBe(422);
     expect(unsafe.json().code).toBe('memory_refused');
 
     // A correction into another memory's text: refused in the user's language, like every error.
-    const twin = await t.app.inject({
-      method: 'POST',
-      url: `/api/characters/${bot.id}/memories`,
-      headers: auth,
-      payload: { text: 'Alex drinks tea.', kind: 'user' },
-    });
+    const twin = await addByHand(auth, bot.id, 'Alex drinks tea.');
     for (const [language, detail] of [
       ['en', 'This is already among the memories.'],
       ['de', 'Das ist schon unter den Erinnerungen.'],
@@ -469,13 +439,7 @@ describe('deletion', () => {
   it('deletes memories with their history with the account and with the character (no orphans)', async () => {
     const a = await setup();
     const b = await setup();
-    for (const { auth, bot } of [a, b])
-      await t.app.inject({
-        method: 'POST',
-        url: `/api/characters/${bot.id}/memories`,
-        headers: auth,
-        payload: { text: 'Alex keeps bees.', kind: 'user' },
-      });
+    for (const { auth, bot } of [a, b]) await addByHand(auth, bot.id, 'Alex keeps bees.');
     const count = async () =>
       (await t.database.db.select().from(memoriesTable)).filter((m) => [a.user.id, b.user.id].includes(m.userId));
     expect(await count()).toHaveLength(2);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchCandidate, ShownMemory } from './memories.repository.js';
 import { drewOn, memoryLine, rankMemories, selectForPrompt } from './retrieval.js';
 import { dedupeKey, searchTerms } from './terms.js';
+import { PLAIN_USER_MEMORY } from '../../../test/plain-memory.js';
 
 const now = new Date('2026-11-27T12:00:00Z');
 let n = 0;
@@ -11,13 +12,9 @@ function memory(text: string, extra: Partial<ShownMemory> = {}): ShownMemory {
     id: `m${n}`,
     userId: 'u',
     botId: 'b',
-    kind: 'user',
-    text,
-    eventDate: null,
-    importance: 3,
-    pinned: false,
-    origin: 'model',
+    ...PLAIN_USER_MEMORY,
     sourceMessageIds: [],
+    text,
     dedupeKey: dedupeKey(text),
     createdAt: now,
     updatedAt: now,
