@@ -39,11 +39,19 @@ export interface BookFile {
 const ST_POSITIONS: LorePosition[] = ['before_char', 'after_char', 'an_top', 'an_bottom', 'at_depth'];
 /** SillyTavern's `selectiveLogic` numbers. */
 const ST_LOGIC: SelectiveLogic[] = ['and_any', 'not_all', 'not_any', 'and_all'];
+/**
+ * The highest `uid` a file may keep (the column is a 32-bit integer, and entries added later
+ * take the next numbers): a file's uid above it, below 0 or not whole is numbered anew.
+ */
+export const LORE_UID_MAX = 1_000_000_000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A list of keys; a single string (a hand-written or converted file: `"lamp, lantern"`) split at its commas. */
 const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
+  (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [])
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    .map((v) => (Array.isArray(value) ? v : v.trim()));
 const finite = (value: unknown, fallback: number): number =>
   typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -163,9 +171,10 @@ export function readBookFile(data: unknown): BookFile {
   if (entries.length > LORE_ENTRIES_PER_BOOK_MAX) throw new AppError('lorebook_full', { status: 409 });
   checkEntries(entries);
   const seen = new Set<number>();
-  let next = Math.max(-1, ...entries.map((e) => e.uid)) + 1;
+  const fits = (uid: number) => Number.isSafeInteger(uid) && uid >= 0 && uid <= LORE_UID_MAX;
+  let next = Math.max(-1, ...entries.map((e) => e.uid).filter(fits)) + 1;
   for (const entry of entries) {
-    if (seen.has(entry.uid) || entry.uid < 0) entry.uid = next++;
+    if (seen.has(entry.uid) || !fits(entry.uid)) entry.uid = next++;
     seen.add(entry.uid);
   }
   const name = text(book.name).trim().slice(0, LOREBOOK_NAME_MAX);
