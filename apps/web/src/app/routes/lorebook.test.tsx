@@ -98,6 +98,13 @@ describe('the lorebook editor', () => {
     fireEvent.click(within(form).getByTestId('lore-entry-save'));
     expect(await within(form).findByText('This regular expression could take too long to run')).toBeTruthy();
 
+    // A number out of its range: the field says the range, and nothing is sent.
+    const posts = calls.filter((c) => c.method === 'POST').length;
+    fireEvent.change(within(form).getByTestId('lore-entry-probability'), { target: { value: '500' } });
+    fireEvent.click(within(form).getByTestId('lore-entry-save'));
+    expect(await within(form).findByText('Enter a whole number from 0 to 100')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(posts);
+
     fireEvent.change(within(form).getByTestId('lore-entry-keys'), { target: { value: 'gull, seagull' } });
     fireEvent.change(within(form).getByTestId('lore-entry-comment'), { target: { value: 'Gulls' } });
     fireEvent.change(within(form).getByTestId('lore-entry-position'), { target: { value: 'at_depth' } });

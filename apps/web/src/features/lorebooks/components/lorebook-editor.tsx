@@ -42,9 +42,9 @@ function BookSettings({ book }: { book: Lorebook }) {
     const depth = Number(scanDepth);
     const tokens = Number(budget);
     if (!(Number.isInteger(depth) && depth >= 1 && depth <= LORE_SCAN_DEPTH_MAX))
-      local.scan_depth = t('validation.invalid_value');
+      local.scan_depth = t('validation.number_range', { min: 1, max: LORE_SCAN_DEPTH_MAX });
     if (!(Number.isInteger(tokens) && tokens >= 0 && tokens <= LORE_TOKEN_BUDGET_MAX))
-      local.token_budget = t('validation.invalid_value');
+      local.token_budget = t('validation.number_range', { min: 0, max: LORE_TOKEN_BUDGET_MAX });
     setErrors(local);
     if (Object.keys(local).length) return;
     try {
