@@ -164,12 +164,19 @@ export function readBookFile(data: unknown): BookFile {
   const card = Array.isArray(book.entries);
   const rawEntries = card ? (book.entries as unknown[]) : isRecord(book.entries) ? Object.values(book.entries) : null;
   if (!rawEntries) throw new AppError('lorebook_import_invalid');
-  const entries = rawEntries
-    .filter(isRecord)
-    .map((raw, index) => (card ? fromCardEntry(raw, index) : fromWorldInfo(raw, index)))
-    .filter((entry) => entry.content.trim() !== '');
+  // Each entry with its place in the file: a field message names the file's entry (`entries.<n>`).
+  const read = rawEntries
+    .map((raw, index) =>
+      isRecord(raw) ? { index, entry: card ? fromCardEntry(raw, index) : fromWorldInfo(raw, index) } : null,
+    )
+    .filter((item): item is { index: number; entry: EntryValues } => item !== null)
+    .filter(({ entry }) => entry.content.trim() !== '');
+  const entries = read.map(({ entry }) => entry);
   if (entries.length > LORE_ENTRIES_PER_BOOK_MAX) throw new AppError('lorebook_full', { status: 409 });
-  checkEntries(entries);
+  checkEntries(
+    entries,
+    read.map(({ index }) => index),
+  );
   const seen = new Set<number>();
   const fits = (uid: number) => Number.isSafeInteger(uid) && uid >= 0 && uid <= LORE_UID_MAX;
   let next = Math.max(-1, ...entries.map((e) => e.uid).filter(fits)) + 1;
@@ -221,9 +228,11 @@ export function regexProblems(
   return errors;
 }
 
-function checkEntries(entries: EntryValues[]): void {
+/** Checks the entries; `places[i]` is entry i's place in the file (what its messages name). */
+function checkEntries(entries: EntryValues[], places: number[]): void {
   const errors: Record<string, string[]> = {};
-  entries.forEach((entry, index) => {
+  entries.forEach((entry, i) => {
+    const index = places[i] ?? i;
     const body = entryBody(entry);
     const parsed = LoreEntryBodySchema.safeParse({
       ...body,

@@ -204,6 +204,22 @@ describe('lorebooks: who may read and write them', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.entry_count).toBe(8);
   });
+
+  it('names a bad entry by its place in the file, empty entries before it counted', async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const data = {
+      entries: {
+        '0': { uid: 0, key: ['empty'], content: '' },
+        '1': { uid: 1, key: ['tide'], content: 'The tide is high.' },
+        '2': { uid: 2, key: ['reef'], comment: 'Reef', content: 'x'.repeat(9000) },
+      },
+    };
+    const res = await call<{ code: string; errors: Record<string, string[]> }>(auth, 'POST', '/api/lorebooks/import', {
+      data,
+    });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors)).toEqual(['entries.2.content']);
+  });
 });
 
 /** A World Info file as SillyTavern writes it (fields this server does not model included). */
