@@ -100,4 +100,19 @@ describe('chat export', () => {
     expect(root.body).toContain('line 1\n"quoted"');
     expect(root.body).not.toContain('told otherwise');
   });
+
+  it("names the user's lines with the chat's persona, as the story does", async () => {
+    const { auth, chat, user } = await chatOf(2);
+    const persona = await createBot(t.database.db, { name: 'Captain Rhea', kind: 'persona', authorId: user.id });
+    await t.database.db.execute(sql`update chats set persona_id = ${persona.id} where id = ${chat.id}`);
+    const res = await t.app.inject({ url: `/api/chat/${chat.id}/export?format=jsonl`, headers: auth });
+    const lines = res.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ user_name: 'Captain Rhea', character_name: 'Mira' });
+    expect(lines[1]).toMatchObject({ name: 'Captain Rhea', is_user: true });
+    const text = await t.app.inject({ url: `/api/chat/${chat.id}/export?format=txt`, headers: auth });
+    expect(text.body).toContain('Captain Rhea (2026-01-01 00:00 UTC):');
+  });
 });
