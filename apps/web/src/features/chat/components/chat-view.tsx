@@ -553,6 +553,7 @@ export function ChatView({
           isLoadingOlder={conversation.history.isLoadingOlder}
           loadOlder={conversation.history.loadOlder}
           hasNewer={conversation.history.hasNewer}
+          awayCount={conversation.history.awayCount}
           isLoadingNewer={conversation.history.isLoadingNewer}
           loadNewer={conversation.history.loadNewer}
           onJumpToLatest={() => conversation.history.jumpTo({ kind: 'latest' })}
