@@ -117,5 +117,8 @@ export function formatMessageDay(
     });
     dayFormats.set(key, format);
   }
-  return format.format(date);
+  // A label of its own begins with a capital, also where the weekday is written small in a
+  // sentence (Russian "пятница", Spanish "viernes").
+  const text = format.format(date);
+  return text.charAt(0).toLocaleUpperCase(tag) + text.slice(1);
 }
