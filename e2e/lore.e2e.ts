@@ -41,7 +41,8 @@ const firstInView = (page: Page) =>
     const scroller = document.querySelector('[data-testid="message-scroller"]');
     if (!scroller) return null;
     const box = scroller.getBoundingClientRect();
-    const first = Array.from(scroller.querySelectorAll('li')).find(
+    // A day's separator (a `li` of its own) is no message.
+    const first = Array.from(scroller.querySelectorAll('li:not([role="separator"])')).find(
       (li) => li.getBoundingClientRect().bottom > box.top + 1,
     );
     const found = /Message (\d+):/.exec(first?.textContent ?? '');

@@ -79,6 +79,50 @@ export function formatMessageDateTime(iso: string, language: string): string {
   return format.format(date);
 }
 
+/** The reader's calendar day of a moment, as a number (`yyyymmdd`); NaN for an invalid date. */
+export function localDay(iso: string): number {
+  const date = new Date(iso);
+  return date.getFullYear() * 10_000 + (date.getMonth() + 1) * 100 + date.getDate();
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The day a run of messages was written, for the separator above its first one: "Today",
+ * "Yesterday" (the caller's texts), else the weekday and date in the interface language, with
+ * the year when it is not this year ("Saturday, 28 November"; "Dienstag, 4. März 2025").
+ */
+export function formatMessageDay(
+  iso: string,
+  language: string,
+  words: { today: string; yesterday: string },
+  now: Date = new Date(),
+): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  if (sameDay(date, now)) return words.today;
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  if (sameDay(date, yesterday)) return words.yesterday;
+  const locale = toLocale(language);
+  const tag = locale ? LOCALE_HTML_LANG[locale] : language;
+  const withYear = date.getFullYear() !== now.getFullYear();
+  const key = `${tag}|${withYear}`;
+  let format = dayFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(tag, {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      ...(withYear ? { year: 'numeric' } : {}),
+    });
+    dayFormats.set(key, format);
+  }
+  // A label of its own begins with a capital, also where the weekday is written small in a
+  // sentence (Russian "пятница", Spanish "viernes").
+  const text = format.format(date);
+  return text.charAt(0).toLocaleUpperCase(tag) + text.slice(1);
+}
+
 /**
  * Makes the message times' formatters of `language` ahead, each used once: the first `Intl`
  * formatter of a page costs ≈ 40–90 ms of a phone's CPU (the language's data read once), which

@@ -192,7 +192,7 @@ function ChatById({ slug, chatId, viewer }: { slug: string; chatId: string; view
         onCreatePersona={() => modal.open('create')}
         renderPicture={renderPicture}
         renderMessageExtras={renderMessageExtras}
-        onOpenChat={(next) => navigate(chatPath(next))}
+        onOpenChat={(next, how) => navigate(chatPath(next), { replace: how?.replace ?? false })}
         onDeleted={() => navigate('/chat', { replace: true })}
         onEditCharacter={own ? () => setEditing(true) : undefined}
         memoriesHref={memoriesPath(chat.data.bot.slug)}

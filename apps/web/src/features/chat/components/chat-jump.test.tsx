@@ -16,9 +16,21 @@ const say = (n: number): Message =>
     role: n % 2 ? 'bot' : 'user',
     text: `line ${n}`,
     created_at: new Date(Date.UTC(2026, 10, 1, 10, n)).toISOString(),
+    // Each reply answers the message before it (what regenerate needs).
+    reply_to: n % 2 ? `m${n - 1}` : null,
   });
 /** Newest first, as the API pages. */
 const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => say(to - i));
+/**
+ * The page a jump to 2 November answers: its first message m200 (the anchor) opens the day, the
+ * fifteen before it are of the evening before (the reader's time zone).
+ */
+const dayPage = () =>
+  lines(185, 214).map((m) => {
+    const n = Number(m.id.slice(1));
+    const at = n < 200 ? new Date(2026, 10, 1, 20, n - 185) : new Date(2026, 10, 2, 8, n - 200);
+    return { ...m, created_at: at.toISOString() };
+  });
 
 function renderChat() {
   const stream = liveStream();
@@ -35,7 +47,7 @@ function renderChat() {
     if (query.get('from') === 'first') return page(lines(0, 29), { prev_param: 'after29' });
     if (query.get('a') === 'after29') return page(lines(30, 59), { prev_param: 'after59' });
     if (query.get('a') === 'after59') return new Promise<Response>(() => {}); // still loading
-    if (query.get('at')) return page(lines(185, 214), { anchor_id: 'm200', next_param: 'x', prev_param: 'y' });
+    if (query.get('at')) return page(dayPage(), { anchor_id: 'm200', next_param: 'x', prev_param: 'y' });
     return page(lines(970, 999), { next_param: 'before970' });
   });
   renderRoutes(
@@ -118,6 +130,76 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
       .find((q) => q.has('at'))!
       .get('at')!;
     expect(new Date(at).getTime()).toBe(new Date('2026-11-01T00:00:00').getTime());
+  });
+
+  it('shows the days after a jump: above the first message, and above the day jumped to', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    renderChat();
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    const separatorOf = (text: string) =>
+      screen.getByText(text).closest('[data-message-id]')!.querySelector('[data-testid="day-separator"]');
+
+    await openJump();
+    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
+    await screen.findByText('line 0', {}, { timeout: 5000 });
+    // The first message of the chat begins its day.
+    await waitFor(() => expect(separatorOf('line 0')).not.toBeNull());
+    expect(separatorOf('line 1')).toBeNull();
+
+    await openJump();
+    fireEvent.change(await screen.findByTestId('jump-date', {}, { timeout: 5000 }), {
+      target: { value: '2026-11-02' },
+    });
+    fireEvent.click(screen.getByTestId('jump-date-go'));
+    await screen.findByText('line 200', {}, { timeout: 5000 });
+    // The day jumped to, above its first message; the evening before has none of its own (its
+    // day began further up, not loaded).
+    await waitFor(() => expect(separatorOf('line 200')?.textContent).toBe('Monday, November 2'));
+    expect(screen.getAllByTestId('day-separator')).toHaveLength(1);
+  });
+
+  it('after a jump back, the last reply loaded (an old one) offers no regenerate', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    renderChat();
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    // At the newest, the newest reply offers it.
+    const newest = screen.getByText('line 999').closest('li')!;
+    expect(within(newest).getByTestId('regenerate-button')).toBeTruthy();
+
+    await openJump();
+    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
+    await screen.findByText('line 59', {}, { timeout: 5000 });
+    // m59 is the last reply loaded, not the chat's newest: a new alternative of it would be
+    // written where the list shows nothing.
+    expect(screen.queryAllByTestId('regenerate-button')).toHaveLength(0);
+  });
+
+  it('counts a reply that finishes after a jump back on "jump to latest", and forgets it there', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const { stream } = renderChat();
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    fireEvent.change(screen.getByPlaceholderText('Message Aiko…'), { target: { value: 'Still there?' } });
+    fireEvent.keyDown(screen.getByPlaceholderText('Message Aiko…'), { key: 'Enter' });
+    await screen.findByText('Still there?', {}, { timeout: 5000 });
+    const user = message('u1', { role: 'user', client_id: null, text: 'Still there?' });
+    stream.emit('user_message', user);
+    stream.emit('bot_message', message('r1', { state: 'streaming', text: '', reply_to: 'u1' }));
+
+    await openJump();
+    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
+    await screen.findByText('line 0', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('new-count')).toBeNull();
+    // The reply ends while the user reads the first messages: not in this window, but counted.
+    stream.emit('delta', { message_id: 'r1', text: 'Always.' });
+    stream.emit('bot_message', message('r1', { state: 'done', text: 'Always.', reply_to: 'u1' }));
+    await waitFor(() => expect(screen.getByTestId('new-count').textContent).toBe('1'), { timeout: 5000 });
+    expect(screen.getByTestId('jump-to-latest').getAttribute('aria-label')).toBe('Go to the latest message, 1 new');
+    expect(screen.queryByText('Always.')).toBeNull();
+
+    // "Jump to latest": the newest page again, and nothing counted.
+    fireEvent.click(screen.getByTestId('jump-to-latest'));
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('new-count')).toBeNull();
   });
 
   it('"Delete from here" after a jump back gives no count of the loaded messages (more follow, unloaded)', async () => {

@@ -250,8 +250,12 @@ export interface ChatViewProps {
   renderPicture?: (message: Message, update: (changes: Partial<Message>) => void) => ReactNode;
   /** More actions under a bot reply (e.g. play it as voice). */
   renderMessageExtras?: (message: Message) => ReactNode;
-  /** Opens another chat (a new one, after "New chat"): the page moves to its address. */
-  onOpenChat: (chat: Chat) => void;
+  /**
+   * Opens another chat (a new one, after "New chat"): the page moves to its address. `replace`:
+   * the other chat takes this one's place in the browser's history (another branch of the same
+   * story, so that "back" still leads to where the user came from, not through every branch).
+   */
+  onOpenChat: (chat: Chat, how?: { replace: boolean }) => void;
   /** This chat was deleted: the page leaves it. */
   onDeleted: () => void;
   /** The viewer wrote this character: "Edit character" in the menu and under the intro opens its editor. */
@@ -553,6 +557,7 @@ export function ChatView({
           isLoadingOlder={conversation.history.isLoadingOlder}
           loadOlder={conversation.history.loadOlder}
           hasNewer={conversation.history.hasNewer}
+          awayCount={conversation.history.awayCount}
           isLoadingNewer={conversation.history.isLoadingNewer}
           loadNewer={conversation.history.loadNewer}
           onJumpToLatest={() => conversation.history.jumpTo({ kind: 'latest' })}
@@ -637,7 +642,7 @@ export function ChatView({
             current={chat}
             onOpen={(id) => {
               close();
-              onOpenChat({ ...chat, id });
+              onOpenChat({ ...chat, id }, { replace: true });
             }}
             onClose={close}
           />

@@ -153,6 +153,57 @@ describe('MessageList (virtualised)', () => {
     await waitFor(() => expect(screen.getByTestId('new-count').textContent).toBe('1'), { timeout: 5000 });
   });
 
+  it('after a jump back, goes on counting: what it counted before, and what arrived since; none back at the newest', async () => {
+    const messages = conversation(60);
+    const { update } = await renderList({ messages });
+    await scrollTo(0);
+    await update({ messages: [...messages, ...conversation(2, 60)] });
+    await waitFor(() => expect(screen.getByTestId('new-count').textContent).toBe('2'), { timeout: 5000 });
+
+    // A jump to the first messages: the newest are not loaded; a reply that finishes meanwhile
+    // is not in the list, but it is counted with the two before.
+    await update({ messages: conversation(30), windowKey: 1, hasNewer: true, openAt: 'start' });
+    expect(screen.getByTestId('new-count').textContent).toBe('2');
+    await update({ messages: conversation(30), windowKey: 1, hasNewer: true, openAt: 'start', awayCount: 1 });
+    expect(screen.getByTestId('new-count').textContent).toBe('3');
+    expect(screen.getByTestId('jump-to-latest').getAttribute('aria-label')).toBe('Go to the latest message, 3 new');
+    // Another jump back: still three (nothing new came since).
+    await update({ messages: conversation(30, 10), windowKey: 2, hasNewer: true, openAt: 'start', awayCount: 0 });
+    expect(screen.getByTestId('new-count').textContent).toBe('3');
+
+    // Back at the newest messages (they include the three): nothing is counted.
+    rows = 63;
+    await update({ messages: conversation(63), windowKey: 3 });
+    await scrollTo(63 * 40 - 400);
+    await waitFor(() => expect(screen.queryByTestId('jump-to-latest')).toBeNull(), { timeout: 5000 });
+    expect(screen.queryByTestId('new-count')).toBeNull();
+  });
+
+  it('puts each day above its first message, the first loaded one only once nothing older is left', async () => {
+    const at = (day: number, hour: number) => new Date(2026, 10, day, hour).toISOString();
+    const messages = [
+      message('d0', { text: 'text 0', created_at: at(20, 22) }),
+      message('d1', { role: 'user', text: 'text 1', created_at: at(20, 23) }),
+      message('d2', { text: 'text 2', created_at: at(21, 9) }),
+      message('d3', { role: 'user', text: 'text 3', created_at: at(21, 10) }),
+    ];
+    vi.useFakeTimers({ now: new Date(2026, 10, 29, 12), toFake: ['Date'] });
+    try {
+      const { update } = await renderList({ messages, hasOlder: true });
+      const separators = () => screen.queryAllByTestId('day-separator').map((node) => node.textContent);
+      // Older messages may be of the same day: only where the day changes.
+      expect(separators()).toEqual(['Saturday, November 21']);
+      const row = screen.getByText('text 2').closest('[data-message-id]')!;
+      expect(row.querySelector('[data-testid="day-separator"]')).not.toBeNull();
+      // The whole history loaded (or a jump to the first message): the first day too.
+      await update({ messages, hasOlder: false });
+      expect(separators()).toEqual(['Friday, November 20', 'Saturday, November 21']);
+      expect(screen.getAllByRole('separator').map((node) => node.getAttribute('aria-label'))).toEqual(separators());
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps the message being read in place: older pages go in front of a stable first index', () => {
     const newest = conversation(40, 100);
     const { result, rerender } = renderHook(({ messages, key }) => useFirstItemIndex(messages, key), {

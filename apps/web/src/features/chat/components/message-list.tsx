@@ -29,6 +29,7 @@ import type { Message } from '@reverie/shared';
 import { useTranslation } from '../../../lib/i18n';
 import { Icon } from '../../../components/ui/icon';
 import { IconSprite } from '../../../components/ui/icon-sprite';
+import { formatMessageDay, localDay } from '../../../lib/message-time';
 import { rememberPlace } from '../scroll-memory';
 import { useReaderScroll } from '../hooks/use-reader-scroll';
 import { rowEstimates, rowMetrics } from '../row-estimates';
@@ -66,6 +67,11 @@ export interface MessageListProps extends BubbleActions {
   hasNewer?: boolean;
   isLoadingNewer?: boolean;
   loadNewer?: () => void;
+  /**
+   * The messages that arrived since the last jump while the newest were not loaded: they are not
+   * in `messages`, and "jump to latest" counts them (with what it counted before the jump).
+   */
+  awayCount?: number;
   /** Back to the newest messages when they are not loaded ("jump to latest" after a jump). */
   onJumpToLatest?: () => void;
   /** The message to open at (a jump to a date, the reader's last place); else the newest. */
@@ -189,6 +195,43 @@ function LoadMore({
   );
 }
 
+/** The height a day's separator adds to its row (px), for the rows' first guesses. */
+const DAY_SEPARATOR_HEIGHT = 36;
+
+/**
+ * The messages that begin a day in the reader's time zone: each gets the day above it. The first
+ * loaded message only when nothing older is left to load (else the day may have begun above it;
+ * its separator comes, if it does, with the older page). The same days whichever way the
+ * messages were loaded: from the newest, after a jump to a date or to the first message.
+ */
+export function dayStarts(messages: Message[], hasOlder: boolean): Set<string> {
+  const starts = new Set<string>();
+  let previous: number | null = null;
+  for (const message of messages) {
+    const day = localDay(message.created_at);
+    if (previous === null ? !hasOlder : day !== previous) starts.add(message.id);
+    previous = day;
+  }
+  return starts;
+}
+
+/** The day above its first message ("Today", "Yesterday", "Saturday, 28 November"). */
+function DaySeparator({ iso }: { iso: string }) {
+  const { t, i18n } = useTranslation();
+  const label = formatMessageDay(iso, i18n.language, { today: t('chat.today'), yesterday: t('chat.yesterday') });
+  if (!label) return null;
+  return (
+    <li role="separator" aria-label={label} data-testid="day-separator" className="flex justify-center pt-1 pb-3">
+      <time
+        dateTime={iso}
+        className="rounded-full border border-white/10 bg-surface px-3 py-0.5 text-xs font-medium text-muted"
+      >
+        {label}
+      </time>
+    </li>
+  );
+}
+
 /** What the list's header and footer show (Virtuoso hands it to them as `context`). */
 interface ListContext {
   header: ReactNode;
@@ -251,6 +294,7 @@ export function MessageList({
   hasNewer = false,
   isLoadingNewer = false,
   loadNewer,
+  awayCount = 0,
   onJumpToLatest,
   anchorId = null,
   anchorOffset = 0,
@@ -293,9 +337,15 @@ export function MessageList({
   const listKey = `${windowKey}:${messages.length > 0}`;
   // The rows' heights guessed from their text when the list opens (row-estimates.ts): react-virtuoso
   // reads them only then, before it has measured a row, and keeps their mean for older pages.
+  const days = useMemo(() => dayStarts(messages, hasOlder), [messages, hasOlder]);
   const estimates = useRef<{ key: string; sizes: number[] } | null>(null);
   if (estimates.current?.key !== listKey)
-    estimates.current = { key: listKey, sizes: rowEstimates(messages, rowMetrics(window.innerWidth)) };
+    estimates.current = {
+      key: listKey,
+      sizes: rowEstimates(messages, rowMetrics(window.innerWidth)).map((size, i) =>
+        i > 0 && days.has(messages[i]!.id) ? size + DAY_SEPARATOR_HEIGHT : size,
+      ),
+    };
   const reader = useReaderScroll({
     windowKey: listKey,
     opensFollowing: anchorIndex < 0 && openAt === 'end',
@@ -320,13 +370,21 @@ export function MessageList({
     [reader],
   );
 
-  const newCount = useMemo(() => {
+  const loadedCount = useMemo(() => {
     if (atBottom || hasNewer || seen === null) return 0;
     // By id, or by client id: the user's own message is replaced by the saved one.
     const index = messages.findIndex((m) => m.id === seen.id || (seen.client_id && m.client_id === seen.client_id));
     if (index < 0) return 0;
     return messages.slice(index + 1).filter((m) => !(m.state === 'streaming' && m.text === '')).length;
   }, [atBottom, hasNewer, seen, messages]);
+  // After a jump back (the newest messages not loaded) the count goes on: what was counted when
+  // the window changed, plus what arrived since (`awayCount`). Back at the newest, the loaded
+  // messages are counted again.
+  const counted = useRef({ windowKey, carried: 0, shown: 0 });
+  if (counted.current.windowKey !== windowKey)
+    counted.current = { windowKey, carried: counted.current.shown, shown: counted.current.shown };
+  const newCount = hasNewer ? counted.current.carried + awayCount : loadedCount;
+  counted.current.shown = newCount;
 
   // A send: to the newest message (the user's own), even from far up.
   const sent = useRef(sentCount);
@@ -476,17 +534,20 @@ export function MessageList({
           components={components}
           context={{ header, footer }}
           itemContent={(_, message) => (
-            <MessageBubble
-              message={message}
-              botName={botName}
-              botAvatar={botAvatar}
-              viewer={viewer}
-              groupNames={groupNames}
-              isLastBot={message.id === lastBotId}
-              busy={busy}
-              warmingUp={message.id === warmingUpId}
-              {...actions}
-            />
+            <>
+              {days.has(message.id) && <DaySeparator iso={message.created_at} />}
+              <MessageBubble
+                message={message}
+                botName={botName}
+                botAvatar={botAvatar}
+                viewer={viewer}
+                groupNames={groupNames}
+                isLastBot={message.id === lastBotId}
+                busy={busy}
+                warmingUp={message.id === warmingUpId}
+                {...actions}
+              />
+            </>
           )}
         />
       </IconSprite>

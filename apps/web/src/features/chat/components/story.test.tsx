@@ -24,6 +24,8 @@ function renderChat(
     return answer(call);
   });
   const opened: Chat[] = [];
+  /** How each was opened: in place of this chat in the history (a branch switch), or after it. */
+  const replaced: boolean[] = [];
   renderRoutes(
     [
       {
@@ -34,7 +36,10 @@ function renderChat(
             viewer="u1"
             onBack={() => {}}
             onRequirePremium={() => {}}
-            onOpenChat={(c) => opened.push(c)}
+            onOpenChat={(c, how) => {
+              opened.push(c);
+              replaced.push(how?.replace ?? false);
+            }}
             onDeleted={() => {}}
           />
         ),
@@ -42,7 +47,7 @@ function renderChat(
     ],
     '/aiko',
   );
-  return { calls, opened };
+  return { calls, opened, replaced };
 }
 
 const field = () => screen.getByPlaceholderText('Message Aiko…') as HTMLTextAreaElement;
@@ -154,7 +159,7 @@ describe('story actions in a chat', () => {
       },
     ];
     const current = chat({ id: 'c2', parent_chat_id: 'c1', root_chat_id: 'c1', title: 'The rainy path' });
-    const { opened } = renderChat(
+    const { opened, replaced } = renderChat(
       [greeting],
       (call) => (call.path === '/api/chat/c2/branches' ? json({ root_id: 'c1', chats: tree }) : undefined),
       current,
@@ -169,6 +174,9 @@ describe('story actions in a chat', () => {
     expect(rows[0]!.textContent).toContain('messages: 40');
     fireEvent.click(rows[0]!);
     expect(opened.map((c) => c.id)).toEqual(['c1']);
+    // In place of the branch in the history: "back" leads to where the user came from (the
+    // chats list), not through every branch they looked at.
+    expect(replaced).toEqual([true]);
   });
 
   it('searches in the chat: hits with their words marked; a hit opens its neighbourhood', async () => {

@@ -98,6 +98,13 @@ export function useConversation(chatId: string) {
   const hasNewer = Boolean(history.hasPreviousPage);
   const detached = useRef(false);
   detached.current = hasNewer;
+  /**
+   * The messages that arrived while the newest ones were not loaded (after a jump back): not put
+   * into the list, but counted on its "jump to latest" button. Each once, by id; a reply counts
+   * once it has text. Every jump starts over (the list carries what it counted before).
+   */
+  const arrivedAway = useRef(new Set<string>());
+  const [awayCount, setAwayCount] = useState(0);
 
   // History pages go into the list once each: older ones above, newer ones (after a jump) below.
   useEffect(() => {
@@ -115,6 +122,8 @@ export function useConversation(chatId: string) {
   const jumpTo = useCallback((next: HistoryAnchor) => {
     mergedPages.current = new WeakSet();
     attachedOnLoad.current = false;
+    arrivedAway.current = new Set();
+    setAwayCount(0);
     dispatch({ type: 'reset' });
     setAnchor(next);
     setWindowKey((key) => key + 1);
@@ -143,9 +152,16 @@ export function useConversation(chatId: string) {
           });
         } else setError({ code: event.data.code, retryAfter: null, detail: event.data.detail });
         break;
-      default:
-        // Away from the newest messages (a jump): they are read again on the way back.
-        if (!detached.current) dispatch({ type: 'upsert', message: event.data });
+      default: {
+        // Away from the newest messages (a jump): they are read again on the way back, and
+        // counted meanwhile.
+        const message = event.data;
+        if (!detached.current) dispatch({ type: 'upsert', message });
+        else if (!(message.state === 'streaming' && message.text === '') && !arrivedAway.current.has(message.id)) {
+          arrivedAway.current.add(message.id);
+          setAwayCount(arrivedAway.current.size);
+        }
+      }
     }
   }, []);
 
@@ -388,7 +404,12 @@ export function useConversation(chatId: string) {
     messages,
     /** The reply being written, if any. */
     streaming,
-    lastBotId: lastBot?.id ?? null,
+    /**
+     * The chat's newest reply, which offers regenerate — none while the newest messages are not
+     * loaded (after a jump back): the window's last reply is an old one, and a new alternative of
+     * it would be written where nothing shows it (docs/chat.md "Long chats").
+     */
+    lastBotId: hasNewer ? null : (lastBot?.id ?? null),
     /** A send or a generation is under way: the composer waits, the stop button shows. */
     busy: busy || Boolean(streaming),
     /** Waiting for the reply to start (no bot message yet). */
@@ -419,6 +440,8 @@ export function useConversation(chatId: string) {
       },
       retry: () => void history.refetch(),
       hasNewer,
+      /** The messages that arrived since the last jump while the newest ones were not loaded. */
+      awayCount: hasNewer ? awayCount : 0,
       isLoadingNewer: history.isFetchingPreviousPage,
       loadNewer: () => {
         if (history.hasPreviousPage && !history.isFetchingPreviousPage) void history.fetchPreviousPage();
