@@ -377,3 +377,32 @@ export function rowValues(row: repo.LoreEntryRow): EntryValues {
     extensions: row.extensions,
   };
 }
+
+/**
+ * The user's lorebooks for "Download my data" (docs/accounts.md): each book — their own and
+ * their characters' — as World Info JSON with its name and settings, which SillyTavern and this
+ * app's import read back (`readBookFile`).
+ */
+export async function exportUserLorebooks(
+  db: Database,
+  userId: string,
+): Promise<{ id: string; name: string; file: Record<string, unknown> }[]> {
+  const books = await repo.allBooksOf(db, userId);
+  const entries = await repo.entriesOfBooks(
+    db,
+    books.map((b) => b.id),
+  );
+  return books.map((book) => ({
+    id: book.id,
+    name: book.name,
+    file: {
+      name: book.name,
+      description: book.description,
+      scan_depth: book.scanDepth,
+      token_budget: book.tokenBudget,
+      global: book.global,
+      character: book.character,
+      ...toWorldInfo(entries.filter((e) => e.lorebookId === book.id).map(rowValues)),
+    },
+  }));
+}
