@@ -144,6 +144,24 @@ function fromCardEntry(raw: Record<string, unknown>, index: number): EntryValues
 }
 
 /**
+ * The highest uid kept from a file: the column is a 32-bit integer and new entries take the
+ * book's highest uid plus one, so a file's uid above this (or below 0) is renumbered.
+ */
+export const LORE_UID_MAX = 1_000_000_000;
+
+/** Makes the entries' uids unique and within 0…LORE_UID_MAX (a duplicate or one outside: the next free one). */
+export function uniqueUids(entries: EntryValues[]): EntryValues[] {
+  const fits = (uid: number) => uid >= 0 && uid <= LORE_UID_MAX;
+  const seen = new Set<number>();
+  let next = Math.max(-1, ...entries.map((e) => e.uid).filter(fits)) + 1;
+  for (const entry of entries) {
+    if (seen.has(entry.uid) || !fits(entry.uid)) entry.uid = next++;
+    seen.add(entry.uid);
+  }
+  return entries;
+}
+
+/**
  * Reads a World Info file or a card's `character_book` (a whole card too: its book), cleaned
  * and checked against the entry rules; entries without content are skipped, uids made unique.
  * Throws 400 `lorebook_import_invalid` for anything else, `validation_error` with
@@ -162,12 +180,7 @@ export function readBookFile(data: unknown): BookFile {
     .filter((entry) => entry.content.trim() !== '');
   if (entries.length > LORE_ENTRIES_PER_BOOK_MAX) throw new AppError('lorebook_full', { status: 409 });
   checkEntries(entries);
-  const seen = new Set<number>();
-  let next = Math.max(-1, ...entries.map((e) => e.uid)) + 1;
-  for (const entry of entries) {
-    if (seen.has(entry.uid) || entry.uid < 0) entry.uid = next++;
-    seen.add(entry.uid);
-  }
+  uniqueUids(entries);
   const name = text(book.name).trim().slice(0, LOREBOOK_NAME_MAX);
   return {
     name: name || null,

@@ -26,6 +26,7 @@ import {
   regexProblems,
   toCharacterBook,
   toWorldInfo,
+  uniqueUids,
   type EntryValues,
 } from './formats.js';
 import { cardBookInput } from './card-book.js';
@@ -192,7 +193,7 @@ export class LorebooksService {
         global: false,
         extensions,
       },
-      read.entries.slice(0, LORE_ENTRIES_PER_BOOK_MAX).map(withinLimits),
+      uniqueUids(read.entries.slice(0, LORE_ENTRIES_PER_BOOK_MAX).map(withinLimits)),
     );
     // Another request may have made it meanwhile: the one stored is the book.
     return this.present((await repo.findBotBook(db, bot.id))!);
