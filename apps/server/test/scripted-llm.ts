@@ -12,16 +12,27 @@ export type Script =
   | { mode: 'pieces'; pieces: string[]; delayMs?: number }
   /** Streams these pieces, then waits until aborted (stop, disconnect, timeout tests). */
   | { mode: 'then-hang'; pieces: string[] }
+  /** Streams these pieces, then ends when `release` resolves (a reply that outlasts what a test does). */
+  | { mode: 'held'; pieces: string[]; release: Promise<void> }
   /** Fails at once with an LlmError. */
   | { mode: 'fail'; code?: string };
 
-const sleep = (ms: number, signal: AbortSignal) =>
+/** Waits for `until` (a promise or a number of milliseconds); an abort rejects at once. */
+const wait = (until: number | Promise<void>, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    });
+    };
+    // The listener goes when the wait ends: a long reply's waits must not pile up on its signal.
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const timer = typeof until === 'number' ? setTimeout(done, until) : undefined;
+    if (typeof until !== 'number') void until.then(done);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 /**
@@ -68,14 +79,15 @@ export class ScriptedLlm implements LlmProvider {
     if (script.mode === 'fail') throw new LlmError(script.code ?? 'provider_error', 'The scripted model failed');
     for (const piece of script.pieces) {
       if (request.signal.aborted) return;
-      if (script.mode === 'pieces' && script.delayMs) await sleep(script.delayMs, request.signal);
+      if (script.mode === 'pieces' && script.delayMs) await wait(script.delayMs, request.signal);
       else await Promise.resolve();
       yield piece;
     }
+    if (script.mode === 'held') await wait(script.release, request.signal);
     if (script.mode === 'then-hang') {
-      if (!Number.isFinite(this.idleTimeoutMs)) await sleep(3_600_000, request.signal);
+      if (!Number.isFinite(this.idleTimeoutMs)) await wait(3_600_000, request.signal);
       else {
-        await sleep(this.idleTimeoutMs, request.signal);
+        await wait(this.idleTimeoutMs, request.signal);
         throw new LlmError('timeout', 'The scripted model sent nothing for too long');
       }
     }

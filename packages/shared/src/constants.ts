@@ -137,8 +137,16 @@ export const STORAGE_KEYS = {
  */
 export function formatBalance(value: number, locale: Locale = DEFAULT_LOCALE): string {
   const n = Math.max(0, Math.trunc(Number.isFinite(value) ? value : 0));
-  return new Intl.NumberFormat(LOCALE_HTML_LANG[locale], { maximumFractionDigits: 0 }).format(n);
+  let format = balanceFormats.get(locale);
+  if (!format) {
+    // Made once per language: making one costs far more than using it (the header shows it on every render).
+    format = new Intl.NumberFormat(LOCALE_HTML_LANG[locale], { maximumFractionDigits: 0 });
+    balanceFormats.set(locale, format);
+  }
+  return format.format(n);
 }
+
+const balanceFormats = new Map<Locale, Intl.NumberFormat>();
 
 /** Maps any language tag (`zh-CN`, `de-AT`, `ch`) to an interface locale, or null. */
 export function toLocale(tag: string | null | undefined): Locale | null {

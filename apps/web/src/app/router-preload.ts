@@ -26,13 +26,3 @@ export function isSlowConnection(): boolean {
   const connection = (navigator as { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
   return Boolean(connection?.saveData) || /(^|-)[23]g$/.test(connection?.effectiveType ?? '');
 }
-
-/** Runs `run` once the main thread is idle (at the latest after `timeoutMs`); answers a cancel. */
-export function whenIdle(run: () => void, timeoutMs: number): () => void {
-  if ('requestIdleCallback' in window) {
-    const id = window.requestIdleCallback(run, { timeout: timeoutMs });
-    return () => window.cancelIdleCallback(id);
-  }
-  const timer = setTimeout(run, 2000);
-  return () => clearTimeout(timer);
-}

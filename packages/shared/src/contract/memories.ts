@@ -83,7 +83,16 @@ export const MemorySchema = z
 export type Memory = z.infer<typeof MemorySchema>;
 
 export const MemoryListSchema = z
-  .object({ results: z.array(MemorySchema), next_param: z.string().nullable() })
+  .object({
+    results: z.array(MemorySchema),
+    next_param: z.string().nullable(),
+    /**
+     * How many memories of each kind the list holds in all (with its `kind` and `pinned`
+     * filters; a kind with none is left out): on the first page of a list without `q`, so that
+     * a page of 200 can say how many there are; null on later pages and for a search.
+     */
+    counts: z.partialRecord(z.enum(MEMORY_KINDS), z.number().int()).nullable(),
+  })
   .meta({ id: 'MemoryList' });
 export type MemoryList = z.infer<typeof MemoryListSchema>;
 

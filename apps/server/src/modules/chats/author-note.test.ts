@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthorNote, Chat } from '@reverie/shared';
+import type { AuthorNote, Chat, PromptTrace } from '@reverie/shared';
 import { createBot } from '../../../test/factories.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -80,6 +80,12 @@ describe("the author's note", () => {
     expect(turns[note]!.role).toBe('system');
     // Two messages after it: the last reply and the newest user message.
     expect(turns.slice(note + 1).map((m) => m.content)).toEqual(['Mm.', 'fourth']);
+    // "What went into the prompt" shows the note as the model read it: the name, not {{char}}.
+    const shown = await t.app.inject({ url: `/api/chat/history/${chat.id}`, headers: auth });
+    const reply = (shown.json() as { results: { id: string; role: string }[] }).results.find((m) => m.role === 'bot')!;
+    const trace = await t.app.inject({ url: `/api/chat/${chat.id}/messages/${reply.id}/prompt`, headers: auth });
+    expect(trace.statusCode, trace.body).toBe(200);
+    expect(trace.json<PromptTrace>().author_note).toEqual({ text: 'Keep Mira mysterious; it is raining.', depth: 2 });
 
     // Depth 0: after the newest message.
     await t.app.inject({ method: 'PUT', url, headers: auth, payload: { text: 'Short answers.', depth: 0 } });

@@ -66,4 +66,53 @@ describe('chat export', () => {
     expect((await t.app.inject({ url: `/api/chat/${chat.id}/export`, headers: other.auth })).statusCode).toBe(404);
     expect((await t.app.inject({ url: `/api/chat/${chat.id}/export?format=pdf`, headers: auth })).statusCode).toBe(400);
   });
+
+  it("exports a branch's whole history: the shared messages up to the fork, its own edit of one, then its own", async () => {
+    const { auth, chat } = await chatOf(6);
+    const shown = await t.app.inject({ url: `/api/chat/history/${chat.id}`, headers: auth });
+    const rows = (shown.json() as { results: { id: string; text: string }[] }).results;
+    const fork = rows.find((m) => m.text.startsWith('line 3'))!;
+    const edited = rows.find((m) => m.text.startsWith('line 1'))!;
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `/api/chat/${chat.id}/messages/${fork.id}/branch`,
+      headers: auth,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const branch = made.json() as { id: string };
+    const edit = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/chat/${branch.id}/messages/${edited.id}`,
+      headers: auth,
+      payload: { text: 'line 1, told otherwise' },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const res = await t.app.inject({ url: `/api/chat/${branch.id}/export?format=jsonl`, headers: auth });
+    expect(res.statusCode).toBe(200);
+    const texts = res.body
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => (JSON.parse(line) as { mes: string }).mes);
+    expect(texts).toEqual(['line 0\n"quoted"', 'line 1, told otherwise', 'line 2\n"quoted"', 'line 3\n"quoted"']);
+    // The root keeps its own text.
+    const root = await t.app.inject({ url: `/api/chat/${chat.id}/export?format=txt`, headers: auth });
+    expect(root.body).toContain('line 1\n"quoted"');
+    expect(root.body).not.toContain('told otherwise');
+  });
+
+  it("names the user's lines with the chat's persona, as the story does", async () => {
+    const { auth, chat, user } = await chatOf(2);
+    const persona = await createBot(t.database.db, { name: 'Captain Rhea', kind: 'persona', authorId: user.id });
+    await t.database.db.execute(sql`update chats set persona_id = ${persona.id} where id = ${chat.id}`);
+    const res = await t.app.inject({ url: `/api/chat/${chat.id}/export?format=jsonl`, headers: auth });
+    const lines = res.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ user_name: 'Captain Rhea', character_name: 'Mira' });
+    expect(lines[1]).toMatchObject({ name: 'Captain Rhea', is_user: true });
+    const text = await t.app.inject({ url: `/api/chat/${chat.id}/export?format=txt`, headers: auth });
+    expect(text.body).toContain('Captain Rhea (2026-01-01 00:00 UTC):');
+  });
 });

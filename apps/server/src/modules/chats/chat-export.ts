@@ -4,7 +4,8 @@
  * they come — a chat of any length in constant memory.
  */
 import type { Database } from '../../db/client.js';
-import { historyPageAfter, type MessageWithAlts } from './messages.repository.js';
+import { visibleMessages } from './branches.repository.js';
+import type { MessageWithAlts } from './messages.repository.js';
 
 /** How many messages one read of the export takes. */
 export const EXPORT_PAGE = 500;
@@ -14,11 +15,15 @@ export type ExportFormat = 'jsonl' | 'txt';
 /** SillyTavern's date format in chat files (`send_date`, `create_date`): an ISO 8601 string is accepted on import. */
 const stDate = (date: Date) => date.toISOString();
 
-/** The chat's shown messages, oldest first, page by page (system notices left out). */
+/**
+ * The chat's shown messages, oldest first, page by page (system notices left out): the history
+ * the chat shows — a branch's shared rows up to its fork included, its own edits and deletions
+ * of them applied.
+ */
 async function* chatMessages(db: Database, chatId: string): AsyncGenerator<MessageWithAlts> {
   let after = 0;
   for (;;) {
-    const page = await historyPageAfter(db, chatId, after, EXPORT_PAGE);
+    const page = await visibleMessages(db, chatId, { afterSeq: after, limit: EXPORT_PAGE, direction: 'asc' });
     for (const message of page) if (message.role !== 'system' && message.text) yield message;
     if (page.length < EXPORT_PAGE) return;
     after = page[page.length - 1]!.seq;

@@ -51,7 +51,7 @@ export class ChatLore {
 
 /** A reply's trace as stored: the lore that fired and why, the author's note, the memories. */
 export function traceOf(
-  prompt: Pick<BuiltPrompt, 'lore' | 'memoryIds' | 'historyIncluded' | 'truncated'>,
+  prompt: Pick<BuiltPrompt, 'lore' | 'memoryIds' | 'historyIncluded' | 'truncated' | 'authorNote'>,
   chat: { authorNote: string; authorNoteDepth: number; memory: string },
 ): Omit<PromptTrace, 'message_id' | 'created_at'> {
   return {
@@ -70,7 +70,8 @@ export function traceOf(
       depth: f.depth,
       tokens: f.tokens,
     })),
-    author_note: chat.authorNote.trim() ? { text: chat.authorNote, depth: chat.authorNoteDepth } : null,
+    // The note as the model read it ({{char}} and {{user}} replaced), and only when it fitted.
+    author_note: prompt.authorNote === null ? null : { text: prompt.authorNote, depth: chat.authorNoteDepth },
     memories: prompt.memoryIds.length,
     summary: chat.memory.trim() !== '',
     history_messages: prompt.historyIncluded,

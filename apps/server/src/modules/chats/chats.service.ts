@@ -395,14 +395,17 @@ export class ChatsService {
 
   /**
    * The chat as a SillyTavern JSONL or plain-text file, streamed (docs/chat.md "Export"); the
-   * names are the user's profile name and the character's.
+   * names are the ones the story uses: the chat's persona (else the user's profile name) and
+   * the character's.
    */
   async exportChat(userId: string, chatId: string, format: ExportFormat) {
     const chat = await this.ownedChat(userId, chatId);
-    const [bot, userName] = await Promise.all([
+    const [bot, profileName, persona] = await Promise.all([
       this.deps.bots.findBotById(chat.botId),
       findUserName(this.deps.db, userId),
+      chat.personaId ? findOwnPersona(this.deps.db, chat.personaId, userId) : null,
     ]);
+    const userName = persona?.name ?? profileName;
     const character = bot?.name ?? 'Character';
     const stamp = chat.createdAt.toISOString().slice(0, 10);
     return {

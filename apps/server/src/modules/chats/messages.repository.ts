@@ -3,7 +3,7 @@
  * the replies' saves (the group commit of `reply-saves.ts`) and a call's cut reply. The owner
  * and lease of a live reply are `live-replies.repository.ts`'s.
  */
-import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, lt, ne, sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../db/client.js';
 import { commitMode } from '../../db/commit-mode.js';
 import { executePrepared } from '../../db/prepared.js';
@@ -62,25 +62,6 @@ export async function historyPage(
       ),
     )
     .orderBy(desc(messages.seq))
-    .limit(size);
-  return rows.map((r) => ({ ...r.message, altCount: r.altCount }));
-}
-
-/**
- * One page of the history going forward: the `size` shown messages after `afterSeq` (from the
- * chat's first with 0), oldest first. Read on `messages_chat_idx` like the pages going back.
- */
-export async function historyPageAfter(
-  db: Database,
-  chatId: string,
-  afterSeq: number,
-  size: number,
-): Promise<MessageWithAlts[]> {
-  const rows = await db
-    .select({ message: messages, altCount })
-    .from(messages)
-    .where(and(eq(messages.chatId, chatId), eq(messages.selected, true), gt(messages.seq, afterSeq)))
-    .orderBy(asc(messages.seq))
     .limit(size);
   return rows.map((r) => ({ ...r.message, altCount: r.altCount }));
 }

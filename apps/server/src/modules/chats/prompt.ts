@@ -95,6 +95,8 @@ export interface BuiltPrompt {
   memoryIds: string[];
   /** Every lore entry that fired, and whether it went in (the reply's "what went into the prompt"). */
   lore: FiredEntry[];
+  /** The author's note as the model reads it (names replaced); null when empty or left out for room. */
+  authorNote: string | null;
 }
 
 /** Tokens a chat template spends around each message (role markers, separators). */
@@ -289,6 +291,8 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
 interface HistoryInsert {
   depth: number;
   text: string;
+  /** The author's note this insert carries (names replaced). */
+  note?: string;
 }
 
 /**
@@ -308,10 +312,14 @@ function historyInserts(input: PromptInput, lore: FiredEntry[], names: (text: st
       .join('\n\n');
     inserts.push({ depth, text });
   }
-  const noteText = input.authorNote?.text?.trim() ? `[${names(input.authorNote.text.trim())}]` : null;
-  const around = [...contents('an_top'), ...(noteText ? [noteText] : []), ...contents('an_bottom')];
+  const note = input.authorNote?.text?.trim() ? names(input.authorNote.text.trim()) : null;
+  const around = [...contents('an_top'), ...(note ? [`[${note}]`] : []), ...contents('an_bottom')];
   if (around.length)
-    inserts.push({ depth: Math.max(0, Math.floor(input.authorNote?.depth ?? 4)), text: around.join('\n\n') });
+    inserts.push({
+      depth: Math.max(0, Math.floor(input.authorNote?.depth ?? 4)),
+      text: around.join('\n\n'),
+      ...(note ? { note } : {}),
+    });
   return inserts;
 }
 
@@ -518,5 +526,6 @@ async function keepHistory(
     tokens: used,
     memoryIds: [],
     lore: [],
+    authorNote: inserts.find((insert) => insert.note)?.note ?? null,
   };
 }

@@ -39,11 +39,19 @@ export interface BookFile {
 const ST_POSITIONS: LorePosition[] = ['before_char', 'after_char', 'an_top', 'an_bottom', 'at_depth'];
 /** SillyTavern's `selectiveLogic` numbers. */
 const ST_LOGIC: SelectiveLogic[] = ['and_any', 'not_all', 'not_any', 'and_all'];
+/**
+ * The highest `uid` a file may keep (the column is a 32-bit integer, and entries added later
+ * take the next numbers): a file's uid above it, below 0 or not whole is numbered anew.
+ */
+export const LORE_UID_MAX = 1_000_000_000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A list of keys; a single string (a hand-written or converted file: `"lamp, lantern"`) split at its commas. */
 const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
+  (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [])
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    .map((v) => (Array.isArray(value) ? v : v.trim()));
 const finite = (value: unknown, fallback: number): number =>
   typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -143,15 +151,9 @@ function fromCardEntry(raw: Record<string, unknown>, index: number): EntryValues
   };
 }
 
-/**
- * The highest uid kept from a file: the column is a 32-bit integer and new entries take the
- * book's highest uid plus one, so a file's uid above this (or below 0) is renumbered.
- */
-export const LORE_UID_MAX = 1_000_000_000;
-
 /** Makes the entries' uids unique and within 0…LORE_UID_MAX (a duplicate or one outside: the next free one). */
 export function uniqueUids(entries: EntryValues[]): EntryValues[] {
-  const fits = (uid: number) => uid >= 0 && uid <= LORE_UID_MAX;
+  const fits = (uid: number) => Number.isSafeInteger(uid) && uid >= 0 && uid <= LORE_UID_MAX;
   const seen = new Set<number>();
   let next = Math.max(-1, ...entries.map((e) => e.uid).filter(fits)) + 1;
   for (const entry of entries) {
@@ -174,12 +176,19 @@ export function readBookFile(data: unknown): BookFile {
   const card = Array.isArray(book.entries);
   const rawEntries = card ? (book.entries as unknown[]) : isRecord(book.entries) ? Object.values(book.entries) : null;
   if (!rawEntries) throw new AppError('lorebook_import_invalid');
-  const entries = rawEntries
-    .filter(isRecord)
-    .map((raw, index) => (card ? fromCardEntry(raw, index) : fromWorldInfo(raw, index)))
-    .filter((entry) => entry.content.trim() !== '');
+  // Each entry with its place in the file: a field message names the file's entry (`entries.<n>`).
+  const read = rawEntries
+    .map((raw, index) =>
+      isRecord(raw) ? { index, entry: card ? fromCardEntry(raw, index) : fromWorldInfo(raw, index) } : null,
+    )
+    .filter((item): item is { index: number; entry: EntryValues } => item !== null)
+    .filter(({ entry }) => entry.content.trim() !== '');
+  const entries = read.map(({ entry }) => entry);
   if (entries.length > LORE_ENTRIES_PER_BOOK_MAX) throw new AppError('lorebook_full', { status: 409 });
-  checkEntries(entries);
+  checkEntries(
+    entries,
+    read.map(({ index }) => index),
+  );
   uniqueUids(entries);
   const name = text(book.name).trim().slice(0, LOREBOOK_NAME_MAX);
   return {
@@ -225,9 +234,11 @@ export function regexProblems(
   return errors;
 }
 
-function checkEntries(entries: EntryValues[]): void {
+/** Checks the entries; `places[i]` is entry i's place in the file (what its messages name). */
+function checkEntries(entries: EntryValues[], places: number[]): void {
   const errors: Record<string, string[]> = {};
-  entries.forEach((entry, index) => {
+  entries.forEach((entry, i) => {
+    const index = places[i] ?? i;
     const body = entryBody(entry);
     const parsed = LoreEntryBodySchema.safeParse({
       ...body,

@@ -180,7 +180,7 @@ describe('lorebooks: who may read and write them', () => {
     }
   });
 
-  it('reads odd numbers and keys of a file without a 500: huge or negative uids; a prototype key is a 400', async () => {
+  it("clamps a file's odd numbers, opens a card's own book with uids that do not fit; a prototype key is a 400", async () => {
     const { auth } = await createUser(t.app, t.database.db);
     const data = JSON.parse(
       '{"entries": {' +
@@ -225,6 +225,47 @@ describe('lorebooks: who may read and write them', () => {
       payload: '{"data": {"entries": {"__proto__": {"key": ["d"], "content": "Proto."}}}}',
     });
     expect([proto.statusCode, proto.json<{ code: string }>().code]).toEqual([400, 'bad_request']);
+  });
+
+  it("numbers anew a file's uids that do not fit (never a 500) and reads a key written as one string", async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const data = {
+      entries: {
+        '0': { uid: 1e20, key: ['tide'], content: 'The tide is high.' },
+        '1': { uid: 2_147_483_647, key: ['reef'], content: 'The reef is sharp.' },
+        '2': { uid: -3, key: ['gull'], content: 'Gulls circle.' },
+        '3': { uid: 12, key: 'lamp, lantern ,', content: 'The lamp is lit.' },
+      },
+    };
+    const res = await call<Lorebook>(auth, 'POST', '/api/lorebooks/import', { data });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const uids = res.body.entries.map((e) => e.uid);
+    expect(new Set(uids).size).toBe(4);
+    expect(uids.every((uid) => uid >= 0 && uid <= 1_000_000_000)).toBe(true);
+    expect(res.body.entries.find((e) => e.content === 'The lamp is lit.')).toMatchObject({
+      uid: 12,
+      keys: ['lamp', 'lantern'],
+    });
+    // Entries added to it later take the next numbers.
+    const again = await call<Lorebook>(auth, 'POST', `/api/lorebooks/${res.body.id}/import`, { data });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.entry_count).toBe(8);
+  });
+
+  it('names a bad entry by its place in the file, empty entries before it counted', async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const data = {
+      entries: {
+        '0': { uid: 0, key: ['empty'], content: '' },
+        '1': { uid: 1, key: ['tide'], content: 'The tide is high.' },
+        '2': { uid: 2, key: ['reef'], comment: 'Reef', content: 'x'.repeat(9000) },
+      },
+    };
+    const res = await call<{ code: string; errors: Record<string, string[]> }>(auth, 'POST', '/api/lorebooks/import', {
+      data,
+    });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors)).toEqual(['entries.2.content']);
   });
 });
 

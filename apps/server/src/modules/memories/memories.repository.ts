@@ -113,21 +113,44 @@ export async function findPairMemories(
     .where(and(pair(userId, botId), inArray(memories.id, ids)));
 }
 
+/** What a list of the pair's memories is filtered by. */
+interface ListFilter {
+  kind?: MemoryRow['kind'];
+  pinned?: boolean;
+}
+
+const listFilter = (userId: string, botId: string, options: ListFilter): (SQL | undefined)[] => [
+  pair(userId, botId),
+  options.kind ? eq(memories.kind, options.kind) : undefined,
+  options.pinned !== undefined ? eq(memories.pinned, options.pinned) : undefined,
+];
+
+/** How many of the pair's memories (filtered) there are of each kind; kinds with none left out. */
+export async function countMemoriesByKind(
+  db: Database,
+  userId: string,
+  botId: string,
+  options: ListFilter,
+): Promise<Partial<Record<MemoryRow['kind'], number>>> {
+  const rows = await db
+    .select({ kind: memories.kind, count: sql<number>`count(*)::int` })
+    .from(memories)
+    .where(and(...listFilter(userId, botId, options)))
+    .groupBy(memories.kind);
+  return Object.fromEntries(rows.map((row) => [row.kind, Number(row.count)]));
+}
+
 /** A page of the pair's memories: pinned first, then newest; keyset after `after`. */
 export async function listMemories(
   db: Database,
   userId: string,
   botId: string,
-  options: {
-    kind?: MemoryRow['kind'];
-    pinned?: boolean;
+  options: ListFilter & {
     size: number;
     after?: { pinned: boolean; updatedAt: string; id: string };
   },
 ): Promise<ShownMemory[]> {
-  const where: (SQL | undefined)[] = [pair(userId, botId)];
-  if (options.kind) where.push(eq(memories.kind, options.kind));
-  if (options.pinned !== undefined) where.push(eq(memories.pinned, options.pinned));
+  const where = listFilter(userId, botId, options);
   const after = options.after;
   if (after) {
     const rest = or(

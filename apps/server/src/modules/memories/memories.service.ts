@@ -167,15 +167,22 @@ export class MemoriesService {
       );
       const filtered = query.pinned === undefined ? candidates : candidates.filter((c) => c.pinned === query.pinned);
       const ranked = rankMemories({ pinned: [], candidates: filtered, total: filtered.length * 4, now: this.now() });
-      return { results: ranked.slice(0, query.size).map((r) => presentMemory(r.memory)), next_param: null };
+      return {
+        results: ranked.slice(0, query.size).map((r) => presentMemory(r.memory)),
+        next_param: null,
+        counts: null,
+      };
     }
     const after = decodeCursor(query.c, ['int', 'iso', 'uuid'] as const);
-    const rows = await repo.listMemories(db, userId, botId, {
-      kind: query.kind,
-      pinned: query.pinned,
-      size: query.size + 1,
-      after: after ? { pinned: after[0] === 1, updatedAt: after[1], id: after[2] } : undefined,
-    });
+    const filter = { kind: query.kind, pinned: query.pinned };
+    const [rows, counts] = await Promise.all([
+      repo.listMemories(db, userId, botId, {
+        ...filter,
+        size: query.size + 1,
+        after: after ? { pinned: after[0] === 1, updatedAt: after[1], id: after[2] } : undefined,
+      }),
+      after ? null : repo.countMemoriesByKind(db, userId, botId, filter),
+    ]);
     const page = rows.slice(0, query.size);
     const last = page.at(-1);
     return {
@@ -184,6 +191,7 @@ export class MemoriesService {
         rows.length > query.size && last
           ? encodeCursor([last.pinned ? 1 : 0, last.updatedAt.toISOString(), last.id])
           : null,
+      counts,
     };
   }
 

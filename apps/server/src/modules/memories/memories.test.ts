@@ -380,6 +380,37 @@ describe('the memory page API', () => {
     });
     expect(unknown.statusCode).toBe(404);
   });
+
+  it("pages the list and counts each kind's memories in all on its first page", async () => {
+    const { auth, bot } = await setup();
+    for (const text of ['Alex likes jazz.', 'Alex lives in Porto.', 'Alex has a cat.'])
+      expect((await addByHand(auth, bot.id, text)).statusCode).toBe(201);
+    const moment = await addByHand(auth, bot.id, 'Alex and Mia watched the sea.', {
+      kind: 'event',
+      event_date: '2026-11-20',
+    });
+    expect(moment.statusCode).toBe(201);
+    const page = async (query: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/characters/${bot.id}/memories${query}`,
+        headers: auth,
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json<MemoryList>();
+    };
+    const first = await page('?size=2');
+    expect(first.results).toHaveLength(2);
+    expect(first.counts).toEqual({ user: 3, event: 1 });
+    const second = await page(`?size=2&c=${first.next_param}`);
+    expect(second.results).toHaveLength(2);
+    expect(second.counts).toBeNull();
+    expect(new Set([...first.results, ...second.results].map((m) => m.id)).size).toBe(4);
+    // With the list's filters; a search has none.
+    expect((await page('?kind=event')).counts).toEqual({ event: 1 });
+    expect((await page('?pinned=true')).counts).toEqual({});
+    expect((await page('?q=jazz')).counts).toBeNull();
+  });
 });
 
 describe('summary import and journal', () => {

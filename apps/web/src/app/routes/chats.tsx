@@ -16,7 +16,8 @@ import { chatPreview } from '../../features/chat/components/chat-preview';
 import { chatPath } from '../../features/chat/api/chat-path';
 import { saveChatsSnapshot } from '../../lib/chats-snapshot';
 import { useSearchQuery } from '../../lib/use-debounced';
-import { isSlowConnection, preloadPage, whenIdle } from '../router-preload';
+import { whenIdle } from '../../lib/idle';
+import { isSlowConnection, preloadPage } from '../router-preload';
 
 /** `/chat`: the user's chats, newest activity first; searched on the server (name, title, messages). */
 export function Component() {

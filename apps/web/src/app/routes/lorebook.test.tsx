@@ -7,6 +7,7 @@ import { fakeApi, json, renderRoutes } from '../../features/chat/test-helpers';
 import { seedProfile, testProfile } from '../../test/profile';
 import { Component as LorebookPage } from './lorebook';
 import { Component as LorebooksPage } from './lorebooks';
+import { AlertStack } from '../../components/ui/alerts';
 
 beforeAll(async () => {
   await initI18n('en');
@@ -98,6 +99,13 @@ describe('the lorebook editor', () => {
     fireEvent.click(within(form).getByTestId('lore-entry-save'));
     expect(await within(form).findByText('This regular expression could take too long to run')).toBeTruthy();
 
+    // A number out of its range: the field says the range, and nothing is sent.
+    const posts = calls.filter((c) => c.method === 'POST').length;
+    fireEvent.change(within(form).getByTestId('lore-entry-probability'), { target: { value: '500' } });
+    fireEvent.click(within(form).getByTestId('lore-entry-save'));
+    expect(await within(form).findByText('Enter a whole number from 0 to 100')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(posts);
+
     fireEvent.change(within(form).getByTestId('lore-entry-keys'), { target: { value: 'gull, seagull' } });
     fireEvent.change(within(form).getByTestId('lore-entry-comment'), { target: { value: 'Gulls' } });
     fireEvent.change(within(form).getByTestId('lore-entry-position'), { target: { value: 'at_depth' } });
@@ -114,6 +122,8 @@ describe('the lorebook editor', () => {
       enabled: true,
     });
     expect(screen.getByText('40% chance')).toBeTruthy();
+    // An entry at a depth shows which depth.
+    expect(screen.getByText('In the chat at depth 4')).toBeTruthy();
 
     fireEvent.click(screen.getByText('Lantern'));
     const edit = await screen.findByTestId('lore-entry-form');
@@ -152,5 +162,54 @@ describe('the lorebook editor', () => {
     fireEvent.click(screen.getByTestId('lorebook-create'));
     expect(await screen.findByTestId('lorebook-editor')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ name: 'Harbour' });
+  });
+
+  it('an imported file with a bad entry names that entry by its number and title', async () => {
+    signIn();
+    fakeApi((call) => {
+      if (call.path === '/api/lorebooks' && call.method === 'GET') return json({ books: [] });
+      if (call.path === '/api/lorebooks/import')
+        return json(
+          {
+            code: 'validation_error',
+            detail: 'Some fields are not filled in correctly',
+            errors: { 'entries.2.content': ['This text is too long'] },
+          },
+          400,
+        );
+      return undefined;
+    });
+    renderRoutes(
+      [
+        {
+          path: '/lorebooks',
+          element: (
+            <>
+              <LorebooksPage />
+              <AlertStack />
+            </>
+          ),
+        },
+      ],
+      '/lorebooks',
+    );
+    await screen.findByTestId('lorebook-list');
+    const file = new File(
+      [
+        JSON.stringify({
+          entries: {
+            '0': { key: ['tide'], content: 'The tide.' },
+            '1': { key: ['gull'], content: 'Gulls.' },
+            '2': { key: ['reef'], comment: 'Reef', content: 'A long text.' },
+          },
+        }),
+      ],
+      'harbour.json',
+      { type: 'application/json' },
+    );
+    fireEvent.change(screen.getByLabelText<HTMLInputElement>('Import a World Info file'), {
+      target: { files: [file] },
+    });
+    expect((await screen.findAllByText('Entry 3 “Reef”: This text is too long')).length).toBeGreaterThan(0);
   });
 });

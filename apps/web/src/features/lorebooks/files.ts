@@ -22,3 +22,39 @@ export function downloadJson(data: unknown, name: string): void {
 
 /** A file name's stem, for a book's name ("vell.json" → "vell"). */
 export const fileStem = (name: string) => name.replace(/\.[^.]+$/, '').slice(0, 100);
+
+const record = (value: unknown): Record<string, unknown> | null =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+
+/**
+ * What went wrong with an imported file, for its author: the first entry that breaks a rule by
+ * its number in the file (1-based) and its title ("Entry 3 “Reef”: This text is too long"),
+ * else the server's message. The server names an entry `entries.<place>.…` (its checks of the
+ * entries) or `data.entries.<key>.…` (the file's own key, for a character that is not allowed).
+ */
+export function importErrorText(
+  error: { message: string; fieldErrors: Record<string, string[]> },
+  data: Record<string, unknown>,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
+  const book = record(record(data.data)?.character_book) ?? data;
+  const list = Array.isArray(book.entries) ? (book.entries as unknown[]) : null;
+  const byKey = record(book.entries);
+  for (const [path, messages] of Object.entries(error.fieldErrors)) {
+    const found = /^(data\.)?entries\.([^.]+)/.exec(path);
+    if (!found) continue;
+    const place = found[2]!;
+    let index = Number(place);
+    if (found[1] && byKey) index = Object.keys(byKey).indexOf(place);
+    if (!Number.isInteger(index) || index < 0) continue;
+    const raw = record(list ? list[index] : byKey ? Object.values(byKey)[index] : null);
+    const keys = raw?.key ?? raw?.keys;
+    const firstKey = Array.isArray(keys) && typeof keys[0] === 'string' ? keys[0] : '';
+    const title = ((typeof raw?.comment === 'string' ? raw.comment : '') || firstKey).trim();
+    const message = messages[0] ?? '';
+    return title
+      ? t('lorebooks.import_entry_error_titled', { number: index + 1, title, message })
+      : t('lorebooks.import_entry_error', { number: index + 1, message });
+  }
+  return error.message;
+}

@@ -25,9 +25,10 @@ export interface Call extends FetchCall {
  * A memory server in the test: the character `bot1` (or `aiko`, its slug) and its memories,
  * answering the memory API as the server does (list pinned first then newest, search by a
  * word, create, correct with a revision, pin, forget one, forget all, history). `fail`
- * makes the next answers to a path fail with a status.
+ * makes the next answers to a path fail with a status. `pageSize` pages the list (its cursor
+ * is the offset), with the kinds' `counts` on the first page, as the server sends them.
  */
-export function memoryServer(initial: Memory[]) {
+export function memoryServer(initial: Memory[], options: { pageSize?: number } = {}) {
   let store = [...initial];
   const revisions = new Map<string, MemoryHistoryEntry[]>();
   const calls: Call[] = [];
@@ -63,8 +64,22 @@ export function memoryServer(initial: Memory[]) {
     const one = /^\/api\/memories\/([^/]+)(\/history)?$/.exec(call.path);
     if (character && call.method === 'GET') {
       const q = call.query.get('q')?.toLowerCase();
-      const results = q ? ordered().filter((m) => m.text.toLowerCase().includes(q)) : ordered();
-      return json({ results, next_param: null });
+      if (q)
+        return json({
+          results: ordered().filter((m) => m.text.toLowerCase().includes(q)),
+          next_param: null,
+          counts: null,
+        });
+      const all = ordered();
+      const from = Number(call.query.get('c') ?? 0);
+      const size = options.pageSize ?? all.length;
+      const counts: Partial<Record<Memory['kind'], number>> = {};
+      for (const m of all) counts[m.kind] = (counts[m.kind] ?? 0) + 1;
+      return json({
+        results: all.slice(from, from + size),
+        next_param: from + size < all.length ? String(from + size) : null,
+        counts: from === 0 ? counts : null,
+      });
     }
     if (character && call.method === 'POST') {
       const body = call.body as Pick<Memory, 'text' | 'kind'> & { event_date?: string | null };

@@ -1,4 +1,7 @@
+import { waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatMessageTime } from '../../../lib/message-time';
+import { countIntlMade, restoreIntl } from '../../../test/intl';
 import { forgetEarlyAnswers, startChatOpening, takeEarlyChat, takeEarlyHistory } from './opening';
 
 const json = (body: unknown) =>
@@ -21,6 +24,17 @@ describe('a chat opened early (the route loader)', () => {
   afterEach(() => {
     globalThis.fetch = realFetch;
     forgetEarlyAnswers();
+    restoreIntl();
+  });
+
+  it("makes the message times' formatters while the requests are on the network", async () => {
+    const dates = countIntlMade('DateTimeFormat');
+    startChatOpening('c0');
+    await waitFor(() => expect(dates.made).toBe(3));
+    // The chat's render then makes none.
+    formatMessageTime(new Date().toISOString(), 'en');
+    formatMessageTime('2020-01-02T03:04:05.000Z', 'en');
+    expect(dates.made).toBe(3);
   });
 
   it('asks for the chat and its opening page at once; each answer is taken once', async () => {

@@ -1,6 +1,9 @@
 import type { BotDetail, Chat, History } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
 import { earlyBotKey, startEarly, takeEarly } from '../../../lib/early-answers';
+import { currentLocale } from '../../../lib/i18n';
+import { whenIdle } from '../../../lib/idle';
+import { warmMessageTimes } from '../../../lib/message-time';
 import { openingAnchor } from '../scroll-memory';
 import { getChat } from './get-chat';
 import { getHistory, type HistoryAnchor } from './get-history';
@@ -24,6 +27,9 @@ export function startChatOpening(chatId: string, slug?: string): void {
   const anchor = openingAnchor(chatId);
   startEarly(historyKey(chatId, anchor), () => getHistory(chatId, { anchor }));
   if (slug) startEarly(earlyBotKey(slug), () => request<BotDetail>(`/api/bot/${encodeURIComponent(slug)}`));
+  // While they are on the network, the message times' formatters are made (the first render
+  // would pay for them): when the main thread is idle, else soon; a second time costs nothing.
+  whenIdle(() => warmMessageTimes(currentLocale()), 300, 0);
 }
 
 /** The chat's answer started by the loader, once; null when none was started (or it is old). */

@@ -310,12 +310,15 @@ describe('ChatView', () => {
       '/aiko',
     );
     await screen.findByText('first question');
-    const texts = screen.getAllByRole('listitem').map((li) => li.textContent ?? '');
-    expect(texts.filter((t) => t.includes('second question'))).toHaveLength(1);
-    expect(texts.findIndex((t) => t.includes('Hi! Coffee'))).toBeLessThan(
-      texts.findIndex((t) => t.includes('first question')),
-    );
-    expect(texts.findIndex((t) => t.includes('older'))).toBeLessThan(texts.findIndex((t) => t.includes('newest')));
+    // The list settles (its rows are measured and placed) a moment after the text first shows.
+    await waitFor(() => {
+      const texts = screen.getAllByRole('listitem').map((li) => li.textContent ?? '');
+      expect(texts.filter((t) => t.includes('second question'))).toHaveLength(1);
+      expect(texts.findIndex((t) => t.includes('Hi! Coffee'))).toBeLessThan(
+        texts.findIndex((t) => t.includes('first question')),
+      );
+      expect(texts.findIndex((t) => t.includes('older'))).toBeLessThan(texts.findIndex((t) => t.includes('newest')));
+    });
     expect(screen.getByTestId('character-intro')).toBeTruthy();
     // Read once the newest messages showed, not while they loaded; the older page asked no other read.
     await act(async () => {});

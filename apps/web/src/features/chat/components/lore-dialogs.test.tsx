@@ -35,7 +35,7 @@ describe('the chat’s lorebooks and what went into the prompt', () => {
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ lorebook_ids: ['b2'] });
   });
 
-  it('shows which entries fired and why, the author’s note and the memories', async () => {
+  it('shows which entries fired, why and where they went, the author’s note and the memories', async () => {
     setTokens('a.b.c', 'd.e.f');
     const trace: PromptTrace = {
       message_id: 'm9',
@@ -71,6 +71,21 @@ describe('the chat’s lorebooks and what went into the prompt', () => {
           depth: 4,
           tokens: 0,
         },
+        {
+          book_id: 'b1',
+          book_name: 'Harbour',
+          entry_id: 'e3',
+          label: 'Tide',
+          constant: true,
+          key: null,
+          secondary_key: null,
+          probability: 100,
+          roll: null,
+          status: 'inserted',
+          position: 'at_depth',
+          depth: 1,
+          tokens: 5,
+        },
       ],
       author_note: { text: 'Slow and quiet.', depth: 2 },
       memories: 3,
@@ -81,7 +96,9 @@ describe('the chat’s lorebooks and what went into the prompt', () => {
     fakeApi((call) => (call.path === '/api/chat/c1/messages/m9/prompt' ? json(trace) : undefined));
     renderRoutes([{ path: '/', element: <PromptTraceDialog chatId="c1" messageId="m9" onClose={() => {}} /> }], '/');
     expect(await screen.findByText('Lantern')).toBeTruthy();
-    expect(screen.getByText('keyword “lantern”')).toBeTruthy();
+    // Where an included entry went; an entry that lost its roll went nowhere.
+    expect(screen.getByText('keyword “lantern” · after the character')).toBeTruthy();
+    expect(screen.getByText('always included · at depth 1')).toBeTruthy();
     expect(screen.getByText('keyword “bell” · rolled 71 for a 30% chance')).toBeTruthy();
     expect(screen.getByText('Lost the roll')).toBeTruthy();
     expect(screen.getByText('Depth 2: Slow and quiet.')).toBeTruthy();

@@ -117,6 +117,8 @@ function LoreLine({ lore }: { lore: PromptTraceLore }) {
       : t('chat.trace.key', { key: lore.key ?? '' });
   const roll =
     lore.roll === null ? null : t('chat.trace.roll', { roll: Math.floor(lore.roll), chance: lore.probability });
+  // Where an included entry went: the author reads why it fired and where the model saw it.
+  const where = lore.status === 'inserted' ? t(`chat.trace.where_${lore.position}`, { depth: lore.depth }) : null;
   return (
     <li className="rounded-xl border border-white/10 p-3 text-sm" data-testid="trace-lore">
       <div className="flex items-start justify-between gap-2">
@@ -136,6 +138,7 @@ function LoreLine({ lore }: { lore: PromptTraceLore }) {
       <p className="mt-1 text-xs text-muted">
         {why}
         {roll ? ` · ${roll}` : ''}
+        {where ? ` · ${where}` : ''}
       </p>
     </li>
   );

@@ -4,6 +4,7 @@ import {
   LORE_COMMENT_MAX,
   LORE_CONTENT_MAX,
   LORE_DEPTH_MAX,
+  LORE_ORDER_MAX,
   LORE_POSITIONS,
   SELECTIVE_LOGICS,
   type LoreEntry,
@@ -91,9 +92,12 @@ export function EntryForm({
     const local: Errors = {};
     if (!content.trim()) local.content = t('validation.required');
     if (!constant && keysOf(keys).length === 0) local.keys = t('lorebooks.keys_required');
-    if (!Number.isInteger(number(order))) local.order = t('validation.invalid_value');
-    if (!(number(depth) >= 0 && number(depth) <= LORE_DEPTH_MAX)) local.depth = t('validation.invalid_value');
-    if (!(number(probability) >= 0 && number(probability) <= 100)) local.probability = t('validation.invalid_value');
+    // Out of range: the range said, not a bare "invalid value".
+    const range = (min: number, max: number) => t('validation.number_range', { min, max });
+    if (!(number(order) >= -LORE_ORDER_MAX && number(order) <= LORE_ORDER_MAX))
+      local.order = range(-LORE_ORDER_MAX, LORE_ORDER_MAX);
+    if (!(number(depth) >= 0 && number(depth) <= LORE_DEPTH_MAX)) local.depth = range(0, LORE_DEPTH_MAX);
+    if (!(number(probability) >= 0 && number(probability) <= 100)) local.probability = range(0, 100);
     setErrors(local);
     setFormError(null);
     if (Object.keys(local).length) return;

@@ -19,7 +19,7 @@ import { CheckboxRow } from '../../../components/ui/switch-row';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
-import { downloadJson, readJsonFile } from '../files';
+import { downloadJson, importErrorText, readJsonFile } from '../files';
 import { EntryForm, NEW_ENTRY } from './entry-form';
 import { Field, ImportButton, inputClass, NumberInput, pill, RowDeleteButton, TextInput } from './fields';
 
@@ -42,9 +42,9 @@ function BookSettings({ book }: { book: Lorebook }) {
     const depth = Number(scanDepth);
     const tokens = Number(budget);
     if (!(Number.isInteger(depth) && depth >= 1 && depth <= LORE_SCAN_DEPTH_MAX))
-      local.scan_depth = t('validation.invalid_value');
+      local.scan_depth = t('validation.number_range', { min: 1, max: LORE_SCAN_DEPTH_MAX });
     if (!(Number.isInteger(tokens) && tokens >= 0 && tokens <= LORE_TOKEN_BUDGET_MAX))
-      local.token_budget = t('validation.invalid_value');
+      local.token_budget = t('validation.number_range', { min: 0, max: LORE_TOKEN_BUDGET_MAX });
     setErrors(local);
     if (Object.keys(local).length) return;
     try {
@@ -130,9 +130,7 @@ function BookFiles({ book }: { book: Lorebook }) {
       setFile(null);
       showAlert(t('lorebooks.imported', { count: saved.entry_count }));
     } catch (failure) {
-      const api = toApiRequestError(failure);
-      const first = Object.entries(api.fieldErrors)[0];
-      setError(first ? `${first[0]}: ${first[1][0] ?? ''}` : api.message);
+      setError(importErrorText(toApiRequestError(failure), file, t));
     }
   };
   const exportAs = async (format: 'world_info' | 'character_book') => {
@@ -201,7 +199,11 @@ function EntryRow({ entry, onEdit, onDelete }: { entry: LoreEntry; onEdit: () =>
               {t('lorebooks.chance', { value: entry.probability })}
             </span>
           )}
-          <span className="rounded-full bg-white/10 px-2 py-0.5">{t(`lorebooks.position_${entry.position}`)}</span>
+          <span className="rounded-full bg-white/10 px-2 py-0.5">
+            {entry.position === 'at_depth'
+              ? t('lorebooks.position_at_depth_n', { depth: entry.depth })
+              : t(`lorebooks.position_${entry.position}`)}
+          </span>
         </span>
       </button>
       <RowDeleteButton label={t('lorebooks.delete')} onClick={onDelete} testId="lore-entry-delete" />

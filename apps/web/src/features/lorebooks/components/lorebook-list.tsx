@@ -11,7 +11,7 @@ import { toApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
 import { useLorebooks } from '../api/get-lorebooks';
-import { fileStem, readJsonFile } from '../files';
+import { fileStem, importErrorText, readJsonFile } from '../files';
 import { lorebookPath } from '../paths';
 import { ImportButton, RowDeleteButton, TextInput } from './fields';
 
@@ -100,7 +100,7 @@ export function LorebookList() {
       showAlert(t('lorebooks.imported', { count: book.entry_count }));
       void navigate(lorebookPath(book.id));
     } catch (failure) {
-      showAlert(toApiRequestError(failure).message, { type: 'error' });
+      showAlert(importErrorText(toApiRequestError(failure), data, t), { type: 'error' });
     }
   };
   return (

@@ -262,6 +262,35 @@ describe('the memory page', () => {
     expect(server.memories().map((m) => m.id)).toEqual(['m1']);
   });
 
+  it("counts each kind's memories in all, not only those of the pages loaded; forgetting one counts one less", async () => {
+    const kinds = ['user', 'user', 'user', 'event', 'user'] as const;
+    memoryServer(
+      kinds.map((kind, i) =>
+        memory(`m${i}`, {
+          text: `Fact ${i}`,
+          kind,
+          created_at: `2026-11-2${5 - i}T10:00:00.000Z`,
+          ...(kind === 'event' ? { event_date: '2026-11-01' } : {}),
+        }),
+      ),
+      { pageSize: 2 },
+    );
+    renderPage();
+    await screen.findByText('Fact 1');
+    const heading = (kind: string) => within(screen.getByTestId(`memories-group-${kind}`)).getByRole('heading');
+    // Two loaded of the four about the user.
+    expect(within(screen.getByTestId('memories-group-user')).getAllByTestId('memory')).toHaveLength(2);
+    expect(heading('user').textContent).toContain('(4)');
+    fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
+    await screen.findByText('Fact 3');
+    expect(heading('user').textContent).toContain('(4)');
+    expect(heading('event').textContent).toContain('(1)');
+    openCardMenu('Fact 0', 'forget');
+    fireEvent.click(await screen.findByTestId('memory-forget-confirm'));
+    await waitFor(() => expect(screen.queryByText('Fact 0')).toBeNull());
+    await waitFor(() => expect(heading('user').textContent).toContain('(3)'));
+  });
+
   it('forgets everything after asking: the page is empty', async () => {
     const server = memoryServer([memory('m1', { text: 'Your name is Ann' }), memory('m2', { text: 'You love jazz' })]);
     renderPage();

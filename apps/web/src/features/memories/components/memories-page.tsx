@@ -111,6 +111,8 @@ export function MemoriesPage({
 
   const memories = useMemo(() => list.data?.pages.flatMap((page) => page.results) ?? [], [list.data]);
   const groups = useMemo(() => groupByKind(memories), [memories]);
+  // How many of each kind there are in all (the first page says; a page holds 200).
+  const counts = list.data?.pages[0]?.counts ?? null;
 
   // The memory a reply's mark opened: highlighted where it is, or read on its own when the
   // loaded pages do not hold it.
@@ -293,7 +295,7 @@ export function MemoriesPage({
                     >
                       <Icon icon={KIND_ICONS[kind]} size="sm" />
                       {t(`memories.kind.${kind}`, { name })}
-                      <span className="font-normal tabular-nums">({items.length})</span>
+                      <span className="font-normal tabular-nums">({Math.max(counts?.[kind] ?? 0, items.length)})</span>
                     </h2>
                     {kind === 'event' ? (
                       <ol
