@@ -32,6 +32,7 @@ export const VALIDATION_MESSAGES = {
   takedown_statement_required: 'Please confirm the statement',
   invalid_regex: 'This regular expression is not valid',
   unsafe_regex: 'This regular expression could take too long to run; simplify its repetitions',
+  unsupported_regex: 'Lorebook keys cannot use back-references or look-ahead; rewrite the expression without them',
   scene_characters_min: 'Choose at least 2 characters',
   scene_characters_max: 'A scene can have at most 8 characters',
 } as const;

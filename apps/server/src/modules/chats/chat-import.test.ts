@@ -135,6 +135,26 @@ describe('chat import', () => {
     expect(await chatCount(user.id)).toBe(0);
   });
 
+  it('keeps odd text storable: NUL and other controls dropped, lone surrogates replaced, never a 500', async () => {
+    const { auth, bot } = await owner();
+    const odd = [
+      JSON.stringify({ is_user: true, mes: 'nul\u0000here \u0007bell\ttab' }).replace('\\u0000', '\\u0000'),
+      '{"is_user": false, "mes": "lone \\ud800 surrogate"}',
+      JSON.stringify({ is_user: true, mes: 'fine', send_date: 1e300, __proto__: { polluted: true } }),
+      '{"is_user": false, "mes": "deep", "extra": ' + '['.repeat(5000) + ']'.repeat(5000) + '}',
+    ];
+    const res = await upload(auth, { bot_id: bot.id }, Buffer.from([header(), ...odd].join('\n')));
+    expect(res.statusCode, res.body).toBe(201);
+    const { chat } = res.json() as { chat: { id: string } };
+    expect((await historyTexts(auth, chat.id)).map((m) => m.text)).toEqual([
+      'nulhere bell\ttab',
+      'lone \ufffd surrogate',
+      'fine',
+      'deep',
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it("another user's private character or an unknown one is a 404; no file is a 400", async () => {
     const { auth } = await owner();
     const other = await owner();

@@ -5,7 +5,7 @@
  */
 import readline from 'node:readline';
 import { z } from 'zod';
-import { MessageKind } from '@reverie/shared';
+import { cleanFreeText, MessageKind } from '@reverie/shared';
 import { AppError } from '../../lib/errors.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 import type { NewMessageRow } from './messages.repository.js';
@@ -52,10 +52,6 @@ function parse(text: string, line: number): unknown {
   }
 }
 
-/** Lone UTF-16 surrogates (a `\\ud800` escape in the file) as U+FFFD, as the driver would write them. */
-const wellFormed = (text: string): string =>
-  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-
 function dateOf(value: string | number | undefined, fallback: Date): Date {
   if (value === undefined) return fallback;
   // Older SillyTavern files: "November 27, 2026 9:40pm" (Date.parse needs a space before am/pm).
@@ -85,7 +81,9 @@ function messageRow(
       status: 422,
       detail: `A chat file may hold at most ${IMPORT_MAX_MESSAGES} messages`,
     });
-  const mes = wellFormed(line.mes);
+  // Stored as free text (docs/ARCHITECTURE.md "Conventions"): PostgreSQL refuses NUL and lone
+  // surrogates, so NUL and the other controls but tab and line breaks go, a lone surrogate is U+FFFD.
+  const mes = cleanFreeText(line.mes);
   const at = dateOf(line.send_date, previous);
   counts.imported += 1;
   return {

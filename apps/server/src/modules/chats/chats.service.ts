@@ -276,7 +276,7 @@ export class ChatsService {
   async history(userId: string, chatId: string, query: HistoryQuery = {}) {
     const page = await readWhenAllowed(this.sceneChat(userId, chatId), () => this.historyPage(chatId, query, userId));
     const replies = page.results.filter((m) => m.role === 'bot').map((m) => m.id);
-    const cited = replies.length && this.deps.memories ? await this.deps.memories.citations(replies) : null;
+    const cited = replies.length && this.deps.memories ? await this.deps.memories.citations(replies, userId) : null;
     for (const message of page.results) {
       const memories = cited?.get(message.id);
       if (memories) message.memories = { in_prompt: memories.inPrompt, drew_on: memories.drewOn };

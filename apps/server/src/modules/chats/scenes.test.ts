@@ -161,6 +161,38 @@ describe('group chats', { timeout: 90_000 }, () => {
     await t.app.replies.idle();
   });
 
+  it("a member never sees which of the owner's memories shaped a reply (the Remembered mark is the owner's)", async () => {
+    const t = await setup();
+    const chat = await group(t);
+    await t.database.db.insert(memories).values({
+      userId: t.owner.user.id,
+      botId: t.bea.id,
+      kind: 'user',
+      text: 'OWNER-MEMORY: afraid of storms',
+      origin: 'user',
+      pinned: true,
+      importance: 5,
+      dedupeKey: 'owner-memory',
+    });
+    t.llm.script = { mode: 'pieces', pieces: ['Bea', ' here.'] };
+    expect((await send(t.app, t.owner.auth, chat.id, '@Bea, play something?')).statusCode).toBe(200);
+    await t.app.replies.idle();
+    const mine = (await history(t.app, t.owner.auth, chat.id)).find((m) => m.role === 'bot' && m.text === 'Bea here.')!;
+    expect(mine.memories?.in_prompt).toHaveLength(1);
+
+    const link = await invite(t, chat.id);
+    const member = await createUser(t.app, t.database.db, { age: 30 });
+    expect((await join(t, link.code, member.auth)).statusCode).toBe(201);
+    const theirs = (await history(t.app, member.auth, chat.id)).find((m) => m.id === mine.id)!;
+    expect(theirs.memories ?? null).toBeNull();
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/memories/${mine.memories!.in_prompt[0]}`,
+      headers: member.auth,
+    });
+    expect(read.statusCode).toBe(404);
+  });
+
   it('a character added to a one-to-one chat keeps the history; mute, manual turns, speak', async () => {
     const t = await setup();
     const created = await t.app.inject({

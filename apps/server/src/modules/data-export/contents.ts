@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import { translate } from '../../lib/i18n.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { botToCardV3 } from '../bots/index.js';
+import { exportUserLorebooks } from '../lorebooks/index.js';
 import { exportUserMemories } from '../memories/index.js';
 import type { ZipFileWriter } from './archive.js';
 import * as repo from './data-export.repository.js';
@@ -21,12 +22,12 @@ export interface ArchiveSource {
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** A safe piece of a file name: letters, digits and dashes. */
-const slugPart = (value: string) =>
+const slugPart = (value: string, fallback = 'chat') =>
   value
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '')
-    .slice(0, 40) || 'chat';
+    .slice(0, 40) || fallback;
 const time = (date: Date) => date.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
 /** The user's own files among a message's media: what they see (picture, voice), never a blurred picture's original. */
@@ -154,6 +155,10 @@ export async function writeArchive(zip: ZipFileWriter, source: ArchiveSource): P
     ),
     signal,
   );
+
+  // Lorebooks (the user's own and their characters'), as World Info JSON any lore tool imports.
+  for (const book of await exportUserLorebooks(db, userId))
+    await zip.text(`lorebooks/${slugPart(book.name, 'lorebook')}-${book.id.slice(0, 8)}.json`, json(book.file), signal);
 
   // Desires and payments.
   const ledger = await repo.ledgerOf(db, userId);

@@ -142,6 +142,21 @@ describe('download my data', () => {
     const other = await createUser(t.app, t.database.db);
     const otherChat = await createChat(t.database.db, { userId: other.user.id, botId: owner.chat.botId });
     await createMessage(t.database.db, otherChat, { text: 'SECRET-OF-THE-OTHER-USER' });
+    // A lorebook each: the owner's is in the archive as World Info, the other's is not.
+    for (const [auth, name, content] of [
+      [owner.auth, 'Harbour lore', 'LORE: the harbour has a green light.'],
+      [other.auth, 'Other lore', 'SECRET-LORE-OF-THE-OTHER-USER'],
+    ] as const) {
+      const book = await t.app.inject({ method: 'POST', url: '/api/lorebooks', headers: auth, payload: { name } });
+      expect(book.statusCode, book.body).toBe(201);
+      const entry = await t.app.inject({
+        method: 'POST',
+        url: `/api/lorebooks/${book.json<{ id: string }>().id}/entries`,
+        headers: auth,
+        payload: { keys: ['harbour'], content },
+      });
+      expect(entry.statusCode).toBe(201);
+    }
     const events: UserEvent[] = [];
     const unsubscribe = await t.app.pubsub.subscribe(`user-events:${owner.user.id}`, (m) => events.push(JSON.parse(m)));
 
@@ -208,7 +223,14 @@ describe('download my data', () => {
     expect(memory.character).toEqual({ id: owner.mia.id, name: 'Mia', slug: owner.mia.slug });
     expect(memory.history.map((h: { change: string }) => h.change)).toEqual(['created', 'corrected']);
     expect(text('billing/ledger.csv')).toMatch(/^created_at,amount,reason,reference\n.*,20,daily_claim,\n$/);
+    // Their lorebook, as World Info JSON the import reads back.
+    const lore = JSON.parse(text(names.find((n) => n.startsWith('lorebooks/Harbour-lore-'))!));
+    expect(lore).toMatchObject({ name: 'Harbour lore', global: false, character: null });
+    expect(Object.values(lore.entries)).toEqual([
+      expect.objectContaining({ key: ['harbour'], content: 'LORE: the harbour has a green light.' }),
+    ]);
     // Nobody else's data.
+    expect(everything).not.toContain('SECRET-LORE-OF-THE-OTHER-USER');
     expect(everything).not.toContain('SECRET-OF-THE-OTHER-USER');
     expect(everything).not.toContain(other.user.id);
     expect(everything).not.toContain(other.user.email);

@@ -151,6 +151,18 @@ function fromCardEntry(raw: Record<string, unknown>, index: number): EntryValues
   };
 }
 
+/** Makes the entries' uids unique and within 0…LORE_UID_MAX (a duplicate or one outside: the next free one). */
+export function uniqueUids(entries: EntryValues[]): EntryValues[] {
+  const fits = (uid: number) => Number.isSafeInteger(uid) && uid >= 0 && uid <= LORE_UID_MAX;
+  const seen = new Set<number>();
+  let next = Math.max(-1, ...entries.map((e) => e.uid).filter(fits)) + 1;
+  for (const entry of entries) {
+    if (seen.has(entry.uid) || !fits(entry.uid)) entry.uid = next++;
+    seen.add(entry.uid);
+  }
+  return entries;
+}
+
 /**
  * Reads a World Info file or a card's `character_book` (a whole card too: its book), cleaned
  * and checked against the entry rules; entries without content are skipped, uids made unique.
@@ -177,13 +189,7 @@ export function readBookFile(data: unknown): BookFile {
     entries,
     read.map(({ index }) => index),
   );
-  const seen = new Set<number>();
-  const fits = (uid: number) => Number.isSafeInteger(uid) && uid >= 0 && uid <= LORE_UID_MAX;
-  let next = Math.max(-1, ...entries.map((e) => e.uid).filter(fits)) + 1;
-  for (const entry of entries) {
-    if (seen.has(entry.uid) || !fits(entry.uid)) entry.uid = next++;
-    seen.add(entry.uid);
-  }
+  uniqueUids(entries);
   const name = text(book.name).trim().slice(0, LOREBOOK_NAME_MAX);
   return {
     name: name || null,

@@ -6,6 +6,8 @@ import type { BotsService } from '../bots/index.js';
 import { lorebooksRoutes } from './lorebooks.routes.js';
 import { LorebooksService } from './lorebooks.service.js';
 
+export { exportUserLorebooks } from './lorebooks.service.js';
+
 export type LorebooksModuleDeps = Pick<Core, 'db' | 'limits'> & { bots: BotsService };
 
 /** What other modules may ask of the lorebooks module (the chats module's prompt and chat menu). */

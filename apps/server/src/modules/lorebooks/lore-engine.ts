@@ -4,6 +4,7 @@
  * once per book version (`LoreCompiler`): a derived value of the stored row, so an in-process
  * cache is safe with any number of replicas (a replica that has not seen a version compiles it).
  */
+import { RE2JS } from 're2js';
 import safeRegex from 'safe-regex2';
 import type { LorePosition, SelectiveLogic } from '@reverie/shared';
 
@@ -48,9 +49,14 @@ export interface LoreBookInput {
   entries: LoreEntryInput[];
 }
 
+/** What a compiled key answers: whether it is in the scanned text. */
+export interface KeyMatcher {
+  test(text: string): boolean;
+}
+
 interface CompiledKey {
   key: string;
-  pattern: RegExp | null;
+  pattern: KeyMatcher | null;
 }
 
 interface CompiledEntry extends LoreEntryInput {
@@ -94,30 +100,62 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** A key written `/pattern/flags` is a regular expression (SillyTavern's convention). */
 const REGEX_LITERAL = /^\/(.+)\/([dimsu]*)$/s;
 
-/** Whether a regular-expression key is accepted: it compiles and its star height is at most 1. */
-export function regexKeyProblem(key: string, useRegex: boolean): 'invalid_regex' | 'unsafe_regex' | null {
-  const literal = REGEX_LITERAL.exec(key);
-  if (!literal && !useRegex) return null;
-  const source = literal ? literal[1]! : key;
-  try {
-    new RegExp(source, literal ? literal[2]! : 'u');
-  } catch {
-    return 'invalid_regex';
-  }
-  return safeRegex(source) ? null : 'unsafe_regex';
+/**
+ * A regular expression of a key on RE2's engine (re2js): linear time whatever the pattern, so
+ * no key can hold the event loop (V8's backtracking engine takes exponential time on
+ * `^(a|a)*$`, which passes the star-height check). Written in JavaScript's syntax;
+ * back-references and look-ahead cannot be run in linear time (`unsupported_regex`).
+ */
+function linearRegex(source: string, flags: string): KeyMatcher {
+  let re2Flags = RE2JS.LOOKBEHINDS;
+  if (flags.includes('i')) re2Flags |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes('m')) re2Flags |= RE2JS.MULTILINE;
+  if (flags.includes('s')) re2Flags |= RE2JS.DOTALL;
+  // RE2 names a script or category alone: `\p{Han}`, not `\p{Script=Han}`.
+  const named = source.replace(
+    /\\([pP])\{(?:Script|sc|Script_Extensions|scx|General_Category|gc)=(\w+)\}/g,
+    '\\$1{$2}',
+  );
+  return RE2JS.compile(RE2JS.translateRegExp(named), re2Flags);
 }
 
 /**
- * A key's pattern: a regular expression when written `/…/flags` or the entry says `use_regex`
- * (only a safe one: `regexKeyProblem`); otherwise a whole word in alphabetic scripts and a
- * substring in CJK text.
+ * Whether a regular-expression key is accepted: it compiles in JavaScript's syntax, its star
+ * height is at most 1 (a clear message for the classic catastrophic shape), and RE2 runs it.
  */
-export function keyPattern(key: string, caseSensitive: boolean, useRegex: boolean): RegExp | null {
+export function regexKeyProblem(
+  key: string,
+  useRegex: boolean,
+): 'invalid_regex' | 'unsafe_regex' | 'unsupported_regex' | null {
+  const literal = REGEX_LITERAL.exec(key);
+  if (!literal && !useRegex) return null;
+  const source = literal ? literal[1]! : key;
+  const flags = literal ? literal[2]! : 'u';
+  try {
+    new RegExp(source, flags);
+  } catch {
+    return 'invalid_regex';
+  }
+  if (!safeRegex(source)) return 'unsafe_regex';
+  try {
+    linearRegex(source, flags);
+  } catch {
+    return 'unsupported_regex';
+  }
+  return null;
+}
+
+/**
+ * A key's matcher: a regular expression when written `/…/flags` or the entry says `use_regex`
+ * (only an accepted one: `regexKeyProblem`; run by RE2, `linearRegex`); otherwise a whole word
+ * in alphabetic scripts and a substring in CJK text (an escaped literal: V8 runs it in linear time).
+ */
+export function keyPattern(key: string, caseSensitive: boolean, useRegex: boolean): KeyMatcher | null {
   const flags = caseSensitive ? 'u' : 'iu';
   const literal = REGEX_LITERAL.exec(key);
   if (literal || useRegex) {
     if (regexKeyProblem(key, useRegex)) return null;
-    return literal ? new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) : new RegExp(key, flags);
+    return literal ? linearRegex(literal[1]!, literal[2]!) : linearRegex(key, flags);
   }
   const trimmed = key.trim();
   if (!trimmed) return null;

@@ -55,6 +55,12 @@ export async function listUserBooks(db: Database, userId: string): Promise<BookS
   return rows.map(toSummary);
 }
 
+/** Every book the user owns — their own and those of the characters they wrote — oldest first (download my data). */
+export async function allBooksOf(db: Database, userId: string): Promise<BookSummaryRow[]> {
+  const rows = await summaries(db).where(eq(lorebooks.userId, userId)).orderBy(asc(lorebooks.createdAt));
+  return rows.map(toSummary);
+}
+
 export async function countUserBooks(db: Database, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })

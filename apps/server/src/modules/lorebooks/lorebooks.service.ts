@@ -26,6 +26,7 @@ import {
   regexProblems,
   toCharacterBook,
   toWorldInfo,
+  uniqueUids,
   type EntryValues,
 } from './formats.js';
 import { cardBookInput } from './card-book.js';
@@ -192,7 +193,7 @@ export class LorebooksService {
         global: false,
         extensions,
       },
-      read.entries.slice(0, LORE_ENTRIES_PER_BOOK_MAX).map(withinLimits),
+      uniqueUids(read.entries.slice(0, LORE_ENTRIES_PER_BOOK_MAX).map(withinLimits)),
     );
     // Another request may have made it meanwhile: the one stored is the book.
     return this.present((await repo.findBotBook(db, bot.id))!);
@@ -376,4 +377,33 @@ export function rowValues(row: repo.LoreEntryRow): EntryValues {
     useRegex: row.useRegex,
     extensions: row.extensions,
   };
+}
+
+/**
+ * The user's lorebooks for "Download my data" (docs/accounts.md): each book — their own and
+ * their characters' — as World Info JSON with its name and settings, which SillyTavern and this
+ * app's import read back (`readBookFile`).
+ */
+export async function exportUserLorebooks(
+  db: Database,
+  userId: string,
+): Promise<{ id: string; name: string; file: Record<string, unknown> }[]> {
+  const books = await repo.allBooksOf(db, userId);
+  const entries = await repo.entriesOfBooks(
+    db,
+    books.map((b) => b.id),
+  );
+  return books.map((book) => ({
+    id: book.id,
+    name: book.name,
+    file: {
+      name: book.name,
+      description: book.description,
+      scan_depth: book.scanDepth,
+      token_budget: book.tokenBudget,
+      global: book.global,
+      character: book.character,
+      ...toWorldInfo(entries.filter((e) => e.lorebookId === book.id).map(rowValues)),
+    },
+  }));
 }

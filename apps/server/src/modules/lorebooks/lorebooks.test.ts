@@ -180,6 +180,53 @@ describe('lorebooks: who may read and write them', () => {
     }
   });
 
+  it("clamps a file's odd numbers, opens a card's own book with uids that do not fit; a prototype key is a 400", async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const data = JSON.parse(
+      '{"entries": {' +
+        '"0": {"uid": 1e20, "key": ["a"], "content": "Huge uid.", "order": -1e30, "depth": 1e9, "probability": -5, "useProbability": true},' +
+        '"1": {"uid": -3, "key": ["b"], "content": "Negative uid."},' +
+        '"2": {"uid": 2147483647, "key": ["c"], "content": "Largest uid."},' +
+        '"3": {"uid": 4, "key": ["e"], "content": "Odd extension.", "extensions": {"k": "v"}}' +
+        '}, "scan_depth": -1, "token_budget": 1e12}',
+    );
+    const res = await call<Lorebook & { code?: string }>(auth, 'POST', '/api/lorebooks/import', { data });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const uids = res.body.entries.map((e) => e.uid);
+    expect(new Set(uids).size).toBe(uids.length);
+    for (const uid of uids) expect(uid >= 0 && uid <= 2147483647).toBe(true);
+    expect(res.body.entries.find((e) => e.content === 'Huge uid.')).toMatchObject({
+      order: -100000,
+      depth: 100,
+      probability: 0,
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const exported = await t.app.inject({ method: 'GET', url: `/api/lorebooks/${res.body.id}/export`, headers: auth });
+    expect(exported.statusCode).toBe(200);
+    // A card's own book (stored as imported) with such uids opens as its author's book.
+    const author = await createUser(t.app, t.database.db);
+    const bot = await createBot(t.database.db, {
+      authorId: author.user.id,
+      characterBook: {
+        entries: [
+          { id: 1e20, keys: ['x'], content: 'Card entry.' },
+          { id: -1, keys: ['y'], content: 'Other.' },
+        ],
+      },
+    });
+    const book = await call<Lorebook>(author.auth, 'GET', `/api/characters/${bot.id}/lorebook`);
+    expect(book.status, JSON.stringify(book.body)).toBe(200);
+    expect(book.body.entries.map((e) => e.uid).sort()).toEqual([0, 1]);
+    // A `__proto__` key anywhere in a JSON body is refused before it is read.
+    const proto = await t.app.inject({
+      method: 'POST',
+      url: '/api/lorebooks/import',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"data": {"entries": {"__proto__": {"key": ["d"], "content": "Proto."}}}}',
+    });
+    expect([proto.statusCode, proto.json<{ code: string }>().code]).toEqual([400, 'bad_request']);
+  });
+
   it("numbers anew a file's uids that do not fit (never a 500) and reads a key written as one string", async () => {
     const { auth } = await createUser(t.app, t.database.db);
     const data = {

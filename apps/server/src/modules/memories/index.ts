@@ -53,8 +53,8 @@ export interface MemoriesApi {
   readAhead(input: { chatId: string; userId: string; text: string }): MemoriesAhead | null;
   /** After a reply: stores its citations and queues the extraction of the pair's new messages. */
   replied(input: ReplyMemories): Promise<void>;
-  /** The citations of these messages (history). */
-  citations(messageIds: string[]): Promise<Map<string, { inPrompt: string[]; drewOn: string[] }>>;
+  /** The citations of these messages that are the viewer's own memories (history). */
+  citations(messageIds: string[], viewerId: string): Promise<Map<string, { inPrompt: string[]; drewOn: string[] }>>;
   /** Messages deleted for good (a chat's "delete"): the user's memories drawn from them lose those sources. */
   messagesDeleted(event: { userId: string; messageIds: string[] }): Promise<void>;
   /** Waits for the extraction jobs queued so far (tests; journal jobs start after their day). */
@@ -151,7 +151,7 @@ export const memoriesModule = defineModule<MemoriesModuleDeps>('memories', async
         });
       }
     },
-    citations: (ids) => service.citations(ids),
+    citations: (ids, viewerId) => service.citations(ids, viewerId),
     messagesDeleted: async ({ userId, messageIds }) => void (await repo.dropMessageSources(db, userId, messageIds)),
     // Journal jobs wait for their day to end: not waited for.
     idle: () => jobs.idle([EXTRACT_QUEUE, SUMMARY_IMPORT_QUEUE]),

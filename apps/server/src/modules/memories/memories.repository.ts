@@ -624,17 +624,27 @@ export async function insertCitations(
     on conflict do nothing`);
 }
 
-/** The citations of these messages: memory ids in prompt order, and those drawn on. */
+/**
+ * The citations of these messages that are `viewerId`'s own memories: memory ids in prompt
+ * order, and those drawn on. A scene's member reads replies shaped by the owner's memories:
+ * those are the owner's to see, never the member's (not even their ids or number).
+ */
 export async function citationsOf(
   db: Database,
   messageIds: string[],
+  viewerId: string,
 ): Promise<Map<string, { inPrompt: string[]; drewOn: string[] }>> {
   const out = new Map<string, { inPrompt: string[]; drewOn: string[] }>();
   if (!messageIds.length) return out;
   const rows = await db
-    .select()
+    .select({
+      messageId: messageMemories.messageId,
+      memoryId: messageMemories.memoryId,
+      drewOn: messageMemories.drewOn,
+    })
     .from(messageMemories)
-    .where(inArray(messageMemories.messageId, messageIds))
+    .innerJoin(memories, eq(memories.id, messageMemories.memoryId))
+    .where(and(inArray(messageMemories.messageId, messageIds), eq(memories.userId, viewerId)))
     .orderBy(asc(messageMemories.messageId), asc(messageMemories.position));
   for (const row of rows) {
     let entry = out.get(row.messageId);

@@ -457,8 +457,8 @@ export class MemoriesService {
     await repo.insertCitations(this.deps.db, messageId, items);
   }
 
-  citations(messageIds: string[]) {
-    return repo.citationsOf(this.deps.db, messageIds);
+  citations(messageIds: string[], viewerId: string) {
+    return repo.citationsOf(this.deps.db, messageIds, viewerId);
   }
 
   // Helpers -------------------------------------------------------------------------------
