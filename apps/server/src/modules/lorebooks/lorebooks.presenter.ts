@@ -21,15 +21,22 @@ export function presentEntry(row: LoreEntryRow): LoreEntry {
   };
 }
 
-export function presentSummary(book: BookSummaryRow): LorebookSummary {
+/** A book's name and settings as the API and a World Info file both write them. */
+export function presentSettings(book: BookSummaryRow) {
   return {
-    id: book.id,
     name: book.name,
     description: book.description,
     scan_depth: book.scanDepth,
     token_budget: book.tokenBudget,
     global: book.global,
     character: book.character,
+  };
+}
+
+export function presentSummary(book: BookSummaryRow): LorebookSummary {
+  return {
+    id: book.id,
+    ...presentSettings(book),
     entry_count: book.entryCount,
     version: book.version,
     updated_at: book.updatedAt.toISOString(),

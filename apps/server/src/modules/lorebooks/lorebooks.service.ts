@@ -32,7 +32,7 @@ import {
 import { cardBookInput } from './card-book.js';
 import { LoreCompiler, type CompiledBook, type LoreBookInput } from './lore-engine.js';
 import * as repo from './lorebooks.repository.js';
-import { presentBook, presentEntry, presentSummary } from './lorebooks.presenter.js';
+import { presentBook, presentEntry, presentSettings, presentSummary } from './lorebooks.presenter.js';
 
 export interface LorebooksServiceDeps {
   db: Database;
@@ -397,12 +397,7 @@ export async function exportUserLorebooks(
     id: book.id,
     name: book.name,
     file: {
-      name: book.name,
-      description: book.description,
-      scan_depth: book.scanDepth,
-      token_budget: book.tokenBudget,
-      global: book.global,
-      character: book.character,
+      ...presentSettings(book),
       ...toWorldInfo(entries.filter((e) => e.lorebookId === book.id).map(rowValues)),
     },
   }));

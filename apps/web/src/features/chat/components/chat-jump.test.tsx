@@ -178,8 +178,9 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     setTokens('a.b.c', 'd.e.f');
     const { stream } = renderChat();
     await screen.findByText('line 999', {}, { timeout: 5000 });
-    fireEvent.change(screen.getByPlaceholderText('Message Aiko…'), { target: { value: 'Still there?' } });
-    fireEvent.keyDown(screen.getByPlaceholderText('Message Aiko…'), { key: 'Enter' });
+    const field = screen.getByRole('textbox', { name: 'Your message to Aiko' });
+    fireEvent.change(field, { target: { value: 'Still there?' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
     await screen.findByText('Still there?', {}, { timeout: 5000 });
     const user = message('u1', { role: 'user', client_id: null, text: 'Still there?' });
     stream.emit('user_message', user);
