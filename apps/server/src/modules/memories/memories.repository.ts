@@ -18,7 +18,7 @@ import {
   messageMemories,
   messages,
 } from '../../db/schema.js';
-import { decodeFloat4Vector } from '../../db/float4-vector.js';
+import { decodeFloat4Vector, type VectorValue } from '../../db/float4-vector.js';
 
 export type MemoryRow = typeof memories.$inferSelect;
 export type MemoryRevisionRow = typeof memoryRevisions.$inferSelect;
@@ -172,17 +172,24 @@ export async function listMemories(
 }
 
 /**
- * A memory's stored vector as bytes, in a statement over `memories` aliased `alias`: the `vector`
- * column, or for a memory a replica of a version before migration 0029 wrote (`embedding` only,
- * a `real[]`) that one converted (docs/memory.md "Embeddings").
+ * A memory's stored vector as base64 text, in a statement over `memories` aliased `alias`: the
+ * `vector` column, or for a memory a replica of a version before migration 0029 wrote
+ * (`embedding` only, a `real[]`) that one converted (docs/memory.md "Embeddings"). Base64, not
+ * the bytes: `bytea` travels as hex text, two characters a byte, and a prompt's read carries
+ * up to ≈ 500 vectors — as base64 a third less to write, send and decode (bench/README.md
+ * "Memory vectors as base64").
  */
-const storedVector = (alias: string) => sql.raw(`coalesce(${alias}.vector, memories_float4_bytes(${alias}.embedding))`);
+const storedVector = (alias: string) =>
+  sql.raw(`encode(coalesce(${alias}.vector, memories_float4_bytes(${alias}.embedding)), 'base64')`);
 
-/** What a search adds to a memory: which query terms it holds, how many terms it has, its embedding. */
+/**
+ * What a search adds to a memory: which query terms it holds, how many terms it has, its
+ * embedding (as the statement returned it: the ranking compares it without decoding it).
+ */
 export interface SearchTerms {
   matched: string[];
   termCount: number;
-  embedding: number[] | null;
+  embedding: VectorValue | null;
 }
 
 /** A candidate of a search: the memory and its `SearchTerms`. */
@@ -217,7 +224,7 @@ function searchTermsFromRaw(raw: Record<string, unknown>): SearchTerms {
         ? (memories.terms.mapFromDriverValue(matched) as string[])
         : ((matched as string[] | null) ?? []),
     termCount: Number(raw.termCount),
-    embedding: embedding === null || embedding === undefined ? null : decodeFloat4Vector(embedding as Uint8Array),
+    embedding: embedding === null || embedding === undefined ? null : (embedding as string | Uint8Array),
   };
 }
 
@@ -265,9 +272,9 @@ function candidatesQuery(
   },
 ): SQL {
   return sql`select ${options.columns ?? shownSelect('c')}, c.matched, cardinality(c.terms) as "termCount",
-      ${options.withEmbedding ? sql`c.embedding` : sql`null::bytea`} as embedding${options.src ? sql.raw(`, 'c' as src`) : sql``}
+      ${options.withEmbedding ? sql`c.embedding` : sql`null::text`} as embedding${options.src ? sql.raw(`, 'c' as src`) : sql``}
     from (select ${sql.raw(shownColumns.map(([, column]) => `m.${column.name}`).join(', '))}, m.terms,
-            ${options.withEmbedding ? sql`${storedVector('m')} as embedding` : sql`null::bytea as embedding`},
+            ${options.withEmbedding ? sql`${storedVector('m')} as embedding` : sql`null::text as embedding`},
             array(select t from unnest(m.terms) t where t = any(${termsOnce(scoped)})) as matched
           from memories m where m.terms && ${termsArray(options.finders ?? scoped)} offset 0) c
     where c.user_id = ${userId} and c.bot_id = ${botId}${options.kind ? sql` and c.kind = ${options.kind}` : sql``}
@@ -331,7 +338,7 @@ export function promptCandidatesQuery(
   options: { pinned: number; limit: number; withEmbedding?: boolean; recent?: number; finders?: string[] },
 ): SQL {
   const pinnedQuery = sql`select ${promptSelect('p')}, null::text[] as matched, 0 as "termCount",
-      null::bytea as embedding, 'p' as src
+      null::text as embedding, 'p' as src
     from memories p where p.user_id = ${userId} and p.bot_id = ${botId} and p.pinned
     order by p.importance desc, p.updated_at desc
     limit ${options.pinned}`;
@@ -356,7 +363,7 @@ export async function promptCandidates(
 ): Promise<{
   pinned: PromptMemory[];
   candidates: (PromptMemory & SearchTerms)[];
-  recent: (PromptMemory & { embedding: number[] | null })[];
+  recent: (PromptMemory & { embedding: VectorValue | null })[];
 }> {
   const query = promptCandidatesQuery(userId, botId, scoped, options);
   // The statement's text depends only on which parts it has (the terms are one parameter):
@@ -369,7 +376,7 @@ export async function promptCandidates(
   );
   const pinned: PromptMemory[] = [];
   const candidates: (PromptMemory & SearchTerms)[] = [];
-  const recent: (PromptMemory & { embedding: number[] | null })[] = [];
+  const recent: (PromptMemory & { embedding: VectorValue | null })[] = [];
   for (const raw of rows) {
     if (raw.src === 'p') pinned.push(promptMemoryFromRaw(raw));
     else if (raw.src === 'c') candidates.push({ ...promptMemoryFromRaw(raw), ...searchTermsFromRaw(raw) });
@@ -530,7 +537,9 @@ export async function recentMemories(
     .select({
       ...shown,
       embedding: options.withEmbedding
-        ? sql<Uint8Array | null>`coalesce(${memories.vector}, memories_float4_bytes(${memories.embedding}))`
+        ? sql<
+            string | null
+          >`encode(coalesce(${memories.vector}, memories_float4_bytes(${memories.embedding})), 'base64')`
         : sql<null>`null`,
     })
     .from(memories)

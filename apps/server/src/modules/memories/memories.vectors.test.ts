@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
-import { decodeFloat4Vector, encodeFloat4Vector } from '../../db/float4-vector.js';
+import { cosineTo, decodeFloat4Vector, encodeFloat4Vector } from '../../db/float4-vector.js';
 import { memories } from '../../db/schema.js';
 import { migrationsDir } from '../../lib/paths.js';
 import { fakeEmbedding } from '../../../test/fake-embedder.js';
@@ -38,6 +38,36 @@ describe('memory embeddings as bytes', () => {
     expect(decodeFloat4Vector(inside)).toEqual(float4([1, -0.5, 0.1]));
     expect(decodeFloat4Vector(`\\x${bytes.toString('hex')}`)).toEqual(float4([1, -0.5, 0.1]));
     expect(decodeFloat4Vector(new Uint8Array(0))).toEqual([]);
+  });
+
+  it("reads a vector as PostgreSQL's base64 writes it: the statements' form, line breaks and all", async () => {
+    // 256 dimensions: 1 024 bytes, which `encode(…, 'base64')` breaks into lines of 76 characters.
+    const values = Array.from({ length: 256 }, (_, i) => Math.sin(i) * (i % 7));
+    const [row] = rowsOf<{ text: string }>(
+      await db.execute(sql`select encode(${encodeFloat4Vector(values)}::bytea, 'base64') as text`),
+    );
+    expect(row!.text).toContain('\n');
+    expect(decodeFloat4Vector(row!.text)).toEqual(float4(values));
+  });
+
+  it('compares a stored vector with the query straight from its bytes, as from its numbers', () => {
+    const query = Array.from({ length: 256 }, (_, i) => Math.cos(i / 3));
+    const other = float4(Array.from({ length: 256 }, (_, i) => Math.sin(i / 5) + 0.2));
+    const bytes = encodeFloat4Vector(other);
+    const similarity = cosineTo(query);
+    const expected = similarity(other);
+    expect(expected).toBeGreaterThan(-1);
+    expect(expected).toBeLessThan(1);
+    // base64 with PostgreSQL's line breaks, hex text, bytes at an offset: each the same figure.
+    const base64 = bytes.toString('base64').replace(/(.{76})/g, '$1\n');
+    expect(similarity(base64)).toBe(expected);
+    expect(similarity(`\\x${bytes.toString('hex')}`)).toBe(expected);
+    expect(similarity(new Uint8Array([7, ...bytes]).subarray(1))).toBe(expected);
+    // A larger vector than the scratch space first held, then a small one again.
+    expect(cosineTo([1, 0])(Buffer.alloc(8192, 0).toString('base64'))).toBe(0);
+    expect(similarity(base64)).toBe(expected);
+    expect(cosineTo([1, 0, 0])([0, 2, 0])).toBe(0);
+    expect(cosineTo([1, 1])([2, 2])).toBeCloseTo(1, 12);
   });
 
   it('stores a memory’s vector as bytes and ranks by it', async () => {

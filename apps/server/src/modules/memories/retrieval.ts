@@ -5,6 +5,7 @@
  * importance and recency as tie-breakers, within a token budget. Pure: the service reads the
  * candidates.
  */
+import { cosineTo, type VectorValue } from '../../db/float4-vector.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 import type { PromptMemory, SearchTerms, ShownMemory } from './memories.repository.js';
 import { searchTerms } from './terms.js';
@@ -31,7 +32,7 @@ export interface RankInput<M extends PromptMemory = ShownMemory> {
    */
   counted?: CountedCandidate<M>[];
   /** Recent memories with their embeddings (semantic candidates), when embeddings are on. */
-  recent?: (M & { embedding: number[] | null })[];
+  recent?: (M & { embedding: VectorValue | null })[];
   queryEmbedding?: number[] | null;
   /** How many memories the pair has (the rarity of a term is counted against it). */
   total: number;
@@ -46,19 +47,6 @@ const W_COSINE = 1.5;
 const COSINE_FLOOR = 0.35;
 const DAY_MS = 86_400_000;
 
-export function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
-
 /** Relevant memories, best first (pinned ones not among them). */
 export function rankMemories<M extends PromptMemory>(input: RankInput<M>): Ranked<M>[] {
   const pinnedIds = new Set(input.pinned.map((m) => m.id));
@@ -70,7 +58,7 @@ export function rankMemories<M extends PromptMemory>(input: RankInput<M>): Ranke
   const extra = (m: M) =>
     W_IMPORTANCE * (m.importance / 5) +
     W_RECENCY * Math.exp(-(input.now.getTime() - m.updatedAt.getTime()) / (30 * DAY_MS));
-  const q = input.queryEmbedding;
+  const similarity = input.queryEmbedding ? cosineTo(input.queryEmbedding) : null;
   const byWords = (dfs: number[], termCount: number) => {
     let text = 0;
     for (const d of dfs) text += idf(d);
@@ -83,17 +71,17 @@ export function rankMemories<M extends PromptMemory>(input: RankInput<M>): Ranke
       c.matched.map((term) => df.get(term) ?? 0),
       c.termCount,
     );
-    const cos = q && c.embedding ? cosine(q, c.embedding) : 0;
+    const cos = similarity && c.embedding ? similarity(c.embedding) : 0;
     byId.set(c.id, { memory: c, score: text / 10 + W_COSINE * Math.max(0, cos) + extra(c) });
   }
   for (const c of input.counted ?? []) {
     if (pinnedIds.has(c.id)) continue;
     byId.set(c.id, { memory: c, score: byWords(c.dfs, c.termCount) / 10 + extra(c) });
   }
-  if (q)
+  if (similarity)
     for (const m of input.recent ?? []) {
       if (pinnedIds.has(m.id) || byId.has(m.id) || !m.embedding) continue;
-      const cos = cosine(q, m.embedding);
+      const cos = similarity(m.embedding);
       if (cos >= COSINE_FLOOR) byId.set(m.id, { memory: m, score: W_COSINE * cos + extra(m) });
     }
   // Equal scores: the newer first, then by id (memories written by one statement share their
