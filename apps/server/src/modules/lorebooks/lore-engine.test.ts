@@ -5,6 +5,7 @@
  * 20 000 characters must still be read in a blink.
  */
 import { describe, expect, it } from 'vitest';
+import { LORE_REGEX_KEYS_TESTED } from '@reverie/shared';
 import {
   activateLore,
   compileBook,
@@ -12,7 +13,6 @@ import {
   keyPattern,
   type LoreBookInput,
   type LoreEntryInput,
-  LORE_REGEX_KEYS_TESTED,
   LORE_SCAN_MAX_CHARS,
   regexKeyProblem,
 } from './lore-engine.js';

@@ -6,18 +6,18 @@
  */
 import { RE2JS } from 're2js';
 import safeRegex from 'safe-regex2';
-import type { LorePosition, SelectiveLogic } from '@reverie/shared';
+import {
+  isRegexKey,
+  LORE_REGEX_KEYS_TESTED,
+  LORE_REGEX_LITERAL as REGEX_LITERAL,
+  type LorePosition,
+  type SelectiveLogic,
+} from '@reverie/shared';
 
 /** How many of the newest messages are scanned for keys when the book does not say. */
 export const DEFAULT_LORE_SCAN_DEPTH = 4;
 /** The most characters of the newest messages a book's keys are tested on. */
 export const LORE_SCAN_MAX_CHARS = 20_000;
-/**
- * The regular-expression keys of a book that are tested (the first ones, in the entries' order,
- * primary keys before secondary ones): RE2 in JavaScript runs one in ≈ 0.2 ms on a full scan,
- * so a book of 25 000 of them held a send ≈ 4 s (docs/lorebooks.md "Activation").
- */
-export const LORE_REGEX_KEYS_TESTED = 50;
 
 /** An entry's fields that activation reads, as stored (`EntryValues` adds its `extensions`). */
 export interface LoreEntryFields {
@@ -152,8 +152,6 @@ export interface FiredEntry {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A key written `/pattern/flags` is a regular expression (SillyTavern's convention). */
-const REGEX_LITERAL = /^\/(.+)\/([dimsu]*)$/s;
 
 /**
  * A regular expression of a key on RE2's engine (re2js): linear time whatever the pattern, so
@@ -238,12 +236,10 @@ export function compileBook(book: LoreBookInput): CompiledBook {
   let regexKeys = 0;
   for (const entry of compiled.entries)
     for (const key of [...entry.primary, ...entry.secondary])
-      if (key.words === null && key.part === null && isRegexKey(key) && ++regexKeys > LORE_REGEX_KEYS_TESTED)
-        key.pattern = null;
+      // (RE2 in JavaScript runs one in ≈ 0.2 ms on a full scan: 25 000 of them held a send ≈ 4 s.)
+      if (isRegexKey(key.key, key.useRegex) && ++regexKeys > LORE_REGEX_KEYS_TESTED) key.pattern = null;
   return compiled;
 }
-
-const isRegexKey = (key: CompiledKey) => key.useRegex || REGEX_LITERAL.test(key.key);
 
 /**
  * The compiled books of this process, keyed by `<book id>:<version>` (a stored book's version
