@@ -225,6 +225,8 @@ export const ChatLorebooksBodySchema = z
 export type ChatLorebooksBody = z.infer<typeof ChatLorebooksBodySchema>;
 
 export const LORE_STATUSES = ['inserted', 'lost_roll', 'over_budget'] as const;
+/** The most fired entries a reply's trace lists (books can fire thousands: each kept ≈ 250 bytes). */
+export const PROMPT_TRACE_LORE_MAX = 100;
 
 export const PromptTraceLoreSchema = z.object({
   book_id: z.string(),
@@ -250,8 +252,14 @@ export const PromptTraceSchema = z
   .object({
     message_id: z.string(),
     created_at: z.string(),
-    /** Every lore entry that fired, in insertion order, and whether it went in. */
+    /**
+     * The lore entries that fired, in insertion order, and whether each went in: those that went
+     * in first, at most PROMPT_TRACE_LORE_MAX in all (`tokens` is 0 for one not counted because
+     * the prompt's lore share was already used up).
+     */
     lore: z.array(PromptTraceLoreSchema),
+    /** How many more entries fired than `lore` lists (none went in). */
+    lore_omitted: z.number().int(),
     author_note: z.object({ text: z.string(), depth: z.number().int() }).nullable(),
     /** How many long-term memories the prompt held. */
     memories: z.number().int(),

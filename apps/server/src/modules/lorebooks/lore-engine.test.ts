@@ -12,6 +12,7 @@ import {
   type CompiledBook,
   keyPattern,
   type LoreBookInput,
+  LORE_ENTRIES_PER_PROMPT,
   type LoreEntryInput,
   LORE_SCAN_MAX_CHARS,
   regexKeyProblem,
@@ -130,6 +131,34 @@ describe('keys of large books', () => {
       const expected = keyPattern(key, caseSensitive, false)?.test(text) ?? false;
       expect({ key, text, found: (await firedIds(book, text)).length === 1 }).toEqual({ key, text, found: expected });
     }
+  });
+
+  it(`puts at most ${LORE_ENTRIES_PER_PROMPT} entries in a prompt, and counts no more`, async () => {
+    const book = compileBook(
+      bookOf(
+        Array.from({ length: LORE_ENTRIES_PER_PROMPT + 50 }, (_, i) =>
+          entryOf(`e${i}`, ['bell'], { insertionOrder: i }),
+        ),
+      ),
+    );
+    let counted = 0;
+    const fired = await activateLore([book], ['The bell rang.'], 1_000_000, async (text) => {
+      counted++;
+      return text.length;
+    });
+    expect(fired).toHaveLength(LORE_ENTRIES_PER_PROMPT + 50);
+    expect(counted).toBe(LORE_ENTRIES_PER_PROMPT);
+    expect(fired.filter((f) => f.status === 'inserted').map((f) => f.entryId)).toEqual(
+      Array.from({ length: LORE_ENTRIES_PER_PROMPT }, (_, i) => `e${i}`),
+    );
+    expect(fired.slice(LORE_ENTRIES_PER_PROMPT).every((f) => f.status === 'over_budget' && f.tokens === 0)).toBe(true);
+    // The prompt's share used up: the rest are not counted either.
+    counted = 0;
+    await activateLore([book], ['The bell rang.'], 20, async () => {
+      counted++;
+      return 10;
+    });
+    expect(counted).toBe(2);
   });
 
   it(`tests a book's first ${LORE_REGEX_KEYS_TESTED} regular-expression keys, in the entries' order`, async () => {

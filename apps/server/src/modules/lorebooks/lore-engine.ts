@@ -16,6 +16,8 @@ import {
 
 /** How many of the newest messages are scanned for keys when the book does not say. */
 export const DEFAULT_LORE_SCAN_DEPTH = 4;
+/** The most lore entries one prompt holds (those that fired, by importance; docs/lorebooks.md "Activation"). */
+export const LORE_ENTRIES_PER_PROMPT = 200;
 /** The most characters of the newest messages a book's keys are tested on. */
 export const LORE_SCAN_MAX_CHARS = 20_000;
 
@@ -359,7 +361,14 @@ export async function activateLore(
     );
   const usedByBook = new Map<number, number>();
   let used = 0;
-  for (const entry of byImportance) {
+  for (const [rank, entry] of byImportance.entries()) {
+    // The prompt's share used up, or LORE_ENTRIES_PER_PROMPT counted: the rest do not go in and
+    // are not counted (a send whose books fire thousands of entries tokenized them all; their
+    // `tokens` stay 0).
+    if (used >= limit || rank >= LORE_ENTRIES_PER_PROMPT) {
+      entry.status = 'over_budget';
+      continue;
+    }
     entry.tokens = await countTokens(entry.content);
     const book = books[entry.bookIndex]!;
     const bookUsed = usedByBook.get(entry.bookIndex) ?? 0;

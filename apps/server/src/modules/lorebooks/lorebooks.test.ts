@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat, ChatLorebooks, LoreEntry, Lorebook, LorebookList, PromptTrace } from '@reverie/shared';
-import { LOREBOOKS_PER_USER_MAX, LORE_ENTRIES_PER_BOOK_MAX } from '@reverie/shared';
+import { LOREBOOKS_PER_USER_MAX, LORE_ENTRIES_PER_BOOK_MAX, PROMPT_TRACE_LORE_MAX } from '@reverie/shared';
 import { createBot, createUser } from '../../../test/factories.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -531,5 +531,30 @@ describe('stored lorebooks in the prompt', () => {
     const other = await createUser(t.app, t.database.db);
     expect((await call(other.auth, 'GET', `/api/chat/${chat.id}/messages/${replyId}/prompt`)).status).toBe(404);
     expect((await call(auth, 'GET', `/api/chat/${chat.id}/messages/${randomUUID()}/prompt`)).status).toBe(404);
+  });
+
+  it(`a reply's trace lists at most ${PROMPT_TRACE_LORE_MAX} of the entries that fired, those that went in first`, async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const { chat } = await chatWith(auth);
+    // 150 entries that all fire, each ≈ 300 tokens: a few fit the prompt's lore share.
+    const entries = Object.fromEntries(
+      Array.from({ length: 150 }, (_, i) => [
+        String(i),
+        { uid: i, key: ['lantern'], comment: `E${i}`, order: 1000 - i, content: `LORE-${i} ${'harbour '.repeat(150)}` },
+      ]),
+    );
+    const imported = await call<Lorebook>(auth, 'POST', '/api/lorebooks/import', { data: { entries } });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    expect((await call(auth, 'PATCH', `/api/lorebooks/${imported.body.id}`, { global: true })).status).toBe(200);
+    const replyId = await send(auth, chat.id, 'The lantern.');
+    const trace = (await call<PromptTrace>(auth, 'GET', `/api/chat/${chat.id}/messages/${replyId}/prompt`)).body;
+    expect(trace.lore).toHaveLength(PROMPT_TRACE_LORE_MAX);
+    expect(trace.lore_omitted).toBe(150 - PROMPT_TRACE_LORE_MAX);
+    const inserted = trace.lore.filter((l) => l.status === 'inserted');
+    expect(inserted.length).toBeGreaterThan(0);
+    expect(inserted.length).toBeLessThan(20);
+    for (const entry of inserted) expect(systemPrompt()).toContain(`LORE-${entry.label.slice(1)} `);
+    // In insertion order: the lowest `order` went in, and comes first (E149, E148, …).
+    expect(trace.lore.slice(0, inserted.length).map((l) => l.label)).toEqual(inserted.map((_, i) => `E${149 - i}`));
   });
 });

@@ -87,6 +87,7 @@ describe('the chat’s lorebooks and what went into the prompt', () => {
           tokens: 5,
         },
       ],
+      lore_omitted: 4210,
       author_note: { text: 'Slow and quiet.', depth: 2 },
       memories: 3,
       summary: false,
@@ -104,5 +105,9 @@ describe('the chat’s lorebooks and what went into the prompt', () => {
     expect(screen.getByText('Depth 2: Slow and quiet.')).toBeTruthy();
     expect(screen.getByText('3 long-term memories')).toBeTruthy();
     expect(screen.getByText('12 messages of the chat')).toBeTruthy();
+    // A trace lists at most 100 entries: the rest are counted.
+    expect(screen.getByTestId('trace-lore-omitted').textContent).toBe(
+      'And 4210 more entries that fired but did not go in.',
+    );
   });
 });

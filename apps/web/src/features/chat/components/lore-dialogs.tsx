@@ -159,6 +159,11 @@ function TraceBody({ trace }: { trace: PromptTrace }) {
             ))}
           </ul>
         )}
+        {trace.lore_omitted > 0 && (
+          <p className="text-sm text-muted" data-testid="trace-lore-omitted">
+            {t('chat.trace.lore_omitted', { count: trace.lore_omitted })}
+          </p>
+        )}
       </section>
       <section className="flex flex-col gap-1 text-sm">
         <h3 className="font-semibold">{t('chat.trace.author_note')}</h3>
