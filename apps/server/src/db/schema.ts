@@ -730,7 +730,8 @@ export const messageOverrides = pgTable(
 /**
  * Messages, ordered by `seq` (a global sequence: the keyset of the history). A bot reply
  * answers `reply_to` (a user message); regenerating adds an alternative with the same
- * `reply_to` and the next `alt_index`; `selected` marks the one the history shows.
+ * `reply_to`, the next `alt_index` and the same place (`seq`, `created_at`: a reply's
+ * alternatives share their `seq`); `selected` marks the one the history shows.
  */
 export const messages = pgTable(
   'messages',
