@@ -99,7 +99,9 @@ export function messageListReducer(state: MessageListState, action: MessageListA
       };
     }
     case 'replace':
-      return slotOf(state, action.message) ? messageListReducer(state, { type: 'upsert', message: action.message }) : state;
+      return slotOf(state, action.message)
+        ? messageListReducer(state, { type: 'upsert', message: action.message })
+        : state;
     case 'delta': {
       const current = state.byId[action.messageId];
       if (!current || !action.text) return state;

@@ -49,7 +49,9 @@ function renderChat() {
     if (query.get('from') === 'first')
       return page(
         // m5 is an old reply whose generation failed.
-        lines(0, 29).map((m) => (m.id === 'm5' ? { ...m, text: '', state: 'failed', error_code: 'provider_error' } : m)),
+        lines(0, 29).map((m) =>
+          m.id === 'm5' ? { ...m, text: '', state: 'failed', error_code: 'provider_error' } : m,
+        ),
         { prev_param: 'after29' },
       );
     if (query.get('a') === 'after29') return page(lines(30, 59), { prev_param: 'after59' });

@@ -196,12 +196,7 @@ export function useConversation(chatId: string) {
    * is re-attached by that id.
    */
   const run = useCallback(
-    async (
-      open: Opener,
-      reopen: Opener | null,
-      onRejected?: (error: ApiRequestError) => void,
-      inPlace = false,
-    ) => {
+    async (open: Opener, reopen: Opener | null, onRejected?: (error: ApiRequestError) => void, inPlace = false) => {
       stream.current?.abort();
       const controller = new AbortController();
       stream.current = controller;
