@@ -730,7 +730,8 @@ export const messageOverrides = pgTable(
 /**
  * Messages, ordered by `seq` (a global sequence: the keyset of the history). A bot reply
  * answers `reply_to` (a user message); regenerating adds an alternative with the same
- * `reply_to` and the next `alt_index`; `selected` marks the one the history shows.
+ * `reply_to`, the next `alt_index` and the same place (`seq`, `created_at`: a reply's
+ * alternatives share their `seq`); `selected` marks the one the history shows.
  */
 export const messages = pgTable(
   'messages',
@@ -792,7 +793,7 @@ export const messages = pgTable(
   },
   (t) => [
     // No index on `seq` alone (migration 0027 dropped `messages_seq_idx`): `seq` comes from one
-    // sequence, so it is unique without one, and every read is per chat. With it, a chat's
+    // sequence (only a reply's alternatives share one), and every read is per chat. With it, a chat's
     // newest page or `max(seq)` could be planned as a backward walk of the global index that
     // skipped every newer message of every other chat (docs/chat.md "Long chats").
     uniqueIndex('messages_proactive_idx')

@@ -8,7 +8,7 @@ import { rowsOf, type Database } from '../../db/client.js';
 import { commitMode } from '../../db/commit-mode.js';
 import { executePrepared } from '../../db/prepared.js';
 import { findRow, updateAny } from '../../db/rows.js';
-import { chats, messages } from '../../db/schema.js';
+import { chatSegments, chats, messageOverrides, messages } from '../../db/schema.js';
 import { estimateTokens } from '../../providers/llm/llm.js';
 import { liveReplyValues } from './live-replies.repository.js';
 
@@ -400,6 +400,11 @@ type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /**
  * A new character message in `target`'s reply group of the chat `chatId`: the next alternative,
  * shown (the group's others hidden when `hideOthers`), with `values` (its text and state).
+ * It takes the target's place — its `seq` and `created_at` — so a reply regenerated or
+ * rewritten anywhere in the history stays where it was (the pages, the prompt and the days all
+ * read that order); only the group's alternatives share a `seq`, and only one of them is shown.
+ * A branch whose shared history reaches that place (made from this chat after it) must not
+ * show the new row: it gets a tombstone, as for any change after its fork (copy on write).
  */
 async function addToReplyGroup(
   tx: Transaction,
@@ -426,9 +431,16 @@ async function addToReplyGroup(
       speaker: target.speaker,
       altIndex: last?.max === null || last?.max === undefined ? 0 : last.max + 1,
       selected: true,
+      seq: target.seq,
+      createdAt: target.createdAt,
       ...values,
     })
     .returning();
+  await tx.execute(sql`
+    insert into ${messageOverrides} (chat_id, message_id, deleted)
+    select ${chatSegments.chatId}, ${row!.id}::uuid, true from ${chatSegments}
+    where ${chatSegments.sourceChatId} = ${chatId}::uuid and ${chatSegments.throughSeq} >= ${target.seq}::bigint
+    on conflict (chat_id, message_id) do update set deleted = true`);
   return row!;
 }
 

@@ -288,6 +288,72 @@ describe('edit', () => {
     expect(back.body.text).toBe('Hello there!');
   });
 
+  it('an old reply regenerated or rewritten keeps its place (and its day) in the history and the prompt', async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const { chat, history } = await twoExchanges(auth);
+    const first = history.find((m) => m.text === 'one')!;
+    const oldReply = history[history.indexOf(first) + 1]!;
+    llm.script = { mode: 'pieces', pieces: ['Regenerated'] };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/chat/${chat.id}/messages/${oldReply.id}/regenerate`,
+      headers: auth,
+    });
+    expect(res.statusCode).toBe(200);
+    await t.app.replies.idle();
+    let now = await shown(auth, chat.id);
+    expect(texts(now).slice(-4)).toEqual(['one', 'Regenerated', 'two', 'Hello there!']);
+    const regenerated = now.find((m) => m.text === 'Regenerated')!;
+    expect(regenerated).toMatchObject({ alt_index: 1, alt_count: 2, created_at: oldReply.created_at });
+    const rewritten = await call<Message>(auth, 'PATCH', `/api/chat/${chat.id}/messages/${regenerated.id}`, {
+      text: 'Rewritten.',
+    });
+    expect(rewritten.body).toMatchObject({ alt_index: 2, created_at: oldReply.created_at });
+    now = await shown(auth, chat.id);
+    expect(texts(now).slice(-4)).toEqual(['one', 'Rewritten.', 'two', 'Hello there!']);
+    // Swiping back shows the first text in the same place.
+    await call(auth, 'POST', `/api/chat/${chat.id}/messages/${regenerated.id}/select`, { index: 0 });
+    expect(texts(await shown(auth, chat.id)).slice(-4)).toEqual(['one', 'Hello there!', 'two', 'Hello there!']);
+    await call(auth, 'POST', `/api/chat/${chat.id}/messages/${regenerated.id}/select`, { index: 2 });
+    // The list's preview is still the newest message, and the next prompt has the rewrite in its place.
+    const list = await call<Chat[]>(auth, 'GET', '/api/chats/available');
+    expect(list.body.find((c) => c.id === chat.id)!.last_message!.id).toBe(now.at(-1)!.id);
+    await send(auth, chat.id, 'three');
+    const prompt = llm.requests
+      .at(-1)!
+      .messages.filter((m) => m.role !== 'system')
+      .map((m) => m.content);
+    expect(prompt.slice(-5)).toEqual(['one', 'Rewritten.', 'two', 'Hello there!', 'three']);
+  });
+
+  it('an old reply regenerated in a branch keeps its place there; an older branch of that branch does not get it', async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const { chat, history } = await twoExchanges(auth);
+    const branch = (await call<Chat>(auth, 'POST', `/api/chat/${chat.id}/messages/${history.at(-1)!.id}/branch`)).body;
+    await send(auth, branch.id, 'three');
+    const inBranch = await shown(auth, branch.id);
+    const sub = (await call<Chat>(auth, 'POST', `/api/chat/${branch.id}/messages/${inBranch.at(-1)!.id}/branch`)).body;
+    const oldReply = history[history.findIndex((m) => m.text === 'one') + 1]!;
+    llm.script = { mode: 'pieces', pieces: ['Branch only'] };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/chat/${branch.id}/messages/${oldReply.id}/regenerate`,
+      headers: auth,
+    });
+    expect(res.statusCode).toBe(200);
+    await t.app.replies.idle();
+    expect(texts(await shown(auth, branch.id)).slice(-6)).toEqual([
+      'one',
+      'Branch only',
+      'two',
+      'Hello there!',
+      'three',
+      'Hello there!',
+    ]);
+    expect(texts(await shown(auth, sub.id))).not.toContain('Branch only');
+    expect(texts(await shown(auth, chat.id))).not.toContain('Branch only');
+  });
+
   it('an edit in a branch of a shared message is the branch’s own; the root keeps its text', async () => {
     const { auth } = await createUser(t.app, t.database.db);
     const { chat, history } = await twoExchanges(auth);

@@ -194,19 +194,23 @@ async function* prefixed(first: string, rest: AsyncIterable<string>): AsyncItera
   yield* rest;
 }
 
-/** A chat's own messages, page by page (keyset on `seq`), each turned into a chunk of text. */
+/**
+ * A chat's own messages, page by page (keyset on `seq, id`: a reply's alternatives share their
+ * place, `seq`), each turned into a chunk of text.
+ */
 async function* mapPages(
   source: ArchiveSource,
   chatId: string,
   line: (row: repo.MessageExportRow) => string,
 ): AsyncIterable<string> {
-  let after = 0;
+  let after: repo.MessageCursor = { seq: 0, id: null };
   for (;;) {
     source.signal?.throwIfAborted();
     const page = await repo.messagePage(source.db, source.userId, chatId, after, MESSAGE_PAGE);
     if (!page.length) return;
     yield page.map(line).join('');
-    after = page[page.length - 1]!.seq;
+    const last = page[page.length - 1]!;
+    after = { seq: last.seq, id: last.id };
     if (page.length < MESSAGE_PAGE) return;
   }
 }

@@ -219,8 +219,14 @@ export async function chatOverridesOf(db: Database, chatId: string) {
     .where(eq(messageOverrides.chatId, chatId));
 }
 
-/** One page of a chat's own messages after `afterSeq` (keyset: memory stays bounded however long the chat). */
-export async function messagePage(db: Database, userId: string, chatId: string, afterSeq: number, limit: number) {
+/** Where a page of messages ends: a reply's alternatives share their `seq`, told apart by `id`. */
+export type MessageCursor = { seq: number; id: string | null };
+
+/**
+ * One page of a chat's own messages after `after` (keyset on `seq, id`: memory stays bounded
+ * however long the chat, and a page never ends between alternatives sharing a `seq` and skips one).
+ */
+export async function messagePage(db: Database, userId: string, chatId: string, after: MessageCursor, limit: number) {
   return db
     .select({
       id: messages.id,
@@ -241,8 +247,16 @@ export async function messagePage(db: Database, userId: string, chatId: string, 
       createdAt: messages.createdAt,
     })
     .from(messages)
-    .where(and(eq(messages.chatId, chatId), eq(messages.userId, userId), gt(messages.seq, afterSeq)))
-    .orderBy(asc(messages.seq))
+    .where(
+      and(
+        eq(messages.chatId, chatId),
+        eq(messages.userId, userId),
+        after.id === null
+          ? gt(messages.seq, after.seq)
+          : sql`(${messages.seq}, ${messages.id}) > (${after.seq}::bigint, ${after.id}::uuid)`,
+      ),
+    )
+    .orderBy(asc(messages.seq), asc(messages.id))
     .limit(limit);
 }
 

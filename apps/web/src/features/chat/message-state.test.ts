@@ -51,6 +51,25 @@ describe('message list reducer', () => {
     expect(state.byId.b1).toBeUndefined();
   });
 
+  it('replaces a shown reply (by id or as its alternative) and adds nothing it does not show', () => {
+    const shown = run([
+      { type: 'upsert', message: msg('u1', { role: 'user' }) },
+      { type: 'upsert', message: msg('b1', { reply_to: 'u1', state: 'failed' }) },
+      { type: 'upsert', message: msg('u2', { role: 'user' }) },
+    ]);
+    const state = run(
+      [
+        { type: 'replace', message: msg('b1', { reply_to: 'u1', text: 'again' }) },
+        { type: 'replace', message: msg('b9', { reply_to: 'u9' }) },
+      ],
+      shown,
+    );
+    expect(ids(state)).toEqual(['u1', 'b1', 'u2']);
+    expect(state.byId.b1!.text).toBe('again');
+    const alt = run([{ type: 'replace', message: msg('b1-alt', { reply_to: 'u1', alt_index: 1 }) }], state);
+    expect(ids(alt)).toEqual(['u1', 'b1-alt', 'u2']);
+  });
+
   it('appends deltas to the streaming text and ignores unknown ids', () => {
     const state = run([
       { type: 'upsert', message: msg('b', { state: 'streaming', text: '' }) },

@@ -14,6 +14,8 @@ export interface MessageListState {
 export type MessageListAction =
   /** A message from the server (stream event or call answer), or a local one. */
   | { type: 'upsert'; message: Message }
+  /** A message that takes the place of a shown one (by id, or as another alternative), else nothing. */
+  | { type: 'replace'; message: Message }
   /** More text of a streaming reply. */
   | { type: 'delta'; messageId: string; text: string }
   /** An older history page, newest first as the API sends it. */
@@ -96,6 +98,10 @@ export function messageListReducer(state: MessageListState, action: MessageListA
         byId: { ...withoutKey(state.byId, slot), [message.id]: message },
       };
     }
+    case 'replace':
+      return slotOf(state, action.message)
+        ? messageListReducer(state, { type: 'upsert', message: action.message })
+        : state;
     case 'delta': {
       const current = state.byId[action.messageId];
       if (!current || !action.text) return state;

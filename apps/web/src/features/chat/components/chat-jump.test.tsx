@@ -34,8 +34,10 @@ const dayPage = () =>
 
 function renderChat() {
   const stream = liveStream();
+  const retried = liveStream();
   const calls = fakeApi((call) => {
     if (call.method === 'POST' && call.path === '/api/chat/c1/messages') return stream.response();
+    if (call.method === 'POST' && call.path === '/api/chat/c1/messages/m5/regenerate') return retried.response();
     if (call.path === '/api/chat/c1/export')
       return new Response('{"user_name":"Ann"}\n', {
         headers: { 'content-disposition': 'attachment; filename="aiko-2026-11-01.jsonl"' },
@@ -44,7 +46,14 @@ function renderChat() {
     const query = new URLSearchParams(call.search);
     const page = (results: Message[], more: Partial<History>): Response =>
       json({ results, next_param: null, prev_param: null, ...more });
-    if (query.get('from') === 'first') return page(lines(0, 29), { prev_param: 'after29' });
+    if (query.get('from') === 'first')
+      return page(
+        // m5 is an old reply whose generation failed.
+        lines(0, 29).map((m) =>
+          m.id === 'm5' ? { ...m, text: '', state: 'failed', error_code: 'provider_error' } : m,
+        ),
+        { prev_param: 'after29' },
+      );
     if (query.get('a') === 'after29') return page(lines(30, 59), { prev_param: 'after59' });
     if (query.get('a') === 'after59') return new Promise<Response>(() => {}); // still loading
     if (query.get('at')) return page(dayPage(), { anchor_id: 'm200', next_param: 'x', prev_param: 'y' });
@@ -68,7 +77,7 @@ function renderChat() {
     ],
     '/aiko',
   );
-  return { calls, stream };
+  return { calls, stream, retried };
 }
 
 const historyQueries = (calls: { path: string; search: string }[]) =>
@@ -172,6 +181,32 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     // m59 is the last reply loaded, not the chat's newest: a new alternative of it would be
     // written where the list shows nothing.
     expect(screen.queryAllByTestId('regenerate-button')).toHaveLength(0);
+  });
+
+  it('after a jump back, "Retry" on an old failed reply regenerates it in its place, shown as it is written', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const { calls, retried } = renderChat();
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    await openJump();
+    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
+    await screen.findByText('line 0', {}, { timeout: 5000 });
+    const failed = () => document.querySelector<HTMLElement>('[data-id="m5"]')!;
+    await waitFor(() => expect(failed().dataset.state).toBe('failed'), { timeout: 5000 });
+    fireEvent.click(within(failed()).getByTestId('retry-button'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/chat/c1/messages/m5/regenerate')).toBe(true));
+    retried.emit('bot_message', message('m5', { state: 'streaming', text: '', reply_to: 'm4' }));
+    retried.emit('delta', { message_id: 'm5', text: 'A second try.' });
+    await waitFor(() => expect(failed().textContent).toContain('A second try.'), { timeout: 5000 });
+    retried.emit('bot_message', message('m5', { state: 'done', text: 'A second try.', reply_to: 'm4' }));
+    retried.end();
+    await waitFor(() => expect(failed().dataset.state).toBe('done'), { timeout: 5000 });
+    // Where it was: between m4 and m6, the window unchanged (nothing counted as new).
+    const rows = screen.getAllByRole('listitem', { hidden: true }).map((li) => li.textContent ?? '');
+    const at = (text: string) => rows.findIndex((row) => row.includes(text));
+    expect(at('A second try.')).toBe(at('line 4') + 1);
+    expect(at('line 6')).toBe(at('A second try.') + 1);
+    expect(screen.queryByText('line 999')).toBeNull();
+    expect(screen.queryByTestId('new-count')).toBeNull();
   });
 
   it('counts a reply that finishes after a jump back on "jump to latest", and forgets it there', async () => {

@@ -132,11 +132,15 @@ export function useConversation(chatId: string) {
   // Leaving the page closes the stream; the server goes on writing and saves the reply.
   useEffect(() => () => stream.current?.abort(), []);
 
-  const handleEvent = useCallback((event: StreamEvent) => {
+  /**
+   * `inPlace`: the stream rewrites a reply the list shows (a regenerate or a retry): applied to
+   * it even in an older window (after a jump), where it is, and never counted as new.
+   */
+  const handleEvent = useCallback((event: StreamEvent, inPlace = false) => {
     switch (event.event) {
       case 'delta':
         setWarmingUpId(null);
-        if (detached.current) break;
+        if (detached.current && !inPlace) break;
         dispatch({ type: 'delta', messageId: event.data.message_id, text: event.data.text });
         break;
       case 'status':
@@ -157,6 +161,7 @@ export function useConversation(chatId: string) {
         // counted meanwhile.
         const message = event.data;
         if (!detached.current) dispatch({ type: 'upsert', message });
+        else if (inPlace) dispatch({ type: 'replace', message });
         else if (!(message.state === 'streaming' && message.text === '') && !arrivedAway.current.has(message.id)) {
           arrivedAway.current.add(message.id);
           setAwayCount(arrivedAway.current.size);
@@ -191,7 +196,7 @@ export function useConversation(chatId: string) {
    * is re-attached by that id.
    */
   const run = useCallback(
-    async (open: Opener, reopen: Opener | null, onRejected?: (error: ApiRequestError) => void) => {
+    async (open: Opener, reopen: Opener | null, onRejected?: (error: ApiRequestError) => void, inPlace = false) => {
       stream.current?.abort();
       const controller = new AbortController();
       stream.current = controller;
@@ -210,7 +215,7 @@ export function useConversation(chatId: string) {
           ended = finished ? event.data : null;
         }
         if (event.event === 'error') finished = true;
-        handleEvent(event);
+        handleEvent(event, inPlace);
       };
       try {
         for (let attempt = 0; attempt <= RECONNECT_ATTEMPTS; attempt += 1) {
@@ -299,11 +304,14 @@ export function useConversation(chatId: string) {
     [busy, sendWithClientId],
   );
 
-  /** A new alternative of a bot reply; also the retry of a failed one. */
+  /**
+   * A new alternative of a bot reply; also the retry of a failed one — of any reply the list
+   * shows, an old one after a jump too: it is written in its place (docs/chat.md "Long chats").
+   */
   const regenerate = useCallback(
     (messageId: string) => {
       if (busy) return;
-      void run((handler, signal) => regenerateMessage(chatId, messageId, handler, signal), null);
+      void run((handler, signal) => regenerateMessage(chatId, messageId, handler, signal), null, undefined, true);
     },
     [busy, chatId, run],
   );
