@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { freeText, singleLine } from '../input.js';
+import { freeText, singleLine, wholeNumber } from '../input.js';
 
 /**
  * Lorebooks (issue 29, docs/lorebooks.md): a character's book (its card's `character_book`,
@@ -66,10 +66,10 @@ export const LoreEntryBodySchema = z
     comment: freeText().trim().max(LORE_COMMENT_MAX, 'too_long').default(''),
     constant: z.boolean().default(false),
     enabled: z.boolean().default(true),
-    order: z.number().int().min(-LORE_ORDER_MAX).max(LORE_ORDER_MAX).default(100),
+    order: wholeNumber(-LORE_ORDER_MAX, LORE_ORDER_MAX).default(100),
     position: z.enum(LORE_POSITIONS).default('after_char'),
-    depth: z.number().int().min(0).max(LORE_DEPTH_MAX).default(4),
-    probability: z.number().int().min(0).max(100).default(100),
+    depth: wholeNumber(0, LORE_DEPTH_MAX).default(4),
+    probability: wholeNumber(0, 100).default(100),
     case_sensitive: z.boolean().default(false),
     use_regex: z.boolean().default(false),
   })
@@ -86,10 +86,10 @@ export const LoreEntryPatchSchema = z
     comment: freeText().trim().max(LORE_COMMENT_MAX, 'too_long'),
     constant: z.boolean(),
     enabled: z.boolean(),
-    order: z.number().int().min(-LORE_ORDER_MAX).max(LORE_ORDER_MAX),
+    order: wholeNumber(-LORE_ORDER_MAX, LORE_ORDER_MAX),
     position: z.enum(LORE_POSITIONS),
-    depth: z.number().int().min(0).max(LORE_DEPTH_MAX),
-    probability: z.number().int().min(0).max(100),
+    depth: wholeNumber(0, LORE_DEPTH_MAX),
+    probability: wholeNumber(0, 100),
     case_sensitive: z.boolean(),
     use_regex: z.boolean(),
   })
@@ -122,8 +122,8 @@ export type LoreEntry = z.infer<typeof LoreEntrySchema>;
 const bookName = () => singleLine().trim().min(1, 'required').max(LOREBOOK_NAME_MAX, 'too_long');
 const bookFields = {
   description: freeText().trim().max(LOREBOOK_DESCRIPTION_MAX, 'too_long'),
-  scan_depth: z.number().int().min(1).max(LORE_SCAN_DEPTH_MAX),
-  token_budget: z.number().int().min(0).max(LORE_TOKEN_BUDGET_MAX),
+  scan_depth: wholeNumber(1, LORE_SCAN_DEPTH_MAX),
+  token_budget: wholeNumber(0, LORE_TOKEN_BUDGET_MAX),
   /** A user's book only: used in every chat of the user. */
   global: z.boolean(),
 };
