@@ -12,12 +12,12 @@ import { freeText, singleLine, wholeNumber } from '../input.js';
  *
  *   GET    /api/lorebooks                              → LorebookList (the user's own books)
  *   POST   /api/lorebooks                              LorebookCreateBody → 201 Lorebook
- *   POST   /api/lorebooks/import                       LorebookImportBody → 201 Lorebook
+ *   POST   /api/lorebooks/import                       LorebookImportBody → 201 LorebookImportResult
  *   GET    /api/characters/{botId}/lorebook            → Lorebook (the author's; made from the card on first open)
  *   GET    /api/lorebooks/{id}                         → Lorebook (with its entries)
  *   PATCH  /api/lorebooks/{id}                         LorebookUpdateBody → Lorebook
  *   DELETE /api/lorebooks/{id}                         → 204 (a character's book: 409 `character_book`)
- *   POST   /api/lorebooks/{id}/import                  LorebookEntriesImportBody → Lorebook
+ *   POST   /api/lorebooks/{id}/import                  LorebookEntriesImportBody → LorebookImportResult
  *   GET    /api/lorebooks/{id}/export?format=          → World Info JSON or a card's `character_book`
  *   POST   /api/lorebooks/{id}/entries                 LoreEntryBody → 201 LoreEntry
  *   PATCH  /api/lorebooks/{id}/entries/{entryId}       LoreEntryPatch → LoreEntry
@@ -163,6 +163,16 @@ export const LorebookSchema = LorebookSummarySchema.extend({ entries: z.array(Lo
   id: 'Lorebook',
 });
 export type Lorebook = z.infer<typeof LorebookSchema>;
+
+/**
+ * The answer of an import: the book, how many of the file's entries were written, and how many
+ * were left out because they have no text (an entry without text would inject nothing).
+ */
+export const LorebookImportResultSchema = LorebookSchema.extend({
+  imported_entries: z.number().int(),
+  skipped_entries: z.number().int(),
+}).meta({ id: 'LorebookImportResult' });
+export type LorebookImportResult = z.infer<typeof LorebookImportResultSchema>;
 
 export const LorebookListSchema = z.object({ books: z.array(LorebookSummarySchema) }).meta({ id: 'LorebookList' });
 export type LorebookList = z.infer<typeof LorebookListSchema>;

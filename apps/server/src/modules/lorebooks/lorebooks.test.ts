@@ -290,6 +290,29 @@ describe('lorebooks: who may read and write them', () => {
     expect(created2.errors).toEqual({ scan_depth: ['Enter a whole number from 1 to 100'] });
   });
 
+  it('leaves out entries without text and says how many, in both imports', async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const data = {
+      entries: {
+        '0': { uid: 0, key: ['empty'], comment: 'Placeholder', content: '' },
+        '1': { uid: 1, key: ['tide'], content: 'The tide is high.' },
+        '2': { uid: 2, key: ['blank'], content: ' \n\t ' },
+      },
+    };
+    type Result = Lorebook & { imported_entries: number; skipped_entries: number };
+    const made = await call<Result>(auth, 'POST', '/api/lorebooks/import', { data });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ entry_count: 1, imported_entries: 1, skipped_entries: 2 });
+    expect(made.body.entries.map((e) => e.content)).toEqual(['The tide is high.']);
+    const into = await call<Result>(auth, 'POST', `/api/lorebooks/${made.body.id}/import`, { data, mode: 'append' });
+    expect(into.status).toBe(200);
+    expect(into.body).toMatchObject({ entry_count: 2, imported_entries: 1, skipped_entries: 2 });
+    const clean = await call<Result>(auth, 'POST', `/api/lorebooks/${made.body.id}/import`, {
+      data: { entries: { '0': { uid: 0, key: ['reef'], content: 'A reef.' } } },
+    });
+    expect(clean.body).toMatchObject({ imported_entries: 1, skipped_entries: 0 });
+  });
+
   it('names a bad entry by its place in the file, empty entries before it counted', async () => {
     const { auth } = await createUser(t.app, t.database.db);
     const data = {
