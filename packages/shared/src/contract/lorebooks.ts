@@ -52,6 +52,24 @@ export const LOREBOOKS_PER_CHAT_MAX = 10;
 export const LORE_WRITES_PER_MINUTE = 120;
 /** The largest World Info file or card book an import accepts. */
 export const LOREBOOK_IMPORT_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * The regular-expression keys of a book that a send tests (the first ones, in the entries'
+ * order, primary keys before secondary ones; docs/lorebooks.md "Activation"): the rest never match.
+ */
+export const LORE_REGEX_KEYS_TESTED = 50;
+
+/** A key written `/pattern/flags` is a regular expression (SillyTavern's convention). */
+export const LORE_REGEX_LITERAL = /^\/(.+)\/([dimsu]*)$/s;
+
+/** Whether a key is a regular expression: written `/pattern/flags`, or any key of a `use_regex` entry. */
+export const isRegexKey = (key: string, useRegex: boolean): boolean => useRegex || LORE_REGEX_LITERAL.test(key);
+
+/** How many regular-expression keys the entries hold (primary and secondary). */
+export const regexKeyCount = (entries: { keys: string[]; secondary_keys: string[]; use_regex: boolean }[]): number =>
+  entries.reduce(
+    (n, e) => n + [...e.keys, ...e.secondary_keys].filter((key) => isRegexKey(key, e.use_regex)).length,
+    0,
+  );
 
 const keyList = () =>
   z.array(singleLine().trim().min(1, 'required').max(LORE_KEY_MAX, 'too_long')).max(LORE_KEYS_MAX, 'too_many_items');

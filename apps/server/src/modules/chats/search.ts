@@ -29,11 +29,28 @@ const STEMMER: Record<Locale, string> = {
 /** A query's term: a word's stem (matched as a prefix) or a phrase of Han characters. */
 export type SearchTerm = { kind: 'prefix'; text: string; stem?: string } | { kind: 'han'; text: string };
 
+/**
+ * The text lower-cased with each character keeping its length, so that an index in it is an
+ * index in the text: `toLowerCase` writes the Turkish `İ` as `i` and a combining dot (two code
+ * units for one), which moved every highlight after it by one. Here `İ` is `i`.
+ */
+export function lowerKeepingLength(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let out = '';
+  for (const ch of text) {
+    const l = ch.toLowerCase();
+    out += l.length === ch.length ? l : l.slice(0, ch.length);
+  }
+  return out;
+}
+
 /** The words and Han runs of a query, at most eight, lower-cased. */
 export function queryWords(q: string): SearchTerm[] {
   const terms: SearchTerm[] = [];
-  for (const run of q.toLowerCase().match(HAN_RUN) ?? []) terms.push({ kind: 'han', text: run });
-  const rest = q.toLowerCase().replace(HAN_RUN, ' ');
+  const lower = lowerKeepingLength(q);
+  for (const run of lower.match(HAN_RUN) ?? []) terms.push({ kind: 'han', text: run });
+  const rest = lower.replace(HAN_RUN, ' ');
   for (const word of rest.match(WORD) ?? []) terms.push({ kind: 'prefix', text: word });
   return terms.slice(0, MAX_TERMS);
 }
@@ -64,7 +81,7 @@ export function tsquery(terms: SearchTerm[]): string {
 
 /** Where the terms are in a text: [start, end) ranges, a word from its stem to the word's end. */
 export function highlightRanges(text: string, terms: SearchTerm[]): [number, number][] {
-  const lower = text.toLowerCase();
+  const lower = lowerKeepingLength(text);
   const ranges: [number, number][] = [];
   for (const term of terms) {
     if (term.kind === 'han') {

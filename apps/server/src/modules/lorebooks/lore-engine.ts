@@ -6,7 +6,13 @@
  */
 import { RE2JS } from 're2js';
 import safeRegex from 'safe-regex2';
-import type { LorePosition, SelectiveLogic } from '@reverie/shared';
+import {
+  isRegexKey,
+  LORE_REGEX_KEYS_TESTED,
+  LORE_REGEX_LITERAL as REGEX_LITERAL,
+  type LorePosition,
+  type SelectiveLogic,
+} from '@reverie/shared';
 
 /** How many of the newest messages are scanned for keys when the book does not say. */
 export const DEFAULT_LORE_SCAN_DEPTH = 4;
@@ -54,9 +60,58 @@ export interface KeyMatcher {
   test(text: string): boolean;
 }
 
+/**
+ * A key ready to be tested. A plain key's pattern is made only when the scanned text holds
+ * every word of it (`words`) — or, for a key with a Han character, its text (`part`) — so that
+ * a send tests a few patterns, not every key of every book: a book of 500 entries with 50 keys
+ * each made 25 000 patterns and ran them all, ≈ 10 s of the event loop at each send.
+ */
 interface CompiledKey {
   key: string;
-  pattern: KeyMatcher | null;
+  /** The key's words, folded (`fold`); null when the key has none or is not a plain key. */
+  words: string[] | null;
+  /** For a plain key with a Han character (found as a substring): its trimmed text, folded. */
+  part: string | null;
+  caseSensitive: boolean;
+  useRegex: boolean;
+  /** Made on first need; null when the key cannot match anything (or is not tested). */
+  pattern?: KeyMatcher | null;
+}
+
+/**
+ * Text folded for the words' check: two spellings a case-insensitive pattern takes as equal
+ * fold to the same text (`ſ` and `s`, `ẞ` and `ß` → `ss`, `K` and the Kelvin sign).
+ */
+const fold = (text: string) => text.toLowerCase().toUpperCase().toLowerCase();
+const WORDS = /[\p{L}\p{N}]+/gu;
+const HAN = /\p{Script=Han}/u;
+
+/** The scanned text of a book, with its folded words and text (made once per scan depth). */
+interface ScanText {
+  text: string;
+  words: Set<string>;
+  folded: string;
+}
+
+function scanText(text: string): ScanText {
+  const folded = fold(text);
+  return { text, folded, words: new Set(folded.match(WORDS)) };
+}
+
+function compileKey(key: string, caseSensitive: boolean, useRegex: boolean): CompiledKey {
+  const plain = !useRegex && !REGEX_LITERAL.test(key);
+  const trimmed = key.trim();
+  const han = plain && HAN.test(trimmed);
+  const words = plain && !han ? fold(trimmed).match(WORDS) : null;
+  return { key, words: words?.length ? words : null, part: han ? fold(trimmed) : null, caseSensitive, useRegex };
+}
+
+/** Whether `key` is in the scanned text: the cheap checks first, the pattern (made once) last. */
+function keyFound(key: CompiledKey, scan: ScanText): boolean {
+  if (key.words && !key.words.every((word) => scan.words.has(word))) return false;
+  if (key.part !== null && !scan.folded.includes(key.part)) return false;
+  if (key.pattern === undefined) key.pattern = keyPattern(key.key, key.caseSensitive, key.useRegex);
+  return key.pattern?.test(scan.text) ?? false;
 }
 
 interface CompiledEntry extends LoreEntryInput {
@@ -97,8 +152,6 @@ export interface FiredEntry {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A key written `/pattern/flags` is a regular expression (SillyTavern's convention). */
-const REGEX_LITERAL = /^\/(.+)\/([dimsu]*)$/s;
 
 /**
  * A regular expression of a key on RE2's engine (re2js): linear time whatever the pattern, so
@@ -166,7 +219,7 @@ export function keyPattern(key: string, caseSensitive: boolean, useRegex: boolea
 
 /** Compiles a book's keys (the work `LoreCompiler` caches per book version). */
 export function compileBook(book: LoreBookInput): CompiledBook {
-  return {
+  const compiled: CompiledBook = {
     ...book,
     entries: book.entries
       .map((entry, index) => ({ entry, index }))
@@ -175,13 +228,17 @@ export function compileBook(book: LoreBookInput): CompiledBook {
         ...entry,
         content: entry.content.trim(),
         index,
-        primary: entry.keys.map((key) => ({ key, pattern: keyPattern(key, entry.caseSensitive, entry.useRegex) })),
-        secondary: entry.secondaryKeys.map((key) => ({
-          key,
-          pattern: keyPattern(key, entry.caseSensitive, entry.useRegex),
-        })),
+        primary: entry.keys.map((key) => compileKey(key, entry.caseSensitive, entry.useRegex)),
+        secondary: entry.secondaryKeys.map((key) => compileKey(key, entry.caseSensitive, entry.useRegex)),
       })),
   };
+  // Regular-expression keys past LORE_REGEX_KEYS_TESTED are never found.
+  let regexKeys = 0;
+  for (const entry of compiled.entries)
+    for (const key of [...entry.primary, ...entry.secondary])
+      // (RE2 in JavaScript runs one in ≈ 0.2 ms on a full scan: 25 000 of them held a send ≈ 4 s.)
+      if (isRegexKey(key.key, key.useRegex) && ++regexKeys > LORE_REGEX_KEYS_TESTED) key.pattern = null;
+  return compiled;
 }
 
 /**
@@ -215,11 +272,11 @@ export class LoreCompiler {
   }
 }
 
-const firstMatch = (keys: CompiledKey[], text: string): string | null =>
-  keys.find((k) => k.pattern?.test(text) ?? false)?.key ?? null;
+const firstMatch = (keys: CompiledKey[], text: ScanText): string | null =>
+  keys.find((k) => keyFound(k, text))?.key ?? null;
 
 /** Whether an entry fires on `text`, and the keys that made it. */
-function fires(entry: CompiledEntry, text: string): { key: string | null; secondaryKey: string | null } | null {
+function fires(entry: CompiledEntry, text: ScanText): { key: string | null; secondaryKey: string | null } | null {
   if (entry.constant) return { key: null, secondaryKey: null };
   const key = firstMatch(entry.primary, text);
   if (key === null) return null;
@@ -230,13 +287,13 @@ function fires(entry: CompiledEntry, text: string): { key: string | null; second
       return secondaryKey === null ? null : { key, secondaryKey };
     }
     case 'and_all':
-      return entry.secondary.every((k) => k.pattern?.test(text) ?? false)
+      return entry.secondary.every((k) => keyFound(k, text))
         ? { key, secondaryKey: entry.secondary.map((k) => k.key).join(', ') }
         : null;
     case 'not_any':
       return firstMatch(entry.secondary, text) === null ? { key, secondaryKey: null } : null;
     case 'not_all':
-      return entry.secondary.every((k) => k.pattern?.test(text) ?? false) ? null : { key, secondaryKey: null };
+      return entry.secondary.every((k) => keyFound(k, text)) ? null : { key, secondaryKey: null };
   }
 }
 
@@ -255,9 +312,14 @@ export async function activateLore(
   random: () => number = Math.random,
 ): Promise<FiredEntry[]> {
   const fired: (FiredEntry & { priority: number; bookIndex: number; index: number })[] = [];
+  const texts = new Map<number, ScanText>();
   books.forEach((book, bookIndex) => {
     const depth = Math.max(1, Math.floor(book.scanDepth || DEFAULT_LORE_SCAN_DEPTH));
-    const text = scanned.slice(-depth).join('\n').slice(-LORE_SCAN_MAX_CHARS);
+    let text = texts.get(depth);
+    if (!text) {
+      text = scanText(scanned.slice(-depth).join('\n').slice(-LORE_SCAN_MAX_CHARS));
+      texts.set(depth, text);
+    }
     for (const entry of book.entries) {
       const why = fires(entry, text);
       if (!why) continue;

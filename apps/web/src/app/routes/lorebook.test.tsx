@@ -1,6 +1,6 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { LoreEntry, Lorebook } from '@reverie/shared';
+import { LORE_REGEX_KEYS_TESTED, type LoreEntry, type Lorebook } from '@reverie/shared';
 import { initI18n } from '../../lib/i18n';
 import { clearSession, setTokens } from '../../lib/session';
 import { fakeApi, json, renderRoutes } from '../../features/chat/test-helpers';
@@ -137,6 +137,27 @@ describe('the lorebook editor', () => {
     fireEvent.click(await screen.findByTestId('lore-entry-delete-confirm'));
     await waitFor(() => expect(screen.queryByText('Lantern')).toBeNull());
     expect(calls.some((c) => c.method === 'DELETE' && c.path === `${path}/entries/e1`)).toBe(true);
+  });
+
+  it(`says when a book holds more regular-expression keys than a send tests (${LORE_REGEX_KEYS_TESTED})`, async () => {
+    signIn();
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        entry({ id: `e${i}`, uid: i, comment: `E${i}`, keys: [`/lamp${i}/i`], secondary_keys: i % 2 ? ['x'] : [] }),
+      );
+    let entries = many(LORE_REGEX_KEYS_TESTED);
+    const path = `/api/lorebooks/${book([]).id}`;
+    fakeApi((call) => (call.path === path && call.method === 'GET' ? json(book(entries)) : undefined));
+    renderRoutes([{ path: '/lorebooks/:id', element: <LorebookPage /> }], `/lorebooks/${book([]).id}`);
+    expect(await screen.findByText('E0')).toBeTruthy();
+    expect(screen.queryByTestId('lore-regex-over')).toBeNull();
+    cleanup();
+    // One more: every key of a use_regex entry counts (its plain-looking secondary key too).
+    entries = [...entries, entry({ id: 'r', comment: 'R', keys: ['lamp'], secondary_keys: ['wick'], use_regex: true })];
+    renderRoutes([{ path: '/lorebooks/:id', element: <LorebookPage /> }], `/lorebooks/${book([]).id}`);
+    expect((await screen.findByTestId('lore-regex-over')).textContent).toBe(
+      `This book has ${LORE_REGEX_KEYS_TESTED + 2} regular-expression keys: only the first ${LORE_REGEX_KEYS_TESTED} are checked, in the entries’ order.`,
+    );
   });
 
   it('lists the user’s books and creates one', async () => {

@@ -2,6 +2,7 @@ import '../../../lib/error-texts';
 import '../texts';
 import { useState, type FormEvent } from 'react';
 import {
+  LORE_REGEX_KEYS_TESTED,
   LORE_SCAN_DEPTH_MAX,
   LORE_TOKEN_BUDGET_MAX,
   LOREBOOK_DESCRIPTION_MAX,
@@ -9,6 +10,7 @@ import {
   type LoreEntry,
   type LoreEntryBody,
   type Lorebook,
+  regexKeyCount,
 } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -239,6 +241,7 @@ export function LorebookEditor({ book }: { book: Lorebook }) {
       showAlert(toApiRequestError(failure).message, { type: 'error' });
     }
   };
+  const regexKeys = regexKeyCount(book.entries);
   return (
     <div className="flex flex-col gap-5" data-testid="lorebook-editor">
       <BookSettings key={`${book.id}:${book.version}`} book={book} />
@@ -258,6 +261,15 @@ export function LorebookEditor({ book }: { book: Lorebook }) {
             {t('lorebooks.add_entry')}
           </button>
         </div>
+        {regexKeys > LORE_REGEX_KEYS_TESTED && (
+          <p
+            role="note"
+            className="rounded-xl border border-amber-400/30 bg-amber-400/10 p-3 text-sm"
+            data-testid="lore-regex-over"
+          >
+            {t('lorebooks.regex_keys_over', { count: regexKeys, limit: LORE_REGEX_KEYS_TESTED })}
+          </p>
+        )}
         {book.entries.length === 0 ? (
           <p className="rounded-xl border border-dashed border-white/15 p-4 text-sm text-muted">
             {t('lorebooks.no_entries')}
