@@ -89,3 +89,21 @@ export const singleLine = (base: z.ZodString = z.string()): z.ZodString =>
  * field's other rules run: `freeText().trim().max(4000, …)`.
  */
 export const freeText = (base: z.ZodString = z.string()): z.ZodString => base.overwrite(cleanFreeText);
+
+/**
+ * A field message with values: `<validation key>:<min>:<max>` (e.g. `number_range:0:100`),
+ * which the server's error handler translates with `{min, max}` — the texts the web's forms say.
+ */
+export const rangeMessage = (min: number, max: number): string => `number_range:${min}:${max}`;
+
+/** Reads a message of `rangeMessage`: its key and values; null for a plain message key. */
+export function parseRangeMessage(message: string): { key: string; min: number; max: number } | null {
+  const match = /^(\w+):(-?\d+):(-?\d+)$/.exec(message);
+  return match ? { key: match[1]!, min: Number(match[2]), max: Number(match[3]) } : null;
+}
+
+/** A whole number from `min` to `max`; anything else (a fraction, a string, out of range) says the range. */
+export const wholeNumber = (min: number, max: number) => {
+  const message = rangeMessage(min, max);
+  return z.number({ error: message }).int(message).min(min, message).max(max, message);
+};

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ApiError } from '@reverie/shared';
+import { parseRangeMessage, type ApiError } from '@reverie/shared';
 import { AppError } from '../lib/errors.js';
 import { hasTranslation, translate } from '../lib/i18n.js';
 import type { Locale } from '@reverie/shared';
@@ -21,19 +21,26 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'rate_limited',
 };
 
-/** A validation message is a key of `validation.*` in the locale files, or plain text. */
-function validationText(locale: Locale, message: string): string {
-  const key = `validation.${message}`;
-  return hasTranslation(key) ? translate(locale, key) : translate(locale, 'validation.invalid_value');
+/**
+ * A validation key (`invalid_value`, `too_long`, …) or a key with values (`number_range:0:100`,
+ * shared `rangeMessage`) in the reader's language; null for anything else.
+ */
+function validationKeyText(locale: Locale, message: string): string | null {
+  const ranged = parseRangeMessage(message);
+  const key = `validation.${ranged ? ranged.key : message}`;
+  if (!hasTranslation(key)) return null;
+  return ranged ? translate(locale, key, { min: ranged.min, max: ranged.max }) : translate(locale, key);
 }
 
-/** A service's field messages: a validation key (`invalid_value`, `too_long`, …) in the reader's language, other text as given. */
+/** A validation message is a key of `validation.*` in the locale files, or plain text. */
+function validationText(locale: Locale, message: string): string {
+  return validationKeyText(locale, message) ?? translate(locale, 'validation.invalid_value');
+}
+
+/** A service's field messages: a validation key in the reader's language, other text as given. */
 function fieldTexts(locale: Locale, errors: Record<string, string[]>): Record<string, string[]> {
   return Object.fromEntries(
-    Object.entries(errors).map(([field, messages]) => [
-      field,
-      messages.map((m) => (hasTranslation(`validation.${m}`) ? translate(locale, `validation.${m}`) : m)),
-    ]),
+    Object.entries(errors).map(([field, messages]) => [field, messages.map((m) => validationKeyText(locale, m) ?? m)]),
   );
 }
 

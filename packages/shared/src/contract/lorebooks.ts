@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { freeText, singleLine } from '../input.js';
+import { freeText, singleLine, wholeNumber } from '../input.js';
 
 /**
  * Lorebooks (issue 29, docs/lorebooks.md): a character's book (its card's `character_book`,
@@ -12,12 +12,12 @@ import { freeText, singleLine } from '../input.js';
  *
  *   GET    /api/lorebooks                              → LorebookList (the user's own books)
  *   POST   /api/lorebooks                              LorebookCreateBody → 201 Lorebook
- *   POST   /api/lorebooks/import                       LorebookImportBody → 201 Lorebook
+ *   POST   /api/lorebooks/import                       LorebookImportBody → 201 LorebookImportResult
  *   GET    /api/characters/{botId}/lorebook            → Lorebook (the author's; made from the card on first open)
  *   GET    /api/lorebooks/{id}                         → Lorebook (with its entries)
  *   PATCH  /api/lorebooks/{id}                         LorebookUpdateBody → Lorebook
  *   DELETE /api/lorebooks/{id}                         → 204 (a character's book: 409 `character_book`)
- *   POST   /api/lorebooks/{id}/import                  LorebookEntriesImportBody → Lorebook
+ *   POST   /api/lorebooks/{id}/import                  LorebookEntriesImportBody → LorebookImportResult
  *   GET    /api/lorebooks/{id}/export?format=          → World Info JSON or a card's `character_book`
  *   POST   /api/lorebooks/{id}/entries                 LoreEntryBody → 201 LoreEntry
  *   PATCH  /api/lorebooks/{id}/entries/{entryId}       LoreEntryPatch → LoreEntry
@@ -84,10 +84,10 @@ export const LoreEntryBodySchema = z
     comment: freeText().trim().max(LORE_COMMENT_MAX, 'too_long').default(''),
     constant: z.boolean().default(false),
     enabled: z.boolean().default(true),
-    order: z.number().int().min(-LORE_ORDER_MAX).max(LORE_ORDER_MAX).default(100),
+    order: wholeNumber(-LORE_ORDER_MAX, LORE_ORDER_MAX).default(100),
     position: z.enum(LORE_POSITIONS).default('after_char'),
-    depth: z.number().int().min(0).max(LORE_DEPTH_MAX).default(4),
-    probability: z.number().int().min(0).max(100).default(100),
+    depth: wholeNumber(0, LORE_DEPTH_MAX).default(4),
+    probability: wholeNumber(0, 100).default(100),
     case_sensitive: z.boolean().default(false),
     use_regex: z.boolean().default(false),
   })
@@ -104,10 +104,10 @@ export const LoreEntryPatchSchema = z
     comment: freeText().trim().max(LORE_COMMENT_MAX, 'too_long'),
     constant: z.boolean(),
     enabled: z.boolean(),
-    order: z.number().int().min(-LORE_ORDER_MAX).max(LORE_ORDER_MAX),
+    order: wholeNumber(-LORE_ORDER_MAX, LORE_ORDER_MAX),
     position: z.enum(LORE_POSITIONS),
-    depth: z.number().int().min(0).max(LORE_DEPTH_MAX),
-    probability: z.number().int().min(0).max(100),
+    depth: wholeNumber(0, LORE_DEPTH_MAX),
+    probability: wholeNumber(0, 100),
     case_sensitive: z.boolean(),
     use_regex: z.boolean(),
   })
@@ -140,8 +140,8 @@ export type LoreEntry = z.infer<typeof LoreEntrySchema>;
 const bookName = () => singleLine().trim().min(1, 'required').max(LOREBOOK_NAME_MAX, 'too_long');
 const bookFields = {
   description: freeText().trim().max(LOREBOOK_DESCRIPTION_MAX, 'too_long'),
-  scan_depth: z.number().int().min(1).max(LORE_SCAN_DEPTH_MAX),
-  token_budget: z.number().int().min(0).max(LORE_TOKEN_BUDGET_MAX),
+  scan_depth: wholeNumber(1, LORE_SCAN_DEPTH_MAX),
+  token_budget: wholeNumber(0, LORE_TOKEN_BUDGET_MAX),
   /** A user's book only: used in every chat of the user. */
   global: z.boolean(),
 };
@@ -181,6 +181,16 @@ export const LorebookSchema = LorebookSummarySchema.extend({ entries: z.array(Lo
   id: 'Lorebook',
 });
 export type Lorebook = z.infer<typeof LorebookSchema>;
+
+/**
+ * The answer of an import: the book, how many of the file's entries were written, and how many
+ * were left out because they have no text (an entry without text would inject nothing).
+ */
+export const LorebookImportResultSchema = LorebookSchema.extend({
+  imported_entries: z.number().int(),
+  skipped_entries: z.number().int(),
+}).meta({ id: 'LorebookImportResult' });
+export type LorebookImportResult = z.infer<typeof LorebookImportResultSchema>;
 
 export const LorebookListSchema = z.object({ books: z.array(LorebookSummarySchema) }).meta({ id: 'LorebookList' });
 export type LorebookList = z.infer<typeof LorebookListSchema>;

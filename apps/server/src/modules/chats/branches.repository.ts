@@ -124,6 +124,53 @@ export async function visibleMessages(
   return rowsOf<Record<string, unknown>>(result).map(visibleFromRaw);
 }
 
+/** One alternative of a reply, as the chat `chatId` shows it (its own edit applied). */
+export interface Alternative {
+  replyTo: string;
+  altIndex: number;
+  text: string;
+  createdAt: Date;
+}
+
+/**
+ * The alternatives (swipes) of the shown replies that have several, as the chat `chatId` shows
+ * them: each reply group of the reply's own chat (as `altCountOf` counts them), oldest first,
+ * the chat's deletions left out and its edits applied — one read for a page of the export.
+ * Keyed by `<chat id>:<reply_to>`.
+ */
+export async function alternativesOf(
+  db: Database,
+  chatId: string,
+  shown: MessageWithAlts[],
+): Promise<Map<string, Alternative[]>> {
+  const groups = shown.filter((m) => m.altCount > 1 && m.replyTo);
+  const out = new Map<string, Alternative[]>();
+  if (groups.length === 0) return out;
+  const pairs = sql.join(
+    groups.map((m) => sql`(${m.chatId}::uuid, ${m.replyTo}::uuid)`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    select m.chat_id, m.reply_to, m.alt_index, coalesce(o.text, m.text) as text, m.created_at
+    from (values ${pairs}) as g(c, r)
+    join messages m on m.chat_id = g.c and m.reply_to = g.r
+    left join ${messageOverrides} o on o.chat_id = ${chatId}::uuid and o.message_id = m.id
+    where ${notDeletedIn(chatId)}
+    order by m.alt_index, m.seq`);
+  for (const row of rowsOf<Record<string, unknown>>(result)) {
+    const key = `${String(row.chat_id)}:${String(row.reply_to)}`;
+    const list = out.get(key) ?? [];
+    list.push({
+      replyTo: String(row.reply_to),
+      altIndex: Number(row.alt_index),
+      text: String(row.text),
+      createdAt: new Date(row.created_at as string),
+    });
+    out.set(key, list);
+  }
+  return out;
+}
+
 /**
  * The sequence number of the first shown message of the chat's history (its own and, for a
  * branch, its ancestors' up to the fork) written at or after `at`; null when every one is

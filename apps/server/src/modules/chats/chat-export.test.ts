@@ -1,14 +1,53 @@
 /** A chat's export (docs/chat.md "Export"): SillyTavern chat JSONL and plain text, streamed in pages. */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBot, createChat, createUser } from '../../../test/factories.js';
+import type { Chat, Message } from '@reverie/shared';
+import { createBot, createChat, createMessage, createUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
+import { parseSse, ScriptedLlm } from '../../../test/scripted-llm.js';
 import { EXPORT_PAGE } from './chat-export.js';
 
 let t: TestApp;
+const llm = new ScriptedLlm();
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ llm });
 });
+
+const jsonLines = (body: string) =>
+  body
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/**
+ * A chat whose last reply has alternatives: "first" (09:01), a failed one without text (09:02),
+ * "second" (09:03, shown) and "third" (09:04).
+ */
+async function chatWithSwipes() {
+  const { auth, user } = await createUser(t.app, t.database.db);
+  const bot = await createBot(t.database.db, { name: 'Mira', slug: `mira-${user.id.slice(0, 6)}` });
+  const chat = await createChat(t.database.db, { userId: user.id, botId: bot.id });
+  const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 9, minute));
+  const asked = await createMessage(t.database.db, chat, { text: 'Tell me', createdAt: at(0) });
+  const alternatives: [string, boolean][] = [
+    ['first', false],
+    ['', false],
+    ['second', true],
+    ['third', false],
+  ];
+  for (const [i, [text, selected]] of alternatives.entries())
+    await createMessage(t.database.db, chat, {
+      role: 'bot',
+      text,
+      state: text ? 'done' : 'failed',
+      replyTo: asked.id,
+      altIndex: i,
+      selected,
+      createdAt: at(i + 1),
+    });
+  return { auth, chat };
+}
 
 async function chatOf(count: number) {
   const { auth, user } = await createUser(t.app, t.database.db);
@@ -114,5 +153,69 @@ describe('chat export', () => {
     expect(lines[1]).toMatchObject({ name: 'Captain Rhea', is_user: true });
     const text = await t.app.inject({ url: `/api/chat/${chat.id}/export?format=txt`, headers: auth });
     expect(text.body).toContain('Captain Rhea (2026-01-01 00:00 UTC):');
+  });
+
+  it("writes a reply's alternatives as SillyTavern's swipes, the shown one as mes, each at its own time", async () => {
+    const { auth, chat } = await chatWithSwipes();
+    const res = await t.app.inject({ url: `/api/chat/${chat.id}/export?format=jsonl`, headers: auth });
+    const lines = jsonLines(res.body);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatchObject({ is_user: true, mes: 'Tell me' });
+    expect(lines[1]).not.toHaveProperty('swipes');
+    expect(lines[2]).toEqual({
+      name: 'Mira',
+      is_user: false,
+      is_system: false,
+      send_date: '2026-01-01T09:03:00.000Z',
+      mes: 'second',
+      swipes: ['first', 'second', 'third'],
+      swipe_id: 1,
+      swipe_info: [
+        { send_date: '2026-01-01T09:01:00.000Z', extra: {} },
+        { send_date: '2026-01-01T09:03:00.000Z', extra: {} },
+        { send_date: '2026-01-01T09:04:00.000Z', extra: {} },
+      ],
+      extra: {},
+    });
+    // The text is the story as shown: the alternatives stay out.
+    const text = await t.app.inject({ url: `/api/chat/${chat.id}/export?format=txt`, headers: auth });
+    expect(text.body).toContain('Mira (2026-01-01 09:03 UTC):\nsecond\n\n');
+    expect(text.body).not.toMatch(/first|third/);
+  });
+
+  it('dates a reply at its own time, when it was written, not at the message it answers', async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const bot = await createBot(t.database.db, { greeting: 'Hi' });
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/create',
+      headers: auth,
+      payload: { botID: bot.id },
+    });
+    const chat = made.json<Chat>();
+    llm.script = { mode: 'pieces', pieces: ['A', 'B', 'C'], delayMs: 150 };
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/chat/${chat.id}/messages`,
+      headers: auth,
+      payload: { client_id: randomUUID(), text: 'hey' },
+    });
+    const reply = parseSse(sent.body).at(-1)!.data as unknown as Message;
+    expect(reply).toMatchObject({ state: 'done', text: 'ABC' });
+    const lines = jsonLines(
+      (await t.app.inject({ url: `/api/chat/${chat.id}/export?format=jsonl`, headers: auth })).body,
+    );
+    const [asked, answered] = lines.slice(-2) as { mes: string; send_date: string }[];
+    expect(asked!.mes).toBe('hey');
+    expect(answered!.mes).toBe('ABC');
+    // Three pieces 150 ms apart: written at least 300 ms after the user's message.
+    expect(Date.parse(answered!.send_date) - Date.parse(asked!.send_date)).toBeGreaterThanOrEqual(300);
+    // The stream's final message and the history say the same time.
+    expect(answered!.send_date).toBe(reply.created_at);
+    const history = await t.app.inject({ url: `/api/chat/history/${chat.id}`, headers: auth });
+    expect((history.json() as { results: Message[] }).results[0]).toMatchObject({
+      id: reply.id,
+      created_at: reply.created_at,
+    });
   });
 });

@@ -100,6 +100,65 @@ describe('chat import', () => {
     });
   });
 
+  it("keeps a reply's swipes as its alternatives, the shown one shown; exported again the same", async () => {
+    const { auth, bot } = await owner();
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 9, minute)).toISOString();
+    const reply = {
+      name: 'Mira',
+      is_user: false,
+      is_system: false,
+      send_date: at(3),
+      mes: 'second',
+      swipes: ['first', 'second', 'third'],
+      swipe_id: 1,
+      swipe_info: [
+        { send_date: at(1), extra: {} },
+        { send_date: at(3), extra: {} },
+        { send_date: at(4), extra: {} },
+      ],
+      extra: {},
+    };
+    const file = [
+      header(),
+      // A greeting's swipes answer no message of the user: only the shown one is kept.
+      JSON.stringify({
+        name: 'Mira',
+        is_user: false,
+        send_date: at(0),
+        mes: 'Hi',
+        swipes: ['Hi', 'Hello'],
+        swipe_id: 0,
+      }),
+      JSON.stringify({ name: 'Ann', is_user: true, is_system: false, send_date: at(0), mes: 'Tell me', extra: {} }),
+      JSON.stringify(reply),
+    ].join('\n');
+    const res = await upload(auth, { bot_id: bot.id }, Buffer.from(file));
+    expect(res.statusCode, res.body).toBe(201);
+    const body = res.json<{ chat: { id: string; updated_at: string }; imported: number }>();
+    expect(body.imported).toBe(3);
+    expect(body.chat.updated_at).toBe(at(4));
+    const exported = await t.app.inject({ url: `/api/chat/${body.chat.id}/export?format=jsonl`, headers: auth });
+    const lines = exported.body
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[1]).toMatchObject({ mes: 'Hi' });
+    expect(lines[1]).not.toHaveProperty('swipes');
+    expect(lines[3]).toEqual(reply);
+    // The alternatives are the chat's: another one can be shown.
+    const history = await t.app.inject({ url: `/api/chat/history/${body.chat.id}`, headers: auth });
+    const shown = (history.json() as { results: { id: string; text: string; alt_index: number; alt_count: number }[] })
+      .results[0]!;
+    expect(shown).toMatchObject({ text: 'second', alt_index: 1, alt_count: 3 });
+    const select = await t.app.inject({
+      method: 'POST',
+      url: `/api/chat/${body.chat.id}/messages/${shown.id}/select`,
+      headers: auth,
+      payload: { index: 2 },
+    });
+    expect(select.json()).toMatchObject({ text: 'third', alt_index: 2 });
+  });
+
   it('keeps dates, skips system lines, sets the chat activity time, refuses another character unless forced', async () => {
     const { auth, bot } = await owner();
     const file = [

@@ -3,6 +3,7 @@
  * to disk, is read line by line (node:readline over a stream) and written in batches inside one
  * transaction — a file of any allowed length in constant memory, and nothing left of a bad one.
  */
+import { randomUUID } from 'node:crypto';
 import readline from 'node:readline';
 import { z } from 'zod';
 import { cleanFreeText, MessageKind } from '@reverie/shared';
@@ -18,6 +19,8 @@ export const IMPORT_MAX_MESSAGES = 100_000;
 export const IMPORT_BATCH = 500;
 /** The longest message text accepted (a character's long reply fits; 422 past it). */
 const IMPORT_TEXT_MAX = 100_000;
+/** The most alternatives (swipes) one reply keeps; SillyTavern's further swipes are left out. */
+export const IMPORT_MAX_SWIPES = 100;
 
 /** SillyTavern's first line. Only the character's name is read (to match the chosen character). */
 const HeaderSchema = z.looseObject({
@@ -32,6 +35,14 @@ const LineSchema = z.looseObject({
   send_date: z.union([z.string().max(100), z.number()]).optional(),
   mes: z.string().max(IMPORT_TEXT_MAX),
 });
+
+/** A reply's alternatives: read when well formed, else the line keeps only `mes`. */
+const SwipesSchema = z.looseObject({
+  swipes: z.array(z.string().max(IMPORT_TEXT_MAX)).min(2),
+  swipe_id: z.number().int().nonnegative(),
+  swipe_info: z.array(z.unknown()).optional().catch(undefined),
+});
+const SwipeInfoSchema = z.looseObject({ send_date: z.union([z.string().max(100), z.number()]).optional() });
 
 export interface ImportHeader {
   characterName: string | null;
@@ -61,14 +72,46 @@ function dateOf(value: string | number | undefined, fallback: Date): Date {
   return Number.isFinite(time) && time > 0 && time < 8.64e15 ? date : fallback;
 }
 
-/** A message line's row; null for a system line (counted as skipped). */
-function messageRow(
+/**
+ * A character line's alternatives, when it answers the user line just before (our alternatives
+ * hang on the message they answer): one row per swipe with a text, the shown one (`swipe_id`,
+ * its text `mes`) selected, each at its `swipe_info` time if readable; null otherwise.
+ */
+function alternativeRows(value: unknown, row: NewMessageRow, answered: NewMessageRow | null): NewMessageRow[] | null {
+  if (!answered || answered.role !== 'user' || row.role !== 'bot') return null;
+  const parsed = SwipesSchema.safeParse(value);
+  if (!parsed.success || parsed.data.swipe_id >= parsed.data.swipes.length) return null;
+  const { swipes, swipe_id: shown, swipe_info: info } = parsed.data;
+  const rows: NewMessageRow[] = [];
+  swipes.forEach((swipe, i) => {
+    const text = i === shown ? row.text! : cleanFreeText(swipe);
+    if ((!text && i !== shown) || (rows.length >= IMPORT_MAX_SWIPES - 1 && i !== shown)) return;
+    const sent = SwipeInfoSchema.safeParse(info?.[i]);
+    const at = i === shown ? row.createdAt! : dateOf(sent.success ? sent.data.send_date : undefined, row.createdAt!);
+    rows.push({
+      ...row,
+      id: randomUUID(),
+      text,
+      tokens: estimateTokens(text),
+      replyTo: answered.id,
+      altIndex: rows.length,
+      selected: i === shown,
+      createdAt: at,
+      updatedAt: at,
+    });
+  });
+  return rows.length > 1 ? rows : null;
+}
+
+/** A message line's rows (one, or a reply's alternatives); null for a system line (counted as skipped). */
+function messageRows(
   value: unknown,
   number: number,
   owner: { chatId: string; userId: string },
-  previous: Date,
+  previous: NewMessageRow | null,
+  now: Date,
   counts: { imported: number; skipped: number },
-): NewMessageRow | null {
+): NewMessageRow[] | null {
   const parsed = LineSchema.safeParse(value);
   if (!parsed.success) throw badLine(number, parsed.error.issues[0]?.path.join('.') || 'no message');
   const line = parsed.data;
@@ -84,9 +127,10 @@ function messageRow(
   // Stored as free text (docs/ARCHITECTURE.md "Conventions"): PostgreSQL refuses NUL and lone
   // surrogates, so NUL and the other controls but tab and line breaks go, a lone surrogate is U+FFFD.
   const mes = cleanFreeText(line.mes);
-  const at = dateOf(line.send_date, previous);
+  const at = dateOf(line.send_date, previous?.createdAt ?? now);
   counts.imported += 1;
-  return {
+  const row: NewMessageRow = {
+    id: randomUUID(),
     chatId: owner.chatId,
     userId: owner.userId,
     role: line.is_user ? 'user' : 'bot',
@@ -97,13 +141,15 @@ function messageRow(
     createdAt: at,
     updatedAt: at,
   };
+  return alternativeRows(value, row, previous) ?? [row];
 }
 
 /**
  * The file's lines as message rows, in batches of `IMPORT_BATCH`. The header (the first line)
  * goes to `onHeader` before any batch, which may refuse it by throwing. System lines
  * (`is_system`: SillyTavern's own notices) are counted in `skipped` and not imported; the
- * selected swipe (`mes`) is the message, other swipes are left out. Texts are kept as written.
+ * selected swipe (`mes`) is the message shown, and a reply's other swipes are its alternatives
+ * when it answers a user line (`alternativeRows`). Texts are kept as written.
  */
 export async function* importBatches(
   input: NodeJS.ReadableStream,
@@ -115,7 +161,7 @@ export async function* importBatches(
   let number = 0;
   let header = false;
   let batch: NewMessageRow[] = [];
-  let previous = owner.now;
+  let previous: NewMessageRow | null = null;
   try {
     for await (const raw of lines) {
       number += 1;
@@ -129,10 +175,10 @@ export async function* importBatches(
         onHeader({ characterName: parsed.data.character_name?.trim() || null });
         continue;
       }
-      const row = messageRow(value, number, owner, previous, counts);
-      if (!row) continue;
-      previous = row.createdAt!;
-      batch.push(row);
+      const rows = messageRows(value, number, owner, previous, owner.now, counts);
+      if (!rows) continue;
+      previous = rows.find((row) => row.selected !== false)!;
+      batch.push(...rows);
       if (batch.length >= IMPORT_BATCH) {
         yield batch;
         batch = [];

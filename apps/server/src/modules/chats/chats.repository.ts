@@ -242,7 +242,7 @@ export async function insertImportedChat(
       if (rows.length === 0) continue;
       await tx.insert(messages).values(rows);
       count += rows.length;
-      last = rows[rows.length - 1]!.createdAt ?? last;
+      for (const row of rows) if (row.createdAt && (!last || row.createdAt > last)) last = row.createdAt;
     }
     const [updated] = await tx
       .update(chats)

@@ -283,7 +283,9 @@ export interface ReplySave {
  * Writes replies' saves — many at once, in ONE statement (the group commit of
  * `reply-saves.ts`) — one row per reply, passed as one JSON parameter (the same on PostgreSQL
  * and PGlite): the text and its token count; a final save also the state and error code and
- * ends the live reply (no owner, no lease); a save while streaming renews the lease. Nothing is
+ * ends the live reply (no owner, no lease), and gives a first reply that was live its time, the
+ * save's (`created_at`: its row was made with the message it answers; a later alternative's row
+ * is its own); a save while streaming renews the lease. Nothing is
  * read back: the caller holds the rest of the row. A reply named twice keeps its last save.
  */
 export async function saveReplies(db: Database, saves: ReplySave[], relaxedCommit = false): Promise<void> {
@@ -317,6 +319,9 @@ export async function saveReplies(db: Database, saves: ReplySave[], relaxedCommi
         text = v.text,
         tokens = v.tokens,
         updated_at = v.updated_at,
+        -- A reply's time is when it was written: a first reply's row was made with the message it answers.
+        created_at = case when v.final and m.state = 'streaming' and m.alt_index = 0 then v.updated_at
+          else m.created_at end,
         state = case when v.final then v.state else m.state end,
         error_code = case when v.final then v.error_code else m.error_code end,
         owner = case when v.final then null else m.owner end,

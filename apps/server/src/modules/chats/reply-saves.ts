@@ -27,14 +27,16 @@ export class ReplySaves {
 
   /**
    * The final save: text, state and error code; the reply is no longer live (no owner, no
-   * lease). With `trace`, what went into its prompt is kept in the same statement.
+   * lease), and its time is `at` (when it was written). With `trace`, what went into its prompt
+   * is kept in the same statement.
    */
   final(
     messageId: string,
     values: { text: string; state: NonNullable<ReplySave['state']>; errorCode: string | null },
     trace?: ReplySave['trace'],
+    at = new Date(),
   ): Promise<undefined> {
-    return this.queue.push({ messageId, ...values, updatedAt: new Date(), trace });
+    return this.queue.push({ messageId, ...values, updatedAt: at, trace });
   }
 
   /** Answers once every save asked for so far is written. */

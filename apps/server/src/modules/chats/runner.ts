@@ -671,8 +671,12 @@ export class GenerationRunner {
     try {
       if (run.pendingSave) await run.pendingSave;
       this.replies?.inc({ state });
-      await this.saves.final(generation.messageId, { text, state, errorCode }, this.savedTrace(run));
-      const final = { ...generation.snapshot(), text, state, error_code: errorCode };
+      const at = new Date();
+      await this.saves.final(generation.messageId, { text, state, errorCode }, this.savedTrace(run), at);
+      const snapshot = generation.snapshot();
+      // A first reply's time is when it was written (saveReplies), not the message it answers.
+      const createdAt = snapshot.alt_index === 0 ? at.toISOString() : snapshot.created_at;
+      const final = { ...snapshot, text, state, error_code: errorCode, created_at: createdAt };
       generation.emit({ event: 'bot_message', data: final });
       if (state === 'failed') generation.emit(errorEvent(locale, final));
     } catch (error) {

@@ -33,6 +33,8 @@ export interface BookFile {
   tokenBudget: number;
   extensions: Record<string, unknown>;
   entries: EntryValues[];
+  /** Entries of the file left out because they have no text. */
+  skipped: number;
 }
 
 /** SillyTavern's numeric positions, in order (5 and above — example messages, outlets — read as after the card). */
@@ -165,7 +167,8 @@ export function uniqueUids(entries: EntryValues[]): EntryValues[] {
 
 /**
  * Reads a World Info file or a card's `character_book` (a whole card too: its book), cleaned
- * and checked against the entry rules; entries without content are skipped, uids made unique.
+ * and checked against the entry rules; entries without content are skipped (counted in
+ * `skipped`), uids made unique.
  * Throws 400 `lorebook_import_invalid` for anything else, `validation_error` with
  * `entries.<n>.<field>` messages for entries that break a rule.
  */
@@ -181,13 +184,15 @@ export function readBookFile(data: unknown): BookFile {
     .map((raw, index) =>
       isRecord(raw) ? { index, entry: card ? fromCardEntry(raw, index) : fromWorldInfo(raw, index) } : null,
     )
-    .filter((item): item is { index: number; entry: EntryValues } => item !== null)
-    .filter(({ entry }) => entry.content.trim() !== '');
-  const entries = read.map(({ entry }) => entry);
+    .filter((item): item is { index: number; entry: EntryValues } => item !== null);
+  // An entry without text would inject nothing: left out and counted (the import's answer says how many).
+  const written = read.filter(({ entry }) => entry.content.trim() !== '');
+  const skipped = read.length - written.length;
+  const entries = written.map(({ entry }) => entry);
   if (entries.length > LORE_ENTRIES_PER_BOOK_MAX) throw new AppError('lorebook_full', { status: 409 });
   checkEntries(
     entries,
-    read.map(({ index }) => index),
+    written.map(({ index }) => index),
   );
   uniqueUids(entries);
   const name = text(book.name).trim().slice(0, LOREBOOK_NAME_MAX);
@@ -198,6 +203,7 @@ export function readBookFile(data: unknown): BookFile {
     tokenBudget: clamp(finite(book.token_budget, 0), 0, LORE_TOKEN_BUDGET_MAX),
     extensions: card ? omit(book, ['name', 'description', 'scan_depth', 'token_budget', 'entries']) : {},
     entries,
+    skipped,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   type LorebookCreateBody,
   type LorebookEntriesImportBody,
   type LorebookImportBody,
+  type LorebookImportResult,
   type LorebookList,
   type LorebookUpdateBody,
 } from '@reverie/shared';
@@ -150,10 +151,10 @@ export class LorebooksService {
   }
 
   /** A new book of the user's from a World Info file or a card's book. */
-  async importNew(userId: string, body: LorebookImportBody): Promise<Lorebook> {
+  async importNew(userId: string, body: LorebookImportBody): Promise<LorebookImportResult> {
     await this.write(userId);
     const file = readBookFile(body.data);
-    return this.newUserBook(
+    const book = await this.newUserBook(
       userId,
       {
         name: body.name ?? file.name ?? 'Lorebook',
@@ -165,6 +166,7 @@ export class LorebooksService {
       },
       file.entries,
     );
+    return { ...book, imported_entries: file.entries.length, skipped_entries: file.skipped };
   }
 
   /**
@@ -222,7 +224,7 @@ export class LorebooksService {
   }
 
   /** Entries from a World Info file or a card's book, added to the book or replacing its entries. */
-  async importInto(userId: string, id: string, body: LorebookEntriesImportBody): Promise<Lorebook> {
+  async importInto(userId: string, id: string, body: LorebookEntriesImportBody): Promise<LorebookImportResult> {
     await this.write(userId);
     await this.ownBook(userId, id);
     const file = readBookFile(body.data);
@@ -234,7 +236,7 @@ export class LorebooksService {
     );
     if (result === 'gone') throw notFound();
     if (result === 'full') throw new AppError('lorebook_full', { status: 409 });
-    return this.get(userId, id);
+    return { ...(await this.get(userId, id)), imported_entries: file.entries.length, skipped_entries: file.skipped };
   }
 
   async export(userId: string, id: string, format: 'world_info' | 'character_book'): Promise<Record<string, unknown>> {

@@ -139,7 +139,7 @@ describe('lorebooks: who may read and write them', () => {
     expect(bad.body.errors).toMatchObject({
       keys: ['Too many items'],
       content: ['This text is too long'],
-      probability: expect.any(Array),
+      probability: ['Enter a whole number from 0 to 100'],
     });
     const regex = await call<{ errors: Record<string, string[]> }>(auth, 'POST', `/api/lorebooks/${book.id}/entries`, {
       keys: ['/(a+)+$/', '/[unclosed/'],
@@ -250,6 +250,67 @@ describe('lorebooks: who may read and write them', () => {
     const again = await call<Lorebook>(auth, 'POST', `/api/lorebooks/${res.body.id}/import`, { data });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.entry_count).toBe(8);
+  });
+
+  it("says the range of a number out of it, in the reader's language, as the web form does", async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const book = await newBook(auth);
+    const send = (method: string, url: string, payload: unknown, language = 'en') =>
+      t.app
+        .inject({
+          method: method as 'POST',
+          url,
+          headers: { ...auth, 'accept-language': language },
+          payload: payload as object,
+        })
+        .then((res) => ({
+          status: res.statusCode,
+          errors: (res.json() as { errors: Record<string, string[]> }).errors,
+        }));
+    const bad = await send('POST', `/api/lorebooks/${book.id}/entries`, {
+      ...entry(),
+      depth: 500,
+      order: 100_001,
+      probability: 2.5,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.errors).toEqual({
+      depth: ['Enter a whole number from 0 to 100'],
+      order: ['Enter a whole number from -100,000 to 100,000'],
+      probability: ['Enter a whole number from 0 to 100'],
+    });
+    const created = await addEntry(auth, book.id, entry());
+    const patch = await send('PATCH', `/api/lorebooks/${book.id}/entries/${created.id}`, { depth: -1 }, 'de');
+    expect(patch.errors).toEqual({ depth: ['Gib eine ganze Zahl von 0 bis 100 ein'] });
+    const settings = await send('PATCH', `/api/lorebooks/${book.id}`, { token_budget: 40_000, scan_depth: 0 }, 'ru');
+    expect(settings.status).toBe(400);
+    expect(settings.errors.scan_depth).toEqual(['Введите целое число от 1 до 100']);
+    expect(settings.errors.token_budget![0]).toMatch(/^Введите целое число от 0 до 32\s?768$/);
+    const created2 = await send('POST', '/api/lorebooks', { name: 'B', scan_depth: 'deep' });
+    expect(created2.errors).toEqual({ scan_depth: ['Enter a whole number from 1 to 100'] });
+  });
+
+  it('leaves out entries without text and says how many, in both imports', async () => {
+    const { auth } = await createUser(t.app, t.database.db);
+    const data = {
+      entries: {
+        '0': { uid: 0, key: ['empty'], comment: 'Placeholder', content: '' },
+        '1': { uid: 1, key: ['tide'], content: 'The tide is high.' },
+        '2': { uid: 2, key: ['blank'], content: ' \n\t ' },
+      },
+    };
+    type Result = Lorebook & { imported_entries: number; skipped_entries: number };
+    const made = await call<Result>(auth, 'POST', '/api/lorebooks/import', { data });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ entry_count: 1, imported_entries: 1, skipped_entries: 2 });
+    expect(made.body.entries.map((e) => e.content)).toEqual(['The tide is high.']);
+    const into = await call<Result>(auth, 'POST', `/api/lorebooks/${made.body.id}/import`, { data, mode: 'append' });
+    expect(into.status).toBe(200);
+    expect(into.body).toMatchObject({ entry_count: 2, imported_entries: 1, skipped_entries: 2 });
+    const clean = await call<Result>(auth, 'POST', `/api/lorebooks/${made.body.id}/import`, {
+      data: { entries: { '0': { uid: 0, key: ['reef'], content: 'A reef.' } } },
+    });
+    expect(clean.body).toMatchObject({ imported_entries: 1, skipped_entries: 0 });
   });
 
   it('names a bad entry by its place in the file, empty entries before it counted', async () => {

@@ -58,3 +58,14 @@ export function importErrorText(
   }
   return error.message;
 }
+
+/** What an import did: the entries written, and the ones without text it left out, if any. */
+export function importedText(
+  result: { imported_entries: number; skipped_entries: number },
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
+  const imported = t('lorebooks.imported', { count: result.imported_entries });
+  return result.skipped_entries > 0
+    ? `${imported}. ${t('lorebooks.skipped_empty', { count: result.skipped_entries })}`
+    : imported;
+}

@@ -5,6 +5,7 @@ import type {
   LoreEntryPatch,
   Lorebook,
   LorebookCreateBody,
+  LorebookImportResult,
   LorebookUpdateBody,
 } from '@reverie/shared';
 import { request } from '../../../lib/api-client';
@@ -16,11 +17,14 @@ const book = (id: string) => `/api/lorebooks/${encodeURIComponent(id)}`;
 export const lorebookCalls = {
   create: (body: LorebookCreateBody) => request<Lorebook>('/api/lorebooks', { method: 'POST', body }),
   importNew: (data: Record<string, unknown>, name?: string) =>
-    request<Lorebook>('/api/lorebooks/import', { method: 'POST', body: { data, ...(name ? { name } : {}) } }),
+    request<LorebookImportResult>('/api/lorebooks/import', {
+      method: 'POST',
+      body: { data, ...(name ? { name } : {}) },
+    }),
   update: (id: string, body: LorebookUpdateBody) => request<Lorebook>(book(id), { method: 'PATCH', body }),
   remove: (id: string) => request<null>(book(id), { method: 'DELETE' }),
   importInto: (id: string, data: Record<string, unknown>, mode: 'append' | 'replace') =>
-    request<Lorebook>(`${book(id)}/import`, { method: 'POST', body: { data, mode } }),
+    request<LorebookImportResult>(`${book(id)}/import`, { method: 'POST', body: { data, mode } }),
   createEntry: (id: string, body: LoreEntryBody) => request<LoreEntry>(`${book(id)}/entries`, { method: 'POST', body }),
   updateEntry: (id: string, entryId: string, body: LoreEntryPatch) =>
     request<LoreEntry>(`${book(id)}/entries/${encodeURIComponent(entryId)}`, { method: 'PATCH', body }),

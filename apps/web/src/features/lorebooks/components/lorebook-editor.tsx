@@ -21,7 +21,7 @@ import { CheckboxRow } from '../../../components/ui/switch-row';
 import { toApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
-import { downloadJson, importErrorText, readJsonFile } from '../files';
+import { downloadJson, importErrorText, importedText, readJsonFile } from '../files';
 import { EntryForm, NEW_ENTRY } from './entry-form';
 import { Field, ImportButton, inputClass, NumberInput, pill, RowDeleteButton, TextInput } from './fields';
 
@@ -130,7 +130,7 @@ function BookFiles({ book }: { book: Lorebook }) {
     try {
       const saved = await importInto.mutateAsync({ data: file, mode });
       setFile(null);
-      showAlert(t('lorebooks.imported', { count: saved.entry_count }));
+      showAlert(importedText(saved, t));
     } catch (failure) {
       setError(importErrorText(toApiRequestError(failure), file, t));
     }

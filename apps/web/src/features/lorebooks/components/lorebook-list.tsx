@@ -11,7 +11,7 @@ import { toApiRequestError } from '../../../lib/api-client';
 import { useTranslation } from '../../../lib/i18n';
 import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
 import { useLorebooks } from '../api/get-lorebooks';
-import { fileStem, importErrorText, readJsonFile } from '../files';
+import { fileStem, importErrorText, importedText, readJsonFile } from '../files';
 import { lorebookPath } from '../paths';
 import { ImportButton, RowDeleteButton, TextInput } from './fields';
 
@@ -97,7 +97,7 @@ export function LorebookList() {
     if (!data) return showAlert(t('errors.lorebook_import_invalid'), { type: 'error' });
     try {
       const book = await importNew.mutateAsync({ data, name: fileStem(file.name) });
-      showAlert(t('lorebooks.imported', { count: book.entry_count }));
+      showAlert(importedText(book, t));
       void navigate(lorebookPath(book.id));
     } catch (failure) {
       showAlert(importErrorText(toApiRequestError(failure), data, t), { type: 'error' });
