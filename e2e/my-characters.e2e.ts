@@ -32,43 +32,6 @@ afterAll(async () => {
   await app?.stop();
 });
 
-describe('a private character’s page', () => {
-  it('opens for its author with no error of the page itself; a stranger gets "not found" and nothing of her', async () => {
-    const authorId = await app.createUser({ name: 'Private Author', age: 30 });
-    const strangerId = await app.createUser({ name: 'Stranger', age: 30 });
-    await app.sql`
-      insert into bots (slug, name, age, description, greeting, visibility, author_id, review_state)
-      values ('wren-hollow-e2e', 'Wren Hollow', 27, 'Keeps a lighthouse nobody else may visit.',
-        'The lamp is lit. Come in.', 'private', ${authorId}, 'approved')`;
-    const visit = async (userId: string) => {
-      const context = await app.signedInContext(browser!, userId, { width: 390, height: 844 });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      const response = await page.goto(`${app.baseUrl}/wren-hollow-e2e`);
-      return { context, page, errors, status: response!.status(), html: await response!.text() };
-    };
-
-    // The author: her page opens (her chat with the greeting), and the document was no 404.
-    const author = await visit(authorId);
-    expect(author.status).toBe(200);
-    await author.page.getByText('The lamp is lit. Come in.').waitFor({ timeout: 30_000 });
-    expect(author.errors.filter((text) => /404|Not Found/i.test(text))).toEqual([]);
-    await author.context.close();
-
-    // A stranger: the same neutral document, "Page Not Found" in the app; her name nowhere.
-    const stranger = await visit(strangerId);
-    expect(stranger.status).toBe(200);
-    for (const leak of ['Wren', 'lighthouse', 'The lamp']) expect(stranger.html).not.toContain(leak);
-    expect(stranger.html).toContain('<meta name="robots" content="noindex" />');
-    await stranger.page.getByText('Page Not Found').first().waitFor({ timeout: 30_000 });
-    expect(await stranger.page.title()).not.toContain('Wren');
-    await stranger.context.close();
-  });
-});
-
 describe('my characters journey', () => {
   it('create → her chat → My characters → edit the photo → delete', async () => {
     const userId = await app.createUser({ name: 'Phone Author', age: 30 });
