@@ -5,14 +5,8 @@ import { coverUrlOf, type BlogPostRow } from '../blog/index.js';
 import { blurredKeyOf, type BotRow } from '../bots/index.js';
 
 export interface PageMeta {
-  /** 404 for a path no web route matches, or `/blog/{id}` of no published post. */
+  /** 404 for a path no web route matches, or `/{slug}` of no visible character. */
   status: 200 | 404;
-  /**
-   * Kept out of search engines (`<meta name="robots" content="noindex">`): `/{slug}` of no
-   * character visible to anyone — maybe its author's private one, which the app opens with the
-   * author's token, maybe nothing (then the app says "not found").
-   */
-  noindex?: boolean;
   title: string;
   description: string;
   image: string | null;
@@ -46,8 +40,8 @@ function absolute(publicUrl: string, pathOrUrl: string | null): string | null {
  * Status, title, description and Open Graph data for a page, in the reader's language: a
  * character's page and a blog post get their own; every other page its title from
  * `PAGE_TITLE_KEYS` (the same the web app sets) and the edition's description. 404 ("Page
- * not found") for a path no web route matches and `/blog/{id}` of no published post;
- * `/{slug}` of no character visible to anyone is the neutral page, `noindex`.
+ * not found") for a path no web route matches, `/{slug}` of no character visible to anyone
+ * and `/blog/{id}` of no published post.
  */
 export async function resolvePageMeta(
   reads: PageReads,
@@ -84,16 +78,15 @@ export async function resolvePageMeta(
     };
   }
   if (match.pattern === '/:slug') {
-    if (!match.params.slug || !isValidBotSlug(match.params.slug)) return notFound;
     // A page request carries no credentials (tokens live in the browser's storage), so the
-    // server cannot tell the author of a private character from anyone else. Any slug of no
-    // character visible to anyone — another user's private character, its author's own, or
-    // none — answers the same: 200 (the author's page is no error) with the site's neutral
-    // title and description, kept out of search engines. Nothing tells a private character
-    // from an unknown slug; the app then opens it for its author (with the token) or says
-    // "not found" to anyone else (the API's 404).
-    const bot = await reads.findPublicBotBySlug(match.params.slug);
-    if (!bot) return { ...fallback, noindex: true };
+    // character must be visible to anyone: any other slug — unknown, or another user's
+    // private character — is a 404, which also tells nothing of a private one's existence.
+    // The web app still opens an author's own private character with its token.
+    const bot =
+      match.params.slug && isValidBotSlug(match.params.slug)
+        ? await reads.findPublicBotBySlug(match.params.slug)
+        : null;
+    if (!bot) return notFound;
     return {
       status: 200,
       title: `${bot.name} — ${edition.name}`,
@@ -134,7 +127,6 @@ export function renderIndexHtml(
     `<meta name="twitter:card" content="${meta.image ? 'summary_large_image' : 'summary'}" />`,
     `<meta name="twitter:title" content="${escapeHtml(meta.title)}" />`,
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}" />`,
-    meta.noindex ? '<meta name="robots" content="noindex" />' : '',
   ]
     .filter(Boolean)
     .join('\n    ');

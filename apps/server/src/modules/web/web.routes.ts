@@ -204,7 +204,7 @@ const webRoutesPlugin: FastifyPluginAsync<WebRoutesOptions> = async (app, option
     });
     let inlined = '';
     if (route?.pattern === '/' && meta.status === 200) inlined = await firstCatalogueHead(locale);
-    else if (route?.pattern === '/:slug' && meta.status === 200 && !meta.noindex && route.params.slug) {
+    else if (route?.pattern === '/:slug' && meta.status === 200 && route.params.slug) {
       // The character's picture downloads with the scripts instead of after they have run.
       const picture = await options.service.characterPicture(route.params.slug).catch(() => null);
       if (picture) inlined = preloadPicture(picture);

@@ -59,15 +59,7 @@ describe('serving the web app', async () => {
       reviewState: 'approved',
       isOfficial: true,
     },
-    {
-      slug: 'secret-one',
-      name: 'Secret',
-      age: 30,
-      visibility: 'private',
-      description: 'Keeps a hidden diary.',
-      greeting: 'Psst.',
-      avatarUrl: '/api/media/secret.png',
-    },
+    { slug: 'secret-one', name: 'Secret', age: 30, visibility: 'private' },
   ]);
   await database.db
     .insert(blogPosts)
@@ -134,43 +126,29 @@ describe('serving the web app', async () => {
     expect(res.body).toContain('<meta property="og:url" content="https://reverie.example/luna-star" />');
   });
 
-  it('answers a private character’s page 200 (its author opens it) with neutral, noindex meta: nothing of it', async () => {
+  it('keeps private characters out of link previews: their page answers 404 like an unknown one', async () => {
     const res = await app.inject('/secret-one');
-    // The page request has no token: the author's page must be no error, and nobody's page may
-    // name the character.
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<div id="root">');
-    expect(res.body).toContain('<meta name="robots" content="noindex" />');
-    for (const leak of ['Secret', 'hidden diary', 'Psst', 'secret.png', 'og:type" content="profile"'])
-      expect(res.body).not.toContain(leak);
-    // The same page as for a slug of no character (only the address differs): a private
-    // character's existence is not told either.
-    const unknown = await app.inject('/no-such-character-xyz');
-    expect(unknown.statusCode).toBe(200);
-    expect(unknown.body.replaceAll('no-such-character-xyz', 'secret-one')).toBe(res.body);
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('Secret —');
+    expect(res.body).toContain('<title>Page Not Found — Amoura</title>');
   });
 
-  it('answers /{slug} of no character with the app, neutral and noindex; 404 for a slug that cannot be one', async () => {
+  it('answers 404 with the app (its navigation) for /{slug} of no character, 200 for a real one', async () => {
     const unknown = await app.inject('/no-such-character-xyz');
+    expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['content-type']).toContain('text/html');
     expect(unknown.body).toContain('<div id="root">');
-    expect(unknown.body).toContain('<meta name="robots" content="noindex" />');
+    expect(unknown.body).toContain('<title>Page Not Found — Amoura</title>');
     expect(unknown.body).not.toContain('og:type" content="profile"');
     // HEAD and a query string do not change the answer.
-    expect((await app.inject({ method: 'HEAD', url: '/no-such-character-xyz?source=menu' })).statusCode).toBe(200);
-    // Known pages stay 200 and indexable; a real character keeps its own meta.
-    const luna = await app.inject('/luna-star');
-    expect(luna.statusCode).toBe(200);
-    expect(luna.body).not.toContain('noindex');
-    for (const page of ['/', '/blog', '/settings', '/welcome', '/chat']) {
-      const res = await app.inject(page);
-      expect(res.statusCode, page).toBe(200);
-      expect(res.body, page).not.toContain('noindex');
-    }
+    expect((await app.inject({ method: 'HEAD', url: '/no-such-character-xyz?source=menu' })).statusCode).toBe(404);
+    // Known pages stay 200; a real character keeps its own meta.
+    expect((await app.inject('/luna-star')).statusCode).toBe(200);
+    for (const page of ['/', '/blog', '/settings', '/welcome', '/chat'])
+      expect((await app.inject(page)).statusCode, page).toBe(200);
     expect((await app.inject('/blog/no-such-post')).statusCode).toBe(404);
-    expect((await app.inject('/Not_A_Slug!')).statusCode).toBe(404);
     // In the visitor's language.
-    const german = await app.inject({ url: '/no/such/page', headers: { 'accept-language': 'de' } });
+    const german = await app.inject({ url: '/no-such-character-xyz', headers: { 'accept-language': 'de' } });
     expect(german.statusCode).toBe(404);
     expect(german.body).toContain('<title>Seite nicht gefunden — Amoura</title>');
   });
