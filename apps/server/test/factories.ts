@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Chat } from '@reverie/shared';
 import type { Database } from '../src/db/client.js';
 import { bots, chats, messages, refreshTokens, subscriptions, users } from '../src/db/schema.js';
 import { hashPassword } from '../src/modules/accounts/accounts.service.js';
@@ -69,6 +70,22 @@ export async function createBot(
     })
     .returning();
   return bot!;
+}
+
+/**
+ * Opens a chat the way the app does (`POST /api/chat/create`, greeting included) with a new
+ * character made of `overrides`; fails the test unless it answers 201.
+ */
+export async function openChatWithNewBot(
+  app: FastifyInstance,
+  db: Database,
+  auth: Record<string, string>,
+  overrides: Partial<typeof bots.$inferInsert> = {},
+): Promise<{ bot: typeof bots.$inferSelect; chat: Chat }> {
+  const bot = await createBot(db, overrides);
+  const res = await app.inject({ method: 'POST', url: '/api/chat/create', headers: auth, payload: { botID: bot.id } });
+  if (res.statusCode !== 201) throw new Error(`chat/create answered ${res.statusCode}: ${res.body}`);
+  return { bot, chat: res.json<Chat>() };
 }
 
 /** Inserts a chat of the user with the character directly (no chats service). */

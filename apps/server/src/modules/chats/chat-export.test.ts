@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Chat, Message } from '@reverie/shared';
-import { createBot, createChat, createMessage, createUser } from '../../../test/factories.js';
+import type { Message } from '@reverie/shared';
+import { createBot, createChat, createMessage, createUser, openChatWithNewBot } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { parseSse, ScriptedLlm } from '../../../test/scripted-llm.js';
 import { EXPORT_PAGE } from './chat-export.js';
@@ -185,14 +185,7 @@ describe('chat export', () => {
 
   it('dates a reply at its own time, when it was written, not at the message it answers', async () => {
     const { auth } = await createUser(t.app, t.database.db);
-    const bot = await createBot(t.database.db, { greeting: 'Hi' });
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/api/chat/create',
-      headers: auth,
-      payload: { botID: bot.id },
-    });
-    const chat = made.json<Chat>();
+    const { chat } = await openChatWithNewBot(t.app, t.database.db, auth, { greeting: 'Hi' });
     llm.script = { mode: 'pieces', pieces: ['A', 'B', 'C'], delayMs: 150 };
     const sent = await t.app.inject({
       method: 'POST',

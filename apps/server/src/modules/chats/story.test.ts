@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Around, Chat, ChatSearch, ChatTree, DeletedMessages, Message } from '@reverie/shared';
 import { bots, chatSegments, memories, memoryRevisions, messages } from '../../db/schema.js';
 import type { MediaUrls } from '../../lib/media-urls.js';
-import { createBot, createUser } from '../../../test/factories.js';
+import { createBot, createUser, openChatWithNewBot } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { parseSse, ScriptedLlm } from '../../../test/scripted-llm.js';
 import { StoryService } from './story.service.js';
@@ -26,15 +26,7 @@ beforeEach(() => {
 });
 
 async function newChat(auth: Auth) {
-  const bot = await createBot(t.database.db, { greeting: 'Hi, I am {{char}}.' });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/chat/create',
-    headers: auth,
-    payload: { botID: bot.id },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json<Chat>();
+  return (await openChatWithNewBot(t.app, t.database.db, auth, { greeting: 'Hi, I am {{char}}.' })).chat;
 }
 
 async function send(auth: Auth, chatId: string, text: string) {
@@ -47,6 +39,18 @@ async function send(auth: Auth, chatId: string, text: string) {
   expect(res.statusCode).toBe(200);
   await t.app.replies.idle();
   return parseSse(res.body);
+}
+
+/** Regenerates a reply with the model saying `pieces`, and waits for it to be written. */
+async function regenerate(auth: Auth, chatId: string, messageId: string, pieces: string[]) {
+  llm.script = { mode: 'pieces', pieces };
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/chat/${chatId}/messages/${messageId}/regenerate`,
+    headers: auth,
+  });
+  expect(res.statusCode).toBe(200);
+  await t.app.replies.idle();
 }
 
 async function shown(auth: Auth, chatId: string): Promise<Message[]> {
@@ -255,14 +259,7 @@ describe('edit', () => {
     expect(edited.body.text).toBe('two, rewritten');
     expect(edited.body.edited_at).not.toBeNull();
     const reply = history.at(-1)!;
-    llm.script = { mode: 'pieces', pieces: ['Again'] };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/chat/${chat.id}/messages/${reply.id}/regenerate`,
-      headers: auth,
-    });
-    expect(res.statusCode).toBe(200);
-    await t.app.replies.idle();
+    await regenerate(auth, chat.id, reply.id, ['Again']);
     const last = llm.requests.at(-1)!.messages;
     expect(last.filter((m) => m.role === 'user').at(-1)!.content).toBe('two, rewritten');
     expect(texts(await shown(auth, chat.id)).slice(-2)).toEqual(['two, rewritten', 'Again']);
@@ -293,14 +290,7 @@ describe('edit', () => {
     const { chat, history } = await twoExchanges(auth);
     const first = history.find((m) => m.text === 'one')!;
     const oldReply = history[history.indexOf(first) + 1]!;
-    llm.script = { mode: 'pieces', pieces: ['Regenerated'] };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/chat/${chat.id}/messages/${oldReply.id}/regenerate`,
-      headers: auth,
-    });
-    expect(res.statusCode).toBe(200);
-    await t.app.replies.idle();
+    await regenerate(auth, chat.id, oldReply.id, ['Regenerated']);
     let now = await shown(auth, chat.id);
     expect(texts(now).slice(-4)).toEqual(['one', 'Regenerated', 'two', 'Hello there!']);
     const regenerated = now.find((m) => m.text === 'Regenerated')!;
@@ -334,14 +324,7 @@ describe('edit', () => {
     const inBranch = await shown(auth, branch.id);
     const sub = (await call<Chat>(auth, 'POST', `/api/chat/${branch.id}/messages/${inBranch.at(-1)!.id}/branch`)).body;
     const oldReply = history[history.findIndex((m) => m.text === 'one') + 1]!;
-    llm.script = { mode: 'pieces', pieces: ['Branch only'] };
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/chat/${branch.id}/messages/${oldReply.id}/regenerate`,
-      headers: auth,
-    });
-    expect(res.statusCode).toBe(200);
-    await t.app.replies.idle();
+    await regenerate(auth, branch.id, oldReply.id, ['Branch only']);
     expect(texts(await shown(auth, branch.id)).slice(-6)).toEqual([
       'one',
       'Branch only',

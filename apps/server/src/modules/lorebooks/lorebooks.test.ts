@@ -294,7 +294,7 @@ describe('lorebooks: who may read and write them', () => {
     const { auth } = await createUser(t.app, t.database.db);
     const data = {
       entries: {
-        '0': { uid: 0, key: ['empty'], comment: 'Placeholder', content: '' },
+        '0': { uid: 0, key: ['empty'], comment: 'Title only, no text', content: '' },
         '1': { uid: 1, key: ['tide'], content: 'The tide is high.' },
         '2': { uid: 2, key: ['blank'], content: ' \n\t ' },
       },

@@ -10,7 +10,7 @@ import {
   memoryRevisions,
   messageMemories,
 } from '../../db/schema.js';
-import { createBot, createUser, deleteAccount } from '../../../test/factories.js';
+import { createBot, createUser, deleteAccount, openChatWithNewBot } from '../../../test/factories.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { importSummaries } from './index.js';
@@ -74,15 +74,8 @@ const op = (o: Record<string, unknown>) => ({
 
 async function setup() {
   const { auth, user } = await createUser(t.app, t.database.db);
-  const bot = await createBot(t.database.db, { name: 'Mia' });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/chat/create',
-    headers: auth,
-    payload: { botID: bot.id },
-  });
-  expect(res.statusCode).toBe(201);
-  return { auth, user, bot, chat: res.json<Chat>() };
+  const { bot, chat } = await openChatWithNewBot(t.app, t.database.db, auth, { name: 'Mia' });
+  return { auth, user, bot, chat };
 }
 
 async function send(auth: { authorization: string }, chatId: string, text: string) {
