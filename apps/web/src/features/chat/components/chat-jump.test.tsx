@@ -3,13 +3,17 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { History, Message } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
+import { rememberPlace } from '../scroll-memory';
 import { chat, fakeApi, json, liveStream, message, renderRoutes } from '../test-helpers';
 import { ChatView } from './chat-view';
 
 beforeAll(async () => {
   await initI18n('en');
 });
-afterEach(() => clearSession());
+afterEach(() => {
+  clearSession();
+  rememberPlace('c1', null);
+});
 
 const say = (n: number): Message =>
   message(`m${n}`, {
@@ -207,6 +211,147 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     expect(at('line 6')).toBe(at('A second try.') + 1);
     expect(screen.queryByText('line 999')).toBeNull();
     expect(screen.queryByTestId('new-count')).toBeNull();
+  });
+
+  /**
+   * The page reloaded while an old reply (far back, outside the newest page) is being written
+   * again: the history has it as last saved, `streaming`. `pages` answers the history's
+   * requests; the reply's stream (`GET …/stream/{id}`) is the test's to write.
+   */
+  function renderReloaded(liveId: string, pages: (query: URLSearchParams) => Partial<History> | undefined) {
+    const attached = liveStream();
+    const calls = fakeApi((call) => {
+      if (call.path === `/api/chat/c1/stream/${liveId}`) return attached.response();
+      if (call.path !== '/api/chat/history/c1') return undefined;
+      const query = new URLSearchParams(call.search);
+      if (query.get('a')) return new Promise<Response>(() => {}); // the newer pages: still loading
+      const page = pages(query);
+      return page ? json({ results: [], next_param: null, prev_param: null, ...page }) : undefined;
+    });
+    renderRoutes(
+      [
+        {
+          path: '/aiko',
+          element: (
+            <ChatView
+              chat={chat()}
+              viewer="u1"
+              onBack={() => {}}
+              onRequirePremium={() => {}}
+              onOpenChat={() => {}}
+              onDeleted={() => {}}
+            />
+          ),
+        },
+      ],
+      '/aiko',
+    );
+    const row = () => document.querySelector<HTMLElement>(`[data-id="${liveId}"]`);
+    const attaches = () => calls.filter((c) => c.path === `/api/chat/c1/stream/${liveId}`).length;
+    return { attached, row, attaches };
+  }
+
+  it('reloaded at an old reply being regenerated: its dots while it is written, its text in place, then no dots', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    // The reader's last place: 2 November, where m205 was asked for again (a new alternative,
+    // m205-2, still empty) before the reload.
+    const page = dayPage().map((m) =>
+      m.id === 'm205' ? { ...m, id: 'm205-2', text: '', state: 'streaming' as const, alt_index: 1, alt_count: 2 } : m,
+    );
+    rememberPlace('c1', { id: 'm200', at: page.find((m) => m.id === 'm200')!.created_at });
+    const { attached, row, attaches } = renderReloaded('m205-2', (query) =>
+      query.get('at') ? { results: page, anchor_id: 'm200', prev_param: 'later' } : undefined,
+    );
+    await screen.findByText('line 200', {}, { timeout: 5000 });
+    expect(screen.queryByText('line 999')).toBeNull();
+    await waitFor(() => expect(row()?.dataset.state).toBe('streaming'), { timeout: 5000 });
+    expect(within(row()!).getByTestId('typing')).toBeTruthy();
+    // The page follows it where it is (whichever replica writes it: the server's stream by id).
+    await waitFor(() => expect(attaches()).toBe(1), { timeout: 5000 });
+    const alt = { reply_to: 'm204', alt_index: 1, alt_count: 2 };
+    attached.emit('bot_message', message('m205-2', { ...alt, state: 'streaming', text: 'Once ' }));
+    attached.emit('delta', { message_id: 'm205-2', text: 'more, then.' });
+    await waitFor(() => expect(row()!.textContent).toContain('Once more, then.'), { timeout: 5000 });
+    attached.emit('bot_message', message('m205-2', { ...alt, state: 'done', text: 'Once more, then.' }));
+    attached.end();
+    await waitFor(() => expect(row()!.dataset.state).toBe('done'), { timeout: 5000 });
+    expect(within(row()!).queryByTestId('typing')).toBeNull();
+    // In its place, the window unchanged, nothing counted as new, the composer free again.
+    const rows = screen.getAllByRole('listitem', { hidden: true }).map((li) => li.textContent ?? '');
+    const at = (text: string) => rows.findIndex((r) => r.includes(text));
+    expect(at('Once more, then.')).toBe(at('line 204') + 1);
+    expect(at('line 206')).toBe(at('Once more, then.') + 1);
+    expect(screen.queryByTestId('new-count')).toBeNull();
+    expect(screen.queryByTestId('stop-button')).toBeNull();
+    expect(attaches()).toBe(1);
+  });
+
+  it('reloaded at the newest page while an older reply of it is regenerated: followed to its end in place', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    // m981 (not the newest reply) was asked for again; the newest page has it as last saved.
+    const page = lines(970, 999).map((m) =>
+      m.id === 'm981' ? { ...m, text: 'Half of it', state: 'streaming' as const, alt_index: 1, alt_count: 2 } : m,
+    );
+    const { attached, row } = renderReloaded('m981', () => ({ results: page }));
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    await waitFor(() => expect(row()?.dataset.state).toBe('streaming'), { timeout: 5000 });
+    const alt = { reply_to: 'm980', alt_index: 1, alt_count: 2 };
+    attached.emit('bot_message', message('m981', { ...alt, state: 'streaming', text: 'Half of it' }));
+    attached.emit('bot_message', message('m981', { ...alt, state: 'done', text: 'Half of it, and the rest.' }));
+    attached.end();
+    await waitFor(() => expect(row()!.dataset.state).toBe('done'), { timeout: 5000 });
+    expect(row()!.textContent).toContain('Half of it, and the rest.');
+    const rows = screen.getAllByRole('listitem', { hidden: true }).map((li) => li.textContent ?? '');
+    expect(rows.findIndex((r) => r.includes('the rest.'))).toBe(rows.findIndex((r) => r.includes('line 980')) + 1);
+    // The newest reply offers regenerate again (nothing is being written).
+    await waitFor(() => expect(screen.queryByTestId('stop-button')).toBeNull());
+  });
+
+  it('at the newest, an older page with a reply being regenerated: followed when that page loads', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const older = lines(870, 969).map((m) =>
+      m.id === 'm901' ? { ...m, text: '', state: 'streaming' as const, alt_index: 1, alt_count: 2 } : m,
+    );
+    const { attached, row, attaches } = renderReloaded('m901', (query) =>
+      query.get('c') === 'before970'
+        ? { results: older }
+        : query.has('c')
+          ? undefined
+          : { results: lines(970, 999), next_param: 'before970' },
+    );
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    // Not loaded: nothing to follow yet.
+    expect(attaches()).toBe(0);
+    fireEvent.click(await screen.findByText('Show earlier messages', {}, { timeout: 5000 }));
+    await waitFor(() => expect(row()?.dataset.state).toBe('streaming'), { timeout: 5000 });
+    await waitFor(() => expect(attaches()).toBe(1), { timeout: 5000 });
+    attached.emit('bot_message', message('m901', { reply_to: 'm900', alt_index: 1, alt_count: 2, text: 'Done now.' }));
+    attached.end();
+    await waitFor(() => expect(row()!.dataset.state).toBe('done'), { timeout: 5000 });
+    expect(row()!.textContent).toContain('Done now.');
+  });
+
+  it('a retry of an old reply goes on in its place when the user goes back to the newest meanwhile', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    const { retried } = renderChat();
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    await openJump();
+    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
+    await screen.findByText('line 0', {}, { timeout: 5000 });
+    const failed = () => document.querySelector<HTMLElement>('[data-id="m5"]');
+    await waitFor(() => expect(failed()?.dataset.state).toBe('failed'), { timeout: 5000 });
+    fireEvent.click(within(failed()!).getByTestId('retry-button'));
+    retried.emit('bot_message', message('m5', { state: 'streaming', text: '', reply_to: 'm4' }));
+    await waitFor(() => expect(failed()?.dataset.state).toBe('streaming'), { timeout: 5000 });
+    fireEvent.click(screen.getByTestId('jump-to-latest'));
+    await screen.findByText('line 999', {}, { timeout: 5000 });
+    retried.emit('delta', { message_id: 'm5', text: 'A second try.' });
+    retried.emit('bot_message', message('m5', { state: 'done', text: 'A second try.', reply_to: 'm4' }));
+    retried.end();
+    await waitFor(() => expect(screen.queryByTestId('stop-button')).toBeNull(), { timeout: 5000 });
+    // m5 is far above the newest page: not put at its end.
+    expect(failed()).toBeNull();
+    expect(screen.queryByText('A second try.')).toBeNull();
   });
 
   it('counts a reply that finishes after a jump back on "jump to latest", and forgets it there', async () => {

@@ -93,7 +93,8 @@ export function useConversation(chatId: string) {
   const history = useHistory(chatId, anchor);
   const mergedPages = useRef(new WeakSet<object>());
   const stream = useRef<AbortController | null>(null);
-  const attachedOnLoad = useRef(false);
+  /** The live replies found in the list that this window has followed (each once; see below). */
+  const followedLive = useRef(new Set<string>());
   /** The loaded window does not reach the newest message (after a jump back in time). */
   const hasNewer = Boolean(history.hasPreviousPage);
   const detached = useRef(false);
@@ -121,7 +122,7 @@ export function useConversation(chatId: string) {
   /** Opens the history elsewhere: the first message, a date, or back at the newest. */
   const jumpTo = useCallback((next: HistoryAnchor) => {
     mergedPages.current = new WeakSet();
-    attachedOnLoad.current = false;
+    followedLive.current = new Set();
     arrivedAway.current = new Set();
     setAwayCount(0);
     dispatch({ type: 'reset' });
@@ -160,8 +161,10 @@ export function useConversation(chatId: string) {
         // Away from the newest messages (a jump): they are read again on the way back, and
         // counted meanwhile.
         const message = event.data;
-        if (!detached.current) dispatch({ type: 'upsert', message });
-        else if (inPlace) dispatch({ type: 'replace', message });
+        // A reply written in place changes the shown one only: after a jump it may not be
+        // loaded (then nothing changes here), and never goes to the end of the list.
+        if (inPlace && (detached.current || message.role === 'bot')) dispatch({ type: 'replace', message });
+        else if (!detached.current) dispatch({ type: 'upsert', message });
         else if (!(message.state === 'streaming' && message.text === '') && !arrivedAway.current.has(message.id)) {
           arrivedAway.current.add(message.id);
           setAwayCount(arrivedAway.current.size);
@@ -374,15 +377,22 @@ export function useConversation(chatId: string) {
     [busy, chatId],
   );
 
-  // A reply still being written when the page opens: follow it.
+  /**
+   * A reply still being written when the page opens, or in a page it loads later, is followed
+   * to its end: the newest one as the page's own stream, an older one (regenerated or retried
+   * after a jump back, the page reloaded meanwhile) in its place. The list knows it only from
+   * the history, as last saved: without the stream its typing dots would stay after it ended
+   * (docs/chat.md "Long chats"). Each once per window; never while a stream of this page is open.
+   */
+  const live = streamingMessage(state);
+  const liveId = live?.id ?? null;
+  const lastBotId = lastBotMessage(state)?.id ?? null;
   useEffect(() => {
-    if (attachedOnLoad.current || !history.isSuccess || history.hasPreviousPage || stream.current) return;
-    attachedOnLoad.current = true;
-    const newest = history.data.pages[0]?.results.find((m) => m.role === 'bot');
-    if (newest?.state === 'streaming') {
-      void run((handler, signal) => attachStream(chatId, newest.id, handler, signal), null);
-    }
-  }, [chatId, history.isSuccess, history.hasPreviousPage, history.data, run]);
+    if (!liveId || busy || stream.current || followedLive.current.has(liveId)) return;
+    followedLive.current.add(liveId);
+    const inPlace = hasNewer || liveId !== lastBotId;
+    void run((handler, signal) => attachStream(chatId, liveId, handler, signal), null, undefined, inPlace);
+  }, [chatId, liveId, lastBotId, hasNewer, busy, run]);
 
   const patch = useCallback(
     (messageId: string, changes: Partial<Message>) => dispatch({ type: 'patch', messageId, changes }),
@@ -405,8 +415,7 @@ export function useConversation(chatId: string) {
   // The reader's last place, when that message is still in the history (else the date's first).
   const focus =
     anchor.kind === 'date' && anchor.focusId && messages.some((m) => m.id === anchor.focusId) ? anchor.focusId : null;
-  const streaming = streamingMessage(state);
-  const lastBot = lastBotMessage(state);
+  const streaming = live;
 
   return {
     messages,
@@ -417,7 +426,7 @@ export function useConversation(chatId: string) {
      * loaded (after a jump back): the window's last reply is an old one, and a new alternative of
      * it would be written where nothing shows it (docs/chat.md "Long chats").
      */
-    lastBotId: hasNewer ? null : (lastBot?.id ?? null),
+    lastBotId: hasNewer ? null : lastBotId,
     /** A send or a generation is under way: the composer waits, the stop button shows. */
     busy: busy || Boolean(streaming),
     /** Waiting for the reply to start (no bot message yet). */
