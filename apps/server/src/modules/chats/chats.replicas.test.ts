@@ -153,6 +153,58 @@ function scenario(name: string, env: () => Record<string, string>, enabled = tru
       live.abort();
     });
 
+    it('an old reply regenerated on A, the page reloaded on B: streaming in its place, followed by id to its end', async () => {
+      const [a, b] = await replicas(env());
+      const { auth, user, chat } = await newChat(a);
+      const owner = { id: chat.id, userId: user.id };
+      // Forty exchanges, a minute apart: the third is far outside the newest page.
+      const start = Date.now() + 60_000; // after the greeting
+      const asked: string[] = [];
+      let old = '';
+      for (let i = 0; i < 40; i += 1) {
+        const question = await createMessage(a.database.db, owner, {
+          text: `question ${i}`,
+          createdAt: new Date(start + i * 60_000),
+        });
+        const answer = await createMessage(a.database.db, owner, {
+          role: 'bot',
+          text: `answer ${i}`,
+          replyTo: question.id,
+          state: 'done',
+          createdAt: new Date(start + i * 60_000 + 1000),
+        });
+        asked.push(question.createdAt.toISOString());
+        if (i === 2) old = answer.id;
+      }
+      const pieces = Array.from({ length: 10 }, (_, i) => `again${i} `);
+      a.llm.script = { mode: 'pieces', pieces, delayMs: 60 };
+      const regen = await openStream(a.url, auth, `/api/chat/${chat.id}/messages/${old}/regenerate`, {});
+      const first = await regen.readUntil((e) => e.event === 'delta');
+      const id = first.data.message_id as string;
+      regen.abort(); // the reload
+
+      const page = async (query: string) =>
+        (await b.app.inject({ url: `/api/chat/history/${chat.id}?${query}`, headers: auth })).json<{
+          results: Message[];
+        }>().results;
+      // The newest page does not have it; the page around it (the reader's place) has it live, in its place.
+      expect((await page('')).some((m) => m.id === id || m.id === old)).toBe(false);
+      const around = await page(`at=${encodeURIComponent(asked[2]!)}`);
+      const at = around.findIndex((m) => m.id === id);
+      expect(around[at]).toMatchObject({ state: 'streaming', alt_count: 2 });
+      expect(around[at + 1]).toMatchObject({ text: 'question 2' });
+      expect(around[at - 1]).toMatchObject({ text: 'question 3' });
+      expect(around.some((m) => m.id === old)).toBe(false);
+
+      // Followed from B by its id (A writes it) to its end; then the history has it done there.
+      const events = await (await openStream(b.url, auth, `/api/chat/${chat.id}/stream/${id}`)).readAll();
+      expect(events[0]).toMatchObject({ event: 'bot_message', data: { id, state: 'streaming' } });
+      expect(events.at(-1)).toMatchObject({ event: 'bot_message', data: { id, state: 'done', text: pieces.join('') } });
+      const after = await page(`at=${encodeURIComponent(asked[2]!)}`);
+      expect(after[after.findIndex((m) => m.id === id) + 1]).toMatchObject({ text: 'question 2' });
+      expect(after.find((m) => m.id === id)).toMatchObject({ state: 'done', text: pieces.join('') });
+    });
+
     it('stop on B ends the reply A is writing within a second, its text kept', async () => {
       const [a, b] = await replicas(env());
       const { auth, chat } = await newChat(a);
