@@ -15,7 +15,8 @@ export const primaryButtonClass =
 /** A dialog's main button: the app's colour, or red (`danger`) for what cannot be undone. */
 export const actionButtonClass = {
   primary: primaryButtonClass,
-  danger: 'rounded-full border border-transparent bg-red-500 px-5 py-2 text-sm font-semibold text-white disabled:opacity-50',
+  danger:
+    'rounded-full border border-transparent bg-red-500 px-5 py-2 text-sm font-semibold text-white disabled:opacity-50',
 };
 export type ActionTone = keyof typeof actionButtonClass;
 

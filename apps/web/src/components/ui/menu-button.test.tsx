@@ -64,9 +64,12 @@ describe('MenuButton', () => {
 describe('MenuButton as a sheet (the chat menu)', () => {
   /** A window as narrow as a phone, or not, as far as `matchMedia('(max-width: …)')` can tell. */
   const narrow = (matches: boolean) =>
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) => ({ matches, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as never,
-    );
+    vi
+      .spyOn(window, 'matchMedia')
+      .mockImplementation(
+        (query: string) =>
+          ({ matches, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as never,
+      );
   const many = Array.from({ length: 20 }, (_, i) => ({
     id: `item-${i}`,
     label: `Ein ziemlich langer deutscher Menüeintrag ${i}`,

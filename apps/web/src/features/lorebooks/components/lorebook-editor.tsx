@@ -15,11 +15,7 @@ import {
 } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import {
-  outlineButtonClass,
-  primaryButtonClass,
-  secondaryButtonClass,
-} from '../../../components/ui/dialog-actions';
+import { outlineButtonClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui/dialog-actions';
 import { IconTextButton } from '../../../components/ui/icon-button';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
@@ -178,7 +174,10 @@ function BookFiles({ book }: { book: Lorebook }) {
           <FormError message={error} />
           {/* Cancel, then the two ways to import (DialogActions' order and looks); on a phone one
               above the other, full width, the main one on top. */}
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end" data-testid="lorebook-import-actions">
+          <div
+            className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end"
+            data-testid="lorebook-import-actions"
+          >
             <button type="button" className={secondaryButtonClass} onClick={() => setFile(null)}>
               {t('lorebooks.cancel')}
             </button>
