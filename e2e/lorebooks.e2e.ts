@@ -113,7 +113,9 @@ describe('lorebooks on a phone', () => {
       expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
       const fits = await menu.evaluate((element) => ({
         scrolls: element.scrollHeight > element.clientHeight + 1,
-        items: Array.from(element.querySelectorAll('[role=menuitem]')).map((item) => item.getBoundingClientRect().height),
+        items: Array.from(element.querySelectorAll('[role=menuitem]')).map(
+          (item) => item.getBoundingClientRect().height,
+        ),
       }));
       expect(fits.scrolls, `the menu scrolls at ${viewport.width}px`).toBe(false);
       expect(fits.items.length).toBeGreaterThanOrEqual(18);
