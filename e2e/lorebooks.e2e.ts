@@ -7,7 +7,8 @@ import { launchChromium, startPgApp, type PgApp } from './support/pg-app';
  * Lorebooks on a phone (issue 29; docs/lorebooks.md): from Settings the user creates a book,
  * makes it global and adds an entry (its chance under "Advanced"); in a chat a message names the
  * entry's keyword, the model receives the entry, and the last reply's "What went into the
- * prompt" says it fired on that keyword.
+ * prompt" says it fired on that keyword. Then the chat's menu in German fits on the phone's screen
+ * and on a laptop's, every entry on one line.
  */
 let app: PgApp;
 let model: FakeOpenAi;
@@ -89,6 +90,40 @@ describe('lorebooks on a phone', () => {
     expect(await trace.getByTestId('trace-lore').first().innerText()).toContain('keyword “lamp”');
     expect(await trace.getByTestId('trace-lore-status').first().innerText()).toBe('Included');
     await shot(page, 'prompt-trace-phone');
+
+    // The chat's menu in German (its longest words; about twenty entries): on the phone a bottom
+    // sheet with every entry on one line, on a laptop a drop-down; either way all on the screen,
+    // nothing to scroll.
+    await context.addCookies([{ name: 'lang', value: 'de', url: app.baseUrl }]);
+    await page.evaluate(() => localStorage.setItem('lang', 'de'));
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.reload();
+      await page.getByTestId('composer').waitFor();
+      await poll(() => page.evaluate(() => document.documentElement.lang)).toBe('de');
+      await page.getByTestId('chat-menu').click();
+      const menu = page.getByRole('menu');
+      await page.getByTestId('chat-menu-delete').waitFor();
+      await shot(page, `chat-menu-de-${viewport.width}`);
+      const box = (await menu.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      const fits = await menu.evaluate((element) => ({
+        scrolls: element.scrollHeight > element.clientHeight + 1,
+        items: Array.from(element.querySelectorAll('[role=menuitem]')).map(
+          (item) => item.getBoundingClientRect().height,
+        ),
+      }));
+      expect(fits.scrolls, `the menu scrolls at ${viewport.width}px`).toBe(false);
+      expect(fits.items.length).toBeGreaterThanOrEqual(18);
+      // One line each (an icon and a line of text, at most 40 px): no label wraps.
+      expect(Math.max(...fits.items)).toBeLessThanOrEqual(40);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => menu.count()).toBe(0);
+    }
     await context.close();
   }, 400_000);
 });

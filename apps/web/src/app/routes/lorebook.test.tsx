@@ -160,6 +160,40 @@ describe('the lorebook editor', () => {
     );
   });
 
+  it('lines its buttons up: the app’s outlined and main buttons, one height in a row; the heading’s link ends with the content', async () => {
+    signIn();
+    const path = `/api/lorebooks/${book([]).id}`;
+    fakeApi((call) => (call.path === path && call.method === 'GET' ? json(book([entry()])) : undefined));
+    renderRoutes([{ path: '/lorebooks/:id', element: <LorebookPage /> }], `/lorebooks/${book([]).id}`);
+    await screen.findByTestId('lorebook-editor');
+    /** A button of the row's one height: a 1 px border (transparent or not), `py-2`, small text. */
+    const oneHeight = (button: HTMLElement) =>
+      ['border', 'py-2', 'text-sm', 'rounded-full'].every((name) => button.classList.contains(name));
+    // Import and the two exports: outlined, each with its icon before its text.
+    const files = within(screen.getByTestId('lorebook-files')).getAllByRole('button');
+    expect(files.map((button) => button.textContent)).toEqual(['Import', 'Export World Info', 'Export as card book']);
+    for (const button of files) {
+      expect(oneHeight(button), button.textContent!).toBe(true);
+      expect(button.classList.contains('border-white/15')).toBe(true);
+      expect(button.querySelector('svg')).not.toBeNull();
+    }
+    expect(oneHeight(screen.getByTestId('lorebook-save'))).toBe(true);
+    expect(oneHeight(screen.getByTestId('lore-entry-add'))).toBe(true);
+    // The heading is as wide as the editor: "All lorebooks" ends where the content ends.
+    expect(screen.getByText('All lorebooks').parentElement!.classList.contains('max-w-3xl')).toBe(true);
+    // The import dialog: Cancel, Replace all, Add — one height side by side, stacked on a phone.
+    const file = new File([JSON.stringify({ entries: { '0': { key: ['tide'], content: 'The tide.' } } })], 'a.json', {
+      type: 'application/json',
+    });
+    fireEvent.change(screen.getByLabelText<HTMLInputElement>('Import'), { target: { files: [file] } });
+    const actions = await screen.findByTestId('lorebook-import-actions');
+    const buttons = within(actions).getAllByRole('button');
+    expect(buttons.map((button) => button.textContent)).toEqual(['Cancel', 'Replace all', 'Add']);
+    for (const button of buttons) expect(oneHeight(button), button.textContent!).toBe(true);
+    expect(actions.className).toContain('flex-col-reverse');
+    expect(actions.className).toContain('sm:flex-row');
+  });
+
   it('lists the user’s books and creates one', async () => {
     signIn();
     const made = book([]);

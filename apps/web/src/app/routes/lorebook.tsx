@@ -39,6 +39,7 @@ export function Component() {
   return (
     <Page
       title={book.data.name}
+      headerClassName="max-w-3xl"
       subtitle={character ? t('lorebooks.character_book', { name: character.name }) : t('lorebooks.user_book')}
       actions={
         character ? (

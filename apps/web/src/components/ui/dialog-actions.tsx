@@ -1,5 +1,8 @@
+// Every one of these buttons has a border (transparent but for the outlined one): side by side in
+// a row they are one height and their texts share a baseline.
+
 /** A dialog's quiet button (Cancel, Back). */
-export const secondaryButtonClass = 'rounded-full px-4 py-2 text-sm text-muted hover:text-fg';
+export const secondaryButtonClass = 'rounded-full border border-transparent px-4 py-2 text-sm text-muted hover:text-fg';
 
 /** A dialog's outlined button with its icon, under a list (add a character, leave the scene). */
 export const outlineButtonClass =
@@ -7,12 +10,13 @@ export const outlineButtonClass =
 
 /** A dialog's main button. */
 export const primaryButtonClass =
-  'rounded-full bg-primary px-5 py-2 text-sm font-semibold text-on-primary disabled:opacity-50';
+  'rounded-full border border-transparent bg-primary px-5 py-2 text-sm font-semibold text-on-primary disabled:opacity-50';
 
 /** A dialog's main button: the app's colour, or red (`danger`) for what cannot be undone. */
 export const actionButtonClass = {
   primary: primaryButtonClass,
-  danger: 'rounded-full bg-red-500 px-5 py-2 text-sm font-semibold text-white disabled:opacity-50',
+  danger:
+    'rounded-full border border-transparent bg-red-500 px-5 py-2 text-sm font-semibold text-white disabled:opacity-50',
 };
 export type ActionTone = keyof typeof actionButtonClass;
 

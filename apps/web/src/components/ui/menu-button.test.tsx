@@ -60,3 +60,62 @@ describe('MenuButton', () => {
     expect(screen.getByRole('menu').getAttribute('data-placement')).toBe('down');
   });
 });
+
+describe('MenuButton as a sheet (the chat menu)', () => {
+  /** A window as narrow as a phone, or not, as far as `matchMedia('(max-width: …)')` can tell. */
+  const narrow = (matches: boolean) =>
+    vi
+      .spyOn(window, 'matchMedia')
+      .mockImplementation(
+        (query: string) =>
+          ({ matches, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as never,
+      );
+  const many = Array.from({ length: 20 }, (_, i) => ({
+    id: `item-${i}`,
+    label: `Ein ziemlich langer deutscher Menüeintrag ${i}`,
+    icon: Pencil,
+    onSelect: vi.fn(),
+  }));
+
+  it('on a phone opens as a bottom sheet across the screen, outside the header, and its entries work', () => {
+    narrow(true);
+    render(
+      <header data-testid="header">
+        <MenuButton label="Chat options" items={many} testId="chat-menu" sheet />
+      </header>,
+    );
+    fireEvent.click(screen.getByTestId('chat-menu'));
+    const menu = screen.getByRole('menu');
+    expect(menu.getAttribute('data-placement')).toBe('sheet');
+    // Fixed to the bottom edge at full width, not inside the header (whose blurred backdrop would
+    // make it the box a fixed element is placed in).
+    expect(menu.className).toMatch(/\bfixed\b/);
+    expect(menu.className).toContain('inset-x-0');
+    expect(menu.className).toContain('bottom-0');
+    expect(screen.getByTestId('header').contains(menu)).toBe(false);
+    expect(screen.getAllByRole('menuitem')).toHaveLength(20);
+    // A tap in the sheet is not a tap outside: the entry still gets its click.
+    const entry = screen.getByTestId('chat-menu-item-19');
+    fireEvent.pointerDown(entry);
+    fireEvent.click(entry);
+    expect(many[19]!.onSelect).toHaveBeenCalledOnce();
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('a tap on the dimmed page closes it', () => {
+    narrow(true);
+    render(<MenuButton label="Chat options" items={many} testId="chat-menu" sheet />);
+    fireEvent.click(screen.getByTestId('chat-menu'));
+    fireEvent.pointerDown(document.body);
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('on a wider screen stays a drop-down under its button', () => {
+    narrow(false);
+    render(<MenuButton label="Chat options" items={many} testId="chat-menu" sheet />);
+    fireEvent.click(screen.getByTestId('chat-menu'));
+    const menu = screen.getByRole('menu');
+    expect(menu.getAttribute('data-placement')).not.toBe('sheet');
+    expect(menu.className).toContain('absolute');
+  });
+});

@@ -9,6 +9,8 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 export function useMenu(count: number, initialIndex = 0) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  /** The open menu when it is drawn outside `root` (a bottom sheet in a portal): a tap in it is not outside. */
+  const popup = useRef<HTMLDivElement>(null);
   const items = useRef<(HTMLButtonElement | null)[]>([]);
 
   useEffect(() => {
@@ -17,7 +19,8 @@ export function useMenu(count: number, initialIndex = 0) {
     // the list under it to reach its first item.
     items.current[Math.max(0, initialIndex)]?.focus({ preventScroll: true });
     const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
+      const target = event.target as Node;
+      if (!root.current?.contains(target) && !popup.current?.contains(target)) setOpen(false);
     };
     document.addEventListener('pointerdown', onPointer);
     return () => document.removeEventListener('pointerdown', onPointer);
@@ -44,5 +47,5 @@ export function useMenu(count: number, initialIndex = 0) {
     items.current[i] = element;
   };
 
-  return { open, setOpen, root, itemRef, onKeyDown };
+  return { open, setOpen, root, popup, itemRef, onKeyDown };
 }

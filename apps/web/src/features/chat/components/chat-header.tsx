@@ -137,7 +137,11 @@ export function ChatHeader({
           <Icon icon={Phone} size="md" />
         </Link>
       )}
-      {menu.length > 0 && <MenuButton label={t('chat.menu')} items={menu} testId="chat-menu" />}
+      {menu.length > 0 && (
+        // About twenty entries: as wide as its longest on a computer (one line each, up to 20 rem),
+        // a bottom sheet on a phone; either way it fits on the screen.
+        <MenuButton label={t('chat.menu')} items={menu} testId="chat-menu" minWidth="w-max min-w-52 max-w-80" sheet />
+      )}
     </BackHeader>
   );
 }

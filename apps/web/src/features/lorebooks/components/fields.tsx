@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import { outlineButtonClass } from '../../../components/ui/dialog-actions';
 import { FileButton } from '../../../components/ui/file-button';
+import { Icon } from '../../../components/ui/icon';
 import { CheckboxRow } from '../../../components/ui/switch-row';
 
 /** The lorebook pages' pieces: the book settings and the entry form's fields, the rows' delete button. */
@@ -7,21 +10,22 @@ import { CheckboxRow } from '../../../components/ui/switch-row';
 export const inputClass =
   'w-full rounded-xl border border-white/10 bg-bg px-3 py-2 text-sm leading-relaxed focus:border-primary/60 focus:outline-none';
 
-/** A bordered button (import, export, cancel in the import dialog). */
-export const pill =
-  'rounded-full border border-white/15 px-4 py-2 text-sm font-medium hover:bg-white/5 disabled:opacity-50';
-
-/** The bordered button that reads a lorebook's JSON file (into a book, or as a new book); `label` is its text. */
+/**
+ * The outlined button (the app's `outlineButtonClass`, its icon before its text) that reads a
+ * lorebook's JSON file, into a book or as a new book; `label` is its text.
+ */
 export function ImportButton({
   onFile,
   label,
   testId,
   disabled,
+  icon,
 }: {
   onFile: (file: File) => Promise<unknown>;
   label: string;
   testId: string;
   disabled?: boolean;
+  icon: LucideIcon;
 }) {
   return (
     <FileButton
@@ -29,9 +33,12 @@ export function ImportButton({
       onFile={(file) => void onFile(file)}
       label={label}
       testId={testId}
-      className={pill}
+      className={`${outlineButtonClass} disabled:opacity-50`}
       disabled={disabled}
-    />
+    >
+      <Icon icon={icon} size="sm" />
+      {label}
+    </FileButton>
   );
 }
 

@@ -1,6 +1,7 @@
 import '../../../lib/error-texts';
 import '../texts';
 import { useState, type FormEvent } from 'react';
+import { Download, Plus, Upload } from 'lucide-react';
 import {
   LORE_REGEX_KEYS_TESTED,
   LORE_SCAN_DEPTH_MAX,
@@ -14,7 +15,8 @@ import {
 } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { primaryButtonClass } from '../../../components/ui/dialog-actions';
+import { outlineButtonClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui/dialog-actions';
+import { IconTextButton } from '../../../components/ui/icon-button';
 import { FormError } from '../../../components/ui/form-error';
 import { Modal } from '../../../components/ui/modal';
 import { CheckboxRow } from '../../../components/ui/switch-row';
@@ -23,7 +25,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { lorebookCalls, useLorebookWrite } from '../api/book-writes';
 import { downloadJson, importErrorText, importedText, readJsonFile } from '../files';
 import { EntryForm, NEW_ENTRY } from './entry-form';
-import { Field, ImportButton, inputClass, NumberInput, pill, RowDeleteButton, TextInput } from './fields';
+import { Field, ImportButton, inputClass, NumberInput, RowDeleteButton, TextInput } from './fields';
 
 /** The book's own settings: name, description, scan depth, token budget, and for a user's book whether it is global. */
 function BookSettings({ book }: { book: Lorebook }) {
@@ -144,14 +146,24 @@ function BookFiles({ book }: { book: Lorebook }) {
     }
   };
   return (
-    <div className="flex flex-wrap gap-2">
-      <ImportButton onFile={onFile} label={t('lorebooks.import')} testId="lorebook-import-into" />
-      <button type="button" className={pill} onClick={() => void exportAs('world_info')} data-testid="lorebook-export">
+    <div className="flex flex-wrap gap-2" data-testid="lorebook-files">
+      <ImportButton onFile={onFile} label={t('lorebooks.import')} testId="lorebook-import-into" icon={Upload} />
+      <IconTextButton
+        icon={Download}
+        className={outlineButtonClass}
+        onClick={() => void exportAs('world_info')}
+        testId="lorebook-export"
+      >
         {t('lorebooks.export_world_info')}
-      </button>
-      <button type="button" className={pill} onClick={() => void exportAs('character_book')}>
+      </IconTextButton>
+      <IconTextButton
+        icon={Download}
+        className={outlineButtonClass}
+        onClick={() => void exportAs('character_book')}
+        testId="lorebook-export-card"
+      >
         {t('lorebooks.export_card_book')}
-      </button>
+      </IconTextButton>
       <Modal
         open={file !== null}
         onClose={() => setFile(null)}
@@ -160,11 +172,22 @@ function BookFiles({ book }: { book: Lorebook }) {
       >
         <div className="flex flex-col gap-3">
           <FormError message={error} />
-          <div className="flex flex-wrap justify-end gap-2">
-            <button type="button" className={pill} onClick={() => setFile(null)}>
+          {/* Cancel, then the two ways to import (DialogActions' order and looks); on a phone one
+              above the other, full width, the main one on top. */}
+          <div
+            className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end"
+            data-testid="lorebook-import-actions"
+          >
+            <button type="button" className={secondaryButtonClass} onClick={() => setFile(null)}>
               {t('lorebooks.cancel')}
             </button>
-            <button type="button" className={pill} disabled={importInto.isPending} onClick={() => void run('replace')}>
+            <button
+              type="button"
+              className={`${outlineButtonClass.replace('self-start', 'justify-center')} disabled:opacity-50`}
+              disabled={importInto.isPending}
+              onClick={() => void run('replace')}
+              data-testid="lorebook-import-replace"
+            >
               {t('lorebooks.import_replace')}
             </button>
             <button
@@ -252,14 +275,14 @@ export function LorebookEditor({ book }: { book: Lorebook }) {
             {t('lorebooks.entries')}{' '}
             <span className="text-sm font-normal text-muted tabular-nums">{book.entries.length}</span>
           </h2>
-          <button
-            type="button"
+          <IconTextButton
+            icon={Plus}
             onClick={() => setEditing('new')}
-            className="rounded-full bg-primary px-4 py-2 text-sm font-semibold text-on-primary"
-            data-testid="lore-entry-add"
+            className={`flex shrink-0 items-center gap-1.5 ${primaryButtonClass}`}
+            testId="lore-entry-add"
           >
             {t('lorebooks.add_entry')}
-          </button>
+          </IconTextButton>
         </div>
         {regexKeys > LORE_REGEX_KEYS_TESTED && (
           <p

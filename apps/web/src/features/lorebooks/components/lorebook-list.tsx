@@ -2,9 +2,11 @@ import '../../../lib/error-texts';
 import '../texts';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { Upload } from 'lucide-react';
 import { LOREBOOK_NAME_MAX, type LorebookSummary } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { primaryButtonClass } from '../../../components/ui/dialog-actions';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { Skeleton } from '../../../components/ui/page';
 import { toApiRequestError } from '../../../lib/api-client';
@@ -51,7 +53,7 @@ function CreateBook() {
         <button
           type="submit"
           disabled={create.isPending}
-          className="shrink-0 rounded-full bg-primary px-4 py-2 text-sm font-semibold text-on-primary disabled:opacity-50"
+          className={`shrink-0 ${primaryButtonClass}`}
           data-testid="lorebook-create"
         >
           {t('lorebooks.create')}
@@ -112,6 +114,7 @@ export function LorebookList() {
           onFile={onFile}
           label={t('lorebooks.import_new')}
           testId="lorebook-import-new"
+          icon={Upload}
           disabled={importNew.isPending}
         />
       </div>
