@@ -10,7 +10,7 @@ import { exportUserMemories } from '../memories/index.js';
 import type { ZipFileWriter } from './archive.js';
 import * as repo from './data-export.repository.js';
 
-/** Messages read per query: a chat of any length is read in pages of this many. */
+/** Messages read per query: a chat of any length is read in pages of this many (by default). */
 export const MESSAGE_PAGE = 500;
 
 export interface ArchiveSource {
@@ -44,9 +44,14 @@ export const archiveMediaName = (key: string) => `media/${path.posix.basename(ke
 /**
  * Writes everything the app holds about the user into `zip` (docs/accounts.md "Download my
  * data"): JSON a program can import beside text a person can read. Chats are read in pages,
- * files streamed from storage one at a time.
+ * files streamed from storage one at a time; `messagePage`: messages per page (smaller in tests,
+ * to put a page's end inside a reply's alternatives).
  */
-export async function writeArchive(zip: ZipFileWriter, source: ArchiveSource): Promise<void> {
+export async function writeArchive(
+  zip: ZipFileWriter,
+  source: ArchiveSource,
+  messagePage = MESSAGE_PAGE,
+): Promise<void> {
   const { db, userId, signal } = source;
   const account = await repo.findAccount(db, userId);
   if (!account) throw new Error('the account is gone');
@@ -85,7 +90,7 @@ export async function writeArchive(zip: ZipFileWriter, source: ArchiveSource): P
     );
     await zip.stream(
       `${folder}/messages.jsonl`,
-      mapPages(source, chat.id, (row) => {
+      mapPages(source, chat.id, messagePage, (row) => {
         const files = ownedMessageFiles(userId, row);
         for (const key of files) media.add(key);
         const { mediaKey, audioKey, ...rest } = row;
@@ -102,7 +107,7 @@ export async function writeArchive(zip: ZipFileWriter, source: ArchiveSource): P
       `${folder}/transcript.md`,
       prefixed(
         header,
-        mapPages(source, chat.id, (row) => transcriptLine(row, { userId, userName, character: chat.botName, t })),
+        mapPages(source, chat.id, messagePage, (row) => transcriptLine(row, { userId, userName, character: chat.botName, t })),
       ),
       { compress: true, signal },
     );
@@ -201,17 +206,18 @@ async function* prefixed(first: string, rest: AsyncIterable<string>): AsyncItera
 async function* mapPages(
   source: ArchiveSource,
   chatId: string,
+  pageSize: number,
   line: (row: repo.MessageExportRow) => string,
 ): AsyncIterable<string> {
   let after: repo.MessageCursor = { seq: 0, id: null };
   for (;;) {
     source.signal?.throwIfAborted();
-    const page = await repo.messagePage(source.db, source.userId, chatId, after, MESSAGE_PAGE);
+    const page = await repo.messagePage(source.db, source.userId, chatId, after, pageSize);
     if (!page.length) return;
     yield page.map(line).join('');
     const last = page[page.length - 1]!;
     after = { seq: last.seq, id: last.id };
-    if (page.length < MESSAGE_PAGE) return;
+    if (page.length < pageSize) return;
   }
 }
 

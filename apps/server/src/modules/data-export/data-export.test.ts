@@ -10,7 +10,8 @@ import { createBot, createChat, createMessage, createUser, deleteAccount } from 
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import type { MediaStorage } from '../../providers/storage/storage.js';
 import { DATA_EXPORT_QUEUE } from './index.js';
-import { MESSAGE_PAGE } from './contents.js';
+import { ZipFileWriter } from './archive.js';
+import { MESSAGE_PAGE, writeArchive } from './contents.js';
 
 /**
  * "Download my data" through the routes and the job (PGlite by default, PostgreSQL with
@@ -351,6 +352,75 @@ describe('download my data', () => {
     const lines = strFromU8(files[jsonl]!).trim().split('\n');
     expect(lines).toHaveLength(count);
     expect(JSON.parse(lines[count - 1]!).text).toBe(`line ${count - 1}`);
+  });
+
+  it('pages on (seq, id): alternatives sharing a seq, a page ending among them, every message once', async () => {
+    // A reply regenerated or rewritten takes its target's place: its alternatives share one `seq`
+    // and one `created_at` (docs/chat.md "A reply keeps its place"). Paging on `seq` or
+    // `created_at` alone would skip the rest of such a group when a page ends inside it.
+    const db = t.database.db;
+    const owner = await createUser(t.app, db);
+    const bot = await createBot(db);
+    const chat = await createChat(db, { userId: owner.user.id, botId: bot.id });
+    const start = Date.now() - 3600_000;
+    let tick = 0;
+    const at = () => new Date(start + 1000 * tick++);
+    /** A user message and a reply with `alternatives` more in its place (the last one shown). */
+    async function exchange(n: number, alternatives: number) {
+      const said = await createMessage(db, chat, { text: `user ${n}`, createdAt: at() });
+      const reply = await createMessage(db, chat, {
+        role: 'bot',
+        text: `reply ${n}.0`,
+        replyTo: said.id,
+        createdAt: at(),
+      });
+      for (let i = 1; i <= alternatives; i++) {
+        await db.update(messages).set({ selected: false }).where(eq(messages.replyTo, said.id));
+        await createMessage(db, chat, {
+          role: 'bot',
+          text: `reply ${n}.${i}`,
+          replyTo: said.id,
+          altIndex: i,
+          seq: reply.seq,
+          createdAt: reply.createdAt,
+        });
+      }
+    }
+    await exchange(1, 4);
+    await exchange(2, 0);
+    await exchange(3, 2);
+    await exchange(4, 0);
+
+    const rows = await db
+      .select({ id: messages.id, seq: messages.seq, text: messages.text })
+      .from(messages)
+      .where(eq(messages.chatId, chat.id));
+    expect(rows).toHaveLength(14);
+    expect(new Set(rows.map((r) => r.seq)).size).toBe(8);
+    const expected = [...rows].sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+    // Every page size up to the chat's length puts some page's end inside a group of five or three.
+    for (let size = 1; size <= rows.length + 1; size++) {
+      const file = path.join(dataDir, `paging-${owner.user.id}-${size}.zip`);
+      const zip = new ZipFileWriter(file);
+      await writeArchive(zip, { db, storage: storage(), userId: owner.user.id }, size);
+      await zip.finish();
+      const files = unzipSync(new Uint8Array(fs.readFileSync(file)));
+      fs.rmSync(file);
+      const names = Object.keys(files);
+      const lines = strFromU8(files[names.find((n) => n.endsWith('messages.jsonl'))!]!)
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; seq: number });
+      expect(
+        lines.map((l) => [l.seq, l.id]),
+        `page size ${size}`,
+      ).toEqual(expected.map((r) => [r.seq, r.id]));
+      // The transcript reads the same pages: every text once, in the same order.
+      const transcript = strFromU8(files[names.find((n) => n.endsWith('transcript.md'))!]!);
+      const said = [...transcript.matchAll(/^(user \d+|reply \d+\.\d+)$/gm)].map((m) => m[1]);
+      expect(said, `page size ${size}`).toEqual(expected.map((r) => r.text));
+    }
   });
 
   it('goes with the account (rows and files)', async () => {
