@@ -107,7 +107,9 @@ export async function writeArchive(
       `${folder}/transcript.md`,
       prefixed(
         header,
-        mapPages(source, chat.id, messagePage, (row) => transcriptLine(row, { userId, userName, character: chat.botName, t })),
+        mapPages(source, chat.id, messagePage, (row) =>
+          transcriptLine(row, { userId, userName, character: chat.botName, t }),
+        ),
       ),
       { compress: true, signal },
     );
