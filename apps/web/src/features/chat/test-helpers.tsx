@@ -1,5 +1,8 @@
 import type { Bot, Chat, Message } from '@reverie/shared';
-import { fetchCall, type FetchCall, json } from '../../test/render';
+import type { ComponentProps, ReactNode } from 'react';
+import type { RouteObject } from 'react-router';
+import { fetchCall, type FetchCall, json, renderRoutes } from '../../test/render';
+import { ChatView } from './components/chat-view';
 export { json, renderRoutes } from '../../test/render';
 
 const encoder = new TextEncoder();
@@ -89,4 +92,36 @@ export function fakeApi(answer: (call: Call) => Response | Promise<Response> | u
     return (await answer(call)) ?? json({ detail: 'Not found', code: 'not_found' }, 404);
   };
   return calls;
+}
+
+/**
+ * The chat page of `current` for the signed-in user u1, at /aiko, with callbacks that do
+ * nothing unless given; `routes` beside it, `extra` under the providers. Answers the router.
+ */
+export function renderChatView(
+  current: Chat,
+  props: Partial<ComponentProps<typeof ChatView>> = {},
+  { routes = [], extra }: { routes?: RouteObject[]; extra?: ReactNode } = {},
+) {
+  return renderRoutes(
+    [
+      {
+        path: '/aiko',
+        element: (
+          <ChatView
+            chat={current}
+            viewer="u1"
+            onBack={() => {}}
+            onRequirePremium={() => {}}
+            onOpenChat={() => {}}
+            onDeleted={() => {}}
+            {...props}
+          />
+        ),
+      },
+      ...routes,
+    ],
+    '/aiko',
+    extra,
+  );
 }

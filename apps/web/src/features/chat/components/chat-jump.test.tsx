@@ -4,8 +4,7 @@ import type { History, Message } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
 import { rememberPlace } from '../scroll-memory';
-import { chat, fakeApi, json, liveStream, message, renderRoutes } from '../test-helpers';
-import { ChatView } from './chat-view';
+import { chat, fakeApi, json, liveStream, message, renderChatView } from '../test-helpers';
 
 beforeAll(async () => {
   await initI18n('en');
@@ -63,24 +62,7 @@ function renderChat() {
     if (query.get('at')) return page(dayPage(), { anchor_id: 'm200', next_param: 'x', prev_param: 'y' });
     return page(lines(970, 999), { next_param: 'before970' });
   });
-  renderRoutes(
-    [
-      {
-        path: '/aiko',
-        element: (
-          <ChatView
-            chat={chat()}
-            viewer="u1"
-            onBack={() => {}}
-            onRequirePremium={() => {}}
-            onOpenChat={() => {}}
-            onDeleted={() => {}}
-          />
-        ),
-      },
-    ],
-    '/aiko',
-  );
+  renderChatView(chat());
   return { calls, stream, retried };
 }
 
@@ -228,24 +210,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
       const page = pages(query);
       return page ? json({ results: [], next_param: null, prev_param: null, ...page }) : undefined;
     });
-    renderRoutes(
-      [
-        {
-          path: '/aiko',
-          element: (
-            <ChatView
-              chat={chat()}
-              viewer="u1"
-              onBack={() => {}}
-              onRequirePremium={() => {}}
-              onOpenChat={() => {}}
-              onDeleted={() => {}}
-            />
-          ),
-        },
-      ],
-      '/aiko',
-    );
+    renderChatView(chat());
     const row = () => document.querySelector<HTMLElement>(`[data-id="${liveId}"]`);
     const attaches = () => calls.filter((c) => c.path === `/api/chat/c1/stream/${liveId}`).length;
     return { attached, row, attaches };

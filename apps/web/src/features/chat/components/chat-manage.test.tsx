@@ -5,9 +5,8 @@ import type { Chat } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
 import { botKeys, chatKeys } from '../../../lib/query-keys';
 import { clearSession } from '../../../lib/session';
-import { bot, chat, fakeApi, json, message, renderRoutes, type Call } from '../test-helpers';
+import { bot, chat, fakeApi, json, message, renderChatView, renderRoutes, type Call } from '../test-helpers';
 import { ChatList } from './chat-list';
-import { ChatView } from './chat-view';
 
 /** The chat menu (history, new chat, rename, delete, persona) and the chats list's rows. */
 
@@ -51,26 +50,15 @@ function renderChat(
     client = useQueryClient();
     return null;
   }
-  const router = renderRoutes(
-    [
-      {
-        path: '/aiko',
-        element: (
-          <ChatView
-            chat={current}
-            viewer="u1"
-            onBack={() => {}}
-            onRequirePremium={() => {}}
-            onCreatePersona={() => created.push('persona')}
-            onOpenChat={(next) => opened.push(next)}
-            onDeleted={() => deleted.push(current.id)}
-            onWriteFirst={onWriteFirst}
-          />
-        ),
-      },
-    ],
-    '/aiko',
-    <GrabClient />,
+  const router = renderChatView(
+    current,
+    {
+      onCreatePersona: () => created.push('persona'),
+      onOpenChat: (next) => opened.push(next),
+      onDeleted: () => deleted.push(current.id),
+      onWriteFirst,
+    },
+    { extra: <GrabClient /> },
   );
   return { calls, opened, deleted, created, router, client: () => client };
 }

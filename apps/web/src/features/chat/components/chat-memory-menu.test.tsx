@@ -4,8 +4,7 @@ import type { Chat } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession } from '../../../lib/session';
 import { setTokens } from '../../../lib/session';
-import { chat, fakeApi, json, liveStream, message, renderRoutes, type Call } from '../test-helpers';
-import { ChatView } from './chat-view';
+import { chat, fakeApi, json, liveStream, message, renderChatView, type Call } from '../test-helpers';
 
 /** The chat's ways to long-term memory: the memory page, "don't remember this chat", the summary's label. */
 
@@ -31,28 +30,14 @@ function renderChat(
       return json({ memory: 'We talked about coffee.', updated_at: null });
     return undefined;
   });
-  const router = renderRoutes(
-    [
-      {
-        path: '/aiko',
-        element: (
-          <ChatView
-            chat={current}
-            viewer="u1"
-            onBack={() => {}}
-            onRequirePremium={() => {}}
-            onOpenChat={() => {}}
-            onDeleted={() => {}}
-            memoriesHref={memoriesHref}
-            renderMessageExtras={(m) =>
-              m.memories ? <span data-testid="extras-memories">{m.memories.in_prompt.join(',')}</span> : null
-            }
-          />
-        ),
-      },
-      { path: '/memories/aiko', element: <p data-testid="memory-page">memories</p> },
-    ],
-    '/aiko',
+  const router = renderChatView(
+    current,
+    {
+      memoriesHref,
+      renderMessageExtras: (m) =>
+        m.memories ? <span data-testid="extras-memories">{m.memories.in_prompt.join(',')}</span> : null,
+    },
+    { routes: [{ path: '/memories/aiko', element: <p data-testid="memory-page">memories</p> }] },
   );
   return { calls, router };
 }

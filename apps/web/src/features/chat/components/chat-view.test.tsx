@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
-import { chat, fakeApi, json, liveStream, message, renderRoutes, type Call } from '../test-helpers';
+import { chat, fakeApi, json, liveStream, message, renderRoutes, type Call, renderChatView } from '../test-helpers';
 import { ChatView } from './chat-view';
 
 const greeting = message('g1', { text: 'Hi! Coffee or tea?' });
@@ -291,24 +291,7 @@ describe('ChatView', () => {
       const cursor = new URLSearchParams(call.search).get('c');
       return json(pages[cursor ?? 'first']);
     });
-    renderRoutes(
-      [
-        {
-          path: '/aiko',
-          element: (
-            <ChatView
-              chat={chat()}
-              viewer="u1"
-              onBack={() => {}}
-              onRequirePremium={() => {}}
-              onOpenChat={() => {}}
-              onDeleted={() => {}}
-            />
-          ),
-        },
-      ],
-      '/aiko',
-    );
+    renderChatView(chat());
     await screen.findByText('first question');
     // The list settles (its rows are measured and placed) a moment after the text first shows.
     await waitFor(() => {

@@ -3,7 +3,17 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat, Message, Scene } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
-import { bot, chat, fakeApi, json, liveStream, message, renderRoutes, type Call } from '../test-helpers';
+import {
+  bot,
+  chat,
+  fakeApi,
+  json,
+  liveStream,
+  message,
+  renderRoutes,
+  type Call,
+  renderChatView,
+} from '../test-helpers';
 import { ChatView } from './chat-view';
 import { ChatList } from './chat-list';
 import { mentionMatches, mentionQuery } from './composer';
@@ -380,24 +390,7 @@ describe('a one-to-one chat', () => {
       if (call.method === 'POST' && call.path === '/api/chat/c1/scene/characters') return json(scene());
       return undefined;
     });
-    renderRoutes(
-      [
-        {
-          path: '/aiko',
-          element: (
-            <ChatView
-              chat={chat()}
-              viewer="u1"
-              onBack={() => {}}
-              onRequirePremium={() => {}}
-              onOpenChat={() => {}}
-              onDeleted={() => {}}
-            />
-          ),
-        },
-      ],
-      '/aiko',
-    );
+    renderChatView(chat());
     await screen.findByText('Hi! Coffee or tea?');
     expect(screen.queryByTestId('scene-bar')).toBeNull();
     fireEvent.click(screen.getByTestId('chat-menu'));

@@ -3,8 +3,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
 import { keepPendingMessage, peekPendingMessage } from '../pending-message';
-import { bot, chat, fakeApi, json, liveStream, message, renderRoutes } from '../test-helpers';
-import { ChatView, GuestChatView } from './chat-view';
+import { bot, chat, fakeApi, json, liveStream, message, renderRoutes, renderChatView } from '../test-helpers';
+import { GuestChatView } from './chat-view';
 
 beforeAll(async () => {
   await initI18n('en');
@@ -48,24 +48,7 @@ describe("the guest's first message survives sign-up", () => {
       if (call.method === 'POST' && call.path === '/api/chat/c1/messages') return stream.response();
       return undefined;
     });
-    renderRoutes(
-      [
-        {
-          path: '/aiko',
-          element: (
-            <ChatView
-              chat={chat()}
-              viewer="u1"
-              onBack={() => {}}
-              onRequirePremium={() => {}}
-              onOpenChat={() => {}}
-              onDeleted={() => {}}
-            />
-          ),
-        },
-      ],
-      '/aiko',
-    );
+    renderChatView(chat());
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/chat/c1/messages')).toHaveLength(1));
     expect(calls.find((c) => c.path === '/api/chat/c1/messages')!.body).toEqual({
       client_id: clientId,
@@ -98,24 +81,7 @@ describe("the guest's first message survives sign-up", () => {
         ? json({ results: [], next_param: null })
         : undefined,
     );
-    renderRoutes(
-      [
-        {
-          path: '/aiko',
-          element: (
-            <ChatView
-              chat={chat()}
-              viewer="u1"
-              onBack={() => {}}
-              onRequirePremium={() => {}}
-              onOpenChat={() => {}}
-              onDeleted={() => {}}
-            />
-          ),
-        },
-      ],
-      '/aiko',
-    );
+    renderChatView(chat());
     await waitFor(() => expect(calls.some((c) => c.path === '/api/chat/history/c1')).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Reading the chat (POST …/read) is not sending.

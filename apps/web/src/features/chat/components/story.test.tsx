@@ -3,8 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat, ChatBranch, Message } from '@reverie/shared';
 import { initI18n } from '../../../lib/i18n';
 import { clearSession, setTokens } from '../../../lib/session';
-import { chat, fakeApi, json, liveStream, message, renderRoutes, type Call } from '../test-helpers';
-import { ChatView } from './chat-view';
+import { chat, fakeApi, json, liveStream, message, renderChatView, renderRoutes, type Call } from '../test-helpers';
 import { ChatList, groupBranches } from './chat-list';
 import { branchNumbers, treeOrder } from './story-dialogs';
 
@@ -26,27 +25,12 @@ function renderChat(
   const opened: Chat[] = [];
   /** How each was opened: in place of this chat in the history (a branch switch), or after it. */
   const replaced: boolean[] = [];
-  renderRoutes(
-    [
-      {
-        path: '/aiko',
-        element: (
-          <ChatView
-            chat={current}
-            viewer="u1"
-            onBack={() => {}}
-            onRequirePremium={() => {}}
-            onOpenChat={(c, how) => {
-              opened.push(c);
-              replaced.push(how?.replace ?? false);
-            }}
-            onDeleted={() => {}}
-          />
-        ),
-      },
-    ],
-    '/aiko',
-  );
+  renderChatView(current, {
+    onOpenChat: (c, how) => {
+      opened.push(c);
+      replaced.push(how?.replace ?? false);
+    },
+  });
   return { calls, opened, replaced };
 }
 
