@@ -11,9 +11,9 @@ import { DATABASE_FREE_TESTS } from './apps/server/test/database-free.ts';
 export default defineConfig({
   test: {
     // Two files at a time, even on two cores: one worker kept about 0.75 of a core busy (it
-    // waits on PostgreSQL, timers and the fakes' sockets), and the PostgreSQL pass took 243 s
-    // with two against 419 s with one (docs/testing.md "Measured"). At most four: each server
-    // worker holds the app's modules and its databases.
+    // waits on databases, timers and the fakes' sockets; docs/testing.md "Why it is fast"). At
+    // most four: each server worker holds the app's modules and its databases. The PostgreSQL
+    // pass asks for one (scripts/test.mjs: its connections).
     maxWorkers: Math.min(4, Math.max(2, os.availableParallelism() - 1)),
     projects: [
       {
