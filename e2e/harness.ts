@@ -282,6 +282,15 @@ export function useChatJourney(options: {
     parts.browser = await launchChromium();
   }, 240_000);
 
+  // A failed test leaves a picture of each page the journey's contexts hold.
+  afterEach(async (context) => {
+    if (parts.browser)
+      await screenshotOnFailure(
+        context,
+        parts.browser.contexts().flatMap((c) => c.pages()),
+      );
+  });
+
   afterAll(async () => {
     await parts.browser?.close().catch(() => {});
     await parts.app?.stop();
