@@ -66,12 +66,27 @@ function renderChat() {
   return { calls, stream, retried };
 }
 
+/** The list's rows in order: `text`'s row comes right after `before`'s (and right before `after`'s). */
+function expectRowBetween(text: string, before: string, after?: string) {
+  const rows = screen.getAllByRole('listitem', { hidden: true }).map((li) => li.textContent ?? '');
+  const at = (t: string) => rows.findIndex((row) => row.includes(t));
+  expect(at(text)).toBe(at(before) + 1);
+  if (after) expect(at(after)).toBe(at(text) + 1);
+}
+
 const historyQueries = (calls: { path: string; search: string }[]) =>
   calls.filter((c) => c.path === '/api/chat/history/c1').map((c) => new URLSearchParams(c.search));
 
 async function openJump() {
   fireEvent.click(await screen.findByTestId('chat-menu'));
   fireEvent.click(screen.getByTestId('chat-menu-jump'));
+}
+
+/** Jump > "The first message"; answers the row that holds `shown` once it shows (default line 0). */
+async function jumpToFirst(shown = 'line 0') {
+  await openJump();
+  fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
+  return (await screen.findByText(shown, {}, { timeout: 5000 })).closest('li')!;
 }
 
 describe('going to a place in a long chat', { timeout: 30_000 }, () => {
@@ -82,9 +97,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
       setTokens('a.b.c', 'd.e.f');
       const { calls } = renderChat();
       await screen.findByText('line 999', {}, { timeout: 5000 });
-      await openJump();
-      fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
-      await screen.findByText('line 0', {}, { timeout: 5000 });
+      await jumpToFirst();
       expect(screen.queryByText('line 999')).toBeNull();
       expect(historyQueries(calls).some((q) => q.get('from') === 'first')).toBe(true);
 
@@ -134,9 +147,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     const separatorOf = (text: string) =>
       screen.getByText(text).closest('[data-message-id]')!.querySelector('[data-testid="day-separator"]');
 
-    await openJump();
-    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
-    await screen.findByText('line 0', {}, { timeout: 5000 });
+    await jumpToFirst();
     // The first message of the chat begins its day.
     await waitFor(() => expect(separatorOf('line 0')).not.toBeNull());
     expect(separatorOf('line 1')).toBeNull();
@@ -161,9 +172,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     const newest = screen.getByText('line 999').closest('li')!;
     expect(within(newest).getByTestId('regenerate-button')).toBeTruthy();
 
-    await openJump();
-    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
-    await screen.findByText('line 59', {}, { timeout: 5000 });
+    await jumpToFirst('line 59');
     // m59 is the last reply loaded, not the chat's newest: a new alternative of it would be
     // written where the list shows nothing.
     expect(screen.queryAllByTestId('regenerate-button')).toHaveLength(0);
@@ -173,9 +182,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     setTokens('a.b.c', 'd.e.f');
     const { calls, retried } = renderChat();
     await screen.findByText('line 999', {}, { timeout: 5000 });
-    await openJump();
-    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
-    await screen.findByText('line 0', {}, { timeout: 5000 });
+    await jumpToFirst();
     const failed = () => document.querySelector<HTMLElement>('[data-id="m5"]')!;
     await waitFor(() => expect(failed().dataset.state).toBe('failed'), { timeout: 5000 });
     fireEvent.click(within(failed()).getByTestId('retry-button'));
@@ -187,10 +194,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     retried.end();
     await waitFor(() => expect(failed().dataset.state).toBe('done'), { timeout: 5000 });
     // Where it was: between m4 and m6, the window unchanged (nothing counted as new).
-    const rows = screen.getAllByRole('listitem', { hidden: true }).map((li) => li.textContent ?? '');
-    const at = (text: string) => rows.findIndex((row) => row.includes(text));
-    expect(at('A second try.')).toBe(at('line 4') + 1);
-    expect(at('line 6')).toBe(at('A second try.') + 1);
+    expectRowBetween('A second try.', 'line 4', 'line 6');
     expect(screen.queryByText('line 999')).toBeNull();
     expect(screen.queryByTestId('new-count')).toBeNull();
   });
@@ -242,10 +246,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     await waitFor(() => expect(row()!.dataset.state).toBe('done'), { timeout: 5000 });
     expect(within(row()!).queryByTestId('typing')).toBeNull();
     // In its place, the window unchanged, nothing counted as new, the composer free again.
-    const rows = screen.getAllByRole('listitem', { hidden: true }).map((li) => li.textContent ?? '');
-    const at = (text: string) => rows.findIndex((r) => r.includes(text));
-    expect(at('Once more, then.')).toBe(at('line 204') + 1);
-    expect(at('line 206')).toBe(at('Once more, then.') + 1);
+    expectRowBetween('Once more, then.', 'line 204', 'line 206');
     expect(screen.queryByTestId('new-count')).toBeNull();
     expect(screen.queryByTestId('stop-button')).toBeNull();
     expect(attaches()).toBe(1);
@@ -266,8 +267,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     attached.end();
     await waitFor(() => expect(row()!.dataset.state).toBe('done'), { timeout: 5000 });
     expect(row()!.textContent).toContain('Half of it, and the rest.');
-    const rows = screen.getAllByRole('listitem', { hidden: true }).map((li) => li.textContent ?? '');
-    expect(rows.findIndex((r) => r.includes('the rest.'))).toBe(rows.findIndex((r) => r.includes('line 980')) + 1);
+    expectRowBetween('the rest.', 'line 980');
     // The newest reply offers regenerate again (nothing is being written).
     await waitFor(() => expect(screen.queryByTestId('stop-button')).toBeNull());
   });
@@ -300,9 +300,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     setTokens('a.b.c', 'd.e.f');
     const { retried } = renderChat();
     await screen.findByText('line 999', {}, { timeout: 5000 });
-    await openJump();
-    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
-    await screen.findByText('line 0', {}, { timeout: 5000 });
+    await jumpToFirst();
     const failed = () => document.querySelector<HTMLElement>('[data-id="m5"]');
     await waitFor(() => expect(failed()?.dataset.state).toBe('failed'), { timeout: 5000 });
     fireEvent.click(within(failed()!).getByTestId('retry-button'));
@@ -331,9 +329,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     stream.emit('user_message', user);
     stream.emit('bot_message', message('r1', { state: 'streaming', text: '', reply_to: 'u1' }));
 
-    await openJump();
-    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
-    await screen.findByText('line 0', {}, { timeout: 5000 });
+    await jumpToFirst();
     expect(screen.queryByTestId('new-count')).toBeNull();
     // The reply ends while the user reads the first messages: not in this window, but counted.
     stream.emit('delta', { message_id: 'r1', text: 'Always.' });
@@ -352,9 +348,7 @@ describe('going to a place in a long chat', { timeout: 30_000 }, () => {
     setTokens('a.b.c', 'd.e.f');
     renderChat();
     await screen.findByText('line 999', {}, { timeout: 5000 });
-    await openJump();
-    fireEvent.click(await screen.findByTestId('jump-first', {}, { timeout: 5000 }));
-    const row = (await screen.findByText('line 0', {}, { timeout: 5000 })).closest('li')!;
+    const row = await jumpToFirst();
     fireEvent.click(within(row).getByTestId('message-menu'));
     fireEvent.click(within(row).getByTestId('message-menu-delete-from'));
     expect(
