@@ -1,6 +1,7 @@
 import { createBrowserRouter, data, redirect, type RouteObject } from 'react-router';
 import { isValidBotSlug, BLOG_ID_PATTERN } from '@reverie/shared';
 import { withChunkReload } from '../lib/chunk-reload';
+import { beginNavigation } from '../lib/early-answers';
 import { isAuthorized } from '../lib/session';
 import { registerPageLoader } from './router-preload';
 import { runMiddlewares } from './middleware';
@@ -36,6 +37,8 @@ function page({ path, index, load, handle, children, early }: PageDefinition): R
   const safeLoad = withChunkReload(load);
   registerPageLoader(!path || path === '/' ? '/' : `/${path}`, safeLoad);
   const loader = async ({ request, params }: { request: Request; params: Record<string, string | undefined> }) => {
+    // What an earlier navigation started and nobody took is dropped (lib/early-answers.ts).
+    beginNavigation();
     early?.(new URL(request.url), params, firstNavigation);
     firstNavigation = false;
     await runMiddlewares([...GLOBAL_MIDDLEWARE, ...(handle.middleware ?? [])], { request, params });

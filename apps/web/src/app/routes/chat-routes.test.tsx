@@ -97,7 +97,9 @@ describe('/{slug}', () => {
       if (call.path === '/api/bot/aiko') return json(detail);
       return undefined;
     });
-    // The route's loader starts the chat, its first page and the character at once.
+    // The route's loader begins a navigation (what an earlier page asked for is forgotten) and
+    // starts the chat, its first page and the character at once.
+    forgetEarlyAnswers();
     startChatOpening('c2', 'aiko');
     await waitFor(() =>
       expect(calls.map((c) => c.path).sort()).toEqual(['/api/bot/aiko', '/api/chat/c2', '/api/chat/history/c2']),

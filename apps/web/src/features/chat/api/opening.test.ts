@@ -2,6 +2,7 @@ import { waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatMessageTime } from '../../../lib/message-time';
 import { countIntlMade, restoreIntl } from '../../../test/intl';
+import { beginNavigation } from '../../../lib/early-answers';
 import { forgetEarlyAnswers, startChatOpening, takeEarlyChat, takeEarlyHistory } from './opening';
 
 const json = (body: unknown) =>
@@ -62,6 +63,24 @@ describe('a chat opened early (the route loader)', () => {
     expect(page).not.toBeNull();
     await page;
     expect(asked.find((path) => path.startsWith('/api/chat/history/c2'))).toContain('at=');
+  });
+
+  it('starts nothing the page has asked for already (it rendered before the loader came to it)', async () => {
+    expect(takeEarlyHistory('c4', { kind: 'latest' })).toBeNull();
+    startChatOpening('c4');
+    // The chat itself was not asked for yet: that one goes out, and nothing else.
+    await waitFor(() => expect(asked.filter((path) => path.startsWith('/api/chat/c4'))).toHaveLength(1));
+    expect(takeEarlyChat('c4')).not.toBeNull();
+    expect(takeEarlyHistory('c4', { kind: 'latest' })).toBeNull();
+    expect(asked.filter((path) => path.startsWith('/api/chat/history/c4'))).toEqual([]);
+  });
+
+  it('drops what a navigation started and nobody took: coming back to the chat later never gets that old page', () => {
+    startChatOpening('c5');
+    // The user goes on (sends, edits, opens another chat), then comes back to this one.
+    beginNavigation();
+    expect(takeEarlyHistory('c5', { kind: 'latest' })).toBeNull();
+    expect(takeEarlyChat('c5')).toBeNull();
   });
 
   it('has nothing for a chat not opened early', () => {
