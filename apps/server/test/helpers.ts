@@ -40,6 +40,24 @@ function pgliteAssets() {
 }
 
 /**
+ * A test database's pools: five connections at most, each closed after a second idle. Two files
+ * at once on PostgreSQL open many databases (a file's apps, their replicas and job queues, all
+ * kept until the file ends); connections held idle went past the server's default of 100
+ * (docs/testing.md "Why it is fast").
+ */
+const TEST_POOL = { poolSize: 5, idleTimeoutSeconds: 1 };
+
+/** Runs `work` on a connection to the server's maintenance database, closed right after. */
+async function asAdmin(url: string, work: (admin: postgres.Sql) => Promise<unknown>): Promise<void> {
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
  * A clean, migrated database for one test file, closed (and on PostgreSQL dropped) after
  * the file's tests. Refused in the files test/database-free.ts lists.
  */
@@ -62,13 +80,12 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     return handle;
   }
   const name = `reverie_t_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(target.url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name} template ${target.template}`);
-  const handle = await openDatabase({ url: withDatabase(target.url, name), poolSize: 5 });
+  // The server's connection for CREATE and DROP is open only for them, not while the file runs.
+  await asAdmin(target.url, (admin) => admin.unsafe(`create database ${name} template ${target.template}`));
+  const handle = await openDatabase({ url: withDatabase(target.url, name), ...TEST_POOL });
   cleanups.push(async () => {
     await handle.close().catch(() => undefined);
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await asAdmin(target.url, (admin) => admin.unsafe(`drop database if exists ${name} with (force)`));
   });
   return handle;
 }
@@ -80,7 +97,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
  */
 export async function openReplicaDatabase(database: DatabaseHandle): Promise<DatabaseHandle> {
   if (database.raw.kind !== 'postgres') return database;
-  const replica = await openDatabase({ url: database.raw.url, poolSize: 5 });
+  const replica = await openDatabase({ url: database.raw.url, ...TEST_POOL });
   cleanups.push(() => replica.close());
   return replica;
 }
@@ -135,6 +152,7 @@ export async function createTestApp(
     createJobQueue(database, {
       schema: jobsSchema,
       poolSize: 2,
+      idleTimeoutMillis: TEST_POOL.idleTimeoutSeconds * 1000,
       maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_S,
       pollingIntervalSeconds: 0.5,
     });

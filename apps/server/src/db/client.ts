@@ -33,6 +33,12 @@ export interface DatabaseOptions {
   pglite?: PGlite;
   poolSize?: number;
   /**
+   * Seconds after which an idle PostgreSQL connection is closed (postgres.js `idle_timeout`);
+   * none by default. The tests set it: many test databases at once stay under the server's
+   * `max_connections` (docs/testing.md "Why it is fast").
+   */
+  idleTimeoutSeconds?: number;
+  /**
    * Who opens a PGlite directory (`server`, `admin:create`, …), written in its lock file: no
    * second process may open a directory another holds (`pglite-lock.ts`).
    */
@@ -57,6 +63,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.url) {
     const client = postgres(options.url, {
       max: options.poolSize ?? 10,
+      ...(options.idleTimeoutSeconds ? { idle_timeout: options.idleTimeoutSeconds } : {}),
       onnotice: () => {},
       connection: { application_name: 'reverie' },
     });

@@ -12,11 +12,16 @@ export { PgBossJobQueue } from './pg-boss.provider.js';
  */
 export function createJobQueue(
   database: Pick<DatabaseHandle, 'raw'>,
-  options: PgBossJobQueueOptions & { poolSize?: number } = {},
+  options: PgBossJobQueueOptions & { poolSize?: number; idleTimeoutMillis?: number } = {},
 ): JobQueue {
   const executor =
     database.raw.kind === 'postgres'
-      ? postgresExecutor(database.raw.url, options.poolSize ?? 4, (error) => options.onError?.(error))
+      ? postgresExecutor(
+          database.raw.url,
+          options.poolSize ?? 4,
+          (error) => options.onError?.(error),
+          options.idleTimeoutMillis,
+        )
       : pgliteExecutor(database.raw.client);
   return new PgBossJobQueue(executor, options);
 }

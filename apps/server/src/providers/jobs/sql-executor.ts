@@ -43,8 +43,13 @@ export function pgliteExecutor(client: PGlite): SqlExecutor {
  * PostgreSQL through a small node-postgres pool of the queue's own (pg-boss is written for
  * node-postgres: its types and multi-statement texts); the app's queries keep postgres.js.
  */
-export function postgresExecutor(url: string, max: number, onError: (error: unknown) => void): SqlExecutor {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, application_name: 'reverie-jobs' });
+export function postgresExecutor(
+  url: string,
+  max: number,
+  onError: (error: unknown) => void,
+  idleTimeoutMillis = 10_000,
+): SqlExecutor {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis, application_name: 'reverie-jobs' });
   pool.on('error', onError);
   return {
     executeSql: (text, values) => pool.query(text, values as unknown[]),
