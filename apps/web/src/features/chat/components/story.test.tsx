@@ -139,7 +139,7 @@ describe('story actions in a chat', () => {
         title: 'The rainy path',
         created_at: '2026-11-21T10:00:00Z',
         updated_at: '2026-11-21T10:00:00Z',
-        message_count: 12,
+        message_count: 1,
       },
     ];
     const current = chat({ id: 'c2', parent_chat_id: 'c1', root_chat_id: 'c1', title: 'The rainy path' });
@@ -155,7 +155,11 @@ describe('story actions in a chat', () => {
       expect.stringContaining('The rainy path'),
     ]);
     expect(rows[1]!.getAttribute('aria-current')).toBe('true');
-    expect(rows[0]!.textContent).toContain('messages: 40');
+    // The count reads as a phrase, in the language's plural form; the open branch says so.
+    expect(rows[0]!.textContent).toContain('40 messages');
+    expect(rows[1]!.textContent).toMatch(/1 message(?!s)/);
+    expect(rows[1]!.textContent).toContain("You're here");
+    expect(rows[0]!.textContent).not.toContain("You're here");
     fireEvent.click(rows[0]!);
     expect(opened.map((c) => c.id)).toEqual(['c1']);
     // In place of the branch in the history: "back" leads to where the user came from (the
