@@ -244,12 +244,14 @@ describe('ChatView', () => {
   it('says clearly when sending is refused: too fast (429) or a reply still running (409)', async () => {
     setTokens('a.b.c', 'd.e.f');
     let status = 429;
-    renderChat([greeting], (call) =>
-      call.path === '/api/chat/c1/messages'
-        ? status === 429
-          ? json({ detail: 'Too many requests', code: 'rate_limited' }, 429, { 'Retry-After': '7' })
-          : json({ detail: 'Busy', code: 'generation_in_progress' }, 409)
-        : undefined,
+    const { calls } = renderChat([greeting], (call) =>
+      call.path === '/api/chat/c1/stop'
+        ? new Response(null, { status: 204 })
+        : call.path === '/api/chat/c1/messages'
+          ? status === 429
+            ? json({ detail: 'Too many requests', code: 'rate_limited' }, 429, { 'Retry-After': '7' })
+            : json({ detail: 'Busy', code: 'generation_in_progress' }, 409)
+          : undefined,
     );
     await screen.findByText('Hi! Coffee or tea?');
     typeAndSend('One');
@@ -264,6 +266,24 @@ describe('ChatView', () => {
       expect(screen.getByTestId('chat-error').textContent).toContain('A reply is still being written.'),
     );
     expect(screen.getAllByTestId('message-user')).toHaveLength(1);
+    // That reply is not on this page (regenerated far up before a reload, or in another tab): the
+    // banner stops it, as its text offers; then the message can go.
+    fireEvent.click(screen.getByTestId('chat-error-stop'));
+    await waitFor(() => expect(screen.queryByTestId('chat-error')).toBeNull());
+    expect(calls.filter((c) => c.path === '/api/chat/c1/stop')).toHaveLength(1);
+  });
+
+  it('offers no stop in the banner for a refusal that is not a running reply', async () => {
+    setTokens('a.b.c', 'd.e.f');
+    renderChat([greeting], (call) =>
+      call.path === '/api/chat/c1/messages'
+        ? json({ detail: 'Too many requests', code: 'rate_limited' }, 429)
+        : undefined,
+    );
+    await screen.findByText('Hi! Coffee or tea?');
+    typeAndSend('One');
+    await screen.findByTestId('chat-error');
+    expect(screen.queryByTestId('chat-error-stop')).toBeNull();
   });
 
   it('loads older pages above the newest without duplicates', async () => {

@@ -166,7 +166,20 @@ function errorText(t: (key: string, options?: Record<string, unknown>) => string
   }
 }
 
-function ErrorBanner({ error, onDismiss }: { error: ConversationError; onDismiss: () => void }) {
+/**
+ * A problem above the composer. `onStop`: a reply this page does not show is still being written
+ * (a send refused with 409 — an older reply regenerated before a reload, another tab's): the
+ * banner offers to stop it, as its text says, since the composer has no stop button for it.
+ */
+function ErrorBanner({
+  error,
+  onDismiss,
+  onStop,
+}: {
+  error: ConversationError;
+  onDismiss: () => void;
+  onStop?: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <div className="mx-auto w-full max-w-3xl px-3 sm:px-4">
@@ -178,6 +191,16 @@ function ErrorBanner({ error, onDismiss }: { error: ConversationError; onDismiss
       >
         <Icon icon={TriangleAlert} size="md" className="mt-0.5 shrink-0" />
         <p className="flex-1">{errorText(t, error)}</p>
+        {onStop && (
+          <button
+            type="button"
+            onClick={onStop}
+            data-testid="chat-error-stop"
+            className="-my-0.5 shrink-0 rounded-full border border-red-200/40 px-3 py-0.5 font-semibold hover:bg-red-50/10"
+          >
+            {t('chat.stop')}
+          </button>
+        )}
         <button
           type="button"
           onClick={onDismiss}
@@ -589,7 +612,17 @@ export function ChatView({
         />
       )}
       {group.isGroup && <SceneTypingLine typing={group.live.typing} />}
-      {conversation.error && <ErrorBanner error={conversation.error} onDismiss={conversation.dismissError} />}
+      {conversation.error && (
+        <ErrorBanner
+          error={conversation.error}
+          onDismiss={conversation.dismissError}
+          onStop={
+            conversation.error.code === 'generation_in_progress' && !conversation.busy
+              ? () => void conversation.stop().then((stopped) => stopped && conversation.dismissError())
+              : undefined
+          }
+        />
+      )}
       {memoriesHref && !chat.remember && (
         <p
           className="mx-auto w-full max-w-3xl px-4 pb-1 text-center text-xs text-muted"

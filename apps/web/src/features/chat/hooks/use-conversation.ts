@@ -356,11 +356,14 @@ export function useConversation(chatId: string) {
     [busy, chatId, client, follow],
   );
 
+  /** Stops the chat's reply being written (any of them: the server has one at a time); true when it did. */
   const stop = useCallback(async () => {
     try {
       await stopGeneration(chatId);
+      return true;
     } catch (failure) {
       if (failure instanceof ApiRequestError) setError(toConversationError(failure));
+      return false;
     }
   }, [chatId]);
 
