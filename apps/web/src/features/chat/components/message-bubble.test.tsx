@@ -45,6 +45,21 @@ describe('MessageBubble: roleplay text', () => {
   });
 });
 
+describe('MessageBubble: a stopped reply', () => {
+  it('keeps what was written, marked "Stopped"', () => {
+    renderBubble(message('r1', { text: 'Well, I', state: 'stopped', reply_to: 'u1' }));
+    expect(screen.getByTestId('message-text').textContent).toBe('Well, I');
+    expect(screen.getByTestId('message-stopped').textContent).toBe('Stopped');
+  });
+
+  it('stopped before its first word: no empty bubble, and the note says so', () => {
+    renderBubble(message('r1', { text: '', state: 'stopped', reply_to: 'u1' }));
+    expect(screen.queryByTestId('message-text')).toBeNull();
+    expect(screen.getByTestId('message-bot').querySelector('.rounded-2xl')).toBeNull();
+    expect(screen.getByTestId('message-stopped').textContent).toBe('Stopped before the first word');
+  });
+});
+
 describe('MessageBubble: time', () => {
   it("has a <time dateTime> in the locale's format, revealed by a tap on the bubble", () => {
     const iso = '2026-11-20T18:05:00.000Z';

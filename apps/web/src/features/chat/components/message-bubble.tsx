@@ -444,7 +444,9 @@ export const MessageBubble = memo(function MessageBubble({
     const index = message.alt_index + (dx < 0 ? 1 : -1);
     if (index >= 0 && index < message.alt_count) onSelectAlternative?.(message, index);
   };
-  const bubbleShown = Boolean(message.text) || streaming || (!picture && !failed);
+  // Stopped before its first word: no empty bubble, the note under the avatar says so.
+  const stoppedEmpty = message.state === 'stopped' && !message.text && !picture;
+  const bubbleShown = Boolean(message.text) || streaming || (!picture && !failed && !stoppedEmpty);
   const failure = (
     <div className="flex flex-wrap items-center gap-2 text-xs text-red-300" data-testid="message-failed">
       <Icon icon={TriangleAlert} size="sm" />
@@ -513,7 +515,11 @@ export const MessageBubble = memo(function MessageBubble({
       </div>
       <div className="flex min-w-0 flex-col items-start gap-1 pl-10">
         {failed && (bubbleShown || picture) && failure}
-        {message.state === 'stopped' && <span className="text-xs text-muted">{t('chat.stopped')}</span>}
+        {message.state === 'stopped' && (
+          <span className="text-xs text-muted" data-testid="message-stopped">
+            {t(stoppedEmpty ? 'chat.stopped_empty' : 'chat.stopped')}
+          </span>
+        )}
         {!streaming && (
           <div className="flex flex-wrap items-center gap-0.5">
             {showAlternatives && (
