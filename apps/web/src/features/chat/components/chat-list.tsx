@@ -84,12 +84,16 @@ function ChatRow({
         )
       : chat.bot.name);
   return (
-    <li className={`flex items-center gap-1 ${branch ? 'pl-8' : ''}`} data-branch={branch || undefined}>
+    // The row's highlight (hover, focus, the open chat) takes in its menu button: one box per row.
+    <li
+      className={`flex items-center gap-1 rounded-2xl pr-1 hover:bg-white/5 has-[a:focus-visible]:bg-white/5 has-[a[aria-current=page]]:bg-white/10 ${branch ? 'ml-8' : ''}`}
+      data-branch={branch || undefined}
+    >
       <Link
         to={chatPath(chat)}
         data-testid="chat-row"
         aria-current={current ? 'page' : undefined}
-        className="flex min-w-0 flex-1 items-center gap-3 rounded-2xl px-3 py-3 hover:bg-white/5 focus-visible:bg-white/5 aria-[current=page]:bg-white/10"
+        className="flex min-w-0 flex-1 items-center gap-3 rounded-2xl px-3 py-3 outline-offset-[-2px]"
       >
         {branch && (
           <Icon
