@@ -25,6 +25,9 @@ export function dismissAlert(id: number): void {
   emit();
 }
 
+/** At most this many alerts show at once. */
+const MAX_ALERTS = 3;
+
 /**
  * Shows an alert top-right (spec §9): success by default, closes itself after 5000 ms
  * (0 keeps it open), closable.
@@ -40,7 +43,10 @@ export function showAlert(
     closable: options.closable ?? ALERT_DEFAULTS.closable,
     ...(options.action ? { action: options.action } : {}),
   };
-  alerts = [...alerts.slice(-4), alert];
+  // The same words again (three memories added in a row) show once, with a fresh timer; and a
+  // few at most, the oldest giving way: a stack of them covered a phone's header.
+  const others = alerts.filter((a) => a.text !== alert.text || a.type !== alert.type);
+  alerts = [...others.slice(-(MAX_ALERTS - 1)), alert];
   emit();
   const autoClose = options.autoCloseMs ?? ALERT_DEFAULTS.autoCloseMs;
   if (autoClose > 0) setTimeout(() => dismissAlert(alert.id), autoClose);
