@@ -207,7 +207,7 @@ export function MemoriesPage({
       <BackHeader backLabel={t('memories.back')} onBack={onBack} backTestId="memories-back" gap="gap-2">
         <HeaderAvatar url={bot.avatar_url} />
         <h1
-          className="line-clamp-2 min-w-0 flex-1 text-[0.95rem] leading-tight font-semibold sm:text-base"
+          className="line-clamp-2 min-w-0 flex-1 pr-2 text-[0.95rem] leading-tight font-semibold sm:text-base"
           data-testid="memories-title"
         >
           {t('memories.title', { name })}
