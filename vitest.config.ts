@@ -13,7 +13,7 @@ export default defineConfig({
     // Two files at a time, even on two cores: one worker kept about 0.75 of a core busy (it
     // waits on databases, timers and the fakes' sockets; docs/testing.md "Why it is fast"). At
     // most four: each server worker holds the app's modules and its databases. The PostgreSQL
-    // pass asks for one (scripts/test.mjs: its connections).
+    // pass too (its test pools close idle connections: scripts/test.mjs).
     maxWorkers: Math.min(4, Math.max(2, os.availableParallelism() - 1)),
     projects: [
       {
