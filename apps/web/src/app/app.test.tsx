@@ -3,6 +3,7 @@ import { ROUTE_MIDDLEWARES, runMiddlewares } from './middleware';
 import { openModalName, safeNext } from '../lib/modals';
 import { GLOBAL_MIDDLEWARE, routes } from './router';
 import { setTokens, clearSession, isAuthorized } from '../lib/session';
+import { startEarly, takeEarly } from '../lib/early-answers';
 
 const context = (url: string) => ({ request: new Request(url), params: {} });
 
@@ -71,6 +72,16 @@ describe('routes', () => {
       .filter((r) => (r.handle as { middleware?: string[] } | undefined)?.middleware?.includes('auth'))
       .map((r) => r.path);
     expect(guarded).toEqual(expect.arrayContaining(['chat', 'verify', 'settings']));
+  });
+});
+
+describe('early answers', () => {
+  it("a page's loader begins a navigation: an answer an earlier one started and nobody took is dropped", async () => {
+    const blog = routes[0]!.children![0]!.children!.find((r) => r.path === 'blog')!;
+    const load = blog.loader as (args: { request: Request; params: object }) => Promise<unknown>;
+    startEarly('history:c1:latest', async () => ({ results: [] }));
+    await load({ request: new Request('http://x/blog'), params: {} });
+    expect(takeEarly('history:c1:latest')).toBeNull();
   });
 });
 
