@@ -101,6 +101,9 @@ function slug(text: string) {
     .slice(0, 80);
 }
 
+/** How much of a failed page's text goes into the log. */
+const FAILED_TEXT_CHARS = 1200;
+
 async function screenshotOnFailure(context: TestContext, pages: Page[]) {
   if (context.task.result?.state !== 'fail') return;
   fs.mkdirSync(artifactsDir, { recursive: true });
@@ -117,6 +120,12 @@ async function screenshotOnFailure(context: TestContext, pages: Page[]) {
     } catch (error) {
       console.error(`[e2e] could not take a screenshot: ${(error as Error).message}`);
     }
+    // CI keeps its log, not the screenshots: what the page said goes there too.
+    const text = await page
+      .evaluate(() => document.body?.innerText ?? '')
+      .then((body) => body.replace(/\s+/g, ' ').trim().slice(0, FAILED_TEXT_CHARS))
+      .catch((error: Error) => `(unreadable: ${error.message})`);
+    console.error(`[e2e] the page's text: ${text}`);
   }
 }
 
