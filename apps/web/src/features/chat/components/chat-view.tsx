@@ -4,11 +4,11 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { Link, useNavigate } from 'react-router';
 import { useMountedOnce } from '../../../lib/use-mounted-once';
 import { useTranslation } from '../../../lib/i18n';
-import { GitBranch, Search, TriangleAlert, X } from 'lucide-react';
+import { GitBranch, Search, Square, TriangleAlert, X } from 'lucide-react';
 import { MessageKind, type Bot, type Chat, type Message } from '@reverie/shared';
 import { showAlert } from '../../../components/ui/alerts';
 import { Icon } from '../../../components/ui/icon';
-import { IconButton } from '../../../components/ui/icon-button';
+import { IconButton, IconTextButton } from '../../../components/ui/icon-button';
 import { LoadFailed } from '../../../components/ui/load-failed';
 import { Modal } from '../../../components/ui/modal';
 import { Skeleton } from '../../../components/ui/page';
@@ -33,6 +33,7 @@ import { ChatLorebooksDialog, PromptTraceDialog } from './lore-dialogs';
 import { JumpDialog } from './jump-dialog';
 import { exportChat } from '../api/export-chat';
 import { ImportChatDialog } from './import-chat-dialog';
+import { failureActionClass } from './message-bubble';
 import { MessageList } from './message-list';
 import { ModelDialog } from './model-dialog';
 import { PersonaDialog } from './persona-dialog';
@@ -192,14 +193,14 @@ function ErrorBanner({
         <Icon icon={TriangleAlert} size="md" className="mt-0.5 shrink-0" />
         <p className="flex-1">{errorText(t, error)}</p>
         {onStop && (
-          <button
-            type="button"
+          <IconTextButton
+            icon={Square}
             onClick={onStop}
-            data-testid="chat-error-stop"
-            className="-my-0.5 shrink-0 rounded-full border border-red-200/40 px-3 py-0.5 font-semibold hover:bg-red-50/10"
+            testId="chat-error-stop"
+            className={`-my-0.5 flex shrink-0 items-center gap-1 ${failureActionClass}`}
           >
             {t('chat.stop')}
-          </button>
+          </IconTextButton>
         )}
         <button
           type="button"

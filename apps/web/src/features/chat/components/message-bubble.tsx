@@ -29,6 +29,13 @@ import { formatMessageDateTime, formatMessageTime } from '../../../lib/message-t
 import { currentLocale, useTranslation, type TFunction } from '../../../lib/i18n';
 import { localizeMessage } from '../../../lib/message-texts';
 
+/**
+ * The small red pill of an action that mends a failure: "Send again", "Retry", and the error
+ * banner's "Stop the reply" (chat-view.tsx).
+ */
+export const failureActionClass =
+  'rounded-full border border-red-300/40 px-2.5 py-0.5 font-semibold hover:bg-red-300/10 disabled:opacity-50';
+
 export interface MessageBubbleProps {
   message: Message;
   botName: string;
@@ -392,12 +399,7 @@ export const MessageBubble = memo(function MessageBubble({
             <Icon icon={TriangleAlert} size="sm" />
             {t('chat.not_sent')}
             {onResend && (
-              <button
-                type="button"
-                onClick={() => onResend(message)}
-                disabled={busy}
-                className="rounded-full border border-red-300/40 px-2.5 py-0.5 font-semibold hover:bg-red-300/10 disabled:opacity-50"
-              >
+              <button type="button" onClick={() => onResend(message)} disabled={busy} className={failureActionClass}>
                 {t('chat.send_again')}
               </button>
             )}
@@ -457,7 +459,7 @@ export const MessageBubble = memo(function MessageBubble({
           onClick={() => onRegenerate(message)}
           disabled={busy}
           testId="retry-button"
-          className="flex items-center gap-1 rounded-full border border-red-300/40 px-2.5 py-0.5 font-semibold hover:bg-red-300/10 disabled:opacity-50"
+          className={`flex items-center gap-1 ${failureActionClass}`}
         >
           {t('chat.retry')}
         </IconTextButton>
